@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs (as root) or names (otherwise) the Debian 12 packages hashbench
+# needs. `deps.sh demo` covers building and running a campaign; `deps.sh test`
+# adds what the test suite uses (vectors, cmocka, browser, cross tools).
+set -eu
+DEMO="build-essential cmake pkg-config libssl-dev libjansson-dev libelf-dev libmd4c-dev libmd4c-html0-dev"
+TEST="$DEMO libcmocka-dev python3-cryptography-vectors clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium procps"
+case "${1:-demo}" in
+  demo) WANT=$DEMO ;;
+  test) WANT=$TEST ;;
+  bench) WANT="$TEST libbenchmark-dev g++ openssl" ;;
+  *) echo "usage: scripts/deps.sh [demo|test|bench]" >&2; exit 2 ;;
+esac
+MISSING=""
+for p in $WANT; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    MISSING="$MISSING $p"
+  fi
+done
+[ -z "$MISSING" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+  echo "installing:$MISSING"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $MISSING
+else
+  echo "hashbench needs these Debian packages; run as root:" >&2
+  echo "  apt-get install$MISSING" >&2
+  exit 1
+fi

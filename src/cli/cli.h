@@ -1,0 +1,41 @@
+/* The command-line layer: one file per subcommand (cli/<name>.c holds
+ * cmd_<name>), dispatched from the single table in main.c. A command parses
+ * its options, calls library code, prints the library's error message and
+ * returns the process exit status: 0 success, 1 the work found failures
+ * (e.g. instances that failed), 2 a usage or input error. */
+#ifndef HB_CLI_CLI_H
+#define HB_CLI_CLI_H
+
+#include <stdio.h>
+
+typedef struct hb_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+    const char *usage; /* full help text, starting with the usage line */
+} hb_command;
+
+/* Looks a command up by name; NULL when there is none. */
+const hb_command *hb_cli_find(const char *name);
+
+/* Prints "usage: ..." of the command to FP. */
+void hb_cli_usage(FILE *fp, const char *name);
+
+/* Prints "hashbench <cmd>: MSG" to stderr and returns 2 (for usage errors). */
+int hb_cli_usage_error(const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Folder holding the hashbench executable (to find hashbench-probe and the
+ * bundled files); filled by main(). */
+extern char hb_cli_exe_dir[4096];
+
+#define HB_COMMANDS(X) \
+    X(build) X(kat) X(drng) X(clock) X(measure) X(check) X(run) X(merge) \
+    X(publish) X(report) X(validate) X(export)
+
+#define HB_DECLARE(name) int cmd_##name(int argc, char **argv); \
+    extern const char hb_usage_##name[]; extern const char hb_summary_##name[];
+HB_COMMANDS(HB_DECLARE)
+#undef HB_DECLARE
+
+#endif

@@ -1,0 +1,126 @@
+/* hashbench's entry point: the table of subcommands, `help`, `--version`,
+ * and dispatch. Each command lives in its own file in this folder. */
+#include "cli/cli.h"
+
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+char hb_cli_exe_dir[4096] = ".";
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const char hb_summary_help[] = "show the commands, or one command's help";
+static const char hb_usage_help[] = "usage: hashbench help [COMMAND]\n";
+static const char hb_summary_version[] = "print the version";
+static const char hb_usage_version[] = "usage: hashbench version\n";
+
+static const hb_command commands[] = {
+#define HB_ENTRY(name) {#name, cmd_##name, hb_summary_##name, hb_usage_##name},
+    HB_COMMANDS(HB_ENTRY)
+#undef HB_ENTRY
+    {"help", cmd_help, hb_summary_help, hb_usage_help},
+    {"version", cmd_version, hb_summary_version, hb_usage_version},
+};
+
+const hb_command *hb_cli_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+void hb_cli_usage(FILE *fp, const char *name)
+{
+    const hb_command *c = hb_cli_find(name);
+    if (c)
+        fputs(c->usage, fp);
+}
+
+int hb_cli_usage_error(const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "hashbench %s: ", name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n");
+    hb_cli_usage(stderr, name);
+    return 2;
+}
+
+static void list_commands(FILE *fp)
+{
+    fprintf(fp, "usage: hashbench [--version] COMMAND [OPTIONS]\n\n"
+                "hashbench assesses hash implementations submitted in the "
+                "official package layout:\nbuild, KAT, measurement, reports.\n\n"
+                "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\n'hashbench help COMMAND' shows one command's options.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        list_commands(stdout);
+        return 0;
+    }
+    const hb_command *c = hb_cli_find(argv[1]);
+    if (!c) {
+        fprintf(stderr, "hashbench help: no command '%s'; 'hashbench help' "
+                        "lists them\n", argv[1]);
+        return 2;
+    }
+    fputs(c->usage, stdout);
+    return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("hashbench %s\n", HB_VERSION);
+    return 0;
+}
+
+static void find_exe_dir(const char *argv0)
+{
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) {
+        buf[n] = '\0';
+    } else {
+        snprintf(buf, sizeof buf, "%s", argv0);
+    }
+    snprintf(hb_cli_exe_dir, sizeof hb_cli_exe_dir, "%s", dirname(buf));
+}
+
+int main(int argc, char **argv)
+{
+    find_exe_dir(argv[0]);
+    if (argc < 2) {
+        list_commands(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
+        return cmd_version(argc - 1, argv + 1);
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+        return cmd_help(argc - 1, argv + 1);
+    const hb_command *c = hb_cli_find(name);
+    if (!c) {
+        fprintf(stderr, "hashbench: no command '%s'; 'hashbench help' lists "
+                        "them\n", name);
+        return 2;
+    }
+    if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        fputs(c->usage, stdout);
+        return 0;
+    }
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,210 @@
+/* File-system helpers: see fs.h. The temporary name carries the pid so that
+ * two processes writing the same target never share a temporary file. */
+#include "common/fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int hb_mkdirs(const char *path, hb_err *err)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0)
+        return 0;
+    if (n >= sizeof buf)
+        return hb_fail(err, "%s: path too long", path);
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return hb_fail_errno(err, "%s: cannot create folder", buf);
+            buf[i] = c;
+        }
+    }
+    if (!hb_is_dir(path))
+        return hb_fail(err, "%s: exists and is not a folder", path);
+    return 0;
+}
+
+int hb_mkdirs_for(const char *path, hb_err *err)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof buf)
+        return hb_fail(err, "%s: path too long", path);
+    memcpy(buf, path, n + 1);
+    char *slash = strrchr(buf, '/');
+    if (!slash || slash == buf)
+        return 0;
+    *slash = '\0';
+    return hb_mkdirs(buf, err);
+}
+
+int hb_atomic_open(hb_atomic *a, const char *path, hb_err *err)
+{
+    a->fp = NULL;
+    if (strlen(path) + 32 >= sizeof a->path)
+        return hb_fail(err, "%s: path too long", path);
+    if (hb_mkdirs_for(path, err) != 0)
+        return -1;
+    snprintf(a->path, sizeof a->path, "%s", path);
+    snprintf(a->tmp, sizeof a->tmp, "%s.tmp.%ld", path, (long)getpid());
+    a->fp = fopen(a->tmp, "wb");
+    if (!a->fp)
+        return hb_fail_errno(err, "%s: cannot write", a->tmp);
+    return 0;
+}
+
+int hb_atomic_commit(hb_atomic *a, hb_err *err)
+{
+    if (!a->fp)
+        return hb_fail(err, "%s: not open", a->path);
+    int bad = ferror(a->fp);
+    if (fflush(a->fp) != 0)
+        bad = 1;
+    if (!bad && fsync(fileno(a->fp)) != 0)
+        bad = 1;
+    if (fclose(a->fp) != 0)
+        bad = 1;
+    a->fp = NULL;
+    if (bad) {
+        hb_fail_errno(err, "%s: write failed (disk full?)", a->tmp);
+        unlink(a->tmp);
+        return -1;
+    }
+    if (rename(a->tmp, a->path) != 0) {
+        hb_fail_errno(err, "%s: cannot rename into place", a->path);
+        unlink(a->tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void hb_atomic_abort(hb_atomic *a)
+{
+    if (a->fp) {
+        fclose(a->fp);
+        a->fp = NULL;
+        unlink(a->tmp);
+    }
+}
+
+int hb_write_atomic(const char *path, const void *data, size_t len, hb_err *err)
+{
+    hb_atomic a;
+    if (hb_atomic_open(&a, path, err) != 0)
+        return -1;
+    if (len && fwrite(data, 1, len, a.fp) != len) {
+        hb_atomic_abort(&a);
+        return hb_fail_errno(err, "%s: write failed", path);
+    }
+    return hb_atomic_commit(&a, err);
+}
+
+int hb_read_file(const char *path, char **out, size_t *len, hb_err *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return hb_fail_errno(err, "%s: cannot read", path);
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fclose(fp);
+        return hb_fail(err, "%s: out of memory", path);
+    }
+    for (;;) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                fclose(fp);
+                return hb_fail(err, "%s: out of memory", path);
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t r = fread(buf + n, 1, cap - n - 1, fp);
+        n += r;
+        if (r == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        free(buf);
+        return hb_fail_errno(err, "%s: read failed", path);
+    }
+    buf[n] = '\0';
+    *out = buf;
+    if (len)
+        *len = n;
+    return 0;
+}
+
+int hb_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int hb_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int hb_path_join(char *out, size_t outsz, const char *a, const char *b, hb_err *err)
+{
+    size_t la = strlen(a);
+    int n;
+    if (la == 0)
+        n = snprintf(out, outsz, "%s", b);
+    else if (a[la - 1] == '/')
+        n = snprintf(out, outsz, "%s%s", a, b);
+    else
+        n = snprintf(out, outsz, "%s/%s", a, b);
+    if (n < 0 || (size_t)n >= outsz)
+        return hb_fail(err, "%s/%s: path too long", a, b);
+    return 0;
+}
+
+const char *hb_basename(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+int hb_copy_file(const char *src, const char *dst, hb_err *err)
+{
+    FILE *in = fopen(src, "rb");
+    if (!in)
+        return hb_fail_errno(err, "%s: cannot read", src);
+    hb_atomic a;
+    if (hb_atomic_open(&a, dst, err) != 0) {
+        fclose(in);
+        return -1;
+    }
+    char buf[65536];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, in)) > 0) {
+        if (fwrite(buf, 1, r, a.fp) != r) {
+            fclose(in);
+            hb_atomic_abort(&a);
+            return hb_fail_errno(err, "%s: write failed", dst);
+        }
+    }
+    int bad = ferror(in);
+    fclose(in);
+    if (bad) {
+        hb_atomic_abort(&a);
+        return hb_fail_errno(err, "%s: read failed", src);
+    }
+    return hb_atomic_commit(&a, err);
+}

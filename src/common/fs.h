@@ -1,0 +1,51 @@
+/* File-system helpers shared by every stage: atomic writes (temporary file in
+ * the same folder, fsync, rename), whole-file reads, recursive mkdir and
+ * path joining. Every file hashbench writes into a run directory goes through
+ * hb_write_atomic or hb_atomic_open/commit, so that a killed campaign never
+ * leaves a half-written file under its final name. */
+#ifndef HB_COMMON_FS_H
+#define HB_COMMON_FS_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include "common/err.h"
+
+/* Creates PATH and its missing parents (mode 0755). */
+int hb_mkdirs(const char *path, hb_err *err);
+
+/* Creates the parent folders of the file PATH. */
+int hb_mkdirs_for(const char *path, hb_err *err);
+
+/* Writes LEN bytes to PATH atomically, creating parent folders. */
+int hb_write_atomic(const char *path, const void *data, size_t len, hb_err *err);
+
+/* Streaming atomic write: hb_atomic_open returns a FILE* on a temporary file
+ * next to PATH; hb_atomic_commit closes, fsyncs and renames it to PATH;
+ * hb_atomic_abort closes and removes it. The handle owns a copy of PATH. */
+typedef struct hb_atomic {
+    FILE *fp;
+    char path[4096];
+    char tmp[4096];
+} hb_atomic;
+int hb_atomic_open(hb_atomic *a, const char *path, hb_err *err);
+int hb_atomic_commit(hb_atomic *a, hb_err *err);
+void hb_atomic_abort(hb_atomic *a);
+
+/* Reads the whole file into a NUL-terminated malloc'd buffer (*out, owned by
+ * the caller); *len gets the size without the NUL (may be NULL). */
+int hb_read_file(const char *path, char **out, size_t *len, hb_err *err);
+
+/* 1 when PATH exists as a regular file / folder, else 0. */
+int hb_is_file(const char *path);
+int hb_is_dir(const char *path);
+
+/* Joins A and B with one '/' into OUT (size OUTSZ); fails when it does not fit. */
+int hb_path_join(char *out, size_t outsz, const char *a, const char *b, hb_err *err);
+
+/* Last path component of PATH (a pointer into PATH). */
+const char *hb_basename(const char *path);
+
+/* Copies the file SRC to DST atomically (creating DST's folders). */
+int hb_copy_file(const char *src, const char *dst, hb_err *err);
+
+#endif

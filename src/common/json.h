@@ -1,0 +1,30 @@
+/* JSON files through jansson: loading with errors that name the file and
+ * line, atomic saving with a stable layout (insertion order, two-space
+ * indent, trailing newline) so regenerated files are byte-identical, and
+ * typed field getters that report a missing or mistyped field by name. */
+#ifndef HB_COMMON_JSON_H
+#define HB_COMMON_JSON_H
+
+#include <jansson.h>
+#include "common/err.h"
+
+/* Loads PATH; *out is a new reference owned by the caller. */
+int hb_json_load(const char *path, json_t **out, hb_err *err);
+
+/* Saves ROOT to PATH atomically (does not steal the reference). */
+int hb_json_save(const char *path, const json_t *root, hb_err *err);
+
+/* Field getters: fail with "FILE: field 'NAME' missing or not a T" where
+ * FILE is the name given for messages. Strings point into OBJ. */
+int hb_json_get_str(const json_t *obj, const char *name, const char **out,
+                    const char *file, hb_err *err);
+int hb_json_get_int(const json_t *obj, const char *name, long long *out,
+                    const char *file, hb_err *err);
+int hb_json_get_num(const json_t *obj, const char *name, double *out,
+                    const char *file, hb_err *err);
+int hb_json_get_obj(const json_t *obj, const char *name, json_t **out,
+                    const char *file, hb_err *err);
+int hb_json_get_arr(const json_t *obj, const char *name, json_t **out,
+                    const char *file, hb_err *err);
+
+#endif
