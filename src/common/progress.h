@@ -1,0 +1,10 @@
+/* The progress callback every long stage accepts in its options: the campaign
+ * layer turns it into one updating terminal line (or plain lines when not on
+ * a terminal). STEP is a short label ("kat SHA2/SHA512"), DONE of TOTAL units
+ * are finished. A NULL callback means silence. */
+#ifndef HB_COMMON_PROGRESS_H
+#define HB_COMMON_PROGRESS_H
+
+typedef void (*hb_progress_fn)(void *ctx, const char *step, int done, int total);
+
+#endif
