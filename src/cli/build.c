@@ -1,13 +1,141 @@
-/* hashbench build: placeholder until the command lands. */
+/* hashbench build: parses the options, calls build_run (src/build/build.h)
+ * and prints one table row per instance of DIR/build.json, followed by the
+ * reason of every instance that was not built. */
 #include "cli/cli.h"
 
-const char hb_summary_build[] = "(not available yet)";
-const char hb_usage_build[] = "usage: hashbench build\n";
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build/build.h"
+#include "common/fs.h"
+#include "common/json.h"
+
+const char hb_summary_build[] = "compile submission packages into instance libraries";
+const char hb_usage_build[] =
+    "usage: hashbench build --run-dir DIR [--profile reference|performance|resource]\n"
+    "                       [--cc COMPILER] [-j N] SUBMISSION...\n"
+    "\n"
+    "Discovers every instance of each SUBMISSION package (official layout,\n"
+    "Implementations/*_Implementation/<Instance>/, plus hashbench.ini at the\n"
+    "package root when present; see docs/OVERRIDE.md), compiles each with the\n"
+    "profile's guide flags plus -fPIC -shared into DIR/lib/<cand>/lib<Inst>.so,\n"
+    "and writes DIR/build.json. Nothing the package ships is run: no Makefile,\n"
+    "CMake file, script or binary; only the compiler on the listed .c files.\n"
+    "Running again on the same DIR rebuilds only what changed.\n"
+    "\n"
+    "options:\n"
+    "  --run-dir DIR   run directory (created when missing)\n"
+    "  --profile P     reference, performance or resource (default: the\n"
+    "                  profile DIR was built with, else reference)\n"
+    "  --cc COMPILER   C compiler (default: $CC, else cc)\n"
+    "  -j, --jobs N    parallel compiles (default: number of online CPUs)\n"
+    "\n"
+    "exit status: 0 all built, 1 some instance BUILDFAIL, 2 usage or input error\n";
+
+static void show_progress(void *ctx, const char *step, int done, int total)
+{
+    (void)ctx;
+    fprintf(stderr, "[%d/%d] %s\n", done, total, step);
+}
+
+static const char *str(const json_t *e, const char *key)
+{
+    const char *s = json_string_value(json_object_get(e, key));
+    return s ? s : "";
+}
+
+static void print_table(const json_t *root)
+{
+    const json_t *arr = json_object_get(root, "instances");
+    size_t i;
+    json_t *e;
+    printf("%-16s %-24s %6s %-12s %12s  %s\n", "candidate", "instance",
+           "bits", "variant", "static bytes", "status");
+    json_array_foreach(arr, i, e) {
+        json_t *size = json_object_get(json_object_get(e, "static_size"), "image");
+        char bytes[32] = "-";
+        if (json_is_integer(size))
+            snprintf(bytes, sizeof bytes, "%lld", (long long)json_integer_value(size));
+        printf("%-16s %-24s %6lld %-12s %12s  %s\n", str(e, "candidate"),
+               str(e, "instance"),
+               (long long)json_integer_value(json_object_get(e, "digest_bits")),
+               str(e, "variant"), bytes, str(e, "status"));
+    }
+    json_array_foreach(arr, i, e) {
+        if (strcmp(str(e, "status"), "BUILT") == 0)
+            continue;
+        printf("%s/%s: %s: %s", str(e, "candidate"), str(e, "instance"),
+               str(e, "status"), str(e, "reason"));
+        printf(*str(e, "log") ? " (log: %s)\n" : "%s\n", str(e, "log"));
+    }
+}
+
+static int parse_jobs(const char *s, int *jobs)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0' || v < 1 || v > 64)
+        return -1;
+    *jobs = (int)v;
+    return 0;
+}
 
 int cmd_build(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "hashbench build: not available yet\n");
-    return 2;
+    static const struct option longopts[] = {
+        {"run-dir", required_argument, NULL, 'r'},
+        {"profile", required_argument, NULL, 'p'},
+        {"cc", required_argument, NULL, 'c'},
+        {"jobs", required_argument, NULL, 'j'},
+        {NULL, 0, NULL, 0}};
+    build_options opt = {0};
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "j:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': opt.run_dir = optarg; break;
+        case 'p': opt.profile = optarg; break;
+        case 'c': opt.cc = optarg; break;
+        case 'j':
+            if (parse_jobs(optarg, &opt.jobs) != 0)
+                return hb_cli_usage_error("build", "-j needs a number from 1 to 64");
+            break;
+        default:
+            return hb_cli_usage_error("build", "unknown option or missing value: %s",
+                                      argv[optind - 1]);
+        }
+    }
+    if (!opt.run_dir)
+        return hb_cli_usage_error("build", "--run-dir DIR is required");
+    if (optind >= argc)
+        return hb_cli_usage_error("build", "name at least one SUBMISSION folder");
+    char baseline[PATH_MAX];
+    hb_err err;
+    if (hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
+                     "libhb_baseline_sm3.so", &err) != 0) {
+        fprintf(stderr, "hashbench build: %s\n", err.msg);
+        return 2;
+    }
+    opt.packages = (const char *const *)(argv + optind);
+    opt.n_packages = argc - optind;
+    opt.baseline_lib = baseline;
+    opt.progress = show_progress;
+    int failed = 0;
+    if (build_run(&opt, &failed, &err) != 0) {
+        fprintf(stderr, "hashbench build: %s\n", err.msg);
+        return 2;
+    }
+    char path[PATH_MAX];
+    json_t *root = NULL;
+    if (hb_path_join(path, sizeof path, opt.run_dir, BUILD_JSON, &err) != 0 ||
+        hb_json_load(path, &root, &err) != 0) {
+        fprintf(stderr, "hashbench build: %s\n", err.msg);
+        return 2;
+    }
+    print_table(root);
+    json_decref(root);
+    return failed ? 1 : 0;
 }

@@ -1,13 +1,87 @@
-/* hashbench check: placeholder until the command lands. */
+/* hashbench check: is this host fit to measure on? Gathers the host facts,
+ * the counter, a pinning test and the counter's steadiness on the chosen
+ * core (src/campaign/check.h), prints each item as ok or a problem with its
+ * fix, and exits 1 while any problem remains. */
 #include "cli/cli.h"
 
-const char hb_summary_check[] = "(not available yet)";
-const char hb_usage_check[] = "usage: hashbench check\n";
+#include <stdlib.h>
+#include <string.h>
+#include "campaign/check.h"
+
+const char hb_summary_check[] = "check the host's fitness for measurement";
+const char hb_usage_check[] =
+    "usage: hashbench check [--cpu N] [--json]\n"
+    "\n"
+    "Checks what decides whether timings on this host mean anything: the\n"
+    "counter (hardware cycles through perf_event_open, or a fixed-rate tick\n"
+    "counter), perf_event_paranoid, the frequency governor (performance, or\n"
+    "scaling min = max; on AArch64 min = max is required), turbo/boost off,\n"
+    "SMT off, pinning to the core, the counter's steadiness over short\n"
+    "windows, and the load. Each problem is printed with its fix.\n"
+    "\n"
+    "  --cpu N   the core measurements will be pinned to (default 0)\n"
+    "  --json    print the verdicts as JSON instead\n"
+    "\n"
+    "Exit status: 0 fit, 1 problems remain, 2 usage error.\n";
+
+static int parse_cpu(const char *s, int *cpu)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 0 || v > 4095)
+        return -1;
+    *cpu = (int)v;
+    return 0;
+}
+
+static void print_json(const check_facts *f, const check_item *items, int n)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "cpu", json_integer(f->cpu));
+    json_object_set_new(o, "host", host_info_json(&f->host));
+    json_object_set_new(o, "counter", check_counter_json(f));
+    json_object_set_new(o, "checks", check_items_json(items, n));
+    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', stdout);
+    json_decref(o);
+}
 
 int cmd_check(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "hashbench check: not available yet\n");
-    return 2;
+    int cpu = 0, as_json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc) {
+            if (parse_cpu(argv[++i], &cpu) < 0)
+                return hb_cli_usage_error("check", "--cpu wants a core number, "
+                                          "not '%s'", argv[i]);
+        } else if (strcmp(argv[i], "--json") == 0) {
+            as_json = 1;
+        } else {
+            return hb_cli_usage_error("check", "unknown option '%s'", argv[i]);
+        }
+    }
+    check_facts f;
+    hb_err err;
+    if (check_gather("/", cpu, &f, &err) < 0) {
+        fprintf(stderr, "hashbench check: %s\n", err.msg);
+        return 2;
+    }
+    check_item items[CHECK_MAX_ITEMS];
+    int n;
+    int problems = check_judge(&f, items, &n);
+    if (as_json) {
+        print_json(&f, items, n);
+        return problems ? 1 : 0;
+    }
+    printf("host: %s, %s, kernel %s, %d CPUs%s; checking CPU %d\n",
+           f.host.arch, f.host.cpu_model, f.host.kernel, f.host.ncpu,
+           f.host.hypervisor ? " (virtual machine)" : "", cpu);
+    check_print(stdout, items, n);
+    if (problems)
+        printf("%d problem%s: timings here are labelled with them; 'hashbench "
+               "run' measures only with --allow-unfit-host\n", problems,
+               problems == 1 ? "" : "s");
+    else
+        printf("fit for measurement\n");
+    return problems ? 1 : 0;
 }

@@ -1,13 +1,216 @@
-/* hashbench kat: placeholder until the command lands. */
+/* hashbench kat: the KAT gate (every built instance of a run directory
+ * against its submitted vectors), manifest writing, and checks against NIST
+ * CAVP .rsp files. The work is done in src/kat; this file parses options
+ * and prints results. */
 #include "cli/cli.h"
 
-const char hb_summary_kat[] = "(not available yet)";
-const char hb_usage_kat[] = "usage: hashbench kat\n";
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/json.h"
+#include "kat/kat.h"
+#include "kat/kat_vectors.h"
+#include "kat/manifest.h"
+
+const char hb_summary_kat[] = "check every built instance against its known-answer tests";
+const char hb_usage_kat[] =
+    "usage: hashbench kat --run-dir DIR [--loop] [--full] [--timeout S] [--instances LIST]\n"
+    "       hashbench kat --write-manifest PACKAGE [--from-run DIR]\n"
+    "       hashbench kat --vectors FILE.rsp LIBRARY [--digest-bits N] [--timeout S]\n"
+    "\n"
+    "The first form runs the official KAT procedure (SPEC 3) through the CryptHash\n"
+    "of every instance built in DIR/build.json, one child process per instance,\n"
+    "writes the texts to DIR/kat/<cand>/<Inst>/, compares them with the package's\n"
+    "Test_Vector(s) files or its kat.sha256 manifest, and records each status in\n"
+    "DIR/kat.json with a log in DIR/kat/<cand>/<Inst>.log. A failing guide build is\n"
+    "rebuilt once with harness-default flags and tested again.\n"
+    "  --loop           also KAT_Loop (one million chained hashes)\n"
+    "  --full           also KAT_2_33 (a 1 GiB message)\n"
+    "  --timeout S      seconds allowed per instance (default 600)\n"
+    "  --instances LIST comma-separated Inst or Cand/Inst names (default: all)\n"
+    "\n"
+    "--write-manifest writes PACKAGE/kat.sha256 from the package's KAT text files,\n"
+    "or, with --from-run, from the texts generated in DIR for that package.\n"
+    "--vectors hashes every record of a CAVP .rsp file (Len/Msg/MD) with LIBRARY\n"
+    "and prints 'N passed, M failed'.\n"
+    "\n"
+    "Exit status: 0 all passed (or no vectors), 1 some instances failed, 2 error.\n";
+
+typedef struct kat_cli {
+    const char *run_dir, *manifest_pkg, *from_run, *rsp;
+    int loop, full, digest_bits;
+    double timeout_s;
+    char *instances;
+} kat_cli;
+
+static void print_progress(void *ctx, const char *step, int done, int total)
+{
+    (void)ctx;
+    if (done < total)
+        fprintf(stderr, "[%d/%d] %s\n", done + 1, total, step);
+}
+
+static int parse_number(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    *out = strtod(s, &end);
+    return errno || !end || *end || *out <= 0 ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, kat_cli *c)
+{
+    static const struct option opts[] = {
+        {"run-dir", required_argument, 0, 'd'}, {"loop", no_argument, 0, 'l'},
+        {"full", no_argument, 0, 'f'}, {"timeout", required_argument, 0, 't'},
+        {"instances", required_argument, 0, 'i'},
+        {"write-manifest", required_argument, 0, 'm'},
+        {"from-run", required_argument, 0, 'r'}, {"vectors", required_argument, 0, 'v'},
+        {"digest-bits", required_argument, 0, 'b'}, {0, 0, 0, 0}};
+    double num;
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'd': c->run_dir = optarg; break;
+        case 'l': c->loop = 1; break;
+        case 'f': c->full = 1; break;
+        case 'i': c->instances = optarg; break;
+        case 'm': c->manifest_pkg = optarg; break;
+        case 'r': c->from_run = optarg; break;
+        case 'v': c->rsp = optarg; break;
+        case 't':
+            if (parse_number(optarg, &c->timeout_s) != 0)
+                return hb_cli_usage_error("kat", "--timeout '%s': give seconds > 0", optarg);
+            break;
+        case 'b':
+            if (parse_number(optarg, &num) != 0 || (long)num % 8 || num != (long)num)
+                return hb_cli_usage_error("kat", "--digest-bits '%s': give a multiple "
+                                          "of 8", optarg);
+            c->digest_bits = (int)num;
+            break;
+        default:
+            return hb_cli_usage_error("kat", "unknown option");
+        }
+    }
+    if (!!c->run_dir + !!c->manifest_pkg + !!c->rsp != 1)
+        return hb_cli_usage_error("kat", "give exactly one of --run-dir, "
+                                  "--write-manifest, --vectors");
+    return 0;
+}
+
+/* Splits LIST at commas in place into a malloc'd array (owned by the caller). */
+static const char **split_instances(char *list, int *n)
+{
+    const char **v = calloc(strlen(list) + 1, sizeof *v);
+    *n = 0;
+    for (char *tok = strtok(list, ","); v && tok; tok = strtok(NULL, ","))
+        v[(*n)++] = tok;
+    return v;
+}
+
+static void print_statuses(const char *run_dir)
+{
+    char path[4096];
+    json_t *kat = NULL;
+    hb_err err;
+    size_t i;
+    json_t *e;
+    snprintf(path, sizeof path, "%s/%s", run_dir, KAT_JSON);
+    if (hb_json_load(path, &kat, &err) != 0)
+        return;
+    json_array_foreach(json_object_get(kat, "instances"), i, e) {
+        const char *reason = json_string_value(json_object_get(e, "reason"));
+        printf("%-9s %s/%s%s%s\n", json_string_value(json_object_get(e, "status")),
+               json_string_value(json_object_get(e, "candidate")),
+               json_string_value(json_object_get(e, "instance")),
+               reason && reason[0] ? "  " : "", reason ? reason : "");
+    }
+    json_decref(kat);
+}
+
+static int run_gate(kat_cli *c)
+{
+    kat_options o = {0};
+    hb_err err;
+    int n_failed = 0, n = 0;
+    const char **names = NULL;
+    o.run_dir = c->run_dir;
+    o.loop = c->loop;
+    o.full = c->full;
+    o.timeout_s = c->timeout_s;
+    o.progress = print_progress;
+    if (c->instances) {
+        names = split_instances(c->instances, &n);
+        if (!names || n == 0) {
+            free(names);
+            return hb_cli_usage_error("kat", "--instances: give Inst or Cand/Inst names");
+        }
+        o.instances = names;
+        o.n_instances = n;
+    }
+    int rc = kat_run(&o, &n_failed, &err);
+    free(names);
+    if (rc != 0) {
+        fprintf(stderr, "hashbench kat: %s\n", err.msg);
+        return 2;
+    }
+    print_statuses(c->run_dir);
+    if (n_failed) {
+        fprintf(stderr, "hashbench kat: %d instance(s) failed their KATs; see the "
+                        "logs under %s/kat/\n", n_failed, c->run_dir);
+        return 1;
+    }
+    return 0;
+}
+
+static int write_manifest(const kat_cli *c)
+{
+    hb_err err;
+    int n = 0;
+    int rc = c->from_run ? kat_manifest_write_run(c->manifest_pkg, c->from_run, &n, &err)
+                         : kat_manifest_write_package(c->manifest_pkg, &n, &err);
+    if (rc != 0) {
+        fprintf(stderr, "hashbench kat: %s\n", err.msg);
+        return 2;
+    }
+    printf("%s/%s: %d file(s)\n", c->manifest_pkg, KAT_MANIFEST_NAME, n);
+    return 0;
+}
+
+static int check_vectors(const kat_cli *c, const char *library)
+{
+    kat_vectors_result r;
+    hb_err err;
+    if (kat_vectors_check(c->rsp, library, c->digest_bits, c->timeout_s, &r, &err) != 0) {
+        fprintf(stderr, "hashbench kat: %s\n", err.msg);
+        return 2;
+    }
+    printf("%ld passed, %ld failed\n", r.passed, r.failed);
+    if (r.skipped)
+        printf("%ld skipped (digest length differs from --digest-bits)\n", r.skipped);
+    for (int i = 0; i < KAT_VECTORS_MAX_FAIL_LINES && i < r.failed; i++)
+        printf("  %s:%ld: digest differs\n", c->rsp, r.fail_lines[i]);
+    if (strcmp(r.status, "PASS") != 0 && strcmp(r.status, "MISMATCH") != 0)
+        printf("%s: %s\n", r.status, r.reason);
+    return strcmp(r.status, "PASS") == 0 ? 0 : 1;
+}
 
 int cmd_kat(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "hashbench kat: not available yet\n");
-    return 2;
+    kat_cli c = {0};
+    int rc = parse_args(argc, argv, &c);
+    if (rc != 0)
+        return rc;
+    if (c.rsp) {
+        if (optind != argc - 1)
+            return hb_cli_usage_error("kat", "--vectors FILE.rsp needs one LIBRARY");
+        return check_vectors(&c, argv[optind]);
+    }
+    if (optind != argc)
+        return hb_cli_usage_error("kat", "unexpected argument '%s'", argv[optind]);
+    if (c.from_run && !c.manifest_pkg)
+        return hb_cli_usage_error("kat", "--from-run goes with --write-manifest");
+    return c.manifest_pkg ? write_manifest(&c) : run_gate(&c);
 }

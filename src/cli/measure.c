@@ -1,13 +1,165 @@
-/* hashbench measure: placeholder until the command lands. */
+/* hashbench measure: times every built instance of a run directory at the
+ * guide's message sizes with the probe (one fresh pinned process per trial)
+ * and writes one record per (instance, size). Options only; the work is
+ * measure_run in src/measure/measure.c. */
 #include "cli/cli.h"
 
-const char hb_summary_measure[] = "(not available yet)";
-const char hb_usage_measure[] = "usage: hashbench measure\n";
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/fs.h"
+#include "measure/measure.h"
+
+const char hb_summary_measure[] = "time the built instances and write measurement records";
+const char hb_usage_measure[] =
+    "usage: hashbench measure --run-dir DIR [--plan reference|adaptive] [--cpu N]\n"
+    "         [--sizes LIST] [--instances LIST] [--trials N]\n"
+    "         [--target-ci PERCENT] [--budget S] [--force]\n"
+    "\n"
+    "Measures every instance of DIR/build.json (library from DIR/kat.json when\n"
+    "present) and writes DIR/records/<cand>/<Inst>__hash_<bytes>.json. Existing\n"
+    "records made with the same settings are kept.\n"
+    "\n"
+    "  --plan P           reference: the published rule, N trials (default 5) of\n"
+    "                     min(20000, max(ceil(1 s / t1), 20)) calls;\n"
+    "                     adaptive (default): short trials until the 95% CI is\n"
+    "                     within --target-ci of the mean (at least N trials)\n"
+    "  --cpu N            core to pin the probe to (default: the last one)\n"
+    "  --sizes LIST       message bytes, comma-separated\n"
+    "                     (default 32,128,512,1024,4096,8192,16384,65536)\n"
+    "  --instances LIST   only these instances (Inst or Cand/Inst), comma-separated\n"
+    "  --trials N         reference: trials; adaptive: minimum trials (default 5)\n"
+    "  --target-ci P      adaptive target CI half-width in percent (default 0.5)\n"
+    "  --budget S         adaptive time budget per (instance, size) in s (default 10)\n"
+    "  --force            redo existing records\n";
+
+#define MAX_SIZES 64
+#define MAX_INSTANCES 256
+
+typedef struct measure_cli {
+    measure_options o;
+    unsigned sizes[MAX_SIZES];
+    char *inst_buf;
+    const char *inst[MAX_INSTANCES];
+    char probe[4200];
+} measure_cli;
+
+static int split_instances(measure_cli *m, const char *list)
+{
+    free(m->inst_buf);
+    m->inst_buf = strdup(list);
+    m->o.n_instances = 0;
+    for (char *save = NULL, *tok = strtok_r(m->inst_buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (m->o.n_instances == MAX_INSTANCES)
+            return hb_cli_usage_error("measure", "--instances: at most %d names",
+                                      MAX_INSTANCES);
+        m->inst[m->o.n_instances++] = tok;
+    }
+    m->o.instances = m->inst;
+    return 0;
+}
+
+static int number(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    *out = strtod(s, &end);
+    if (end == s || *end || !(*out >= lo && *out <= hi))
+        return hb_cli_usage_error("measure", "%s needs a number from %g to %g, not '%s'",
+                                  opt, lo, hi, s);
+    return 0;
+}
+
+static int parse_option(measure_cli *m, const char *k, const char *v)
+{
+    double d;
+    hb_err err;
+    if (!strcmp(k, "--run-dir")) {
+        m->o.run_dir = v;
+    } else if (!strcmp(k, "--plan")) {
+        if (strcmp(v, "reference") && strcmp(v, "adaptive"))
+            return hb_cli_usage_error("measure", "--plan is reference or adaptive");
+        m->o.planner = v;
+    } else if (!strcmp(k, "--sizes")) {
+        int n = measure_parse_sizes(v, m->sizes, MAX_SIZES, &err);
+        if (n < 0)
+            return hb_cli_usage_error("measure", "%s", err.msg);
+        m->o.sizes = m->sizes;
+        m->o.n_sizes = n;
+    } else if (!strcmp(k, "--instances")) {
+        return split_instances(m, v);
+    } else if (!strcmp(k, "--cpu")) {
+        if (number(k, v, 0, 4095, &d))
+            return 2;
+        m->o.cpu = (int)d;
+    } else if (!strcmp(k, "--trials")) {
+        if (number(k, v, 2, 1000, &d))
+            return 2;
+        m->o.trials = (int)d;
+    } else if (!strcmp(k, "--target-ci")) {
+        if (number(k, v, 0.001, 100, &d))
+            return 2;
+        m->o.target_ci = d;
+    } else if (!strcmp(k, "--budget")) {
+        if (number(k, v, 0.001, 86400, &d))
+            return 2;
+        m->o.budget_s = d;
+    } else {
+        return hb_cli_usage_error("measure", "unknown option %s", k);
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, measure_cli *m)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--force")) {
+            m->o.force = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return hb_cli_usage_error("measure", "option %s needs a value", argv[i]);
+        int rc = parse_option(m, argv[i], argv[i + 1]);
+        if (rc)
+            return rc;
+        i++;
+    }
+    if (!m->o.run_dir)
+        return hb_cli_usage_error("measure", "--run-dir DIR is required");
+    return 0;
+}
+
+static void progress_line(void *ctx, const char *step, int done, int total)
+{
+    (void)ctx;
+    fprintf(stderr, "[%d/%d] %s\n", done, total, step);
+}
 
 int cmd_measure(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "hashbench measure: not available yet\n");
-    return 2;
+    measure_cli m;
+    memset(&m, 0, sizeof m);
+    m.o.cpu = -1;
+    m.o.progress = progress_line;
+    int rc = parse_args(argc, argv, &m);
+    if (rc) {
+        free(m.inst_buf);
+        return rc;
+    }
+    snprintf(m.probe, sizeof m.probe, "%s/hashbench-probe", hb_cli_exe_dir);
+    m.o.probe_path = m.probe;
+    int failed = 0;
+    hb_err err;
+    rc = measure_run(&m.o, &failed, &err);
+    free(m.inst_buf);
+    if (rc != 0) {
+        fprintf(stderr, "hashbench measure: %s\n", err.msg);
+        return 2;
+    }
+    if (failed) {
+        fprintf(stderr, "hashbench measure: %d record(s) FAILED (see their "
+                        "'failure' field)\n", failed);
+        return 1;
+    }
+    return 0;
 }

@@ -1,13 +1,57 @@
-/* hashbench merge: placeholder until the command lands. */
+/* hashbench merge: joins the run directories of a sharded campaign into one
+ * (src/campaign/merge.h), refusing shards measured under different settings. */
 #include "cli/cli.h"
 
-const char hb_summary_merge[] = "(not available yet)";
-const char hb_usage_merge[] = "usage: hashbench merge\n";
+#include <stdlib.h>
+#include <string.h>
+#include "campaign/merge.h"
+
+const char hb_summary_merge[] = "join the run directories of a sharded campaign";
+const char hb_usage_merge[] =
+    "usage: hashbench merge --run-dir OUT DIR...\n"
+    "\n"
+    "Joins shards (run directories made with hashbench run --shard K/N) into\n"
+    "OUT: build.json, kat.json, records, logs and libraries of each instance\n"
+    "from the shard that measured it, and campaign.json listing the shards.\n"
+    "Shards measured under different host settings (counter, CPU model,\n"
+    "governor, turbo, SMT) or planning settings (profile, planner, sizes, ...)\n"
+    "are refused. OUT must be new, empty, or an earlier merge (replaced).\n"
+    "\n"
+    "Exit status: 0 merged, 2 usage error or refusal.\n";
 
 int cmd_merge(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "hashbench merge: not available yet\n");
-    return 2;
+    const char *out = NULL;
+    const char **dirs = calloc((size_t)argc, sizeof *dirs);
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--run-dir") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            free(dirs);
+            return hb_cli_usage_error("merge", "unknown option '%s'", argv[i]);
+        } else {
+            dirs[n++] = argv[i];
+        }
+    }
+    if (!out || n == 0) {
+        free(dirs);
+        return hb_cli_usage_error("merge", "give --run-dir OUT and at least one "
+                                  "shard directory");
+    }
+    merge_counts c;
+    hb_err err;
+    int rc = merge_run(out, dirs, n, &c, &err);
+    free(dirs);
+    if (rc < 0) {
+        fprintf(stderr, "hashbench merge: %s\n", err.msg);
+        return 2;
+    }
+    printf("merged %d shard%s (%d instances, %d records) into %s\n", c.shards,
+           c.shards == 1 ? "" : "s", c.instances, c.records, out);
+    if (c.missing_shards > 0)
+        printf("note: %d shard%s of the campaign not given; their instances "
+               "have no records\n", c.missing_shards,
+               c.missing_shards == 1 ? " is" : "s are");
+    return 0;
 }

@@ -1,13 +1,46 @@
-/* hashbench publish: placeholder until the command lands. */
+/* hashbench publish: copies what the reports cite from a run directory to
+ * DATA/ID/ with paths relative to DATA (src/campaign/publish.h). */
 #include "cli/cli.h"
 
-const char hb_summary_publish[] = "(not available yet)";
-const char hb_usage_publish[] = "usage: hashbench publish\n";
+#include <string.h>
+#include "campaign/publish.h"
+
+const char hb_summary_publish[] = "publish a run directory into a dataset";
+const char hb_usage_publish[] =
+    "usage: hashbench publish --run-dir DIR --system ID --data DATA\n"
+    "\n"
+    "Copies campaign.json, build.json, kat.json, the records and the KAT logs\n"
+    "of DIR to DATA/ID/ (replacing an earlier publication of ID), rewriting\n"
+    "every path relative to DATA and dropping the submissions' absolute\n"
+    "package paths; libraries are not copied (their SHA-256 identifies them).\n"
+    "Refuses when an absolute path would remain.\n"
+    "\n"
+    "  --system ID   the test system, e.g. x86_1 or arm_1 ([A-Za-z0-9_-])\n"
+    "\n"
+    "Exit status: 0 published, 2 usage error or refusal.\n";
 
 int cmd_publish(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "hashbench publish: not available yet\n");
-    return 2;
+    const char *run_dir = NULL, *system = NULL, *data = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char **slot = !strcmp(argv[i], "--run-dir") ? &run_dir
+                          : !strcmp(argv[i], "--system")  ? &system
+                          : !strcmp(argv[i], "--data")    ? &data : NULL;
+        if (!slot || i + 1 >= argc)
+            return hb_cli_usage_error("publish", "unknown option or missing "
+                                      "value: '%s'", argv[i]);
+        *slot = argv[++i];
+    }
+    if (!run_dir || !system || !data)
+        return hb_cli_usage_error("publish", "--run-dir, --system and --data "
+                                  "are required");
+    publish_counts c;
+    hb_err err;
+    if (publish_run(run_dir, system, data, &c, &err) < 0) {
+        fprintf(stderr, "hashbench publish: %s\n", err.msg);
+        return 2;
+    }
+    printf("published %s as %s/%s: %d records, %d KAT logs\n", run_dir, data,
+           system, c.records, c.kat_logs);
+    return 0;
 }

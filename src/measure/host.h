@@ -24,6 +24,7 @@ typedef struct host_info {
     char turbo_source[48];     /* "intel_pstate/no_turbo", "cpufreq/boost", "" */
     int smt;                   /* 1 on, 0 off, -1 unknown */
     char smt_control[32];      /* text of smt/control, "" when absent */
+    char smt_source[32];       /* "smt/active", "smt/control", "topology", "" */
     int perf_event_paranoid;   /* -99 unknown */
     int hypervisor;            /* 1 when cpuinfo flags name a hypervisor, else 0 */
     long mem_total_kb;         /* -1 unknown */

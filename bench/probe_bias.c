@@ -1,0 +1,223 @@
+/* Does the probe add bias? Run by bench/probe_bias.sh, not by ctest (the
+ * figures need a quiet machine). Three checks, each printed with its ratio:
+ *  1. For one library at 4096 B, alternate a probe trial (a fresh pinned
+ *     process, as the measurement stage runs it) and a plain timing loop in
+ *     this program (same library through dlopen, same counter, same
+ *     warm-up); the medians of the mean ticks per call should agree within
+ *     3%.
+ *  2. A null instance measures below 100 ticks per call at 32 B.
+ *  3. A linear-work instance gives ticks per byte flat within 5% from 4096
+ *     to 65536 B.
+ * Links libc and libdl only, like the probe, and shares its counter code. */
+#include "../src/probe/counter_read.h"
+#include "../src/probe/probe_codes.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef int (*hash_fn)(int, const unsigned char *, unsigned long long,
+                       unsigned char *);
+
+typedef struct bench_cfg {
+    const char *probe, *lib, *null_lib, *linear_lib;
+    int cpu, rounds;
+    counter_kind counter;
+} bench_cfg;
+
+/* Mean ticks per call of one probe trial, or -1 on failure. */
+static double probe_trial(const bench_cfg *c, const char *lib, unsigned size,
+                          unsigned long long calls, unsigned long long warmup)
+{
+    char a_size[32], a_calls[32], a_warm[32], a_cpu[32];
+    snprintf(a_size, sizeof a_size, "%u", size);
+    snprintf(a_calls, sizeof a_calls, "%llu", calls);
+    snprintf(a_warm, sizeof a_warm, "%llu", warmup);
+    snprintf(a_cpu, sizeof a_cpu, "%d", c->cpu);
+    char *argv[] = {(char *)c->probe, "--lib", (char *)lib, "--size", a_size,
+                    "--calls", a_calls, "--warmup", a_warm, "--cpu", a_cpu,
+                    "--counter", (char *)counter_kind_name(c->counter),
+                    "--digest-bits", "256", NULL};
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    char out[4096] = "";
+    ssize_t n, used = 0;
+    while ((n = read(fds[0], out + used, sizeof out - 1 - (size_t)used)) > 0)
+        used += n;
+    out[used] = '\0';
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    const char *t = strstr(out, " ticks="), *k = strstr(out, " calls=");
+    if (strncmp(out, "status=ok", 9) != 0 || !t || !k) {
+        fprintf(stderr, "probe failed on %s: %s\n", lib, out);
+        return -1;
+    }
+    return strtod(t + 7, NULL) / strtod(k + 7, NULL);
+}
+
+/* Mean ticks per call of the plain loop in this process. */
+static double plain_trial(const bench_cfg *c, hash_fn fn, const unsigned char *msg,
+                          unsigned size, unsigned long long calls,
+                          unsigned long long warmup)
+{
+    unsigned char digest[32];
+    counter_reader r;
+    if (counter_reader_open(&r, c->counter) != 0)
+        return -1;
+    int bad = 0;
+    for (unsigned long long i = 0; i < warmup; i++)
+        bad |= fn(256, msg, (unsigned long long)size * 8, digest);
+    uint64_t k0 = counter_reader_read(&r);
+    for (unsigned long long i = 0; i < calls; i++)
+        bad |= fn(256, msg, (unsigned long long)size * 8, digest);
+    uint64_t k1 = counter_reader_read(&r);
+    counter_reader_close(&r);
+    return bad ? -1 : (double)(k1 - k0) / (double)calls;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int probe_versus_plain(const bench_cfg *c)
+{
+    void *h = dlopen(c->lib, RTLD_NOW | RTLD_LOCAL);
+    hash_fn fn = h ? (hash_fn)dlsym(h, "CryptHash") : NULL;
+    if (!fn) {
+        fprintf(stderr, "cannot load CryptHash from %s\n", c->lib);
+        return 1;
+    }
+    const unsigned size = 4096;
+    unsigned char *msg = malloc(size);
+    for (unsigned i = 0; i < size; i++)
+        msg[i] = probe_message_byte(i, size);
+    double probe[64], plain[64];
+    int n = c->rounds > 64 ? 64 : c->rounds;
+    for (int i = 0; i < n; i++) {
+        probe[i] = probe_trial(c, c->lib, size, 2000, 200);
+        plain[i] = plain_trial(c, fn, msg, size, 2000, 200);
+        if (probe[i] < 0 || plain[i] < 0)
+            return 1;
+    }
+    double mp = median(probe, n), ml = median(plain, n); /* sorted: [0] = min */
+    printf("1. probe vs plain loop, %s at %u B, %d alternating rounds:\n"
+           "   ticks/call median probe %.1f, plain %.1f; min probe %.1f, plain %.1f\n"
+           "   ratio probe/plain of medians %.4f, of minima %.4f (target within 3%%: %s)\n",
+           c->lib, size, n, mp, ml, probe[0], plain[0], mp / ml, probe[0] / plain[0],
+           mp / ml > 0.97 && mp / ml < 1.03 ? "yes" : "NO");
+    free(msg);
+    return 0;
+}
+
+static int null_instance(const bench_cfg *c)
+{
+    double v[64];
+    int n = c->rounds > 64 ? 64 : c->rounds;
+    for (int i = 0; i < n; i++)
+        if ((v[i] = probe_trial(c, c->null_lib, 32, 100000, 1000)) < 0)
+            return 1;
+    double m = median(v, n);
+    printf("2. null instance at 32 B: median %.2f, min %.2f ticks/call "
+           "(target below 100: %s)\n", m, v[0], m < 100 ? "yes" : "NO");
+    return 0;
+}
+
+/* Sizes are interleaved within each round so that a drift of the machine
+ * affects all of them alike; medians and minima are both shown. */
+static int linear_instance(const bench_cfg *c)
+{
+    enum { NS = 4 };
+    const unsigned sizes[NS] = {4096, 8192, 16384, 65536};
+    double v[NS][64], med[NS], min[NS];
+    int n = c->rounds > 64 ? 64 : c->rounds;
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < NS; s++) {
+            unsigned long long calls = 4u * 1024 * 1024 / sizes[s];
+            v[s][i] = probe_trial(c, c->linear_lib, sizes[s], calls, calls / 10);
+            if (v[s][i] < 0)
+                return 1;
+            v[s][i] /= sizes[s];
+        }
+    printf("3. linear instance, ticks/byte (median / min):");
+    for (int s = 0; s < NS; s++) {
+        med[s] = median(v[s], n); /* sorts: v[s][0] is then the minimum */
+        min[s] = v[s][0];
+        printf(" %u B %.4f / %.4f;", sizes[s], med[s], min[s]);
+    }
+    double mlo = med[0], mhi = med[0], nlo = min[0], nhi = min[0];
+    for (int s = 1; s < NS; s++) {
+        mlo = med[s] < mlo ? med[s] : mlo;
+        mhi = med[s] > mhi ? med[s] : mhi;
+        nlo = min[s] < nlo ? min[s] : nlo;
+        nhi = min[s] > nhi ? min[s] : nhi;
+    }
+    printf("\n   max/min of medians %.4f, of minima %.4f (target flat within 5%%: %s)\n",
+           mhi / mlo, nhi / nlo, mhi / mlo < 1.05 ? "yes" : "NO");
+    return 0;
+}
+
+static int parse(int argc, char **argv, bench_cfg *c)
+{
+    c->cpu = -1;
+    c->rounds = 15;
+    c->counter = counter_arch_kind();
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--probe")) c->probe = argv[i + 1];
+        else if (!strcmp(argv[i], "--lib")) c->lib = argv[i + 1];
+        else if (!strcmp(argv[i], "--null")) c->null_lib = argv[i + 1];
+        else if (!strcmp(argv[i], "--linear")) c->linear_lib = argv[i + 1];
+        else if (!strcmp(argv[i], "--cpu")) c->cpu = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--rounds")) c->rounds = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--counter")) {
+            if (counter_kind_parse(argv[i + 1], &c->counter) != 0)
+                return -1;
+        } else
+            return -1;
+    }
+    return c->probe && c->lib && c->null_lib && c->linear_lib && c->rounds > 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    bench_cfg c;
+    if (parse(argc, argv, &c) != 0) {
+        fprintf(stderr, "usage: probe_bias --probe PATH --lib LIB --null LIB "
+                        "--linear LIB [--cpu N] [--rounds R] [--counter NAME]\n");
+        return 2;
+    }
+    if (c.cpu < 0) {
+        cpu_set_t set;
+        sched_getaffinity(0, sizeof set, &set);
+        for (int i = 0; i < CPU_SETSIZE; i++)
+            if (CPU_ISSET(i, &set))
+                c.cpu = i;
+    }
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(c.cpu, &one);
+    sched_setaffinity(0, sizeof one, &one);
+    printf("counter %s, cpu %d\n", counter_kind_name(c.counter), c.cpu);
+    return probe_versus_plain(&c) || null_instance(&c) || linear_instance(&c);
+}

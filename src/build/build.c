@@ -1,0 +1,624 @@
+/* The build stage: see build.h. build_run works in three steps: discover
+ * and plan every instance (main thread: flags, source digests, resume
+ * decision), compile the planned ones with a small pool of threads (each
+ * worker only calls compile_instance, which forks the compiler), then
+ * assemble and save build.json (main thread). */
+#include "build/build.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build/compile.h"
+#include "build/discover.h"
+#include "build/profile.h"
+#include "common/digest.h"
+#include "common/fs.h"
+#include "common/json.h"
+
+enum task_state { TASK_COMPILE, TASK_REUSE, TASK_REFUSED, TASK_SKIPPED };
+
+typedef struct build_task {
+    const discover_instance *in;
+    strlist flags;
+    char *flags_str;
+    json_t *sources;              /* [{"path", "sha256"}] */
+    char library_rel[PATH_MAX], log_rel[PATH_MAX];
+    char library[PATH_MAX], log[PATH_MAX];
+    enum task_state state;
+    char reason[HB_ERR_MAX];      /* refusal or harness failure */
+    compile_outcome out;
+} build_task;
+
+typedef struct build_ctx {
+    const build_options *opt;
+    const char *profile;
+    char run_dir[PATH_MAX];       /* absolute */
+    compile_toolchain tc;
+    int aarch64;
+    json_t *old;                  /* previous build.json or NULL */
+    discover_list found;
+    build_task *tasks;
+    int n_tasks;
+    pthread_mutex_t lock;
+    int next, done;
+} build_ctx;
+
+/* A = DIR/REL into OUT (PATH_MAX bytes). */
+static int under(char *out, const char *dir, const char *rel, hb_err *err)
+{
+    return hb_path_join(out, PATH_MAX, dir, rel, err);
+}
+
+static int load_old(build_ctx *c, hb_err *err)
+{
+    char path[PATH_MAX];
+    if (under(path, c->run_dir, BUILD_JSON, err) != 0)
+        return -1;
+    if (!hb_is_file(path))
+        return 0;
+    if (hb_json_load(path, &c->old, err) != 0)
+        return -1;
+    const char *profile;
+    if (hb_json_get_str(c->old, "profile", &profile, path, err) != 0)
+        return -1;
+    if (!c->profile)
+        c->profile = json_string_value(json_object_get(c->old, "profile"));
+    if (strcmp(profile, c->profile) != 0)
+        return hb_fail(err, "%s: this run directory was built with profile %s; "
+                       "use --profile %s or a new --run-dir", path, profile, profile);
+    return 0;
+}
+
+/* The old entry of CANDIDATE/INSTANCE, or NULL. */
+static json_t *old_entry(const build_ctx *c, const char *candidate,
+                         const char *instance)
+{
+    json_t *arr = c->old ? json_object_get(c->old, "instances") : NULL;
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e) {
+        const char *cand = json_string_value(json_object_get(e, "candidate"));
+        const char *inst = json_string_value(json_object_get(e, "instance"));
+        if (cand && inst && strcmp(cand, candidate) == 0 && strcmp(inst, instance) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static int str_field_is(const json_t *e, const char *key, const char *want)
+{
+    const char *v = json_string_value(json_object_get(e, key));
+    return v && strcmp(v, want) == 0;
+}
+
+/* Resume: reuse the old library when nothing that goes into it changed. */
+static int can_reuse(const build_ctx *c, build_task *t)
+{
+    json_t *e = old_entry(c, t->in->candidate, t->in->instance);
+    if (!e || !str_field_is(e, "status", "BUILT") ||
+        !str_field_is(e, "flags", t->flags_str) ||
+        !str_field_is(e, "compiler_version", c->tc.version) ||
+        !str_field_is(e, "package", t->in->package) ||
+        !str_field_is(e, "library", t->library_rel) ||
+        !json_equal(json_object_get(e, "sources"), t->sources))
+        return 0;
+    hb_err ignored;
+    if (!hb_is_file(t->library) || compile_inspect(t->library, &t->out, &ignored) != 0)
+        return 0;
+    return t->out.built && str_field_is(e, "library_sha256", t->out.library_sha256);
+}
+
+static json_t *source_list(const discover_instance *in, hb_err *err)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < in->sources.n; i++) {
+        char full[PATH_MAX], hex[HB_SHA256_HEX];
+        if (under(full, in->package, in->sources.v[i], err) != 0 ||
+            hb_sha256_file_hex(full, hex, err) != 0) {
+            json_decref(arr);
+            return NULL;
+        }
+        json_array_append_new(arr, json_pack("{s:s, s:s}", "path", in->sources.v[i],
+                                             "sha256", hex));
+    }
+    return arr;
+}
+
+/* Records why task T is refused (printf-style). */
+__attribute__((format(printf, 2, 3)))
+static void set_reason(build_task *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->reason, sizeof t->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* Index of an earlier instance with the same candidate and instance, or -1. */
+static int earlier_twin(const discover_list *l, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (strcmp(l->v[j].candidate, l->v[i].candidate) == 0 &&
+            strcmp(l->v[j].instance, l->v[i].instance) == 0)
+            return j;
+    return -1;
+}
+
+static int plan_paths(build_ctx *c, build_task *t, hb_err *err)
+{
+    const discover_instance *in = t->in;
+    snprintf(t->library_rel, sizeof t->library_rel, "lib/%s/lib%s.so",
+             in->candidate, in->instance);
+    snprintf(t->log_rel, sizeof t->log_rel, "logs/build/%s/%s.log",
+             in->candidate, in->instance);
+    if (under(t->library, c->run_dir, t->library_rel, err) != 0 ||
+        under(t->log, c->run_dir, t->log_rel, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* Decides what to do with instance I; fills its task. */
+static int plan_task(build_ctx *c, int i, hb_err *err)
+{
+    build_task *t = &c->tasks[i];
+    t->in = &c->found.v[i];
+    const char *pflags = profile_flags(c->profile, c->aarch64);
+    if (plan_paths(c, t, err) != 0 ||
+        compile_make_flags(pflags, &t->in->defines, &t->in->includes, &t->flags) != 0 ||
+        !(t->flags_str = strlist_join(&t->flags, " ")))
+        return err->msg[0] ? -1 : hb_fail(err, "out of memory");
+    int twin = earlier_twin(&c->found, i);
+    if (t->in->skip[0]) {
+        t->state = TASK_SKIPPED;
+        set_reason(t, "%s", t->in->skip);
+        t->sources = json_array();
+        return 0;
+    }
+    if (!(t->sources = source_list(t->in, err)))
+        return -1;
+    if (t->in->error[0]) {
+        t->state = TASK_REFUSED;
+        set_reason(t, "%s", t->in->error);
+    } else if (twin >= 0) {
+        t->state = TASK_REFUSED;
+        set_reason(t, "%s: instance %s of candidate %s is "
+                 "also built from %s; give one a different name in hashbench.ini",
+                 t->in->source_dir, t->in->instance, t->in->candidate,
+                 c->found.v[twin].source_dir);
+    } else if (t->in->sources.n == 0) {
+        t->state = TASK_REFUSED;
+        set_reason(t, "%s: no library source (.c) left "
+                 "after leaving out the drivers; list them with sources = in "
+                 "hashbench.ini", t->in->source_dir);
+    } else {
+        t->state = can_reuse(c, t) ? TASK_REUSE : TASK_COMPILE;
+    }
+    return 0;
+}
+
+static void run_one(build_ctx *c, build_task *t)
+{
+    hb_err err = {{0}};
+    if (t->state == TASK_REFUSED) {
+        if (compile_write_refusal(t->log, t->reason, &err) != 0)
+            fprintf(stderr, "hashbench build: %s\n", err.msg);
+        return;
+    }
+    compile_job job = {&c->tc, t->in->package, &t->flags, &t->in->sources,
+                       &t->in->excluded, t->library, t->log, 0};
+    if (compile_instance(&job, &t->out, &err) != 0) {
+        t->out.built = 0;
+        snprintf(t->out.reason, sizeof t->out.reason, "%s", err.msg);
+    }
+}
+
+static void *worker(void *arg)
+{
+    build_ctx *c = arg;
+    for (;;) {
+        pthread_mutex_lock(&c->lock);
+        int i = c->next;
+        while (i < c->n_tasks && (c->tasks[i].state == TASK_REUSE ||
+                                  c->tasks[i].state == TASK_SKIPPED))
+            i++;
+        c->next = i + 1;
+        pthread_mutex_unlock(&c->lock);
+        if (i >= c->n_tasks)
+            return NULL;
+        run_one(c, &c->tasks[i]);
+        pthread_mutex_lock(&c->lock);
+        c->done++;
+        if (c->opt->progress) {
+            char step[160];
+            snprintf(step, sizeof step, "build %s/%s", c->tasks[i].in->candidate,
+                     c->tasks[i].in->instance);
+            c->opt->progress(c->opt->progress_ctx, step, c->done, c->n_tasks);
+        }
+        pthread_mutex_unlock(&c->lock);
+    }
+}
+
+static int pool_size(const build_ctx *c)
+{
+    long n = c->opt->jobs > 0 ? c->opt->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+static void run_pool(build_ctx *c)
+{
+    for (int i = 0; i < c->n_tasks; i++)
+        if (c->tasks[i].state == TASK_REUSE || c->tasks[i].state == TASK_SKIPPED)
+            c->done++;
+    pthread_t threads[64];
+    int n = pool_size(c), started = 0;
+    pthread_mutex_init(&c->lock, NULL);
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&threads[started], NULL, worker, c) == 0)
+            started++;
+    if (started == 0)
+        worker(c);
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    pthread_mutex_destroy(&c->lock);
+}
+
+static json_t *strlist_json(const strlist *l)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < l->n; i++)
+        json_array_append_new(arr, json_string(l->v[i]));
+    return arr;
+}
+
+/* Sets the outcome fields (library ... log) of entry E, in FORMATS order. */
+static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
+                        const char *reason, const char *library_rel,
+                        const char *log_rel)
+{
+    if (strcmp(status, "BUILT") == 0) {
+        json_object_set_new(e, "library", json_string(library_rel));
+        json_object_set_new(e, "library_sha256", json_string(o->library_sha256));
+        json_object_set_new(e, "static_size", json_pack(
+            "{s:I, s:I, s:I, s:I, s:I}", "image", (json_int_t)o->size.image,
+            "text", (json_int_t)o->size.text, "rodata", (json_int_t)o->size.rodata,
+            "data", (json_int_t)o->size.data, "bss", (json_int_t)o->size.bss));
+    }
+    json_object_set_new(e, "status", json_string(status));
+    json_object_set_new(e, "reason", json_string(reason));
+    json_object_set_new(e, "log", json_string(log_rel));
+}
+
+static json_t *task_entry(const build_ctx *c, const build_task *t)
+{
+    const discover_instance *in = t->in;
+    json_t *e = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+        "candidate", in->candidate, "algorithm", in->algorithm,
+        "instance", in->instance, "digest_bits", in->digest_bits,
+        "variant", in->variant, "package", in->package,
+        "source_dir", in->source_dir, "profile", c->profile,
+        "flags_kind", "guide", "flags", t->flags_str,
+        "compiler", c->tc.name, "compiler_version", c->tc.version);
+    json_object_set(e, "sources", t->sources);
+    if (t->state == TASK_SKIPPED)
+        put_outcome(e, &t->out, "SKIPPED", t->reason, "", "");
+    else if (t->state == TASK_REFUSED)
+        put_outcome(e, &t->out, "BUILDFAIL", t->reason, "", t->log_rel);
+    else
+        put_outcome(e, &t->out, t->out.built ? "BUILT" : "BUILDFAIL",
+                    t->out.built ? "" : t->out.reason, t->library_rel, t->log_rel);
+    json_object_set_new(e, "exclude_timing", json_string(in->exclude_timing));
+    json_object_set_new(e, "baseline", json_false());
+    json_object_set_new(e, "defines", strlist_json(&in->defines));
+    json_object_set_new(e, "includes", strlist_json(&in->includes));
+    json_object_set_new(e, "excluded", strlist_json(&in->excluded));
+    return e;
+}
+
+/* The entry of hashbench's own OpenSSL SM3 library, copied into the run. */
+static json_t *baseline_entry(const build_ctx *c, hb_err *err)
+{
+    const char *lib_rel = "lib/baseline/libOpenSSL_SM3.so";
+    const char *log_rel = "logs/build/baseline/OpenSSL_SM3.log";
+    char lib[PATH_MAX], log[PATH_MAX], text[PATH_MAX + 256];
+    compile_outcome o;
+    if (under(lib, c->run_dir, lib_rel, err) != 0 || under(log, c->run_dir, log_rel, err) != 0 ||
+        hb_copy_file(c->opt->baseline_lib, lib, err) != 0 ||
+        compile_inspect(lib, &o, err) != 0)
+        return NULL;
+    int n = snprintf(text, sizeof text, "# copied from %s (built with hashbench)\n"
+                     "# result: %s\n", c->opt->baseline_lib, o.built ? "BUILT" : "BUILDFAIL");
+    if (hb_write_atomic(log, text, (size_t)(n < (int)sizeof text ? n : 0), err) != 0)
+        return NULL;
+    json_t *e = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[]}",
+        "candidate", "baseline", "algorithm", "SM3", "instance", "OpenSSL_SM3",
+        "digest_bits", 256, "variant", "Baseline", "package", "", "source_dir", "",
+        "profile", c->profile, "flags_kind", "hashbench", "flags", "",
+        "compiler", "", "compiler_version", "", "sources");
+    put_outcome(e, &o, o.built ? "BUILT" : "BUILDFAIL",
+                o.built ? "" : "the baseline library does not export CryptHash",
+                lib_rel, log_rel);
+    json_object_set_new(e, "exclude_timing", json_string(""));
+    json_object_set_new(e, "baseline", json_true());
+    return e;
+}
+
+/* Keeps old entries of candidates that this run does not touch. */
+static void keep_other_candidates(const build_ctx *c, json_t *arr)
+{
+    json_t *old = c->old ? json_object_get(c->old, "instances") : NULL;
+    size_t i;
+    json_t *e;
+    json_array_foreach(old, i, e) {
+        const char *cand = json_string_value(json_object_get(e, "candidate"));
+        int ours = !cand || (c->opt->baseline_lib && strcmp(cand, "baseline") == 0);
+        for (int k = 0; !ours && k < c->found.n; k++)
+            ours = strcmp(c->found.v[k].candidate, cand) == 0;
+        if (!ours)
+            json_array_append(arr, e);
+    }
+}
+
+static int save_json(build_ctx *c, int *n_failed, hb_err *err)
+{
+    json_t *arr = json_array();
+    keep_other_candidates(c, arr);
+    for (int i = 0; i < c->n_tasks; i++)
+        json_array_append_new(arr, task_entry(c, &c->tasks[i]));
+    if (c->opt->baseline_lib && !hb_is_file(c->opt->baseline_lib)) {
+        fprintf(stderr, "hashbench build: warning: %s not found; the SM3 baseline "
+                "is left out (build hashbench's libhb_baseline_sm3 target)\n",
+                c->opt->baseline_lib);
+    } else if (c->opt->baseline_lib) {
+        json_t *b = baseline_entry(c, err);
+        if (!b) {
+            json_decref(arr);
+            return -1;
+        }
+        json_array_append_new(arr, b);
+    }
+    *n_failed = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e)
+        *n_failed += str_field_is(e, "status", "BUILDFAIL");
+    json_t *root = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:o}", "schema", 1,
+        "tool", "hashbench " HB_VERSION, "arch", c->tc.arch, "profile", c->profile,
+        "compiler", c->tc.name, "compiler_version", c->tc.version, "instances", arr);
+    char path[PATH_MAX];
+    int rc = under(path, c->run_dir, BUILD_JSON, err);
+    if (rc == 0)
+        rc = hb_json_save(path, root, err);
+    json_decref(root);
+    return rc;
+}
+
+/* Refuses a package whose candidate id another package of the run has. */
+static int check_candidate_unique(const discover_list *l, int from, hb_err *err)
+{
+    for (int j = 0; from < l->n && j < from; j++)
+        if (strcmp(l->v[j].candidate, l->v[from].candidate) == 0)
+            return hb_fail(err, "%s and %s both have the candidate id %s; give one "
+                           "another id in its hashbench.ini ([candidate] id = ...)",
+                           l->v[j].package, l->v[from].package, l->v[from].candidate);
+    return 0;
+}
+
+static int prepare(build_ctx *c, hb_err *err)
+{
+    const build_options *opt = c->opt;
+    const char *cc = opt->cc ? opt->cc : getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+    if (!opt->run_dir || !*opt->run_dir)
+        return hb_fail(err, "no run directory; give --run-dir DIR");
+    if (opt->n_packages < 1)
+        return hb_fail(err, "no submission package given; name at least one folder");
+    if (hb_mkdirs(opt->run_dir, err) != 0)
+        return -1;
+    if (!realpath(opt->run_dir, c->run_dir))
+        return hb_fail_errno(err, "%s: cannot resolve", opt->run_dir);
+    if (load_old(c, err) != 0)
+        return -1;
+    if (!c->profile)
+        c->profile = "reference";
+    if (!profile_is_known(c->profile))
+        return hb_fail(err, "unknown profile '%s'; use reference, performance or "
+                       "resource", c->profile);
+    if (compile_toolchain_probe(cc, &c->tc, err) != 0)
+        return -1;
+    c->aarch64 = profile_target_is_aarch64(c->tc.target);
+    for (int i = 0; i < opt->n_packages; i++) {
+        if (hb_is_file(opt->packages[i])) {
+            fprintf(stderr, "hashbench build: warning: %s is a file, not a "
+                    "package folder; skipped\n", opt->packages[i]);
+            continue;
+        }
+        int from = c->found.n;
+        if (discover_package(opt->packages[i], &c->found, err) != 0 ||
+            check_candidate_unique(&c->found, from, err) != 0)
+            return -1;
+    }
+    c->n_tasks = c->found.n;
+    c->tasks = calloc((size_t)c->n_tasks + 1, sizeof *c->tasks);
+    if (!c->tasks)
+        return hb_fail(err, "out of memory");
+    for (int i = 0; i < c->n_tasks; i++)
+        if (plan_task(c, i, err) != 0)
+            return -1;
+    return 0;
+}
+
+static void release(build_ctx *c)
+{
+    for (int i = 0; c->tasks && i < c->n_tasks; i++) {
+        strlist_free(&c->tasks[i].flags);
+        free(c->tasks[i].flags_str);
+        json_decref(c->tasks[i].sources);
+    }
+    free(c->tasks);
+    discover_free(&c->found);
+    json_decref(c->old);
+}
+
+int build_run(const build_options *opt, int *n_failed, hb_err *err)
+{
+    build_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return hb_fail(err, "out of memory");
+    c->opt = opt;
+    c->profile = opt->profile; /* NULL: the run directory's, else reference */
+    *n_failed = 0;
+    hb_err_clear(err);
+    int rc = prepare(c, err);
+    if (rc == 0) {
+        run_pool(c);
+        rc = save_json(c, n_failed, err);
+    }
+    release(c);
+    free(c);
+    return rc;
+}
+
+/* What build_rebuild_default needs from a build.json entry. */
+typedef struct rebuild_input {
+    const char *candidate, *instance, *package, *compiler;
+    strlist sources, defines, includes;
+} rebuild_input;
+
+static int strings_of(const json_t *e, const char *key, strlist *out)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(e, key), i, v) {
+        const char *s = json_is_object(v) ? json_string_value(json_object_get(v, "path"))
+                                          : json_string_value(v);
+        if (!s || strlist_push(out, s) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_rebuild_input(const json_t *e, rebuild_input *r, hb_err *err)
+{
+    memset(r, 0, sizeof *r);
+    if (hb_json_get_str(e, "candidate", &r->candidate, BUILD_JSON, err) != 0 ||
+        hb_json_get_str(e, "instance", &r->instance, BUILD_JSON, err) != 0 ||
+        hb_json_get_str(e, "package", &r->package, BUILD_JSON, err) != 0)
+        return -1;
+    r->compiler = json_string_value(json_object_get(e, "compiler"));
+    if (!override_name_valid(r->candidate) || !override_name_valid(r->instance) ||
+        !*r->package)
+        return hb_fail(err, "%s: entry %.64s/%.64s cannot be rebuilt (bad name or "
+                       "no package); run hashbench build again", BUILD_JSON,
+                       r->candidate, r->instance);
+    if (strings_of(e, "sources", &r->sources) != 0 ||
+        strings_of(e, "defines", &r->defines) != 0 ||
+        strings_of(e, "includes", &r->includes) != 0)
+        return hb_fail(err, "%s: entry %s/%s has malformed sources, defines or "
+                       "includes; run hashbench build again", BUILD_JSON,
+                       r->candidate, r->instance);
+    for (int i = 0; i < r->sources.n; i++) {
+        char norm[1024];
+        if (override_inside(r->package, r->sources.v[i], 0, norm, sizeof norm) != 0)
+            return hb_fail(err, "%s: source %.200s of %s/%s is not a file inside "
+                           "%s; run hashbench build again", BUILD_JSON,
+                           r->sources.v[i], r->candidate, r->instance, r->package);
+    }
+    return 0;
+}
+
+static void free_rebuild_input(rebuild_input *r)
+{
+    strlist_free(&r->sources);
+    strlist_free(&r->defines);
+    strlist_free(&r->includes);
+}
+
+/* A copy of ENTRY with the fields of the rebuild, keeping the key order. */
+static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
+                             const char *flags, json_t *sources,
+                             const compile_outcome *o, const char *lib_rel,
+                             const char *log_rel)
+{
+    static const char *const outcome_keys[] = {"library", "library_sha256",
+        "static_size", "status", "reason", "log"};
+    json_t *e = json_object();
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)entry, key, v) {
+        int skip = 0;
+        for (size_t k = 0; k < sizeof outcome_keys / sizeof outcome_keys[0]; k++)
+            skip |= strcmp(key, outcome_keys[k]) == 0;
+        if (skip)
+            continue;
+        if (strcmp(key, "sources") == 0) {
+            json_object_set(e, "sources", sources);
+            put_outcome(e, o, o->built ? "BUILT" : "BUILDFAIL", o->built ? "" : o->reason,
+                        lib_rel, log_rel);
+        } else {
+            json_object_set(e, key, v);
+        }
+    }
+    json_object_set_new(e, "flags_kind", json_string(PROFILE_HARNESS_DEFAULT));
+    json_object_set_new(e, "flags", json_string(flags));
+    json_object_set_new(e, "compiler", json_string(tc->name));
+    json_object_set_new(e, "compiler_version", json_string(tc->version));
+    return e;
+}
+
+static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
+                   json_t **out, hb_err *err)
+{
+    compile_toolchain tc;
+    const char *cc = r->compiler && *r->compiler ? r->compiler : "cc";
+    if (compile_toolchain_probe(cc, &tc, err) != 0)
+        return -1;
+    char lib_rel[PATH_MAX], log_rel[PATH_MAX], lib[PATH_MAX], log[PATH_MAX];
+    snprintf(lib_rel, sizeof lib_rel, "lib/%s/%s/lib%s.so", r->candidate,
+             PROFILE_HARNESS_DEFAULT, r->instance);
+    snprintf(log_rel, sizeof log_rel, "logs/build/%s/%s.%s.log", r->candidate,
+             r->instance, PROFILE_HARNESS_DEFAULT);
+    if (under(lib, run_dir, lib_rel, err) != 0 || under(log, run_dir, log_rel, err) != 0)
+        return -1;
+    strlist flags = {0};
+    char *flags_str = NULL;
+    discover_instance in = {0};
+    snprintf(in.package, sizeof in.package, "%s", r->package);
+    in.sources = r->sources;
+    json_t *sources = NULL;
+    int rc = compile_make_flags(profile_flags(PROFILE_HARNESS_DEFAULT,
+                                              profile_target_is_aarch64(tc.target)),
+                                &r->defines, &r->includes, &flags);
+    if (rc != 0 || !(flags_str = strlist_join(&flags, " ")))
+        rc = hb_fail(err, "out of memory");
+    if (rc == 0 && !(sources = source_list(&in, err)))
+        rc = -1;
+    compile_outcome o;
+    compile_job job = {&tc, r->package, &flags, &r->sources, NULL, lib, log, 0};
+    if (rc == 0)
+        rc = compile_instance(&job, &o, err);
+    if (rc == 0)
+        *out = rebuilt_entry(entry, &tc, flags_str, sources, &o, lib_rel, log_rel);
+    json_decref(sources);
+    free(flags_str);
+    strlist_free(&flags);
+    return rc;
+}
+
+int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out,
+                          hb_err *err)
+{
+    *out = NULL;
+    rebuild_input r;
+    char abs[PATH_MAX];
+    if (!realpath(run_dir, abs))
+        return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
+    int rc = read_rebuild_input(entry, &r, err);
+    if (rc == 0)
+        rc = rebuild(abs, entry, &r, out, err);
+    free_rebuild_input(&r);
+    return rc;
+}

@@ -1,0 +1,52 @@
+/* The build stage: discovers the instances of submission packages,
+ * compiles each with the profile's guide flags into
+ * DIR/lib/<cand>/lib<Inst>.so (in parallel), checks that it exports
+ * CryptHash, measures its static size, and writes DIR/build.json
+ * (docs/FORMATS.md). Re-running on the same DIR resumes: an instance whose
+ * sources, flags and compiler are unchanged and whose library is intact is
+ * not compiled again. The KAT stage calls build_rebuild_default for its
+ * fallback rebuild with permissive flags. */
+#ifndef HB_BUILD_BUILD_H
+#define HB_BUILD_BUILD_H
+
+#include <jansson.h>
+
+#include "common/err.h"
+#include "common/progress.h"
+
+#define BUILD_JSON "build.json"
+
+typedef struct build_options {
+    const char *run_dir;               /* required */
+    const char *profile;               /* reference, performance or
+                                          resource; NULL: the profile of
+                                          DIR/build.json, else reference */
+    const char *cc;                    /* NULL: $CC, else "cc" */
+    int jobs;                          /* parallel compiles; <= 0: online CPUs */
+    const char *const *packages;       /* package folders (regular files
+                                          are skipped with a warning, so
+                                          that a shell glob such as
+                                          "examples/ *" works) */
+    int n_packages;
+    const char *baseline_lib;          /* libhb_baseline_sm3.so, or NULL */
+    hb_progress_fn progress;           /* may be NULL */
+    void *progress_ctx;
+} build_options;
+
+/* Builds every instance of the packages and writes DIR/build.json (keeping
+ * entries of candidates not in this run). *n_failed gets the number of
+ * BUILDFAIL instances. Returns 0 when build.json was written (even with
+ * failures), -1 on a usage or input error (bad package, bad hashbench.ini,
+ * a DIR built with another profile, no compiler); err says what to do. */
+int build_run(const build_options *opt, int *n_failed, hb_err *err);
+
+/* Rebuilds the build.json entry ENTRY (of run directory RUN_DIR) once with
+ * the harness-default flags into DIR/lib/<cand>/harness-default/lib<Inst>.so
+ * (log DIR/logs/build/<cand>/<Inst>.harness-default.log). *out is a new
+ * entry (owned by the caller) in the build.json layout, with flags_kind
+ * "harness-default" and status BUILT or BUILDFAIL. Returns -1 (and *out
+ * NULL) only when the entry is unusable or the harness failed. */
+int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out,
+                          hb_err *err);
+
+#endif

@@ -1,0 +1,255 @@
+/* One compiler run per instance, and the compiler's identity: see
+ * compile.h. Nothing here goes through a shell; the argument vector is
+ * built word by word and handed to execv by hb_proc_exec. */
+#include "build/compile.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/fs.h"
+#include "common/proc.h"
+
+#define COMPILE_OUTPUT_CAP (256u * 1024u)
+#define COMPILE_FSIZE_CAP (512ull << 20)
+
+/* Looks NAME up on PATH (or takes it as a path when it holds a '/'). */
+static int find_executable(const char *name, char *out, size_t outsz, hb_err *err)
+{
+    if (strchr(name, '/')) {
+        if (access(name, X_OK) != 0)
+            return hb_fail(err, "compiler %s is not executable; give another "
+                           "with --cc", name);
+        return snprintf(out, outsz, "%s", name) < (int)outsz ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    char dirs[8192];
+    snprintf(dirs, sizeof dirs, "%s", path && *path ? path : "/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+         d = strtok_r(NULL, ":", &save)) {
+        if (snprintf(out, outsz, "%s/%s", d, name) < (int)outsz &&
+            access(out, X_OK) == 0 && hb_is_file(out))
+            return 0;
+    }
+    return hb_fail(err, "compiler '%s' not found on PATH; install it or give "
+                   "another with --cc", name);
+}
+
+/* Runs PATH ARG and keeps the first line of its output in OUT. */
+static int first_line_of(const char *path, const char *arg, char *out,
+                         size_t outsz, hb_err *err)
+{
+    char *argv[] = {(char *)path, (char *)arg, NULL};
+    char *text = NULL, how[128];
+    hb_proc_opts o = hb_proc_defaults();
+    o.timeout_s = 30;
+    o.capture = &text;
+    o.capture_cap = 65536;
+    hb_proc_result r;
+    if (hb_proc_exec(argv, &o, &r, err) != 0)
+        return -1;
+    int ok = r.exited && r.exit_code == 0 && text && text[0];
+    if (ok) {
+        text[strcspn(text, "\r\n")] = '\0';
+        snprintf(out, outsz, "%s", text);
+    }
+    free(text);
+    if (!ok)
+        return hb_fail(err, "%s %s failed (%s); is it a C compiler? give another "
+                       "with --cc", path, arg, hb_proc_describe(&r, how, sizeof how));
+    return 0;
+}
+
+int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err)
+{
+    memset(tc, 0, sizeof *tc);
+    if (strlen(cc) >= sizeof tc->name)
+        return hb_fail(err, "compiler name too long: give a shorter --cc");
+    snprintf(tc->name, sizeof tc->name, "%s", cc);
+    if (find_executable(cc, tc->path, sizeof tc->path, err) != 0 ||
+        first_line_of(tc->path, "--version", tc->version, sizeof tc->version, err) != 0 ||
+        first_line_of(tc->path, "-dumpmachine", tc->target, sizeof tc->target, err) != 0)
+        return -1;
+    size_t n = strcspn(tc->target, "-");
+    if (n >= sizeof tc->arch)
+        n = sizeof tc->arch - 1;
+    memcpy(tc->arch, tc->target, n);
+    tc->arch[n] = '\0';
+    return 0;
+}
+
+/* Appends PREFIX+word for each word of WORDS (may be NULL). */
+static int push_prefixed(strlist *flags, const char *prefix, const strlist *words)
+{
+    for (int i = 0; words && i < words->n; i++) {
+        char *w = malloc(strlen(prefix) + strlen(words->v[i]) + 1);
+        if (!w)
+            return -1;
+        strcpy(w, prefix);
+        strcat(w, words->v[i]);
+        int rc = strlist_push(flags, w);
+        free(w);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int compile_make_flags(const char *profile_flags, const strlist *defines,
+                       const strlist *includes, strlist *flags)
+{
+    char *words = strdup(profile_flags);
+    if (!words)
+        return -1;
+    int rc = 0;
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && rc == 0;
+         w = strtok_r(NULL, " ", &save))
+        rc = strlist_push(flags, w);
+    free(words);
+    if (rc == 0)
+        rc = push_prefixed(flags, "-D", defines);
+    if (rc == 0)
+        rc = push_prefixed(flags, "-I", includes);
+    return rc;
+}
+
+/* Writes WORD to FP, single-quoted when a shell would need it. */
+static void put_word(FILE *fp, const char *word)
+{
+    int plain = word[0] != '\0';
+    for (const char *c = word; plain && *c; c++)
+        plain = isalnum((unsigned char)*c) || strchr("_-./=+,:@%", *c);
+    if (plain) {
+        fputs(word, fp);
+        return;
+    }
+    fputc('\'', fp);
+    for (const char *c = word; *c; c++) {
+        if (*c == '\'')
+            fputs("'\\''", fp);
+        else
+            fputc(*c, fp);
+    }
+    fputc('\'', fp);
+}
+
+/* The argument vector: compiler, flags, -o TMP, sources. */
+static int make_argv(const compile_job *job, const char *tmp, strlist *argv)
+{
+    if (strlist_push(argv, job->tc->path) || strlist_push_all(argv, job->flags) ||
+        strlist_push(argv, "-o") || strlist_push(argv, tmp) ||
+        strlist_push_all(argv, job->sources))
+        return -1;
+    return 0;
+}
+
+static void put_command(FILE *fp, const strlist *argv, const compile_job *job)
+{
+    fputs("$ ", fp);
+    for (int i = 0; i < argv->n; i++) {
+        if (i)
+            fputc(' ', fp);
+        put_word(fp, argv->v[i]);
+    }
+    fprintf(fp, "\n# working folder: %s\n", job->package);
+    for (int i = 0; job->excluded && i < job->excluded->n; i++)
+        fprintf(fp, "# left out: %s\n", job->excluded->v[i]);
+}
+
+/* Checks the freshly compiled TMP and moves it to the final name. */
+static void finish_library(const compile_job *job, const char *tmp,
+                           compile_outcome *out, FILE *log)
+{
+    hb_err e;
+    if (compile_inspect(tmp, out, &e) != 0) {
+        snprintf(out->reason, sizeof out->reason, "%s", e.msg);
+    } else if (!out->built) {
+        snprintf(out->reason, sizeof out->reason, "the library does not export "
+                 "CryptHash; define int CryptHash(...) with external linkage");
+    } else if (rename(tmp, job->library) != 0) {
+        out->built = 0;
+        snprintf(out->reason, sizeof out->reason, "cannot rename the library "
+                 "into %s", job->library);
+    }
+    fprintf(log, "# CryptHash exported: %s\n", out->built ? "yes" : "no");
+}
+
+int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.part", job->library) >= (int)sizeof tmp)
+        return hb_fail(err, "%s: path too long", job->library);
+    if (hb_mkdirs_for(job->library, err) != 0)
+        return -1;
+    strlist argv = {0};
+    char *text = NULL, *output = NULL, how[128];
+    size_t len = 0;
+    FILE *log = open_memstream(&text, &len);
+    if (!log || make_argv(job, tmp, &argv) != 0) {
+        if (log)
+            fclose(log);
+        free(text);
+        strlist_free(&argv);
+        return hb_fail(err, "out of memory");
+    }
+    put_command(log, &argv, job);
+    fflush(log);
+    hb_proc_opts o = hb_proc_defaults();
+    o.timeout_s = job->timeout_s > 0 ? job->timeout_s : COMPILE_TIMEOUT_S;
+    o.fsize_bytes = COMPILE_FSIZE_CAP;
+    o.cwd = job->package;
+    o.capture = &output;
+    o.capture_cap = COMPILE_OUTPUT_CAP;
+    o.stderr_to_stdout = 1;
+    hb_proc_result r;
+    unlink(tmp);
+    int rc = hb_proc_exec(argv.v, &o, &r, err);
+    strlist_free(&argv);
+    if (rc == 0) {
+        fputs(output ? output : "", log);
+        if (r.truncated)
+            fprintf(log, "\n# (compiler output cut at %u bytes)\n", COMPILE_OUTPUT_CAP);
+        fprintf(log, "# compiler: %s after %.1f s\n", hb_proc_describe(&r, how, sizeof how),
+                r.wall_s);
+        if (r.exited && r.exit_code == 0)
+            finish_library(job, tmp, out, log);
+        else
+            snprintf(out->reason, sizeof out->reason, "compiler failed (%s); see "
+                     "the log", how);
+        fprintf(log, "# result: %s%s%s\n", out->built ? "BUILT" : "BUILDFAIL",
+                out->built ? "" : ": ", out->built ? "" : out->reason);
+    }
+    free(output);
+    unlink(tmp);
+    fclose(log);
+    if (rc == 0)
+        rc = hb_write_atomic(job->log, text, len, err);
+    free(text);
+    return rc;
+}
+
+int compile_write_refusal(const char *log, const char *reason, hb_err *err)
+{
+    char text[2048];
+    int n = snprintf(text, sizeof text, "# not compiled\n# result: BUILDFAIL: %s\n",
+                     reason);
+    if (n < 0 || n >= (int)sizeof text)
+        n = (int)sizeof text - 1;
+    return hb_write_atomic(log, text, (size_t)n, err);
+}
+
+int compile_inspect(const char *library, compile_outcome *out, hb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    int exported = 0;
+    if (elfsize_exports(library, "CryptHash", &exported, err) != 0 ||
+        elfsize_measure(library, &out->size, err) != 0 ||
+        hb_sha256_file_hex(library, out->library_sha256, err) != 0)
+        return -1;
+    out->built = exported;
+    return 0;
+}

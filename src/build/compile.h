@@ -1,0 +1,66 @@
+/* Compiling one instance into a shared library: one compiler command with
+ * every source and the link at once (so -flto works), run with
+ * hb_proc_exec (no shell) from the package root, with a timeout. The
+ * library is written next to its final name and renamed into place only
+ * when the compiler succeeded and the result exports CryptHash, so a killed
+ * build never leaves a half-written library. The log (written atomically)
+ * starts with the exact command line. Also: finding and identifying the
+ * compiler. */
+#ifndef HB_BUILD_COMPILE_H
+#define HB_BUILD_COMPILE_H
+
+#include "build/elfsize.h"
+#include "build/strlist.h"
+#include "common/digest.h"
+#include "common/err.h"
+
+#define COMPILE_TIMEOUT_S 300.0
+
+typedef struct compile_toolchain {
+    char name[256];     /* as given, e.g. "gcc" */
+    char path[4096];    /* the executable found on PATH */
+    char version[512];  /* first line of `NAME --version` */
+    char target[256];   /* `NAME -dumpmachine`, e.g. x86_64-linux-gnu */
+    char arch[64];      /* first field of target, e.g. x86_64 */
+} compile_toolchain;
+
+/* Finds CC (a name looked up on PATH, or a path) and asks it for its
+ * version and target. */
+int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err);
+
+/* Appends to *flags the words of PROFILE_FLAGS (space-separated), then
+ * -D<define> for each define and -I<folder> for each include folder. */
+int compile_make_flags(const char *profile_flags, const strlist *defines,
+                       const strlist *includes, strlist *flags);
+
+typedef struct compile_job {
+    const compile_toolchain *tc;
+    const char *package;       /* absolute; the compiler's working folder */
+    const strlist *flags;      /* every option except -o and the sources */
+    const strlist *sources;    /* relative to package */
+    const strlist *excluded;   /* left-out files, noted in the log; may be NULL */
+    const char *library;       /* final library path */
+    const char *log;           /* log path */
+    double timeout_s;          /* 0: COMPILE_TIMEOUT_S */
+} compile_job;
+
+typedef struct compile_outcome {
+    int built;                 /* 1: library in place and exports CryptHash */
+    char reason[HB_ERR_MAX];   /* one line when built == 0 */
+    char library_sha256[HB_SHA256_HEX];
+    elfsize_info size;
+} compile_outcome;
+
+/* Runs the job and fills *out (a failed compile is an outcome, not an
+ * error). Returns -1 only when the harness itself failed (folders or log
+ * could not be written); err says why. */
+int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err);
+
+/* Writes a log that records an instance which was not compiled, with REASON. */
+int compile_write_refusal(const char *log, const char *reason, hb_err *err);
+
+/* Fills *out from an already built LIBRARY (its SHA-256, size and the
+ * CryptHash check), as compile_instance would after compiling. */
+int compile_inspect(const char *library, compile_outcome *out, hb_err *err);
+
+#endif

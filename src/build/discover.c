@@ -1,0 +1,503 @@
+/* Discovery of instances in a submission package: see discover.h. The
+ * folder layout is the data model; headers are read as text (never
+ * compiled or run) for DIGEST_BIT_LENGTH and ALGORITHM_INSTANCE. */
+#include "build/discover.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/fs.h"
+
+static const char *const variant_dirs[] = {
+    "Reference_Implementation", "Optimized_Implementation",
+    "Additional_Implementation"};
+
+/* What one header says about its instance. */
+typedef struct header_facts {
+    char path[PATH_MAX];   /* package-relative */
+    long bits_line;        /* 0: no DIGEST_BIT_LENGTH */
+    long bits;             /* -1: defined but not a number */
+    long name_line;        /* 0: no literal ALGORITHM_INSTANCE */
+    char name[256];
+} header_facts;
+
+/* OUT (PATH_MAX bytes) = A/B; -1 when it does not fit. */
+static int join(char *out, const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na + nb + 2 > PATH_MAX) {
+        out[0] = '\0';
+        return -1;
+    }
+    memcpy(out, a, na);
+    out[na] = '/';
+    memcpy(out + na + 1, b, nb + 1);
+    return 0;
+}
+
+/* Records why the instance cannot be built (printf-style). */
+__attribute__((format(printf, 2, 3)))
+static void set_error(discover_instance *in, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(in->error, sizeof in->error, fmt, ap);
+    va_end(ap);
+}
+
+/* Sorted names of the entries of folder PATH that are folders (dirs = 1)
+ * or regular files (dirs = 0). */
+static int list_dir(const char *path, int dirs, strlist *out, hb_err *err)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return hb_fail_errno(err, "%s: cannot list", path);
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char full[PATH_MAX];
+        join(full, path, e->d_name);
+        if (dirs ? hb_is_dir(full) : hb_is_file(full))
+            rc = strlist_push(out, e->d_name) != 0 ? hb_fail(err, "out of memory") : 0;
+    }
+    closedir(d);
+    strlist_sort(out);
+    return rc;
+}
+
+/* Lists the regular files of PACKAGE/DIR_REL (that path into DIR). */
+static int list_files_in(const char *package, const char *dir_rel, char *dir,
+                         strlist *files, hb_err *err)
+{
+    join(dir, package, dir_rel);
+    return list_dir(dir, 0, files, err);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Why the .c file NAME (text TEXT) is a driver, or NULL when it is not. */
+static const char *driver_reason(const char *name, const char *text)
+{
+    static const char *const prefixes[] = {"KAT_", "main", "test", "bench", "speed"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (starts_with(name, prefixes[i]))
+            return "driver: file name";
+    if (strcasecmp(name, "drng.c") == 0)
+        return "official DRNG of the KAT driver";
+    regex_t re;
+    if (regcomp(&re, "(^|[^A-Za-z0-9_])int[[:space:]]+main[[:space:]]*\\(",
+                REG_EXTENDED | REG_NOSUB) != 0)
+        return NULL;
+    int hit = regexec(&re, text, 0, NULL, 0) == 0;
+    regfree(&re);
+    return hit ? "driver: defines main()" : NULL;
+}
+
+/* Lists the library sources of DIR_REL into *sources, drivers into *excluded. */
+static int default_sources(const char *package, const char *dir_rel,
+                           strlist *sources, strlist *excluded, hb_err *err)
+{
+    char dir[PATH_MAX];
+    strlist files = {0};
+    if (list_files_in(package, dir_rel, dir, &files, err) != 0)
+        return -1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < files.n; i++) {
+        if (!has_suffix(files.v[i], ".c"))
+            continue;
+        char full[PATH_MAX], rel[PATH_MAX], *text = NULL;
+        join(full, dir, files.v[i]);
+        join(rel, dir_rel, files.v[i]);
+        if (hb_read_file(full, &text, NULL, err) != 0) {
+            rc = -1;
+            break;
+        }
+        char norm[1024];
+        const char *why = driver_reason(files.v[i], text);
+        if (override_inside(package, rel, 0, norm, sizeof norm) != 0)
+            why = "leads outside the package";
+        free(text);
+        char line[PATH_MAX + 64];
+        snprintf(line, sizeof line, "%s (%s)", rel, why ? why : "");
+        if (why ? strlist_push(excluded, line) : strlist_push(sources, rel))
+            rc = hb_fail(err, "out of memory");
+    }
+    strlist_free(&files);
+    return rc;
+}
+
+/* Reads DIGEST_BIT_LENGTH and a literal ALGORITHM_INSTANCE from one header. */
+static int read_header(const char *package, const char *rel, header_facts *f,
+                       hb_err *err)
+{
+    char full[PATH_MAX], *text;
+    memset(f, 0, sizeof *f);
+    memcpy(f->path, rel, strlen(rel) + 1); /* rel fits: it is PATH_MAX */
+    join(full, package, rel);
+    if (hb_read_file(full, &text, NULL, err) != 0)
+        return -1;
+    regex_t re;
+    regcomp(&re, "^[[:space:]]*#[[:space:]]*define[[:space:]]+"
+                 "(DIGEST_BIT_LENGTH|ALGORITHM_INSTANCE)([[:space:]]+(.*))?$",
+            REG_EXTENDED);
+    long lineno = 0;
+    for (char *line = text; line; ) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        lineno++;
+        regmatch_t m[4];
+        if (regexec(&re, line, 4, m, 0) == 0) {
+            const char *value = m[3].rm_so >= 0 ? line + m[3].rm_so : "";
+            if (line[m[1].rm_so] == 'D' && !f->bits_line) {
+                f->bits_line = lineno;
+                while (*value == '(' || isspace((unsigned char)*value))
+                    value++;
+                char *end;
+                f->bits = strtol(value, &end, 10);
+                while (*end == ')' || *end == 'U' || *end == 'u' || isspace((unsigned char)*end))
+                    end++;
+                if (end == value || (*end && strncmp(end, "//", 2) && strncmp(end, "/*", 2)))
+                    f->bits = -1;
+            } else if (line[m[1].rm_so] == 'A' && !f->name_line && value[0] == '"') {
+                const char *close = strchr(value + 1, '"');
+                if (close) {
+                    size_t n = (size_t)(close - value - 1);
+                    if (n >= sizeof f->name)
+                        n = sizeof f->name - 1; /* still too long: refused */
+                    f->name_line = lineno;
+                    memcpy(f->name, value + 1, n);
+                    f->name[n] = '\0';
+                }
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    regfree(&re);
+    free(text);
+    return 0;
+}
+
+/* Finds the header of folder DIR_REL that defines DIGEST_BIT_LENGTH
+ * (CryptHash_*.h first, then any .h). *found is 0 when none does. */
+static int find_header(const char *package, const char *dir_rel, header_facts *f,
+                       int *found, hb_err *err)
+{
+    char dir[PATH_MAX];
+    strlist files = {0};
+    *found = 0;
+    if (list_files_in(package, dir_rel, dir, &files, err) != 0)
+        return -1;
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !*found && rc == 0; pass++) {
+        for (int i = 0; i < files.n && !*found; i++) {
+            const char *n = files.v[i];
+            if (!has_suffix(n, ".h") || starts_with(n, "CryptHash_") != (pass == 0))
+                continue;
+            char rel[PATH_MAX];
+            join(rel, dir_rel, n);
+            if ((rc = read_header(package, rel, f, err)) != 0)
+                break;
+            *found = f->bits_line > 0;
+        }
+    }
+    strlist_free(&files);
+    return rc;
+}
+
+/* Copies NAME into OUT (65 bytes), replacing characters outside
+ * [A-Za-z0-9_-] with '_' and cutting at 64. */
+static void sanitize_name(const char *name, char *out)
+{
+    size_t i = 0;
+    for (; name[i] && i < OVERRIDE_NAME_MAX; i++) {
+        unsigned char c = (unsigned char)name[i];
+        out[i] = (char)(isalnum(c) || c == '-' ? c : '_');
+    }
+    out[i] = '\0';
+    if (i == 0)
+        snprintf(out, OVERRIDE_NAME_MAX + 1, "unnamed");
+}
+
+static int push_instance(discover_list *l, discover_instance **out, hb_err *err)
+{
+    discover_instance *v = realloc(l->v, (size_t)(l->n + 1) * sizeof *v);
+    if (!v)
+        return hb_fail(err, "out of memory");
+    l->v = v;
+    *out = &v[l->n++];
+    memset(*out, 0, sizeof **out);
+    return 0;
+}
+
+/* The variant named by the X_Implementation component of DIR_REL, or "". */
+static void variant_of(const char *dir_rel, char variant[32])
+{
+    variant[0] = '\0';
+    const char *p = dir_rel;
+    while (p && *p) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        const char *suffix = "_Implementation";
+        size_t k = strlen(suffix);
+        if (n > k && n - k < 32 && strncmp(p + n - k, suffix, k) == 0) {
+            memcpy(variant, p, n - k);
+            variant[n - k] = '\0';
+        }
+        p = slash ? slash + 1 : NULL;
+    }
+}
+
+/* Records the instance of folder DIR_REL when its header defines
+ * DIGEST_BIT_LENGTH. */
+static int discover_folder(const char *package, const char *dir_rel,
+                           discover_list *out, hb_err *err)
+{
+    header_facts f;
+    int found;
+    if (find_header(package, dir_rel, &f, &found, err) != 0 || !found)
+        return found ? -1 : 0;
+    discover_instance *in;
+    if (push_instance(out, &in, err) != 0)
+        return -1;
+    snprintf(in->source_dir, sizeof in->source_dir, "%s", dir_rel);
+    variant_of(dir_rel, in->variant);
+    const char *name = f.name_line ? f.name : hb_basename(dir_rel);
+    sanitize_name(name, in->instance);
+    if (!override_name_valid(name) && f.name_line)
+        set_error(in,
+                 "%s:%ld: ALGORITHM_INSTANCE is not 1-64 characters from "
+                 "A-Z a-z 0-9 _ -; fix the header or name the instance in "
+                 "hashbench.ini", f.path, f.name_line);
+    else if (!override_name_valid(name))
+        set_error(in,
+                 "%s: the folder name is not 1-64 characters from A-Z a-z 0-9 "
+                 "_ -; rename it or name the instance in hashbench.ini", dir_rel);
+    else if (f.bits <= 0 || f.bits % 8 != 0)
+        set_error(in,
+                 "%s:%ld: DIGEST_BIT_LENGTH is not a positive multiple of 8; "
+                 "give digest_bits in hashbench.ini", f.path, f.bits_line);
+    in->digest_bits = f.bits > 0 ? (int)f.bits : 0;
+    return default_sources(package, dir_rel, &in->sources, &in->excluded, err);
+}
+
+/* Discovers the instances under the Implementations folder IMPL_REL. */
+static int discover_impl(const char *package, const char *impl_rel,
+                         discover_list *out, hb_err *err)
+{
+    for (size_t v = 0; v < sizeof variant_dirs / sizeof variant_dirs[0]; v++) {
+        char rel[PATH_MAX], full[PATH_MAX];
+        join(rel, impl_rel, variant_dirs[v]);
+        join(full, package, rel);
+        if (!hb_is_dir(full))
+            continue;
+        strlist dirs = {0};
+        int rc = list_dir(full, 1, &dirs, err);
+        for (int i = 0; rc == 0 && i < dirs.n; i++) {
+            char inst_rel[PATH_MAX], norm[1024];
+            join(inst_rel, rel, dirs.v[i]);
+            if (override_inside(package, inst_rel, 1, norm, sizeof norm) == 0)
+                rc = discover_folder(package, norm, out, err);
+        }
+        strlist_free(&dirs);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Searches PACKAGE/Implementations and PACKAGE/<top>/Implementations. */
+static int discover_layout(const char *package, discover_list *out, hb_err *err)
+{
+    char full[PATH_MAX];
+    join(full, package, "Implementations");
+    if (hb_is_dir(full) && discover_impl(package, "Implementations", out, err) != 0)
+        return -1;
+    strlist tops = {0};
+    if (list_dir(package, 1, &tops, err) != 0)
+        return -1;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < tops.n; i++) {
+        char rel[PATH_MAX];
+        join(rel, tops.v[i], "Implementations");
+        join(full, package, rel);
+        if (strcmp(tops.v[i], "Implementations") != 0 && hb_is_dir(full))
+            rc = discover_impl(package, rel, out, err);
+    }
+    strlist_free(&tops);
+    return rc;
+}
+
+/* Index of the instance of FOUND[from..end) with this NAME or DIR, or -1. */
+static int find_discovered(const discover_list *l, int from, int end,
+                           const char *name, const char *dir)
+{
+    for (int i = from; i < end; i++)
+        if ((name && strcmp(l->v[i].instance, name) == 0) ||
+            (dir && strcmp(l->v[i].source_dir, dir) == 0))
+            return i;
+    return -1;
+}
+
+/* Fills IN from the override section OI, completing it from the discovered
+ * instance BASE (may be NULL). */
+static int apply_override(const override_file *o, const override_instance *oi,
+                          const discover_instance *base, const char *package,
+                          discover_instance *in, hb_err *err)
+{
+    snprintf(in->instance, sizeof in->instance, "%s", oi->name);
+    snprintf(in->skip, sizeof in->skip, "%s", oi->skip);
+    snprintf(in->exclude_timing, sizeof in->exclude_timing, "%s", oi->exclude_timing);
+    const char *dir = oi->dir[0] ? oi->dir : base ? base->source_dir : NULL;
+    if (!dir) {
+        if (oi->skip[0])
+            return 0;
+        return hb_fail_at(err, o->path, oi->line, "[instance %s] has no dir and no "
+                          "discovered instance has this name; add dir = FOLDER",
+                          oi->name);
+    }
+    if (override_resolve(o, oi, package, dir, in->source_dir, &in->sources,
+                         &in->includes, err) != 0)
+        return -1;
+    if (in->sources.n == 0 && default_sources(package, in->source_dir, &in->sources,
+                                              &in->excluded, err) != 0)
+        return -1;
+    strlist_sort(&in->sources);
+    if (strlist_push_all(&in->defines, &oi->defines) != 0)
+        return hb_fail(err, "out of memory");
+    in->digest_bits = oi->digest_bits ? oi->digest_bits : base ? base->digest_bits : 0;
+    if (oi->variant[0])
+        snprintf(in->variant, sizeof in->variant, "%s", oi->variant);
+    else
+        variant_of(in->source_dir, in->variant);
+    if (!in->variant[0] && !oi->skip[0])
+        return hb_fail_at(err, o->path, oi->line, "[instance %s]: dir is not under "
+                          "an X_Implementation folder; add variant = NAME", oi->name);
+    return 0;
+}
+
+/* Appends the override's instances after the discovered FOUND[from..end)
+ * and sets replaced[i - from] for each discovered instance that one of them
+ * replaces (same name or same folder). */
+static int merge_override(const override_file *o, const char *package,
+                          discover_list *found, int from, int end,
+                          unsigned char *replaced, hb_err *err)
+{
+    for (int i = 0; i < o->n; i++) {
+        const override_instance *oi = &o->inst[i];
+        int base = find_discovered(found, from, end, oi->name, NULL);
+        discover_instance *in;
+        if (push_instance(found, &in, err) != 0 ||
+            apply_override(o, oi, base >= 0 ? &found->v[base] : NULL, package,
+                           in, err) != 0)
+            return -1;
+        if (base >= 0)
+            replaced[base - from] = 1;
+        for (int k = from; in->source_dir[0] && k < end; k++)
+            if (strcmp(found->v[k].source_dir, in->source_dir) == 0)
+                replaced[k - from] = 1;
+    }
+    return 0;
+}
+
+static void free_instance(discover_instance *d)
+{
+    strlist_free(&d->sources);
+    strlist_free(&d->excluded);
+    strlist_free(&d->defines);
+    strlist_free(&d->includes);
+}
+
+/* Sets the candidate fields of FOUND[from..] and removes the replaced ones. */
+static void finish_candidate(discover_list *found, int from,
+                             const unsigned char *replaced, int n_replaced,
+                             const char *id, const char *algorithm,
+                             const char *package)
+{
+    int w = from;
+    for (int i = from; i < found->n; i++) {
+        discover_instance *d = &found->v[i];
+        if (i - from < n_replaced && replaced[i - from]) {
+            free_instance(d);
+            continue;
+        }
+        snprintf(d->candidate, sizeof d->candidate, "%s", id);
+        snprintf(d->algorithm, sizeof d->algorithm, "%s", algorithm);
+        snprintf(d->package, sizeof d->package, "%s", package);
+        found->v[w++] = *d;
+    }
+    found->n = w;
+}
+
+/* Discovers and merges; the caller checks the candidate id first. */
+static int discover_candidate(const char *abs, const override_file *o,
+                              const char *id, discover_list *out, hb_err *err)
+{
+    int from = out->n;
+    if (discover_layout(abs, out, err) != 0)
+        return -1;
+    int end = out->n;
+    unsigned char *replaced = calloc((size_t)(end - from) + 1, 1);
+    if (!replaced)
+        return hb_fail(err, "out of memory");
+    int rc = merge_override(o, abs, out, from, end, replaced, err);
+    if (rc == 0) {
+        finish_candidate(out, from, replaced, end - from, id,
+                         o->algorithm[0] ? o->algorithm : id, abs);
+        if (out->n == from)
+            rc = hb_fail(err, "%s: no instance found (no header under "
+                         "Implementations/*_Implementation/*/ defines "
+                         "DIGEST_BIT_LENGTH); name the instances in %s",
+                         abs, OVERRIDE_FILE);
+    }
+    free(replaced);
+    return rc;
+}
+
+int discover_package(const char *package, discover_list *out, hb_err *err)
+{
+    char abs[PATH_MAX];
+    if (!realpath(package, abs) || !hb_is_dir(abs))
+        return hb_fail(err, "%s: not a folder; give the path of a submission "
+                       "package", package);
+    override_file o;
+    if (override_load(abs, &o, err) != 0)
+        return -1;
+    const char *id = o.id[0] ? o.id : hb_basename(abs);
+    if (!override_name_valid(id)) {
+        override_free(&o);
+        return hb_fail(err, "%s: the folder name is not a valid candidate id "
+                       "(1-64 characters from A-Z a-z 0-9 _ -); add [candidate] "
+                       "id = NAME to %s", abs, OVERRIDE_FILE);
+    }
+    int rc = discover_candidate(abs, &o, id, out, err);
+    override_free(&o);
+    return rc;
+}
+
+void discover_free(discover_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free_instance(&l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}

@@ -1,0 +1,52 @@
+/* Discovery of the algorithm instances in a submission package (SPEC §1):
+ * every Implementations/{Reference,Optimized,Additional}_Implementation/<X>/
+ * folder (also under one extra top folder) whose header defines
+ * DIGEST_BIT_LENGTH is an instance; hashbench.ini (override.h) adds,
+ * replaces, skips or completes instances. The result says, per instance,
+ * exactly what to compile; nothing is compiled or run here.
+ *
+ * Sources: every .c file of the instance folder except the drivers that
+ * carry their own main(): files named KAT_*.c, main*.c, test*, bench*,
+ * speed* (case-insensitive), the official DRNG drng.c (used by the KAT
+ * driver only), any other .c file whose text defines `int main(`, and a
+ * symbolic link that leads outside the package.
+ * Each left-out file is listed in `excluded` with the reason. */
+#ifndef HB_BUILD_DISCOVER_H
+#define HB_BUILD_DISCOVER_H
+
+#include "build/override.h"
+#include "build/strlist.h"
+#include "common/err.h"
+
+typedef struct discover_instance {
+    char candidate[OVERRIDE_NAME_MAX + 1];
+    char algorithm[OVERRIDE_NAME_MAX + 1];
+    char instance[OVERRIDE_NAME_MAX + 1]; /* always a valid name (see error) */
+    int digest_bits;
+    char variant[32];
+    char package[4096];      /* absolute path of the package */
+    char source_dir[1024];   /* instance folder, relative to package */
+    strlist sources;         /* package-relative .c files, sorted */
+    strlist excluded;        /* "path (reason)" of left-out .c files */
+    strlist defines;         /* NAME or NAME=VALUE, passed as -D */
+    strlist includes;        /* package-relative folders, passed as -I */
+    char skip[256];          /* non-empty: not built, for this reason */
+    char exclude_timing[256];
+    char error[1024];        /* non-empty: BUILDFAIL before compiling; the
+                                instance name was then made valid by
+                                replacing bad characters with '_' */
+} discover_instance;
+
+typedef struct discover_list {
+    discover_instance *v;
+    int n;
+} discover_list;
+
+/* Appends the instances of PACKAGE (a folder; made absolute here) to *out.
+ * Fails (naming the file and line) on a bad hashbench.ini or a package with
+ * no instance at all; problems of a single instance go into its error. */
+int discover_package(const char *package, discover_list *out, hb_err *err);
+
+void discover_free(discover_list *l);
+
+#endif

@@ -1,0 +1,120 @@
+/* Static size and dynamic-symbol check of a shared library through libelf:
+ * see elfsize.h for what counts as what. */
+#include "build/elfsize.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Opens PATH for reading with libelf; *fd and *elf are closed by close_elf. */
+static int open_elf(const char *path, int *fd, Elf **elf, hb_err *err)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return hb_fail(err, "libelf is unusable: %s", elf_errmsg(-1));
+    *fd = open(path, O_RDONLY);
+    if (*fd < 0)
+        return hb_fail_errno(err, "%s: cannot open", path);
+    *elf = elf_begin(*fd, ELF_C_READ, NULL);
+    if (!*elf || elf_kind(*elf) != ELF_K_ELF) {
+        if (*elf)
+            elf_end(*elf);
+        close(*fd);
+        return hb_fail(err, "%s: not an ELF file (%s)", path, elf_errmsg(-1));
+    }
+    return 0;
+}
+
+static void close_elf(int fd, Elf *elf)
+{
+    elf_end(elf);
+    close(fd);
+}
+
+static int sum_load_segments(Elf *elf, const char *path, unsigned long long *image,
+                             hb_err *err)
+{
+    size_t n = 0;
+    if (elf_getphdrnum(elf, &n) != 0)
+        return hb_fail(err, "%s: no program headers (%s)", path, elf_errmsg(-1));
+    *image = 0;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph))
+            return hb_fail(err, "%s: bad program header %zu", path, i);
+        if (ph.p_type == PT_LOAD)
+            *image += ph.p_memsz;
+    }
+    return 0;
+}
+
+static void classify_sections(Elf *elf, elfsize_info *out)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+            continue;
+        if (sh.sh_type == SHT_NOBITS)
+            out->bss += sh.sh_size;
+        else if (sh.sh_flags & SHF_EXECINSTR)
+            out->text += sh.sh_size;
+        else if (sh.sh_flags & SHF_WRITE)
+            out->data += sh.sh_size;
+        else
+            out->rodata += sh.sh_size;
+    }
+}
+
+int elfsize_measure(const char *path, elfsize_info *out, hb_err *err)
+{
+    int fd;
+    Elf *elf;
+    memset(out, 0, sizeof *out);
+    if (open_elf(path, &fd, &elf, err) != 0)
+        return -1;
+    int rc = sum_load_segments(elf, path, &out->image, err);
+    if (rc == 0)
+        classify_sections(elf, out);
+    close_elf(fd, elf);
+    return rc;
+}
+
+static int symtab_defines(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+                          const char *symbol)
+{
+    Elf_Data *d = elf_getdata(scn, NULL);
+    if (!d || sh->sh_entsize == 0)
+        return 0;
+    size_t count = sh->sh_size / sh->sh_entsize;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(d, (int)i, &s))
+            continue;
+        int bind = GELF_ST_BIND(s.st_info);
+        if (s.st_shndx == SHN_UNDEF || (bind != STB_GLOBAL && bind != STB_WEAK))
+            continue;
+        const char *name = elf_strptr(elf, sh->sh_link, s.st_name);
+        if (name && strcmp(name, symbol) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *err)
+{
+    int fd;
+    Elf *elf;
+    *found = 0;
+    if (open_elf(path, &fd, &elf, err) != 0)
+        return -1;
+    Elf_Scn *scn = NULL;
+    while (!*found && (scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+            *found = symtab_defines(elf, scn, &sh, symbol);
+    }
+    close_elf(fd, elf);
+    return 0;
+}

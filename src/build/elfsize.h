@@ -1,0 +1,36 @@
+/* Static footprint and exported symbols of a built library, read with
+ * libelf. The static size is the anchor's "ELF image": the sum of p_memsz
+ * over the PT_LOAD program headers (what the loader maps). Its split comes
+ * from the section headers, counting only sections with SHF_ALLOC (those
+ * that are loaded), each in exactly one class:
+ *   bss    : SHT_NOBITS (.bss, .tbss)
+ *   text   : SHF_EXECINSTR (.text, .init, .fini, .plt, .plt.got, .plt.sec)
+ *   data   : SHF_WRITE, not NOBITS (.data, .data.rel.ro, .got, .got.plt,
+ *            .dynamic, .init_array, .fini_array, .tdata)
+ *   rodata : every other allocated section (.rodata, .eh_frame,
+ *            .eh_frame_hdr, .dynsym, .dynstr, .gnu.hash, .rela.*, .note.*,
+ *            .gnu.version*)
+ * text + rodata + data + bss is at most image (the gap is alignment
+ * padding between segments). */
+#ifndef HB_BUILD_ELFSIZE_H
+#define HB_BUILD_ELFSIZE_H
+
+#include "common/err.h"
+
+typedef struct elfsize_info {
+    unsigned long long image;
+    unsigned long long text;
+    unsigned long long rodata;
+    unsigned long long data;
+    unsigned long long bss;
+} elfsize_info;
+
+/* Fills *out for the ELF file PATH; fails on a file that is not ELF. */
+int elfsize_measure(const char *path, elfsize_info *out, hb_err *err);
+
+/* Sets *found to 1 when the dynamic symbol table of PATH defines SYMBOL
+ * (a global or weak symbol with a section index, i.e. not an undefined
+ * reference), else 0. */
+int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *err);
+
+#endif

@@ -1,0 +1,513 @@
+/* The campaign driver (see campaign.h). campaign.json is rewritten
+ * atomically after every phase, so a campaign killed at any moment leaves a
+ * readable file saying which phases finished; a session that never ended
+ * keeps "end_utc": null as the honest trace of the interruption. */
+#include "campaign/campaign.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "campaign/check.h"
+#include "campaign/stages.h"
+#include "common/fs.h"
+#include "common/json.h"
+#include "measure/measure.h"
+
+void campaign_utc_now(char *buf, size_t bufsz)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, bufsz, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int count_json_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t len = strlen(e->d_name);
+        if (hb_is_dir(path))
+            n += count_json_files(path);
+        else if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+int campaign_count_records(const char *run_dir)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/records", run_dir);
+    return count_json_files(dir);
+}
+
+/* ---- planning settings ------------------------------------------------ */
+
+json_t *campaign_settings_json(const campaign_settings *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "profile", s->profile[0] ? json_string(s->profile)
+                                                    : json_null());
+    json_object_set_new(o, "planner", s->planner[0] ? json_string(s->planner)
+                                                    : json_null());
+    json_t *sizes = json_null();
+    if (s->n_sizes > 0) {
+        sizes = json_array();
+        for (int i = 0; i < s->n_sizes; i++)
+            json_array_append_new(sizes, json_integer(s->sizes[i]));
+    }
+    json_object_set_new(o, "sizes", sizes);
+    json_object_set_new(o, "target_ci_percent", s->target_ci > 0
+                        ? json_real(s->target_ci) : json_null());
+    json_object_set_new(o, "budget_s", s->budget_s > 0 ? json_real(s->budget_s)
+                                                       : json_null());
+    json_object_set_new(o, "trials", s->trials > 0 ? json_integer(s->trials)
+                                                   : json_null());
+    json_t *shard = json_null();
+    if (s->shard.n > 0)
+        shard = json_sprintf("%d/%d", s->shard.k, s->shard.n);
+    json_object_set_new(o, "shard", shard);
+    return o;
+}
+
+/* Settings still not given after reconciling get the stages' documented
+ * defaults, so campaign.json states what was used and a later explicit
+ * option with the same value is not taken for a change. */
+static void resolve_defaults(json_t *o)
+{
+    static const unsigned sizes[] = MEASURE_DEFAULT_SIZES;
+    if (json_is_null(json_object_get(o, "profile")))
+        json_object_set_new(o, "profile", json_string("reference"));
+    if (json_is_null(json_object_get(o, "planner")))
+        json_object_set_new(o, "planner", json_string("adaptive"));
+    if (json_is_null(json_object_get(o, "sizes"))) {
+        json_t *a = json_array();
+        for (int i = 0; i < MEASURE_N_DEFAULT_SIZES; i++)
+            json_array_append_new(a, json_integer(sizes[i]));
+        json_object_set_new(o, "sizes", a);
+    }
+    if (json_is_null(json_object_get(o, "target_ci_percent")))
+        json_object_set_new(o, "target_ci_percent", json_real(0.5));
+    if (json_is_null(json_object_get(o, "budget_s")))
+        json_object_set_new(o, "budget_s", json_real(10));
+    if (json_is_null(json_object_get(o, "trials")))
+        json_object_set_new(o, "trials", json_integer(5));
+    if (json_is_null(json_object_get(o, "shard")))
+        json_object_set_new(o, "shard", json_string("1/1"));
+}
+
+/* The settings struct back from its JSON form (unknown fields ignored). */
+static void settings_from_json(const json_t *o, campaign_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    const json_t *v;
+    if ((v = json_object_get(o, "profile")) && json_is_string(v))
+        snprintf(s->profile, sizeof s->profile, "%s", json_string_value(v));
+    if ((v = json_object_get(o, "planner")) && json_is_string(v))
+        snprintf(s->planner, sizeof s->planner, "%s", json_string_value(v));
+    if ((v = json_object_get(o, "sizes")) && json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            if (s->n_sizes < CAMPAIGN_MAX_SIZES)
+                s->sizes[s->n_sizes++] = (long)json_integer_value(x);
+        }
+    }
+    if ((v = json_object_get(o, "target_ci_percent")) && json_is_number(v))
+        s->target_ci = json_number_value(v);
+    if ((v = json_object_get(o, "budget_s")) && json_is_number(v))
+        s->budget_s = json_number_value(v);
+    if ((v = json_object_get(o, "trials")) && json_is_integer(v))
+        s->trials = (int)json_integer_value(v);
+    if ((v = json_object_get(o, "shard")) && json_is_string(v))
+        shard_parse(json_string_value(v), &s->shard, NULL);
+}
+
+static char *value_text(const json_t *v)
+{
+    if (!v || json_is_null(v))
+        return strdup("the stage's default");
+    return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+int campaign_settings_reconcile(const json_t *stored, const json_t *new_settings,
+                                int has_records, const char *file,
+                                json_t **out, hb_err *err)
+{
+    json_t *merged = json_deep_copy(new_settings);
+    const char *key;
+    json_t *nv;
+    json_object_foreach(merged, key, nv) {
+        json_t *sv = stored ? json_object_get(stored, key) : NULL;
+        int given = !json_is_null(nv);
+        if (!given) {
+            if (sv)
+                json_object_set(merged, key, sv);
+            continue;
+        }
+        int stored_null = !sv || json_is_null(sv);
+        if (!stored || (!stored_null && json_equal(sv, nv)) || !has_records)
+            continue;
+        char *was = value_text(sv), *now = value_text(nv);
+        hb_fail(err, "%s: planning setting '%s' was %s, now %s; this run "
+                "directory already holds records measured under the old "
+                "setting: repeat it, or start a new --run-dir", file, key,
+                was, now);
+        free(was);
+        free(now);
+        json_decref(merged);
+        return -1;
+    }
+    *out = merged;
+    return 0;
+}
+
+/* ---- campaign.json ---------------------------------------------------- */
+
+typedef struct campaign_ctx {
+    const campaign_options *o;
+    char path[PATH_MAX];  /* DIR/campaign.json */
+    json_t *doc;
+    json_t *session;      /* borrowed from doc.sessions */
+    campaign_settings settings;
+    check_facts facts;
+    int problems;
+} campaign_ctx;
+
+static json_t *new_document(void)
+{
+    json_t *d = json_object();
+    json_object_set_new(d, "schema", json_integer(1));
+    json_object_set_new(d, "kind", json_string("hashbench-campaign"));
+    return d;
+}
+
+static int load_document(campaign_ctx *c, hb_err *err)
+{
+    snprintf(c->path, sizeof c->path, "%s/campaign.json", c->o->run_dir);
+    if (!hb_is_file(c->path)) {
+        c->doc = new_document();
+        return 0;
+    }
+    if (hb_json_load(c->path, &c->doc, err) < 0)
+        return -1;
+    if (!json_is_object(c->doc)) {
+        json_decref(c->doc);
+        c->doc = NULL;
+        return hb_fail_at(err, c->path, 1, "not a campaign file (not a JSON "
+                          "object); remove it or use another --run-dir");
+    }
+    return 0;
+}
+
+static int save_document(campaign_ctx *c, hb_err *err)
+{
+    return hb_json_save(c->path, c->doc, err);
+}
+
+static void set_str(json_t *o, const char *key, const char *value)
+{
+    json_object_set_new(o, key, value ? json_string(value) : json_null());
+}
+
+static json_t *object_at(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
+static int phase_done(campaign_ctx *c, const char *phase, int *failed)
+{
+    json_t *p = json_object_get(json_object_get(c->doc, "phases"), phase);
+    if (!json_is_true(json_object_get(p, "done")))
+        return 0;
+    if (failed)
+        *failed = (int)json_integer_value(json_object_get(p, "failed"));
+    return 1;
+}
+
+static void mark_phase(campaign_ctx *c, const char *phase, int done, int failed,
+                       const char *note)
+{
+    char now[32];
+    campaign_utc_now(now, sizeof now);
+    json_t *p = json_object();
+    json_object_set_new(p, "done", json_boolean(done));
+    json_object_set_new(p, "utc", json_string(now));
+    json_object_set_new(p, "failed", json_integer(failed));
+    json_object_set_new(p, "note", json_string(note ? note : ""));
+    json_object_set_new(object_at(c->doc, "phases"), phase, p);
+    json_t *run = json_object_get(c->session, "phases_run");
+    if (json_is_array(run))
+        json_array_append_new(run, json_string(phase));
+}
+
+static void log_line(const campaign_options *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Settings and the submissions list: a different submissions list restarts
+ * the phases (the stages still keep their finished work). */
+static int apply_settings(campaign_ctx *c, hb_err *err)
+{
+    json_t *given = campaign_settings_json(&c->o->settings), *merged;
+    int has_records = campaign_count_records(c->o->run_dir) > 0;
+    int rc = campaign_settings_reconcile(json_object_get(c->doc, "settings"),
+                                         given, has_records, c->path, &merged,
+                                         err);
+    json_decref(given);
+    if (rc < 0)
+        return -1;
+    resolve_defaults(merged);
+    json_object_set_new(c->doc, "settings", merged);
+    settings_from_json(merged, &c->settings);
+
+    json_t *subs = json_array();
+    for (size_t i = 0; i < c->o->n_packages; i++) {
+        char abs[PATH_MAX];
+        const char *p = c->o->packages[i];
+        json_array_append_new(subs, json_string(realpath(p, abs) ? abs : p));
+    }
+    json_t *old = json_object_get(c->doc, "submissions");
+    if (old && !json_equal(old, subs) && json_object_get(c->doc, "phases")) {
+        log_line(c->o, "the submissions differ from %s: running every phase "
+                 "again (finished work is kept)", c->path);
+        json_object_del(c->doc, "phases");
+    }
+    json_object_set_new(c->doc, "submissions", subs);
+    return 0;
+}
+
+static void log_line(const campaign_options *o, const char *fmt, ...)
+{
+    if (!o->log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', o->log);
+    fflush(o->log);
+}
+
+static void start_session(campaign_ctx *c)
+{
+    char now[32];
+    campaign_utc_now(now, sizeof now);
+    json_t *d = c->doc;
+    set_str(d, "tool", "hashbench " HB_VERSION);
+    const char *system = c->o->system_id;
+    if (!system && !json_is_string(json_object_get(d, "system")))
+        system = c->facts.host.arch;
+    if (system)
+        set_str(d, "system", system);
+    if (!json_is_string(json_object_get(d, "start_utc")))
+        set_str(d, "start_utc", now);
+    json_object_set_new(d, "end_utc", json_null());
+    json_object_set_new(d, "cpu", json_integer(c->o->cpu));
+    json_t *env = object_at(d, "environment");
+    if (!json_object_get(env, "start"))
+        json_object_set_new(env, "start", host_info_json(&c->facts.host));
+    json_object_set_new(d, "counter", check_counter_json(&c->facts));
+    json_t *sessions = json_object_get(d, "sessions");
+    if (!json_is_array(sessions)) {
+        sessions = json_array();
+        json_object_set_new(d, "sessions", sessions);
+    }
+    c->session = json_object();
+    set_str(c->session, "start_utc", now);
+    json_object_set_new(c->session, "end_utc", json_null());
+    json_object_set_new(c->session, "cpu", json_integer(c->o->cpu));
+    json_object_set_new(c->session, "environment", host_info_json(&c->facts.host));
+    json_object_set_new(c->session, "phases_run", json_array());
+    set_str(c->session, "outcome", "interrupted");
+    json_array_append_new(sessions, c->session);
+}
+
+/* The check phase: always run, since the host can change between sessions;
+ * every session keeps its own verdicts, the top level the latest ones. */
+static int run_check(campaign_ctx *c, hb_err *err)
+{
+    if (check_gather(c->o->host_root ? c->o->host_root : "/", c->o->cpu,
+                     &c->facts, err) < 0)
+        return -1;
+    check_item items[CHECK_MAX_ITEMS];
+    int n;
+    c->problems = check_judge(&c->facts, items, &n);
+    start_session(c);
+    json_object_set_new(c->doc, "host_checks", check_items_json(items, n));
+    json_object_set_new(c->session, "host_checks", check_items_json(items, n));
+    json_object_set_new(c->doc, "host_problems", json_integer(c->problems));
+    json_object_set_new(c->doc, "allow_unfit_host",
+                        json_boolean(c->o->allow_unfit_host));
+    if (c->o->log) {
+        fprintf(c->o->log, "host check (CPU %d):\n", c->o->cpu);
+        check_print(c->o->log, items, n);
+    }
+    mark_phase(c, "check", 1, c->problems, c->problems ? "host problems recorded"
+                                                       : "fit");
+    return save_document(c, err);
+}
+
+static void finish_session(campaign_ctx *c, const char *outcome)
+{
+    char now[32];
+    campaign_utc_now(now, sizeof now);
+    host_info end;
+    hb_err ignored;
+    set_str(c->session, "end_utc", now);
+    set_str(c->session, "outcome", outcome);
+    if (host_read(c->o->host_root ? c->o->host_root : "/", c->o->cpu, &end,
+                  &ignored) == 0) {
+        json_object_set_new(c->session, "environment_end", host_info_json(&end));
+        if (strcmp(outcome, "complete") == 0)
+            json_object_set_new(object_at(c->doc, "environment"), "end",
+                                host_info_json(&end));
+    }
+    if (strcmp(outcome, "complete") == 0)
+        set_str(c->doc, "end_utc", now);
+}
+
+/* ---- the phases ------------------------------------------------------- */
+
+static int run_build(campaign_ctx *c, campaign_result *res, hb_err *err)
+{
+    if (phase_done(c, "build", &res->build_failed)) {
+        log_line(c->o, "build: done in an earlier session");
+        return 0;
+    }
+    if (stages_build(c->o, &c->settings, &res->build_failed, err) < 0)
+        return -1;
+    mark_phase(c, "build", 1, res->build_failed, NULL);
+    return save_document(c, err);
+}
+
+/* This shard's instances ("cand/Inst") from build.json into *OUT. */
+static int shard_instances(campaign_ctx *c, strlist *out, hb_err *err)
+{
+    strlist all = {0};
+    if (stages_instances(c->o->run_dir, &all, err) < 0)
+        return -1;
+    shard_spec sh = c->settings.shard;
+    if (sh.n <= 1) {
+        *out = all;
+    } else {
+        int *owner = calloc(all.n ? (size_t)all.n : 1, sizeof *owner);
+        if (!owner) {
+            strlist_free(&all);
+            return hb_fail(err, "out of memory");
+        }
+        shard_assign((const char *const *)all.v, NULL, (size_t)all.n, sh.n,
+                     owner);
+        for (int i = 0; i < all.n; i++)
+            if (owner[i] == sh.k && strlist_push(out, all.v[i]) < 0)
+                break;
+        free(owner);
+        strlist_free(&all);
+    }
+    json_t *shard = json_object();
+    json_object_set_new(shard, "k", json_integer(sh.n > 0 ? sh.k : 1));
+    json_object_set_new(shard, "n", json_integer(sh.n > 0 ? sh.n : 1));
+    set_str(shard, "rule", "instances ordered by SHA-256 of candidate/instance, "
+            "dealt to the least loaded shard (equal cost per instance)");
+    json_t *names = json_array();
+    for (int i = 0; i < out->n; i++)
+        json_array_append_new(names, json_string(out->v[i]));
+    json_object_set_new(shard, "instances", names);
+    json_object_set_new(c->doc, "shard", shard);
+    return 0;
+}
+
+static int run_kat(campaign_ctx *c, const strlist *mine,
+                   campaign_result *res, hb_err *err)
+{
+    if (phase_done(c, "kat", &res->kat_failed)) {
+        log_line(c->o, "kat: done in an earlier session");
+        return 0;
+    }
+    if (stages_kat(c->o, &c->settings, mine, &res->kat_failed, err) < 0)
+        return -1;
+    mark_phase(c, "kat", 1, res->kat_failed, NULL);
+    return save_document(c, err);
+}
+
+static int run_measure(campaign_ctx *c, const strlist *mine,
+                       campaign_result *res, hb_err *err)
+{
+    if (phase_done(c, "measure", &res->measure_failed)) {
+        log_line(c->o, "measure: done in an earlier session");
+        res->measured = 1;
+        return 0;
+    }
+    if (c->problems && !c->o->allow_unfit_host) {
+        mark_phase(c, "measure", 0, 0, "refused: unfit host");
+        finish_session(c, "refused: unfit host");
+        save_document(c, NULL);
+        return hb_fail(err, "%s: the host check found %d problem%s (listed "
+                       "above and in host_checks); fix them, or measure anyway "
+                       "with --allow-unfit-host (the problems stay recorded)",
+                       c->path, c->problems, c->problems == 1 ? "" : "s");
+    }
+    if (stages_measure(c->o, &c->settings, mine, &res->measure_failed, err) < 0)
+        return -1;
+    mark_phase(c, "measure", 1, res->measure_failed,
+               c->problems ? "measured on an unfit host (--allow-unfit-host)"
+                           : NULL);
+    res->measured = 1;
+    return save_document(c, err);
+}
+
+static int run_phases(campaign_ctx *c, campaign_result *res, hb_err *err)
+{
+    if (run_check(c, err) < 0 || run_build(c, res, err) < 0)
+        return -1;
+    strlist mine = {0};
+    if (shard_instances(c, &mine, err) < 0)
+        return -1;
+    log_line(c->o, "instances on this shard: %d", mine.n);
+    int rc = run_kat(c, &mine, res, err);
+    if (rc == 0)
+        rc = run_measure(c, &mine, res, err);
+    strlist_free(&mine);
+    return rc;
+}
+
+int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
+{
+    campaign_ctx c;
+    memset(&c, 0, sizeof c);
+    memset(res, 0, sizeof *res);
+    c.o = o;
+    if (hb_mkdirs(o->run_dir, err) < 0 || load_document(&c, err) < 0)
+        return -1;
+    int rc = apply_settings(&c, err);
+    if (rc == 0)
+        rc = run_phases(&c, res, err);
+    res->host_problems = c.problems;
+    if (rc == 0) {
+        finish_session(&c, "complete");
+        rc = save_document(&c, err);
+    } else if (c.session && json_is_null(json_object_get(c.session, "end_utc"))) {
+        char outcome[HB_ERR_MAX + 16];
+        snprintf(outcome, sizeof outcome, "error: %s", err->msg);
+        finish_session(&c, outcome);
+        save_document(&c, NULL);
+    }
+    json_decref(c.doc);
+    return rc;
+}

@@ -1,0 +1,82 @@
+/* A campaign: check, build, kat and measure run in order into one run
+ * directory, recorded in DIR/campaign.json (system id, start/end UTC, the
+ * environment at start and end, the host checks, the planning settings, the
+ * shard, the hashbench version, the phases done and one entry per session).
+ * Running the same campaign again resumes it: finished phases are skipped,
+ * and each stage keeps its own finished work. Planning settings cannot change
+ * once the run directory holds records. */
+#ifndef HB_CAMPAIGN_CAMPAIGN_H
+#define HB_CAMPAIGN_CAMPAIGN_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "campaign/shard.h"
+#include "common/err.h"
+#include "common/progress.h"
+
+#define CAMPAIGN_MAX_SIZES 32
+
+/* The settings that shape the measurements. Zero/empty fields mean "not
+ * given": a new campaign leaves them to the stages' defaults, a resumed one
+ * keeps what campaign.json holds. */
+typedef struct campaign_settings {
+    char profile[32];    /* build profile */
+    char planner[32];    /* "reference" or "adaptive" */
+    long sizes[CAMPAIGN_MAX_SIZES];
+    int n_sizes;
+    double target_ci;    /* relative CI half-width, percent; <= 0 not given */
+    double budget_s;     /* seconds per (instance, size); <= 0 not given */
+    int trials;          /* 0 not given */
+    shard_spec shard;    /* n == 0: not given (unsharded) */
+} campaign_settings;
+
+typedef struct campaign_options {
+    const char *run_dir;
+    const char *system_id;        /* NULL: the machine's architecture */
+    int cpu;                      /* core to measure on */
+    campaign_settings settings;
+    int loop, full;               /* KAT: the loop test, the 2^33-bit file */
+    int allow_unfit_host;         /* measure even when host checks fail */
+    double timeout_s;             /* per KAT child; 0 = the stage's default */
+    const char *const *packages;  /* submission folders */
+    size_t n_packages;
+    const char *cc;               /* NULL: the build stage's default */
+    int jobs;                     /* parallel compilations; 0 = default */
+    const char *probe_path;       /* hashbench-probe executable */
+    const char *baseline_lib;     /* the baseline SM3 library */
+    const char *host_root;        /* "/" (tests may pass captured files) */
+    FILE *log;                    /* messages (host check, phases); may be NULL */
+    hb_progress_fn progress;
+    void *progress_ctx;
+} campaign_options;
+
+typedef struct campaign_result {
+    int build_failed, kat_failed, measure_failed;
+    int host_problems;
+    int measured;                 /* 1 when the measure phase ran to its end */
+} campaign_result;
+
+/* Runs or resumes the campaign. Returns 0 when every phase ran (instances may
+ * still have failed: see RES), -1 with ERR on a refusal (changed planning
+ * settings, unfit host without allow_unfit_host) or a stage error. */
+int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err);
+
+/* The planning settings as campaign.json stores them (new reference). */
+json_t *campaign_settings_json(const campaign_settings *s);
+
+/* Merges NEW into the settings stored in campaign.json (STORED, may be NULL):
+ * fields NEW does not give are taken from STORED. When a field differs and
+ * HAS_RECORDS, fails naming FILE and the setting. *OUT gets the resulting
+ * settings object (new reference). */
+int campaign_settings_reconcile(const json_t *stored, const json_t *new_settings,
+                                int has_records, const char *file,
+                                json_t **out, hb_err *err);
+
+/* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into BUF (>= 21 bytes). */
+void campaign_utc_now(char *buf, size_t bufsz);
+
+/* Number of record files (*.json) under DIR/records. */
+int campaign_count_records(const char *run_dir);
+
+#endif

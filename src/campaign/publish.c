@@ -1,0 +1,399 @@
+/* Publishing (see publish.h). Paths are rewritten in three steps: the path
+ * fields the formats define (library, log, kat_log, probe_command, ...) are
+ * made relative to DATA; then any other text that still quotes the run
+ * directory or a package folder (a compiler flag, a failure reason) has that
+ * prefix replaced; finally every document is scanned, and one absolute path
+ * anywhere stops the publication before anything replaces DATA/ID. */
+#include "campaign/publish.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "campaign/tree.h"
+#include "common/fs.h"
+#include "common/json.h"
+
+#define PUBLISH_MAX_PREFIXES 64
+
+typedef struct prefix_rule {
+    char from[PATH_MAX + 1]; /* absolute folder with a trailing '/' */
+    char to[80];             /* "ID/" for the run directory, "" for packages */
+} prefix_rule;
+
+typedef struct publish_ctx {
+    const char *run_dir;
+    const char *system;
+    char stage[PATH_MAX];    /* DATA/.ID.publishing */
+    prefix_rule rules[PUBLISH_MAX_PREFIXES];
+    int n_rules;
+    publish_counts counts;
+} publish_ctx;
+
+static int valid_system(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 64)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+static void add_rule(publish_ctx *c, const char *folder, const char *to)
+{
+    char abs[PATH_MAX];
+    if (c->n_rules >= PUBLISH_MAX_PREFIXES || !folder || !realpath(folder, abs))
+        return;
+    snprintf(c->rules[c->n_rules].from, sizeof c->rules[0].from, "%s/", abs);
+    snprintf(c->rules[c->n_rules].to, sizeof c->rules[0].to, "%s", to);
+    c->n_rules++;
+}
+
+/* ---- rewriting -------------------------------------------------------- */
+
+static int is_path_key(const char *key)
+{
+    static const char *const keys[] = {"library", "log", "kat_log", "record",
+                                       "log_path"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* A run-directory path made relative to DATA: "ID/<path>". Absolute paths
+ * under the run directory lose that prefix first. */
+static json_t *data_relative(const publish_ctx *c, const char *path)
+{
+    const char *from = c->rules[0].from;
+    if (strncmp(path, from, strlen(from)) == 0)
+        path += strlen(from);
+    if (path[0] == '/')
+        return json_string(path); /* left for the absolute-path scan */
+    return json_sprintf("%s/%s", c->system, path);
+}
+
+static void rewrite_probe_command(const publish_ctx *c, json_t *arr)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) {
+        const char *s = json_string_value(v);
+        char inside[PATH_MAX];
+        if (!s)
+            continue;
+        snprintf(inside, sizeof inside, "%s/%s", c->run_dir, s);
+        if (s[0] == '/' && strcmp(hb_basename(s), "hashbench-probe") == 0)
+            json_array_set_new(arr, i, json_string("hashbench-probe"));
+        else if (s[0] == '/' || (s[0] != '-' && hb_is_file(inside)))
+            json_array_set_new(arr, i, data_relative(c, s));
+    }
+}
+
+static void rewrite_fields(const publish_ctx *c, json_t *v)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    void *tmp;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+            rewrite_fields(c, x);
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    json_object_del(v, "package");
+    json_object_foreach_safe(v, tmp, key, x) {
+        if (is_path_key(key) && json_is_string(x))
+            json_object_set_new(v, key, data_relative(c, json_string_value(x)));
+        else if (strcmp(key, "probe_command") == 0 && json_is_array(x))
+            rewrite_probe_command(c, x);
+        else
+            rewrite_fields(c, x);
+    }
+}
+
+/* S with every occurrence of each rule's FROM replaced by its TO, or NULL
+ * when nothing matched (malloc'd, owned by the caller). */
+static char *replace_prefixes(const publish_ctx *c, const char *s)
+{
+    char *cur = NULL;
+    for (int r = 0; r < c->n_rules; r++) {
+        const char *src = cur ? cur : s, *from = c->rules[r].from;
+        if (!strstr(src, from))
+            continue;
+        size_t fl = strlen(from), tl = strlen(c->rules[r].to), n = 0;
+        for (const char *p = src; (p = strstr(p, from)); p += fl)
+            n++;
+        char *out = malloc(strlen(src) + n * tl + 1), *o = out;
+        if (!out)
+            break;
+        for (const char *p = src, *q; ; p = q + fl) {
+            q = strstr(p, from);
+            size_t len = q ? (size_t)(q - p) : strlen(p);
+            memcpy(o, p, len);
+            o += len;
+            if (!q)
+                break;
+            memcpy(o, c->rules[r].to, tl);
+            o += tl;
+        }
+        *o = '\0';
+        free(cur);
+        cur = out;
+    }
+    return cur;
+}
+
+static void rewrite_texts(const publish_ctx *c, json_t *v)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x) {
+            char *s = json_is_string(x) ? replace_prefixes(c, json_string_value(x))
+                                        : NULL;
+            if (s)
+                json_array_set_new(v, i, json_string(s));
+            else
+                rewrite_texts(c, x);
+            free(s);
+        }
+    } else if (json_is_object(v)) {
+        json_object_foreach(v, key, x) {
+            char *s = json_is_string(x) ? replace_prefixes(c, json_string_value(x))
+                                        : NULL;
+            if (s)
+                json_object_set_new(v, key, json_string(s));
+            else
+                rewrite_texts(c, x);
+            free(s);
+        }
+    }
+}
+
+/* ---- the absolute-path scan ------------------------------------------- */
+
+static int scan(const json_t *v, const char *forbidden, char *where,
+                size_t wsz, const char **bad)
+{
+    size_t len = strlen(where), i;
+    const char *key;
+    json_t *x;
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (s[0] == '/' || (forbidden && forbidden[0] && strstr(s, forbidden))) {
+            *bad = s;
+            return -1;
+        }
+    } else if (json_is_array(v)) {
+        json_array_foreach(v, i, x) {
+            snprintf(where + len, wsz - len, "[%zu]", i);
+            if (scan(x, forbidden, where, wsz, bad) < 0)
+                return -1;
+        }
+    } else if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, key, x) {
+            snprintf(where + len, wsz - len, "%s%s", len ? "." : "", key);
+            if (scan(x, forbidden, where, wsz, bad) < 0)
+                return -1;
+        }
+    }
+    where[len] = '\0';
+    return 0;
+}
+
+int publish_check_no_absolute(const json_t *root, const char *forbidden,
+                              const char *file, hb_err *err)
+{
+    char where[1024] = "";
+    const char *bad = NULL;
+    if (scan(root, forbidden, where, sizeof where, &bad) == 0)
+        return 0;
+    return hb_fail(err, "%s: field '%s' would publish the absolute path '%.200s'; "
+                   "a dataset keeps only paths relative to DATA: fix the stage "
+                   "that wrote it, or rerun it", file, where, bad);
+}
+
+/* ---- copying ---------------------------------------------------------- */
+
+/* Rewrites DOC (read from SRC), scans it and saves it to STAGE/REL. */
+static int publish_doc(publish_ctx *c, json_t *doc, const char *src,
+                       const char *rel, hb_err *err)
+{
+    char dst[PATH_MAX], forbidden[PATH_MAX];
+    if (hb_path_join(dst, sizeof dst, c->stage, rel, err) < 0)
+        return -1;
+    rewrite_fields(c, doc);
+    rewrite_texts(c, doc);
+    snprintf(forbidden, sizeof forbidden, "%.*s",
+             (int)strlen(c->rules[0].from) - 1, c->rules[0].from);
+    if (publish_check_no_absolute(doc, forbidden, src, err) < 0)
+        return -1;
+    return hb_json_save(dst, doc, err);
+}
+
+/* Loads RUN_DIR/REL and publishes it to STAGE/REL. */
+static int publish_json(publish_ctx *c, const char *rel, hb_err *err)
+{
+    char src[PATH_MAX];
+    json_t *doc;
+    snprintf(src, sizeof src, "%s/%s", c->run_dir, rel);
+    if (hb_json_load(src, &doc, err) < 0)
+        return -1;
+    int rc = publish_doc(c, doc, src, rel, err);
+    json_decref(doc);
+    return rc;
+}
+
+static int visit_record(void *ctx, const char *rel, hb_err *err)
+{
+    publish_ctx *c = ctx;
+    size_t n = strlen(rel);
+    if (n < 5 || strcmp(rel + n - 5, ".json") != 0)
+        return 0;
+    c->counts.records++;
+    return publish_json(c, rel, err);
+}
+
+/* KAT logs are kat/<cand>/<Inst>.log (not the generated texts below them). */
+static int visit_kat_log(void *ctx, const char *rel, hb_err *err)
+{
+    publish_ctx *c = ctx;
+    size_t n = strlen(rel);
+    const char *slash1 = strchr(rel, '/');
+    const char *slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
+    if (n < 4 || strcmp(rel + n - 4, ".log") != 0 || !slash2 ||
+        strchr(slash2 + 1, '/'))
+        return 0;
+    char src[PATH_MAX], dst[PATH_MAX];
+    if (hb_path_join(src, sizeof src, c->run_dir, rel, err) < 0 ||
+        hb_path_join(dst, sizeof dst, c->stage, rel, err) < 0)
+        return -1;
+    c->counts.kat_logs++;
+    return hb_copy_file(src, dst, err);
+}
+
+/* Package folders named in build.json and campaign.json's submissions: text
+ * quoting them is made package-relative, like the source paths already are. */
+static void add_package_rules(publish_ctx *c)
+{
+    char path[PATH_MAX];
+    json_t *doc, *x;
+    size_t i;
+    hb_err ignored;
+    snprintf(path, sizeof path, "%s/build.json", c->run_dir);
+    if (hb_json_load(path, &doc, &ignored) == 0) {
+        json_array_foreach(json_object_get(doc, "instances"), i, x)
+            add_rule(c, json_string_value(json_object_get(x, "package")), "");
+        json_decref(doc);
+    }
+    snprintf(path, sizeof path, "%s/campaign.json", c->run_dir);
+    if (hb_json_load(path, &doc, &ignored) == 0) {
+        json_array_foreach(json_object_get(doc, "submissions"), i, x)
+            add_rule(c, json_string_value(x), "");
+        json_decref(doc);
+    }
+}
+
+/* campaign.json's own absolute fields: the submissions and the merged
+ * shards' folders become their last path component. */
+static int publish_campaign(publish_ctx *c, hb_err *err)
+{
+    char src[PATH_MAX];
+    json_t *doc, *x;
+    size_t i;
+    snprintf(src, sizeof src, "%s/campaign.json", c->run_dir);
+    if (hb_json_load(src, &doc, err) < 0)
+        return -1;
+    const char *lists[] = {"submissions", "merged_from"};
+    for (size_t l = 0; l < 2; l++) {
+        json_t *arr = json_object_get(doc, lists[l]);
+        json_array_foreach(arr, i, x)
+            if (json_is_string(x))
+                json_array_set_new(arr, i, json_string(hb_basename(
+                    json_string_value(x))));
+    }
+    json_array_foreach(json_object_get(doc, "shards"), i, x) {
+        const char *dir = json_string_value(json_object_get(x, "run_dir"));
+        if (dir)
+            json_object_set_new(x, "run_dir", json_string(hb_basename(dir)));
+    }
+    json_object_set_new(doc, "system", json_string(c->system));
+    int rc = publish_doc(c, doc, src, "campaign.json", err);
+    json_decref(doc);
+    return rc;
+}
+
+static int assemble(publish_ctx *c, hb_err *err)
+{
+    if (tree_remove(c->stage, err) < 0 || hb_mkdirs(c->stage, err) < 0)
+        return -1;
+    if (publish_campaign(c, err) < 0 || publish_json(c, "build.json", err) < 0 ||
+        publish_json(c, "kat.json", err) < 0)
+        return -1;
+    if (tree_walk(c->run_dir, "records", visit_record, c, err) < 0 ||
+        tree_walk(c->run_dir, "kat", visit_kat_log, c, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* Puts STAGE in place of DEST: the old DEST moves aside, then goes. */
+static int swap_in(const char *stage, const char *dest, hb_err *err)
+{
+    char old[PATH_MAX + 8];
+    snprintf(old, sizeof old, "%s.old", stage);
+    if (tree_remove(old, err) < 0)
+        return -1;
+    if (hb_is_dir(dest) && rename(dest, old) != 0)
+        return hb_fail_errno(err, "%s: cannot move the previous dataset aside",
+                             dest);
+    if (rename(stage, dest) != 0)
+        return hb_fail_errno(err, "%s: cannot put the new dataset in place", dest);
+    return tree_remove(old, err);
+}
+
+int publish_run(const char *run_dir, const char *system, const char *data_dir,
+                publish_counts *counts, hb_err *err)
+{
+    publish_ctx c;
+    memset(&c, 0, sizeof c);
+    if (!valid_system(system))
+        return hb_fail(err, "--system '%s': use 1 to 64 characters from "
+                       "[A-Za-z0-9_-], e.g. x86_1", system);
+    char required[PATH_MAX];
+    const char *names[] = {"campaign.json", "build.json", "kat.json"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(required, sizeof required, "%s/%s", run_dir, names[i]);
+        if (!hb_is_file(required))
+            return hb_fail(err, "%s: missing; run the campaign (hashbench run "
+                           "--run-dir %s) before publishing", required, run_dir);
+    }
+    c.run_dir = run_dir;
+    c.system = system;
+    add_rule(&c, run_dir, "");
+    if (c.n_rules == 0)
+        return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
+    snprintf(c.rules[0].to, sizeof c.rules[0].to, "%s/", system);
+    add_package_rules(&c);
+    if (hb_mkdirs(data_dir, err) < 0)
+        return -1;
+    char dest[PATH_MAX];
+    snprintf(c.stage, sizeof c.stage, "%s/.%s.publishing", data_dir, system);
+    snprintf(dest, sizeof dest, "%s/%s", data_dir, system);
+    if (assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0) {
+        hb_err ignored;
+        tree_remove(c.stage, &ignored);
+        return -1;
+    }
+    if (counts)
+        *counts = c.counts;
+    return 0;
+}

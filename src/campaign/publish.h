@@ -1,0 +1,31 @@
+/* Publishing a run directory as one system of a dataset: DATA/ID/ receives
+ * campaign.json, build.json, kat.json, the records and the KAT logs, with
+ * every path field rewritten relative to DATA (e.g. "x86_1/kat/SM3/SM3.log"),
+ * the submission's absolute "package" dropped and libraries left behind
+ * (their SHA-256 identifies them). The new DATA/ID is assembled beside the
+ * old one and swapped in, and nothing is published while any absolute path
+ * would remain. */
+#ifndef HB_CAMPAIGN_PUBLISH_H
+#define HB_CAMPAIGN_PUBLISH_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "common/err.h"
+
+typedef struct publish_counts {
+    int records;
+    int kat_logs;
+} publish_counts;
+
+/* Publishes RUN_DIR as system SYSTEM ([A-Za-z0-9_-], at most 64) under
+ * DATA_DIR. COUNTS (may be NULL) gets what was copied. */
+int publish_run(const char *run_dir, const char *system, const char *data_dir,
+                publish_counts *counts, hb_err *err);
+
+/* Fails naming FILE and the JSON path of the first string in ROOT that is an
+ * absolute path or contains FORBIDDEN (may be NULL), e.g. the run
+ * directory's absolute path. */
+int publish_check_no_absolute(const json_t *root, const char *forbidden,
+                              const char *file, hb_err *err);
+
+#endif

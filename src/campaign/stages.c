@@ -1,0 +1,96 @@
+/* Adapting the campaign to the stage libraries (see stages.h). Each stage
+ * keeps its own finished work, so calling one again after an interruption
+ * continues it. */
+#include "campaign/stages.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include "build/build.h"
+#include "common/json.h"
+#include "kat/kat.h"
+#include "measure/measure.h"
+
+int stages_instances(const char *run_dir, strlist *out, hb_err *err)
+{
+    char path[PATH_MAX];
+    json_t *doc, *arr, *e;
+    size_t i;
+    snprintf(path, sizeof path, "%s/%s", run_dir, BUILD_JSON);
+    if (hb_json_load(path, &doc, err) < 0)
+        return -1;
+    if (hb_json_get_arr(doc, "instances", &arr, path, err) < 0) {
+        json_decref(doc);
+        return -1;
+    }
+    json_array_foreach(arr, i, e) {
+        const char *cand, *inst;
+        char key[512];
+        if (hb_json_get_str(e, "candidate", &cand, path, err) < 0 ||
+            hb_json_get_str(e, "instance", &inst, path, err) < 0) {
+            json_decref(doc);
+            return -1;
+        }
+        snprintf(key, sizeof key, "%s/%s", cand, inst);
+        if (!strlist_contains(out, key) && strlist_push(out, key) < 0) {
+            json_decref(doc);
+            return hb_fail(err, "out of memory");
+        }
+    }
+    json_decref(doc);
+    return 0;
+}
+
+int stages_build(const campaign_options *o, const campaign_settings *s,
+                 int *n_failed, hb_err *err)
+{
+    build_options b = {0};
+    b.run_dir = o->run_dir;
+    b.profile = s->profile[0] ? s->profile : NULL;
+    b.cc = o->cc;
+    b.jobs = o->jobs;
+    b.packages = o->packages;
+    b.n_packages = (int)o->n_packages;
+    b.baseline_lib = o->baseline_lib;
+    b.progress = o->progress;
+    b.progress_ctx = o->progress_ctx;
+    return build_run(&b, n_failed, err);
+}
+
+int stages_kat(const campaign_options *o, const campaign_settings *s,
+               const strlist *instances, int *n_failed, hb_err *err)
+{
+    (void)s;
+    kat_options k = {0};
+    k.run_dir = o->run_dir;
+    k.loop = o->loop;
+    k.full = o->full;
+    k.timeout_s = o->timeout_s;
+    k.instances = (const char *const *)instances->v;
+    k.n_instances = instances->n;
+    k.progress = o->progress;
+    k.progress_ctx = o->progress_ctx;
+    return kat_run(&k, n_failed, err);
+}
+
+int stages_measure(const campaign_options *o, const campaign_settings *s,
+                   const strlist *instances, int *n_failed, hb_err *err)
+{
+    unsigned sizes[CAMPAIGN_MAX_SIZES];
+    for (int i = 0; i < s->n_sizes; i++)
+        sizes[i] = (unsigned)s->sizes[i];
+    measure_options m = {0};
+    m.run_dir = o->run_dir;
+    m.probe_path = o->probe_path;
+    m.planner = s->planner[0] ? s->planner : NULL;
+    m.cpu = o->cpu;
+    m.sizes = s->n_sizes > 0 ? sizes : NULL;
+    m.n_sizes = s->n_sizes;
+    m.instances = (const char *const *)instances->v;
+    m.n_instances = instances->n;
+    m.trials = s->trials;
+    m.target_ci = s->target_ci > 0 ? s->target_ci : 0;
+    m.budget_s = s->budget_s > 0 ? s->budget_s : 0;
+    m.progress = o->progress;
+    m.progress_ctx = o->progress_ctx;
+    return measure_run(&m, n_failed, err);
+}

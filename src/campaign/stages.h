@@ -1,0 +1,24 @@
+/* The campaign's calls into the other stages' libraries (build_run, kat_run,
+ * measure_run), translating the campaign's options and settings into each
+ * stage's options, and reading the instance list back from build.json. */
+#ifndef HB_CAMPAIGN_STAGES_H
+#define HB_CAMPAIGN_STAGES_H
+
+#include "build/strlist.h"
+#include "campaign/campaign.h"
+#include "common/err.h"
+
+/* The instances of DIR/build.json as "candidate/instance", in file order,
+ * appended to OUT (the caller frees it with strlist_free). */
+int stages_instances(const char *run_dir, strlist *out, hb_err *err);
+
+/* Each runs its stage; *N_FAILED gets the stage's failure count. INSTANCES
+ * restricts KAT and measurement to this shard's "candidate/instance" names. */
+int stages_build(const campaign_options *o, const campaign_settings *s,
+                 int *n_failed, hb_err *err);
+int stages_kat(const campaign_options *o, const campaign_settings *s,
+               const strlist *instances, int *n_failed, hb_err *err);
+int stages_measure(const campaign_options *o, const campaign_settings *s,
+                   const strlist *instances, int *n_failed, hb_err *err);
+
+#endif

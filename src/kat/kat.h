@@ -1,0 +1,34 @@
+/* The KAT stage: for every built instance of DIR/build.json, runs the
+ * official KAT procedure in a child process (kat_instance.h), compares with
+ * the submitted vectors, applies the flag fallback of SPEC §2 (an instance
+ * that neither passes nor lacks vectors with the guide flags is rebuilt once
+ * with harness-default flags and tested again; both results are kept) and
+ * writes DIR/kat.json (docs/FORMATS.md), whose `library` every later stage
+ * uses. Resumable: an instance already in kat.json with the same library
+ * and the same KAT files is kept. Instances run one after another. */
+#ifndef HB_KAT_KAT_H
+#define HB_KAT_KAT_H
+
+#include "common/err.h"
+#include "common/progress.h"
+
+#define KAT_JSON "kat.json"
+
+typedef struct kat_options {
+    const char *run_dir;             /* required; holds build.json */
+    int loop;                        /* also KAT_Loop (1,000,000 hashes) */
+    int full;                        /* also KAT_2_33 (1 GiB message) */
+    double timeout_s;                /* per instance run; <= 0: 600 s */
+    const char *const *instances;    /* "Inst" or "Cand/Inst"; NULL = all */
+    int n_instances;
+    hb_progress_fn progress;         /* may be NULL */
+    void *progress_ctx;
+} kat_options;
+
+/* Runs the KAT stage. *n_failed gets the number of selected instances whose
+ * final status is a failure (not PASS, NOKAT or BASELINE). Returns 0 when
+ * kat.json was written (even with failures), -1 on an input or harness
+ * error (missing or bad build.json, unwritable run directory). */
+int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
+
+#endif

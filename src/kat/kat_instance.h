@@ -1,0 +1,34 @@
+/* The KAT of one built library: generation in a child process with a
+ * timeout and resource limits (kat_gen.c does the guarded calls), then, in
+ * the parent, classification of how the child ended, comparison with the
+ * submitted vectors (manifest.h, katfile.h), the instance's log and its
+ * kat.json entry. kat.c drives it over build.json and adds the flag
+ * fallback. */
+#ifndef HB_KAT_KAT_INSTANCE_H
+#define HB_KAT_KAT_INSTANCE_H
+
+#include <jansson.h>
+#include "common/err.h"
+
+typedef struct kat_instance_spec {
+    const char *run_dir;
+    const json_t *build;   /* build.json entry of a BUILT library (read only) */
+    const char *log_rel;   /* log path, relative to run_dir */
+    const char *texts_rel; /* folder of the generated texts, relative */
+    int loop;              /* also KAT_Loop */
+    int full;              /* also KAT_2_33 (1 GiB message) */
+    double timeout_s;      /* for the whole generation; <= 0: 600 s */
+} kat_instance_spec;
+
+/* Runs the KATs of S->build's library and writes its log. *out gets a new
+ * kat.json entry (owned by the caller) in the docs/FORMATS.md layout with
+ * "guide": null. Returns -1 (err) only for hashbench's own failures (bad
+ * build entry, unwritable run directory); every misbehaviour of the library
+ * is a status in the entry. */
+int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err);
+
+/* 1 when STATUS is one of the failure statuses (neither PASS, NOKAT nor
+ * BASELINE). */
+int kat_status_failed(const char *status);
+
+#endif

@@ -1,0 +1,341 @@
+/* KAT manifests and vector discovery: see manifest.h. */
+#include "kat/manifest.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <jansson.h>
+#include "common/fs.h"
+#include "common/json.h"
+#include "kat/kat_gen.h"
+#include "kat/katfile.h"
+
+/* ---- parsing ---- */
+
+static int valid_label(const char *s, size_t n)
+{
+    if (n == 0 || n > 64)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+            return 0;
+    return 1;
+}
+
+static int parse_line(char *line, long lineno, const char *path, kat_manifest_entry *e,
+                      hb_err *err)
+{
+    char *hex = strtok(line, " \t");
+    char *mode = strtok(NULL, " \t");
+    char *what = strtok(NULL, " \t");
+    char *extra = strtok(NULL, " \t");
+    if (!hex || !mode || !what || extra)
+        return hb_fail_at(err, path, lineno, "expected '<sha256> strict "
+                          "<instance>/<file name>'; repair the line");
+    if (strlen(hex) != 64 || hb_hex_decode(hex, 64, (unsigned char[32]){0}) != 32)
+        return hb_fail_at(err, path, lineno, "'%.70s' is not a SHA-256 (64 hex "
+                          "digits); repair the line", hex);
+    if (strcmp(mode, "strict") != 0)
+        return hb_fail_at(err, path, lineno, "unknown comparison '%.40s'; only "
+                          "'strict' is defined", mode);
+    char *slash = strchr(what, '/');
+    if (!slash || !valid_label(what, (size_t)(slash - what)) || !slash[1] ||
+        strchr(slash + 1, '/'))
+        return hb_fail_at(err, path, lineno, "'%.100s' is not <instance>/<file "
+                          "name> (instance: 1-64 of A-Z a-z 0-9 _ -)", what);
+    for (int i = 0; i < 64; i++)
+        e->sha256[i] = (char)tolower((unsigned char)hex[i]);
+    e->sha256[64] = '\0';
+    *slash = '\0';
+    e->label = strdup(what);
+    e->name = strdup(slash + 1);
+    e->line = lineno;
+    if (!e->label || !e->name)
+        return hb_fail(err, "%s: out of memory", path);
+    return 0;
+}
+
+static int manifest_add(kat_manifest *m, char *line, long lineno, const char *path,
+                        hb_err *err)
+{
+    kat_manifest_entry *v = realloc(m->v, (m->n + 1) * sizeof *v);
+    if (!v)
+        return hb_fail(err, "%s: out of memory", path);
+    m->v = v;
+    memset(&v[m->n], 0, sizeof v[m->n]);
+    int rc = parse_line(line, lineno, path, &v[m->n], err);
+    m->n++; /* counted even on failure, so kat_manifest_free releases it */
+    if (rc == 0) {
+        kat_manifest_entry *e = &v[m->n - 1];
+        for (size_t i = 0; i + 1 < m->n; i++)
+            if (strcmp(v[i].label, e->label) == 0 && strcmp(v[i].name, e->name) == 0)
+                return hb_fail_at(err, path, lineno, "%s/%s is already listed on "
+                                  "line %ld; keep one line", e->label, e->name, v[i].line);
+    }
+    return rc;
+}
+
+int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
+{
+    memset(m, 0, sizeof *m);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return hb_fail_errno(err, "%s: cannot open", path);
+    char *buf = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    ssize_t n;
+    int rc = 0;
+    while (rc == 0 && (n = getline(&buf, &cap, fp)) >= 0) {
+        lineno++;
+        if (n > 0 && buf[n - 1] == '\n')
+            n--;
+        size_t len = kat_canon_line(buf, (size_t)n);
+        char *p = buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (len == 0 || *p == '\0' || *p == '#')
+            continue;
+        rc = manifest_add(m, p, lineno, path, err);
+    }
+    free(buf);
+    fclose(fp);
+    if (rc != 0)
+        kat_manifest_free(m);
+    return rc;
+}
+
+const kat_manifest_entry *kat_manifest_find(const kat_manifest *m, const char *label,
+                                            const char *name)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->v[i].label, label) == 0 && strcasecmp(m->v[i].name, name) == 0)
+            return &m->v[i];
+    return NULL;
+}
+
+void kat_manifest_free(kat_manifest *m)
+{
+    for (size_t i = 0; i < m->n; i++) {
+        free(m->v[i].label);
+        free(m->v[i].name);
+    }
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- discovery ---- */
+
+static int is_vector_dir(const char *name)
+{
+    return strcasecmp(name, "Test_Vector") == 0 || strcasecmp(name, "Test_Vectors") == 0;
+}
+
+/* Walks DIR; INSIDE is 1 below a vector folder. */
+static int walk(const char *dir, int inside, int depth, strlist *out, hb_err *err)
+{
+    if (depth > 32)
+        return hb_fail(err, "%s: folders nested too deep", dir);
+    DIR *d = opendir(dir);
+    if (!d)
+        return hb_fail_errno(err, "%s: cannot list the folder", dir);
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char path[PATH_MAX];
+        if (e->d_name[0] == '.')
+            continue;
+        if (hb_path_join(path, sizeof path, dir, e->d_name, err) != 0) {
+            rc = -1;
+        } else if (hb_is_dir(path)) {
+            rc = walk(path, inside || is_vector_dir(e->d_name), depth + 1, out, err);
+        } else if (inside && hb_is_file(path) && strlist_push(out, path) != 0) {
+            rc = hb_fail(err, "out of memory");
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int kat_vectors_list(const char *package, strlist *out, hb_err *err)
+{
+    if (walk(package, 0, 0, out, err) != 0)
+        return -1;
+    strlist_sort(out);
+    return 0;
+}
+
+const char *kat_vectors_match(const strlist *files, const char *name, const char *prefer)
+{
+    const char *first = NULL;
+    for (int i = 0; i < files->n; i++) {
+        if (strcasecmp(hb_basename(files->v[i]), name) != 0)
+            continue;
+        if (prefer && *prefer && strstr(files->v[i], prefer))
+            return files->v[i];
+        if (!first)
+            first = files->v[i];
+    }
+    return first;
+}
+
+int kat_label_of(const char *name, char *out, size_t outsz)
+{
+    size_t n = strlen(name);
+    for (int k = 0; k < KAT_KIND_COUNT; k++) {
+        const char *p = kat_kind_prefix((kat_kind)k);
+        size_t pl = strlen(p);
+        if (n > pl + 1 + 4 && strncasecmp(name, p, pl) == 0 && name[pl] == '_' &&
+            strcasecmp(name + n - 4, ".txt") == 0) {
+            size_t ll = n - pl - 1 - 4;
+            if (!valid_label(name + pl + 1, ll) || ll >= outsz)
+                return -1;
+            memcpy(out, name + pl + 1, ll);
+            out[ll] = '\0';
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- writing ---- */
+
+/* Appends "<sha> strict <label>/<name>" for the KAT file PATH to LINES,
+ * unless an identical label/name is already there. */
+static int add_manifest_line(strlist *lines, const char *path, const char *label,
+                             hb_err *err)
+{
+    char sha[HB_SHA256_HEX], line[512], tail[256];
+    snprintf(tail, sizeof tail, " strict %s/%s", label, hb_basename(path));
+    for (int i = 0; i < lines->n; i++)
+        if (strcmp(lines->v[i] + 64, tail) == 0)
+            return 0;
+    if (kat_file_sha256(path, sha, err) != 0)
+        return -1;
+    snprintf(line, sizeof line, "%s%s", sha, tail);
+    return strlist_push(lines, line) == 0 ? 0 : hb_fail(err, "out of memory");
+}
+
+static int save_manifest(const char *package, strlist *lines, int *n_files, hb_err *err)
+{
+    char path[PATH_MAX];
+    if (lines->n == 0)
+        return hb_fail(err, "%s: no KAT text file found (KAT_<kind>_<instance>.txt "
+                       "in a Test_Vector or Test_Vectors folder); nothing to write",
+                       package);
+    if (hb_path_join(path, sizeof path, package, KAT_MANIFEST_NAME, err) != 0)
+        return -1;
+    strlist_sort(lines);
+    char *text = strlist_join(lines, "\n");
+    if (!text)
+        return hb_fail(err, "out of memory");
+    size_t n = strlen(text);
+    text[n] = '\0';
+    char *full = malloc(n + 2);
+    int rc = -1;
+    if (full) {
+        memcpy(full, text, n);
+        full[n] = '\n';
+        rc = hb_write_atomic(path, full, n + 1, err);
+    } else {
+        hb_fail(err, "out of memory");
+    }
+    free(full);
+    free(text);
+    *n_files = lines->n;
+    return rc;
+}
+
+int kat_manifest_write_package(const char *package, int *n_files, hb_err *err)
+{
+    strlist files = {0}, lines = {0};
+    char label[80];
+    int rc = kat_vectors_list(package, &files, err);
+    for (int i = 0; rc == 0 && i < files.n; i++)
+        if (kat_label_of(hb_basename(files.v[i]), label, sizeof label) == 0)
+            rc = add_manifest_line(&lines, files.v[i], label, err);
+    if (rc == 0)
+        rc = save_manifest(package, &lines, n_files, err);
+    strlist_free(&files);
+    strlist_free(&lines);
+    return rc;
+}
+
+/* The kat.json status of CAND/INST in RUN_DIR, or NULL. */
+static const char *kat_status_of(const json_t *kat, const char *cand, const char *inst)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(kat, "instances"), i, e) {
+        if (json_is_string(json_object_get(e, "candidate")) &&
+            strcmp(json_string_value(json_object_get(e, "candidate")), cand) == 0 &&
+            json_is_string(json_object_get(e, "instance")) &&
+            strcmp(json_string_value(json_object_get(e, "instance")), inst) == 0)
+            return json_string_value(json_object_get(e, "status"));
+    }
+    return NULL;
+}
+
+static int same_folder(const char *a, const char *b)
+{
+    char ra[PATH_MAX], rb[PATH_MAX];
+    return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
+}
+
+/* Adds the generated texts of one build.json entry. */
+static int add_run_instance(const char *run_dir, const json_t *kat, const json_t *e,
+                            strlist *lines, hb_err *err)
+{
+    const char *cand, *inst;
+    char path[PATH_MAX], name[256];
+    if (hb_json_get_str(e, "candidate", &cand, "build.json", err) != 0 ||
+        hb_json_get_str(e, "instance", &inst, "build.json", err) != 0)
+        return -1;
+    const char *st = kat_status_of(kat, cand, inst);
+    if (!st || (strcmp(st, "PASS") && strcmp(st, "NOKAT") && strcmp(st, "MISMATCH")))
+        return hb_fail(err, "%s/kat.json: %s/%s has KAT status %s; run 'hashbench "
+                       "kat' and fix the instance first", run_dir, cand, inst,
+                       st ? st : "(none)");
+    for (int k = 0; k < KAT_KIND_COUNT; k++) {
+        if (kat_file_name((kat_kind)k, inst, name, sizeof name, err) != 0)
+            return -1;
+        if (snprintf(path, sizeof path, "%s/kat/%s/%s/%s", run_dir, cand, inst, name) >=
+            (int)sizeof path)
+            return hb_fail(err, "%s: path too long", run_dir);
+        if (hb_is_file(path) && add_manifest_line(lines, path, inst, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int kat_manifest_write_run(const char *package, const char *run_dir, int *n_files,
+                           hb_err *err)
+{
+    char bpath[PATH_MAX], kpath[PATH_MAX];
+    json_t *build = NULL, *kat = NULL;
+    strlist lines = {0};
+    int rc = -1;
+    snprintf(bpath, sizeof bpath, "%s/build.json", run_dir);
+    snprintf(kpath, sizeof kpath, "%s/kat.json", run_dir);
+    if (hb_json_load(bpath, &build, err) == 0 && hb_json_load(kpath, &kat, err) == 0) {
+        size_t i;
+        json_t *e;
+        rc = 0;
+        json_array_foreach(json_object_get(build, "instances"), i, e) {
+            const char *pkg = json_string_value(json_object_get(e, "package"));
+            if (rc == 0 && pkg && same_folder(pkg, package) &&
+                !json_is_true(json_object_get(e, "baseline")))
+                rc = add_run_instance(run_dir, kat, e, &lines, err);
+        }
+        if (rc == 0)
+            rc = save_manifest(package, &lines, n_files, err);
+    }
+    json_decref(build);
+    json_decref(kat);
+    strlist_free(&lines);
+    return rc;
+}

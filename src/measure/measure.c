@@ -1,0 +1,324 @@
+/* The measurement stage driver: see measure.h. It reads build.json and
+ * kat.json, selects the counter and measures its rate once on the pinned
+ * core, then walks instances and sizes, keeping current records and writing
+ * new ones atomically. */
+#include "measure/measure.h"
+
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/fs.h"
+#include "common/json.h"
+#include "common/proc.h"
+#include "measure/counter.h"
+#include "measure/host.h"
+#include "measure/plan.h"
+#include "measure/record.h"
+
+#define MEMORY_TIMEOUT_S 120.0
+
+typedef struct measure_ctx {
+    const measure_options *o;
+    plan_settings settings;
+    counter_kind counter;
+    double rate_hz;
+    char probe[PATH_MAX];
+    int cpu;
+    int done, total, failed;
+} measure_ctx;
+
+int measure_default_cpu(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return -1;
+    for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+        if (CPU_ISSET(c, &set))
+            return c;
+    return -1;
+}
+
+int measure_parse_sizes(const char *list, unsigned *sizes, int cap, hb_err *err)
+{
+    int n = 0;
+    const char *p = list;
+    while (*p) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || (*end && *end != ',') || v == 0 || v > (1ul << 30))
+            return hb_fail(err, "--sizes: '%s' is not a list of byte counts "
+                           "(1 to 2^30) separated by commas", list);
+        if (n == cap)
+            return hb_fail(err, "--sizes: at most %d sizes", cap);
+        sizes[n++] = (unsigned)v;
+        p = *end ? end + 1 : end;
+    }
+    if (n == 0)
+        return hb_fail(err, "--sizes: empty list; give e.g. 32,4096");
+    return n;
+}
+
+typedef struct rate_job {
+    counter_kind kind;
+} rate_job;
+
+static int rate_child(void *arg)
+{
+    const rate_job *j = arg;
+    double rate;
+    if (counter_measure_rate(j->kind, 0.2, &rate, NULL) != 0)
+        return 1;
+    printf("%.17g\n", rate);
+    return 0;
+}
+
+/* The counter's rate measured in a child pinned to the measuring core. */
+static int host_rate(measure_ctx *c, hb_err *err)
+{
+    rate_job j = {c->counter};
+    char *out = NULL;
+    hb_proc_opts po = hb_proc_defaults();
+    po.cpu = c->cpu;
+    po.timeout_s = 10;
+    po.capture = &out;
+    hb_proc_result pr;
+    if (hb_proc_fork(rate_child, &j, &po, &pr, err) != 0)
+        return -1;
+    c->rate_hz = out ? strtod(out, NULL) : 0;
+    free(out);
+    if (!(pr.exited && pr.exit_code == 0) || !(c->rate_hz > 0))
+        return hb_fail(err, "cannot measure the rate of the counter %s on cpu %d",
+                       counter_name(c->counter), c->cpu);
+    return 0;
+}
+
+static const json_t *find_kat(const json_t *kat, const char *cand, const char *inst)
+{
+    const json_t *arr = kat ? json_object_get(kat, "instances") : NULL;
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const json_t *e = json_array_get(arr, i);
+        const char *c = json_string_value(json_object_get(e, "candidate"));
+        const char *n = json_string_value(json_object_get(e, "instance"));
+        if (c && n && !strcmp(c, cand) && !strcmp(n, inst))
+            return e;
+    }
+    return NULL;
+}
+
+static int selected(const measure_options *o, const char *cand, const char *inst)
+{
+    if (!o->instances || o->n_instances == 0)
+        return 1;
+    char full[512];
+    snprintf(full, sizeof full, "%s/%s", cand, inst);
+    for (int i = 0; i < o->n_instances; i++)
+        if (!strcmp(o->instances[i], inst) || !strcmp(o->instances[i], full))
+            return 1;
+    return 0;
+}
+
+static int safe_name(const char *s)
+{
+    if (!s || !*s || s[0] == '.')
+        return 0;
+    return strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                     "0123456789_-.+") == strlen(s);
+}
+
+/* The instance of build.json entry B that will be timed, or NULL. */
+typedef struct measure_target {
+    const json_t *build, *kat;
+    const char *cand, *inst, *lib, *lib_sha, *flags_kind, *flags;
+    int digest_bits;
+} measure_target;
+
+static int target_of(const json_t *b, const json_t *kat, measure_target *t,
+                     const char *file, size_t idx, hb_err *err)
+{
+    memset(t, 0, sizeof *t);
+    t->build = b;
+    t->cand = json_string_value(json_object_get(b, "candidate"));
+    t->inst = json_string_value(json_object_get(b, "instance"));
+    if (!safe_name(t->cand) || !safe_name(t->inst))
+        return hb_fail_at(err, file, 0, "instances[%zu]: candidate or instance "
+                          "name missing or not usable as a file name; rebuild", idx);
+    const char *status = json_string_value(json_object_get(b, "status"));
+    const char *excl = json_string_value(json_object_get(b, "exclude_timing"));
+    if (!status || strcmp(status, "BUILT") != 0 || (excl && *excl))
+        return 0;
+    t->kat = find_kat(kat, t->cand, t->inst);
+    const json_t *src = t->kat && json_is_string(json_object_get(t->kat, "library"))
+                            ? t->kat : b;
+    t->lib = json_string_value(json_object_get(src, "library"));
+    t->lib_sha = json_string_value(json_object_get(src, "library_sha256"));
+    t->flags_kind = json_string_value(json_object_get(src, "flags_kind"));
+    t->flags = json_string_value(json_object_get(src, "flags"));
+    t->digest_bits = (int)json_integer_value(json_object_get(b, "digest_bits"));
+    if (!t->lib || t->digest_bits <= 0)
+        return hb_fail_at(err, file, 0, "instances[%zu] (%s/%s): library or "
+                          "digest_bits missing; rebuild", idx, t->cand, t->inst);
+    return 1;
+}
+
+static void read_host(int cpu, host_info *h)
+{
+    hb_err e;
+    if (host_read("/", cpu, h, &e) != 0) {
+        memset(h, 0, sizeof *h);
+        h->turbo = h->smt = -1;
+        h->perf_event_paranoid = -99;
+        h->loadavg1 = -1;
+    }
+}
+
+static int measure_one(measure_ctx *c, const measure_target *t, unsigned size,
+                       const char *path, hb_err *err)
+{
+    trial_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.probe_path = c->probe;
+    rq.run_dir = c->o->run_dir;
+    rq.lib = t->lib;
+    rq.size = size;
+    rq.cpu = c->cpu;
+    rq.counter = c->counter;
+    rq.digest_bits = t->digest_bits;
+    host_info before, after;
+    read_host(c->cpu, &before);
+    plan_outcome po;
+    if (plan_execute(&c->settings, &rq, &po, err) != 0)
+        return -1;
+    trial_result mem;
+    memset(&mem, 0, sizeof mem);
+    char failure[640] = "";
+    if (!po.ok) {
+        snprintf(failure, sizeof failure, "%s", po.failure);
+    } else {
+        trial_request mq = rq;
+        mq.memory = 1;
+        mq.calls = 1;
+        mq.warmup = 0;
+        mq.timeout_s = MEMORY_TIMEOUT_S;
+        if (trial_run(&mq, &mem, err) != 0) {
+            plan_outcome_free(&po);
+            return -1;
+        }
+        if (!mem.ok)
+            snprintf(failure, sizeof failure, "memory run: %s", mem.failure);
+    }
+    read_host(c->cpu, &after);
+    rq.calls = po.calls_per_trial;
+    rq.warmup = po.warmup_calls;
+    json_t *cmd = trial_command_json(&rq);
+    json_t *env = record_environment(&before, &after,
+        json_string_value(json_object_get(t->build, "compiler_version")),
+        c->counter, c->rate_hz);
+    record_input in = {t->build, t->kat, t->lib, t->lib_sha, t->flags_kind,
+                       t->flags, size, cmd, env, &c->settings, &po, &mem, failure};
+    json_t *rec = record_build(&in, err);
+    int rc = rec ? hb_json_save(path, rec, err) : -1;
+    json_decref(rec);
+    json_decref(cmd);
+    json_decref(env);
+    plan_outcome_free(&po);
+    if (rc == 0 && failure[0])
+        c->failed++;
+    return rc;
+}
+
+static int measure_target_sizes(measure_ctx *c, const measure_target *t,
+                                 const unsigned *sizes, int n_sizes, hb_err *err)
+{
+    for (int s = 0; s < n_sizes; s++) {
+        char rel[1024], path[PATH_MAX], step[600];
+        snprintf(rel, sizeof rel, "records/%s/%s__hash_%u.json", t->cand, t->inst,
+                 sizes[s]);
+        if (hb_path_join(path, sizeof path, c->o->run_dir, rel, err) != 0)
+            return -1;
+        snprintf(step, sizeof step, "measure %s/%s %u B", t->cand, t->inst, sizes[s]);
+        if (c->o->progress)
+            c->o->progress(c->o->progress_ctx, step, c->done, c->total);
+        int failed = 0;
+        if (!c->o->force && record_is_current(path, &c->settings, t->lib_sha, &failed))
+            c->failed += failed;
+        else if (measure_one(c, t, sizes[s], path, err) != 0)
+            return -1;
+        c->done++;
+    }
+    return 0;
+}
+
+static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
+{
+    memset(c, 0, sizeof *c);
+    c->o = o;
+    c->settings.planner = o->planner ? o->planner : "adaptive";
+    if (strcmp(c->settings.planner, "adaptive") && strcmp(c->settings.planner, "reference"))
+        return hb_fail(err, "unknown planner '%s': use reference or adaptive",
+                       c->settings.planner);
+    c->settings.min_trials = o->trials > 0 ? o->trials : 5;
+    c->settings.target_ci_percent = o->target_ci > 0 ? o->target_ci : 0.5;
+    c->settings.budget_s = o->budget_s > 0 ? o->budget_s : 10.0;
+    c->settings.max_retries = 2;
+    c->settings.max_trials = 200;
+    c->cpu = o->cpu >= 0 ? o->cpu : measure_default_cpu();
+    if (!o->probe_path || !realpath(o->probe_path, c->probe) ||
+        access(c->probe, X_OK) != 0)
+        return hb_fail(err, "%s: the probe executable is missing; build "
+                       "hashbench-probe next to hashbench", o->probe_path ? o->probe_path : "(none)");
+    counter_state cs;
+    counter_select(&cs, NULL, NULL, err);
+    c->counter = cs.kind;
+    if (host_rate(c, err) != 0)
+        return -1;
+    c->settings.host_rate_hz = c->rate_hz;
+    return 0;
+}
+
+int measure_run(const measure_options *o, int *n_failed, hb_err *err)
+{
+    measure_ctx c;
+    if (setup(&c, o, err) != 0)
+        return -1;
+    char path[PATH_MAX];
+    json_t *build = NULL, *kat = NULL;
+    if (hb_path_join(path, sizeof path, o->run_dir, "build.json", err) != 0 ||
+        hb_json_load(path, &build, err) != 0)
+        return -1;
+    char katpath[PATH_MAX];
+    if (hb_path_join(katpath, sizeof katpath, o->run_dir, "kat.json", err) != 0 ||
+        (hb_is_file(katpath) && hb_json_load(katpath, &kat, err) != 0)) {
+        json_decref(build);
+        return -1;
+    }
+    static const unsigned defaults[] = MEASURE_DEFAULT_SIZES;
+    const unsigned *sizes = o->sizes ? o->sizes : defaults;
+    int n_sizes = o->sizes ? o->n_sizes : MEASURE_N_DEFAULT_SIZES;
+    json_t *arr = json_object_get(build, "instances");
+    int rc = json_is_array(arr) ? 0
+             : hb_fail_at(err, path, 0, "no 'instances' array; run hashbench build");
+    measure_target *targets = calloc(json_array_size(arr) + 1, sizeof *targets);
+    size_t nt = 0;
+    for (size_t i = 0; rc == 0 && i < json_array_size(arr); i++) {
+        int t = target_of(json_array_get(arr, i), kat, &targets[nt], path, i, err);
+        if (t < 0)
+            rc = -1;
+        else if (t > 0 && selected(o, targets[nt].cand, targets[nt].inst))
+            nt++;
+    }
+    c.total = (int)nt * n_sizes;
+    for (size_t i = 0; rc == 0 && i < nt; i++)
+        rc = measure_target_sizes(&c, &targets[i], sizes, n_sizes, err);
+    if (rc == 0 && o->progress)
+        o->progress(o->progress_ctx, "measure", c.done, c.total);
+    free(targets);
+    json_decref(build);
+    json_decref(kat);
+    if (n_failed)
+        *n_failed = c.failed;
+    return rc;
+}

@@ -1,0 +1,51 @@
+/* The measurement stage: for every instance of DIR/build.json (the library
+ * taken from DIR/kat.json when present) and every requested message size,
+ * plan and run the probe trials (plan.h), one extra probe run with --memory,
+ * and write DIR/records/<cand>/<Inst>__hash_<bytes>.json atomically in the
+ * format of docs/FORMATS.md. Resumable: a record that exists, parses and was
+ * made with the same settings and library is kept unless FORCE. A probe
+ * failure makes that record FAILED with a one-line reason and never stops
+ * the run. Instances that did not build, or whose build entry gives an
+ * exclude_timing reason, are skipped. */
+#ifndef HB_MEASURE_MEASURE_H
+#define HB_MEASURE_MEASURE_H
+
+#include "common/err.h"
+#include "common/progress.h"
+
+/* S1..S8 of the guide. */
+#define MEASURE_DEFAULT_SIZES {32, 128, 512, 1024, 4096, 8192, 16384, 65536}
+#define MEASURE_N_DEFAULT_SIZES 8
+
+typedef struct measure_options {
+    const char *run_dir;
+    const char *probe_path;          /* hashbench-probe */
+    const char *planner;             /* "reference" or "adaptive"; NULL adaptive */
+    int cpu;                         /* -1: the last CPU this process may use */
+    const unsigned *sizes;           /* NULL: S1..S8 */
+    int n_sizes;
+    const char *const *instances;    /* NULL: all; "Inst" or "Cand/Inst" */
+    int n_instances;
+    int trials;                      /* reference: trials; adaptive: minimum; 0 = 5 */
+    double target_ci;                /* percent; 0 = 0.5 */
+    double budget_s;                 /* adaptive budget per (instance, size); 0 = 10 */
+    int force;                       /* redo existing records */
+    hb_progress_fn progress;
+    void *progress_ctx;
+} measure_options;
+
+/* Runs the stage. *n_failed (may be NULL) gets the number of FAILED records
+ * among those selected (new or kept). Returns 0 when the stage ran (even
+ * with failed records), -1 on an error that stops it (unreadable build.json,
+ * no probe, unusable counter, a record that cannot be written). */
+int measure_run(const measure_options *o, int *n_failed, hb_err *err);
+
+/* The default CPU: the highest-numbered CPU in this process's affinity
+ * mask (-1 when it cannot be read). */
+int measure_default_cpu(void);
+
+/* Parses a size list "32,128,4096" into SIZES (capacity CAP); returns the
+ * count, or -1 with ERR naming the bad item. */
+int measure_parse_sizes(const char *list, unsigned *sizes, int cap, hb_err *err);
+
+#endif

@@ -1,0 +1,206 @@
+/* Measurement records: see record.h. Field order follows docs/FORMATS.md so
+ * that regenerated records and reports are byte-identical. */
+#include "measure/record.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/digest.h"
+#include "common/json.h"
+#include "measure/counter.h"
+#include "measure/stats.h"
+#include "probe/probe_codes.h"
+
+static json_t *str_or_null(const char *s)
+{
+    return s && *s ? json_string(s) : json_null();
+}
+
+static json_t *copy_field(const json_t *obj, const char *name)
+{
+    json_t *v = obj ? json_object_get(obj, name) : NULL;
+    return v ? json_deep_copy(v) : json_null();
+}
+
+void record_message_sha256(unsigned long long size, char hex[65])
+{
+    unsigned char *m = malloc(size ? size : 1);
+    if (!m) {
+        hex[0] = '\0';
+        return;
+    }
+    for (unsigned long long i = 0; i < size; i++)
+        m[i] = probe_message_byte(i, size);
+    hb_sha256_buf_hex(m, size, hex);
+    free(m);
+}
+
+json_t *record_environment(const host_info *before, const host_info *after,
+                           const char *compiler, counter_kind counter,
+                           double rate_hz)
+{
+    json_t *e = json_object();
+    json_object_set_new(e, "cpu_model", str_or_null(before->cpu_model));
+    json_object_set_new(e, "kernel", str_or_null(before->kernel));
+    json_object_set_new(e, "compiler", str_or_null(compiler));
+    json_object_set_new(e, "counter", counter_json(counter, rate_hz));
+    json_object_set_new(e, "governor", str_or_null(before->governor));
+    json_object_set_new(e, "turbo", before->turbo < 0 ? json_null()
+                                                      : json_boolean(before->turbo));
+    json_object_set_new(e, "smt", before->smt < 0 ? json_null()
+                                                  : json_boolean(before->smt));
+    json_object_set_new(e, "perf_event_paranoid",
+                        before->perf_event_paranoid == -99
+                            ? json_null() : json_integer(before->perf_event_paranoid));
+    json_object_set_new(e, "loadavg_before", before->loadavg1 < 0
+                            ? json_null() : json_real(before->loadavg1));
+    json_object_set_new(e, "loadavg_after", after->loadavg1 < 0
+                            ? json_null() : json_real(after->loadavg1));
+    return e;
+}
+
+static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < o->n_trials; i++)
+        kept += !o->trials[i].disturbed;
+    int adaptive = strcmp(s->planner, "adaptive") == 0;
+    json_t *p = json_object();
+    json_object_set_new(p, "planner", json_string(s->planner));
+    json_object_set_new(p, "trials", json_integer((json_int_t)kept));
+    json_object_set_new(p, "calls_per_trial", json_integer((json_int_t)o->calls_per_trial));
+    json_object_set_new(p, "warmup_calls", json_integer((json_int_t)o->warmup_calls));
+    json_object_set_new(p, "calibration",
+                        json_pack("{s:I, s:f}", "calls", (json_int_t)o->calib_calls,
+                                  "ns_per_call", o->calib_ns_per_call));
+    json_object_set_new(p, "target_ci_percent", json_real(s->target_ci_percent));
+    json_object_set_new(p, "budget_s", json_real(s->budget_s));
+    json_object_set_new(p, "max_retries", json_integer(s->max_retries));
+    json_object_set_new(p, "min_trials", json_integer(s->min_trials));
+    json_object_set_new(p, "target_reached",
+                        adaptive ? json_boolean(o->target_reached) : json_null());
+    return p;
+}
+
+static json_t *trials_json(const plan_outcome *o)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < o->n_trials; i++) {
+        const plan_trial *t = &o->trials[i];
+        json_array_append_new(arr, json_pack(
+            "{s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:i, s:I, s:I}",
+            "index", (json_int_t)i, "calls", (json_int_t)t->r.calls,
+            "ticks", (json_int_t)t->r.ticks, "ns", (json_int_t)t->r.ns,
+            "rate_hz", t->rate_hz, "disturbed", t->disturbed,
+            "pid", (json_int_t)t->r.pid, "cpu", t->r.cpu,
+            "rss_baseline_kb", (json_int_t)t->r.rss_baseline_kb,
+            "rss_peak_kb", (json_int_t)t->r.rss_peak_kb));
+    }
+    return arr;
+}
+
+static json_t *int_or_null(long long v)
+{
+    return v < 0 ? json_null() : json_integer((json_int_t)v);
+}
+
+/* RSS from the timed trials (lowest baseline, highest peak); stack and heap
+ * from the --memory run. */
+static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
+{
+    long long base = -1, peak = -1;
+    for (size_t i = 0; i < o->n_trials; i++) {
+        const trial_result *r = &o->trials[i].r;
+        if (base < 0 || r->rss_baseline_kb < base)
+            base = r->rss_baseline_kb;
+        if (r->rss_peak_kb > peak)
+            peak = r->rss_peak_kb;
+    }
+    int have = mem && mem->ok;
+    json_t *m = json_object();
+    json_object_set_new(m, "rss_baseline_kb", int_or_null(base));
+    json_object_set_new(m, "rss_peak_kb", int_or_null(peak));
+    json_object_set_new(m, "stack_peak_bytes", int_or_null(have ? mem->stack_peak_bytes : -1));
+    json_object_set_new(m, "heap_peak_bytes", int_or_null(have ? mem->heap_peak_bytes : -1));
+    json_object_set_new(m, "heap_allocs", int_or_null(have ? mem->heap_allocs : -1));
+    return m;
+}
+
+static void set_identity(json_t *r, const record_input *in)
+{
+    json_object_set_new(r, "schema", json_integer(RECORD_SCHEMA));
+    json_object_set_new(r, "kind", json_string("hashbench-record"));
+    const char *ids[] = {"candidate", "algorithm", "instance", "variant",
+                         "digest_bits", "profile"};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        json_object_set_new(r, ids[i], copy_field(in->build, ids[i]));
+    json_object_set_new(r, "flags_kind", str_or_null(in->flags_kind));
+    json_object_set_new(r, "flags", str_or_null(in->flags));
+    json_object_set_new(r, "kat_status", copy_field(in->kat, "status"));
+    json_object_set_new(r, "kat_log", copy_field(in->kat, "log"));
+    json_object_set_new(r, "kat_log_sha256", copy_field(in->kat, "log_sha256"));
+    json_object_set_new(r, "library", json_string(in->library));
+    json_object_set_new(r, "library_sha256", str_or_null(in->library_sha256));
+}
+
+json_t *record_build(const record_input *in, hb_err *err)
+{
+    json_t *r = json_object();
+    set_identity(r, in);
+    json_object_set_new(r, "operation", json_string("hash"));
+    json_object_set_new(r, "size_bytes", json_integer((json_int_t)in->size));
+    char hex[65];
+    record_message_sha256(in->size, hex);
+    json_object_set_new(r, "message", json_pack("{s:s, s:s}", "rule",
+                                                PROBE_MESSAGE_RULE, "sha256", hex));
+    json_object_set_new(r, "digest", str_or_null(in->outcome->digest));
+    json_object_set_new(r, "probe_command", json_incref(in->probe_command));
+    json_object_set_new(r, "environment", json_incref(in->environment));
+    json_object_set_new(r, "plan", plan_json(in->settings, in->outcome));
+    json_object_set_new(r, "trials", trials_json(in->outcome));
+    json_object_set_new(r, "disturbed_retries",
+                        json_integer(in->outcome->disturbed_retries));
+    json_object_set_new(r, "memory", memory_json(in->outcome, in->memory));
+    const char *failure = in->failure ? in->failure : "";
+    if (!*failure) {
+        json_t *derived;
+        if (stats_derive_record(r, "record", &derived, err) != 0) {
+            json_decref(r);
+            return NULL;
+        }
+        json_object_set_new(r, "derived", derived);
+    }
+    json_object_set_new(r, "status", json_string(*failure ? "FAILED" : "OK"));
+    json_object_set_new(r, "failure", json_string(failure));
+    return r;
+}
+
+static int same_num(const json_t *obj, const char *name, double v)
+{
+    const json_t *x = json_object_get(obj, name);
+    return json_is_number(x) && fabs(json_number_value(x) - v) < 1e-9;
+}
+
+int record_is_current(const char *path, const plan_settings *s,
+                      const char *library_sha256, int *failed)
+{
+    json_t *r;
+    *failed = 0;
+    if (hb_json_load(path, &r, NULL) != 0)
+        return 0;
+    const json_t *plan = json_object_get(r, "plan");
+    const char *planner = json_string_value(json_object_get(plan, "planner"));
+    const char *lib = json_string_value(json_object_get(r, "library_sha256"));
+    const char *status = json_string_value(json_object_get(r, "status"));
+    int ok = planner && !strcmp(planner, s->planner) && status &&
+             (!library_sha256 || (lib && !strcmp(lib, library_sha256))) &&
+             same_num(plan, "min_trials", s->min_trials) &&
+             same_num(plan, "target_ci_percent", s->target_ci_percent) &&
+             same_num(plan, "budget_s", s->budget_s) &&
+             same_num(plan, "max_retries", s->max_retries);
+    if (ok)
+        *failed = strcmp(status, "OK") != 0;
+    json_decref(r);
+    return ok;
+}

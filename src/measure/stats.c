@@ -1,0 +1,209 @@
+/* Derived statistics from raw trials: see stats.h for every definition. */
+#include "measure/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json.h"
+
+/* t(0.975, df): rows for df 1..30, then 40, 60, 120. */
+static const struct {
+    int df;
+    double t;
+} t95_table[] = {
+    {1, 12.7062}, {2, 4.3027}, {3, 3.1824}, {4, 2.7764}, {5, 2.5706},
+    {6, 2.4469}, {7, 2.3646}, {8, 2.3060}, {9, 2.2622}, {10, 2.2281},
+    {11, 2.2010}, {12, 2.1788}, {13, 2.1604}, {14, 2.1448}, {15, 2.1314},
+    {16, 2.1199}, {17, 2.1098}, {18, 2.1009}, {19, 2.0930}, {20, 2.0860},
+    {21, 2.0796}, {22, 2.0739}, {23, 2.0687}, {24, 2.0639}, {25, 2.0595},
+    {26, 2.0555}, {27, 2.0518}, {28, 2.0484}, {29, 2.0452}, {30, 2.0423},
+    {40, 2.0211}, {60, 2.0003}, {120, 1.9799},
+};
+
+double stats_t95(int df)
+{
+    if (df < 1)
+        return NAN;
+    size_t rows = sizeof t95_table / sizeof t95_table[0];
+    if (df > t95_table[rows - 1].df)
+        return 1.9600;
+    double t = t95_table[0].t;
+    for (size_t i = 0; i < rows && t95_table[i].df <= df; i++)
+        t = t95_table[i].t;
+    return t;
+}
+
+double stats_quantile_sorted(const double *x, size_t n, double p)
+{
+    if (n == 0)
+        return NAN;
+    double h = (double)(n - 1) * p;
+    size_t lo = (size_t)floor(h);
+    if (lo + 1 >= n)
+        return x[n - 1];
+    return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Spread figures of the K sorted trial means M around the mean MEAN. */
+static void derive_spread(const double *m, size_t k, stats_derived *d)
+{
+    d->median_trial_mean = stats_quantile_sorted(m, k, 0.5);
+    d->q1_trial_mean = stats_quantile_sorted(m, k, 0.25);
+    d->q3_trial_mean = stats_quantile_sorted(m, k, 0.75);
+    d->min_trial_mean = m[0];
+    d->max_trial_mean = m[k - 1];
+    d->cv_percent = d->ci95_low = d->ci95_high = d->ci95_rel_percent = NAN;
+    if (k < 2)
+        return;
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < k; i++)
+        sum += m[i];
+    double plain_mean = sum / (double)k;
+    for (size_t i = 0; i < k; i++)
+        ss += (m[i] - plain_mean) * (m[i] - plain_mean);
+    double sd = sqrt(ss / (double)(k - 1));
+    d->cv_percent = plain_mean > 0 ? sd / plain_mean * 100.0 : NAN;
+    double half = stats_t95((int)k - 1) * sd / sqrt((double)k);
+    d->ci95_low = d->mean_ticks_per_call - half;
+    d->ci95_high = d->mean_ticks_per_call + half;
+    d->ci95_rel_percent = d->mean_ticks_per_call > 0
+                              ? half / d->mean_ticks_per_call * 100.0 : NAN;
+}
+
+int stats_derive(const stats_trial *t, size_t n, unsigned long long size_bytes,
+                 stats_derived *out, hb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    double *m = malloc((n ? n : 1) * sizeof *m);
+    if (!m)
+        return hb_fail(err, "out of memory");
+    double ticks = 0, ns = 0;
+    unsigned long long calls = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].disturbed)
+            continue;
+        if (t[i].calls == 0 || !(t[i].ns > 0)) {
+            free(m);
+            return hb_fail(err, "trial %zu has %llu calls and %g ns: a kept "
+                           "trial needs calls and time", i, t[i].calls, t[i].ns);
+        }
+        ticks += t[i].ticks;
+        ns += t[i].ns;
+        calls += t[i].calls;
+        m[k++] = t[i].ticks / (double)t[i].calls;
+    }
+    if (k == 0) {
+        free(m);
+        return hb_fail(err, "no undisturbed trial to derive figures from");
+    }
+    qsort(m, k, sizeof *m, cmp_double);
+    out->n = calls;
+    out->trials = k;
+    out->calls = calls;
+    out->mean_ticks_per_call = ticks / (double)calls;
+    out->ticks_per_byte = size_bytes ? out->mean_ticks_per_call / (double)size_bytes
+                                     : NAN;
+    out->mean_ns_per_call = ns / (double)calls;
+    out->mb_per_s = (double)size_bytes * (double)calls / ns * 1000.0;
+    derive_spread(m, k, out);
+    free(m);
+    return 0;
+}
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *stats_derived_json(const stats_derived *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "n", json_integer((json_int_t)d->n));
+    json_object_set_new(o, "trials", json_integer((json_int_t)d->trials));
+    json_object_set_new(o, "calls", json_integer((json_int_t)d->calls));
+    const struct {
+        const char *name;
+        double v;
+    } f[] = {
+        {"mean_ticks_per_call", d->mean_ticks_per_call},
+        {"ticks_per_byte", d->ticks_per_byte},
+        {"mean_ns_per_call", d->mean_ns_per_call},
+        {"mb_per_s", d->mb_per_s},
+        {"median_trial_mean", d->median_trial_mean},
+        {"min_trial_mean", d->min_trial_mean},
+        {"max_trial_mean", d->max_trial_mean},
+        {"q1_trial_mean", d->q1_trial_mean},
+        {"q3_trial_mean", d->q3_trial_mean},
+        {"cv_percent", d->cv_percent},
+        {"ci95_low", d->ci95_low},
+        {"ci95_high", d->ci95_high},
+        {"ci95_rel_percent", d->ci95_rel_percent},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        json_object_set_new(o, f[i].name, num_or_null(f[i].v));
+    return o;
+}
+
+static int read_trial(const json_t *tr, size_t i, const char *file,
+                      stats_trial *out, hb_err *err)
+{
+    long long calls;
+    double ticks, ns;
+    if (!json_is_object(tr))
+        return hb_fail_at(err, file, 0, "trials[%zu] is not an object; "
+                          "re-run the measurement", i);
+    if (hb_json_get_int(tr, "calls", &calls, file, err) != 0 ||
+        hb_json_get_num(tr, "ticks", &ticks, file, err) != 0 ||
+        hb_json_get_num(tr, "ns", &ns, file, err) != 0)
+        return -1;
+    const json_t *dist = json_object_get(tr, "disturbed");
+    if (!json_is_boolean(dist))
+        return hb_fail_at(err, file, 0, "trials[%zu]: field 'disturbed' missing "
+                          "or not a boolean", i);
+    if (calls < 0)
+        return hb_fail_at(err, file, 0, "trials[%zu]: negative calls", i);
+    out->calls = (unsigned long long)calls;
+    out->ticks = ticks;
+    out->ns = ns;
+    out->disturbed = json_is_true(dist);
+    return 0;
+}
+
+int stats_derive_record(const json_t *record, const char *file, json_t **derived,
+                        hb_err *err)
+{
+    json_t *trials;
+    long long size;
+    if (hb_json_get_arr(record, "trials", &trials, file, err) != 0 ||
+        hb_json_get_int(record, "size_bytes", &size, file, err) != 0)
+        return -1;
+    if (size < 0)
+        return hb_fail_at(err, file, 0, "size_bytes is negative");
+    size_t n = json_array_size(trials);
+    stats_trial *t = calloc(n ? n : 1, sizeof *t);
+    if (!t)
+        return hb_fail(err, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (read_trial(json_array_get(trials, i), i, file, &t[i], err) != 0) {
+            free(t);
+            return -1;
+        }
+    stats_derived d;
+    int rc = stats_derive(t, n, (unsigned long long)size, &d, err);
+    free(t);
+    if (rc != 0) {
+        char msg[HB_ERR_MAX];
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        return hb_fail_at(err, file, 0, "%s", msg);
+    }
+    *derived = stats_derived_json(&d);
+    return 0;
+}

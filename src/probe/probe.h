@@ -1,0 +1,35 @@
+/* Internal interface between the probe's files: the heap tracker
+ * (probe_heap.c, which interposes the allocator), the painted-stack runner
+ * (probe_stack.c) and the main program (probe_main.c). The probe links only
+ * libc and libdl; see probe_main.c for what it does. */
+#ifndef HB_PROBE_PROBE_H
+#define HB_PROBE_PROBE_H
+
+#include <stddef.h>
+
+typedef int (*probe_hash_fn)(int digest_len_bits, const unsigned char *msg,
+                             unsigned long long msg_len_bits,
+                             unsigned char *digest);
+
+/* Heap tracking: between probe_heap_begin and probe_heap_end, every
+ * allocation made in the process (the library's included, since the probe's
+ * allocator functions interpose libc's) is counted; live bytes are those
+ * requested and not yet freed among the allocations made while tracking. */
+typedef struct probe_heap_stats {
+    size_t peak_bytes;  /* highest live byte count during the window */
+    size_t allocs;      /* allocation calls (malloc, calloc, realloc, ...) */
+    int approximate;    /* 1 when the tracking table overflowed */
+} probe_heap_stats;
+void probe_heap_begin(void);
+void probe_heap_end(probe_heap_stats *out);
+
+/* One call of FN on a separate painted stack of STACK_BYTES in its own
+ * thread, with heap tracking around the call. Fills *stack_peak (bytes below
+ * the caller frame written during the call), *heap and *rc (the return
+ * value). Returns 0, or -1 when the stack or thread could not be set up. */
+int probe_stack_run(probe_hash_fn fn, int digest_bits, const unsigned char *msg,
+                    unsigned long long msg_bits, unsigned char *digest,
+                    size_t stack_bytes, size_t *stack_peak,
+                    probe_heap_stats *heap, int *rc);
+
+#endif

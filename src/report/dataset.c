@@ -1,0 +1,371 @@
+/* Loading a published dataset: see dataset.h. Folder listings are sorted
+ * with strcmp so the order, and so every page, does not depend on the file
+ * system or the locale. */
+#include "report/dataset.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/fs.h"
+#include "common/json.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the entries of DIR (without . and ..) whose type matches
+ * WANT_DIR; *out is a malloc'd array of malloc'd names. Missing DIR gives an
+ * empty list. */
+static int list_dir(const char *dir, int want_dir, char ***out, size_t *n, hb_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        if (hb_path_join(path, sizeof path, dir, e->d_name, err) < 0)
+            break;
+        if ((want_dir ? hb_is_dir(path) : hb_is_file(path)) == 0)
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **grown = realloc(*out, cap * sizeof **out);
+            if (!grown)
+                break;
+            *out = grown;
+        }
+        (*out)[(*n)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (*n)
+        qsort(*out, *n, sizeof **out, cmp_str);
+    return err && err->msg[0] ? -1 : 0;
+}
+
+static void free_list(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static int load_optional(const char *dir, const char *name, json_t **out, hb_err *err)
+{
+    char path[4096];
+    *out = NULL;
+    if (hb_path_join(path, sizeof path, dir, name, err) < 0)
+        return -1;
+    if (!hb_is_file(path))
+        return 0;
+    return hb_json_load(path, out, err);
+}
+
+static int cmp_record(const void *a, const void *b)
+{
+    const report_record *x = a, *y = b;
+    int c = strcmp(x->candidate, y->candidate);
+    if (c == 0)
+        c = strcmp(x->instance, y->instance);
+    if (c == 0)
+        c = (x->size > y->size) - (x->size < y->size);
+    if (c == 0)
+        c = strcmp(x->file, y->file);
+    return c;
+}
+
+static int add_record(report_system *s, const char *root, const char *rel,
+                      size_t *cap, hb_err *err)
+{
+    char path[4096];
+    json_t *j;
+    if (hb_path_join(path, sizeof path, root, rel, err) < 0 ||
+        hb_json_load(path, &j, err) < 0)
+        return -1;
+    report_record r = {0};
+    long long size;
+    if (hb_json_get_str(j, "candidate", &r.candidate, rel, err) < 0 ||
+        hb_json_get_str(j, "instance", &r.instance, rel, err) < 0 ||
+        hb_json_get_int(j, "size_bytes", &size, rel, err) < 0) {
+        json_decref(j);
+        return -1;
+    }
+    r.size = size;
+    r.json = j;
+    r.file = strdup(rel);
+    json_t *d = json_object_get(j, "derived");
+    r.derived = json_is_object(d) && strcmp(report_str(j, "status", "OK"), "FAILED") != 0
+                    ? d : NULL;
+    if (s->nrecs == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        report_record *grown = realloc(s->recs, *cap * sizeof *grown);
+        if (!grown) {
+            json_decref(j);
+            free(r.file);
+            return hb_fail(err, "%s: out of memory", rel);
+        }
+        s->recs = grown;
+    }
+    s->recs[s->nrecs++] = r;
+    return 0;
+}
+
+static int load_records(report_system *s, const char *root, hb_err *err)
+{
+    char dir[4096], rel[4096];
+    char **cands;
+    size_t ncands, cap = 0;
+    snprintf(dir, sizeof dir, "%s/%s/records", root, s->name);
+    if (list_dir(dir, 1, &cands, &ncands, err) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < ncands && rc == 0; i++) {
+        char cdir[4096];
+        char **files;
+        size_t nfiles;
+        if (hb_path_join(cdir, sizeof cdir, dir, cands[i], err) < 0 ||
+            list_dir(cdir, 0, &files, &nfiles, err) < 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < nfiles && rc == 0; k++) {
+            size_t len = strlen(files[k]);
+            if (len < 5 || strcmp(files[k] + len - 5, ".json") != 0)
+                continue;
+            snprintf(rel, sizeof rel, "%s/records/%s/%s", s->name, cands[i], files[k]);
+            rc = add_record(s, root, rel, &cap, err);
+        }
+        free_list(files, nfiles);
+    }
+    free_list(cands, ncands);
+    if (rc == 0 && s->nrecs)
+        qsort(s->recs, s->nrecs, sizeof *s->recs, cmp_record);
+    return rc;
+}
+
+static void add_unique(json_t *arr, const char *name)
+{
+    size_t i;
+    json_t *v;
+    if (!name)
+        return;
+    json_array_foreach(arr, i, v)
+        if (strcmp(json_string_value(v), name) == 0)
+            return;
+    json_array_append_new(arr, json_string(name));
+}
+
+static int cmp_json_str(const void *a, const void *b)
+{
+    return strcmp(json_string_value(*(json_t *const *)a),
+                  json_string_value(*(json_t *const *)b));
+}
+
+/* Sorts a JSON array in place with CMP (by rebuilding it). */
+static void sort_array(json_t *arr, int (*cmp)(const void *, const void *))
+{
+    size_t n = json_array_size(arr);
+    if (n < 2)
+        return;
+    json_t **items = malloc(n * sizeof *items);
+    if (!items)
+        return;
+    for (size_t i = 0; i < n; i++)
+        items[i] = json_incref(json_array_get(arr, i));
+    qsort(items, n, sizeof *items, cmp);
+    json_array_clear(arr);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, items[i]);
+    free(items);
+}
+
+static void collect_from(json_t *file, const char *cand, const char *field, json_t *out)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(file, "instances"), i, e) {
+        const char *c = report_str(e, "candidate", NULL);
+        if (!c)
+            continue;
+        if (!cand)
+            add_unique(out, c);
+        else if (strcmp(c, cand) == 0)
+            add_unique(out, report_str(e, field, NULL));
+    }
+}
+
+json_t *report_instances(const report_system *s, const char *cand)
+{
+    json_t *out = json_array();
+    collect_from(s->build, cand, "instance", out);
+    collect_from(s->kat, cand, "instance", out);
+    for (size_t i = 0; i < s->nrecs; i++)
+        if (strcmp(s->recs[i].candidate, cand) == 0)
+            add_unique(out, s->recs[i].instance);
+    sort_array(out, cmp_json_str);
+    return out;
+}
+
+static json_t *all_candidates(const report_system *s)
+{
+    json_t *out = json_array();
+    collect_from(s->build, NULL, NULL, out);
+    collect_from(s->kat, NULL, NULL, out);
+    for (size_t i = 0; i < s->nrecs; i++)
+        add_unique(out, s->recs[i].candidate);
+    sort_array(out, cmp_json_str);
+    return out;
+}
+
+static int load_system(report_dataset *ds, const char *name, hb_err *err)
+{
+    char dir[4096];
+    report_system *s = &ds->sys[ds->nsys];
+    memset(s, 0, sizeof *s);
+    s->name = strdup(name);
+    ds->nsys++;
+    if (hb_path_join(dir, sizeof dir, ds->root, name, err) < 0 ||
+        load_optional(dir, "campaign.json", &s->campaign, err) < 0 ||
+        load_optional(dir, "build.json", &s->build, err) < 0 ||
+        load_optional(dir, "kat.json", &s->kat, err) < 0 ||
+        load_records(s, ds->root, err) < 0)
+        return -1;
+    s->candidates = all_candidates(s);
+    return 0;
+}
+
+static int is_system_dir(const char *root, const char *name)
+{
+    static const char *const marks[] = {"campaign.json", "build.json", "kat.json", "records"};
+    char path[4096];
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", root, name, marks[i]);
+        if (hb_is_file(path) || hb_is_dir(path))
+            return 1;
+    }
+    return 0;
+}
+
+int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err)
+{
+    char **names;
+    size_t n;
+    memset(ds, 0, sizeof *ds);
+    if (!hb_is_dir(data_dir))
+        return hb_fail(err, "%s: no such dataset folder; give the folder that "
+                            "holds <system>/campaign.json", data_dir);
+    ds->root = strdup(data_dir);
+    if (list_dir(data_dir, 1, &names, &n, err) < 0)
+        return -1;
+    ds->sys = calloc(n ? n : 1, sizeof *ds->sys);
+    int rc = ds->sys ? 0 : hb_fail(err, "%s: out of memory", data_dir);
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (is_system_dir(data_dir, names[i]))
+            rc = load_system(ds, names[i], err);
+    free_list(names, n);
+    if (rc == 0 && ds->nsys == 0)
+        rc = hb_fail(err, "%s: no system folder (<system>/build.json, kat.json, "
+                          "campaign.json or records/) found; publish a campaign "
+                          "into it first", data_dir);
+    if (rc < 0)
+        report_dataset_free(ds);
+    return rc;
+}
+
+void report_dataset_free(report_dataset *ds)
+{
+    for (size_t i = 0; i < ds->nsys; i++) {
+        report_system *s = &ds->sys[i];
+        for (size_t k = 0; k < s->nrecs; k++) {
+            free(s->recs[k].file);
+            json_decref(s->recs[k].json);
+        }
+        free(s->recs);
+        free(s->name);
+        json_decref(s->campaign);
+        json_decref(s->build);
+        json_decref(s->kat);
+        json_decref(s->candidates);
+    }
+    free(ds->sys);
+    free(ds->root);
+    memset(ds, 0, sizeof *ds);
+}
+
+static json_t *find_entry(json_t *file, const char *cand, const char *inst)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(file, "instances"), i, e)
+        if (strcmp(report_str(e, "candidate", ""), cand) == 0 &&
+            strcmp(report_str(e, "instance", ""), inst) == 0)
+            return e;
+    return NULL;
+}
+
+json_t *report_build_entry(const report_system *s, const char *cand, const char *inst)
+{
+    return find_entry(s->build, cand, inst);
+}
+
+json_t *report_kat_entry(const report_system *s, const char *cand, const char *inst)
+{
+    return find_entry(s->kat, cand, inst);
+}
+
+const report_record *report_find_record(const report_system *s, const char *cand,
+                                        const char *inst, long long size)
+{
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const report_record *r = &s->recs[i];
+        if (r->size == size && strcmp(r->candidate, cand) == 0 &&
+            strcmp(r->instance, inst) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static int cmp_json_int(const void *a, const void *b)
+{
+    json_int_t x = json_integer_value(*(json_t *const *)a);
+    json_int_t y = json_integer_value(*(json_t *const *)b);
+    return (x > y) - (x < y);
+}
+
+json_t *report_sizes(const report_system *s, const char *cand)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const report_record *r = &s->recs[i];
+        if (cand && strcmp(r->candidate, cand) != 0)
+            continue;
+        size_t k;
+        json_t *v;
+        int seen = 0;
+        json_array_foreach(out, k, v)
+            seen |= json_integer_value(v) == r->size;
+        if (!seen)
+            json_array_append_new(out, json_integer(r->size));
+    }
+    sort_array(out, cmp_json_int);
+    return out;
+}
+
+const char *report_str(const json_t *obj, const char *key, const char *def)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_string(v) ? json_string_value(v) : def;
+}
+
+double report_num(const json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}

@@ -1,0 +1,67 @@
+/* A published dataset loaded for reporting and validation: DATA/<system>/
+ * with campaign.json, build.json, kat.json (each optional) and the record
+ * files under records/<cand>/. Systems are the sub-folders of DATA that hold
+ * any of these, in byte order of their names; records are sorted by
+ * candidate, instance and size. Everything is read-only after loading; the
+ * dataset owns all memory, released by report_dataset_free. */
+#ifndef HB_REPORT_DATASET_H
+#define HB_REPORT_DATASET_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "common/err.h"
+
+typedef struct report_record {
+    char *file;            /* relative to DATA: x86_1/records/SM3/SM3__hash_32.json */
+    json_t *json;          /* the record */
+    const char *candidate; /* point into json */
+    const char *instance;
+    long long size;
+    const json_t *derived; /* NULL for a FAILED record */
+} report_record;
+
+typedef struct report_system {
+    char *name;
+    json_t *campaign;      /* NULL when campaign.json is absent */
+    json_t *build;         /* NULL when build.json is absent */
+    json_t *kat;           /* NULL when kat.json is absent */
+    report_record *recs;
+    size_t nrecs;
+    json_t *candidates;    /* array of candidate names, byte order */
+} report_system;
+
+typedef struct report_dataset {
+    char *root;            /* DATA as given */
+    report_system *sys;
+    size_t nsys;
+} report_dataset;
+
+/* Loads DATA_DIR into DS (zeroed first). Fails with the file (and line) of
+ * any unreadable JSON, a record without candidate/instance/size_bytes, or a
+ * DATA_DIR holding no system. */
+int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err);
+void report_dataset_free(report_dataset *ds);
+
+/* The entry of build.json / kat.json for (CAND, INST), or NULL. Borrowed. */
+json_t *report_build_entry(const report_system *s, const char *cand, const char *inst);
+json_t *report_kat_entry(const report_system *s, const char *cand, const char *inst);
+
+/* The record of (CAND, INST, SIZE), or NULL. */
+const report_record *report_find_record(const report_system *s, const char *cand,
+                                        const char *inst, long long size);
+
+/* The instance names of CAND (from build.json, kat.json and the records), in
+ * byte order; a new array owned by the caller. */
+json_t *report_instances(const report_system *s, const char *cand);
+
+/* The distinct record sizes of the system (all candidates when CAND is NULL),
+ * ascending, as an array of integers owned by the caller. */
+json_t *report_sizes(const report_system *s, const char *cand);
+
+/* A string field of OBJ, or DEF when absent or not a string. */
+const char *report_str(const json_t *obj, const char *key, const char *def);
+
+/* A number field of OBJ (integer or real), or NaN when absent. */
+double report_num(const json_t *obj, const char *key);
+
+#endif

@@ -1,0 +1,157 @@
+/* HTML rendering of the report pages: see html.h. md4c writes the body into
+ * a memory stream; the chart's <img> element that md4c produced for the
+ * Markdown image is then replaced by the SVG text itself. */
+#include "report/html.h"
+
+#include <md4c-html.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/esc.h"
+#include "report/pages.h"
+
+static const char css[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;"
+    "line-height:1.5;color:#1b1b1b;background:#fff;margin:0 auto;"
+    "max-width:72rem;padding:1rem 1.5rem 3rem}"
+    "nav{font-size:.95rem;margin:.3rem 0}"
+    "nav.crumbs{border-bottom:1px solid #ccc;padding-bottom:.4rem}"
+    "a{color:#0b57a4}"
+    "h1{font-size:1.7rem;margin:.8rem 0}"
+    "h2{font-size:1.3rem;margin-top:2rem;border-bottom:1px solid #ddd}"
+    "table{border-collapse:collapse;margin:.6rem 0 1rem;display:block;"
+    "overflow-x:auto;max-width:100%;font-size:.9rem}"
+    "th,td{border:1px solid #c8c8c8;padding:.25rem .55rem;vertical-align:top}"
+    "th{background:#eef2f6;text-align:left}"
+    "td[align=right],th[align=right]{text-align:right;white-space:nowrap}"
+    "tr:nth-child(even) td{background:#f8f9fb}"
+    ".chart svg{max-width:100%;height:auto;border:1px solid #ddd}"
+    "footer{margin-top:3rem;font-size:.85rem;color:#555}";
+
+static void md_out(const MD_CHAR *text, MD_SIZE size, void *fp)
+{
+    fwrite(text, 1, size, (FILE *)fp);
+}
+
+static void link_to(FILE *fp, const char *href, const char *text)
+{
+    fprintf(fp, "<a href=\"%s\">", href);
+    esc_xml(fp, text);
+    fputs("</a>", fp);
+}
+
+static int system_has(const report_system *s, const char *cand)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(s->candidates, i, v)
+        if (strcmp(json_string_value(v), cand) == 0)
+            return 1;
+    return 0;
+}
+
+/* "system: x86_1 · arm_1": the same page on each system that has it. */
+static void system_switch(FILE *fp, const html_page *p)
+{
+    char href[1024];
+    int n = 0;
+    fputs("<nav class=\"systems\">system: ", fp);
+    for (size_t i = 0; i < p->ds->nsys; i++) {
+        const report_system *s = &p->ds->sys[i];
+        if (p->cand && !system_has(s, p->cand))
+            continue;
+        if (n++)
+            fputs(" · ", fp);
+        if (s == p->sys) {
+            fputs("<strong>", fp);
+            esc_xml(fp, s->name);
+            fputs("</strong>", fp);
+            continue;
+        }
+        char dir[512];
+        esc_file_component(s->name, dir, sizeof dir);
+        snprintf(href, sizeof href, "../%s/%s.html", dir, p->stem);
+        link_to(fp, href, s->name);
+    }
+    fputs("</nav>\n", fp);
+}
+
+static void navigation(FILE *fp, const html_page *p)
+{
+    fputs("<nav class=\"crumbs\">", fp);
+    if (!p->sys) {
+        fputs("<strong>hashbench results</strong></nav>\n", fp);
+        return;
+    }
+    link_to(fp, "../index.html", "hashbench results");
+    fputs(" › ", fp);
+    link_to(fp, "summary.html", p->sys->name);
+    fputs(" › <strong>", fp);
+    esc_xml(fp, p->label);
+    fputs("</strong></nav>\n", fp);
+    system_switch(fp, p);
+}
+
+static void head(FILE *fp, const html_page *p)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "style-src 'unsafe-inline'; img-src data:\">\n"
+          "<link rel=\"icon\" href=\"data:,\">\n<title>", fp);
+    if (p->sys) {
+        esc_xml(fp, p->label);
+        fputs(" · ", fp);
+        esc_xml(fp, p->sys->name);
+        fputs(" · ", fp);
+    }
+    fputs("hashbench results</title>\n<style>", fp);
+    fputs(css, fp);
+    fputs("</style>\n</head>\n<body>\n", fp);
+}
+
+/* Writes BODY to FP with the <img> of the chart replaced by the SVG. */
+static void body_with_chart(FILE *fp, const char *body, const html_page *p)
+{
+    const char *at = NULL;
+    char needle[600];
+    if (p->svg_name && p->svg_text) {
+        snprintf(needle, sizeof needle, "<img src=\"%s\"", p->svg_name);
+        at = strstr(body, needle);
+    }
+    const char *end = at ? strchr(at, '>') : NULL;
+    if (!end) {
+        fputs(body, fp);
+        return;
+    }
+    fwrite(body, 1, (size_t)(at - body), fp);
+    fputs("<span class=\"chart\">", fp);
+    fputs(p->svg_text, fp);
+    fputs("</span>", fp);
+    fputs(end + 1, fp);
+}
+
+int html_render(FILE *fp, const html_page *p, const char *md, size_t len, hb_err *err)
+{
+    char *body = NULL;
+    size_t body_len = 0;
+    FILE *mem = open_memstream(&body, &body_len);
+    if (!mem)
+        return hb_fail_errno(err, "rendering %s", p->stem);
+    int rc = md_html(md, (MD_SIZE)len, md_out, mem, MD_FLAG_TABLES | MD_FLAG_NOHTML, 0);
+    fclose(mem);
+    if (rc != 0) {
+        free(body);
+        return hb_fail(err, "rendering %s: the Markdown renderer failed", p->stem);
+    }
+    head(fp, p);
+    navigation(fp, p);
+    fputs("<main>\n", fp);
+    body_with_chart(fp, body, p);
+    fputs("</main>\n<footer>Generated by hashbench " HB_VERSION " from the published "
+          "dataset; every figure can be re-derived from the raw records with "
+          "<code>hashbench validate</code>.</footer>\n</body>\n</html>\n", fp);
+    free(body);
+    if (ferror(fp))
+        return hb_fail(err, "rendering %s: write error", p->stem);
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* The Markdown pages of a report and their charts, generated from a loaded
+ * dataset: one page per (system, candidate), a summary and a method page per
+ * system, and the site index. Every page writer takes the link extension EXT
+ * (".md" for the published Markdown, ".html" for the Markdown that the HTML
+ * site is rendered from) so that links between pages work in both forms;
+ * nothing else differs. Writers print to the caller's stream, escape every
+ * string from the dataset (esc_md) and return 0, or -1 with ERR filled. */
+#ifndef HB_REPORT_PAGES_H
+#define HB_REPORT_PAGES_H
+
+#include <stdio.h>
+#include "common/err.h"
+#include "report/dataset.h"
+
+/* The baseline every summary ratio refers to. */
+#define PAGES_BASELINE_CANDIDATE "baseline"
+#define PAGES_BASELINE_INSTANCE "OpenSSL_SM3"
+
+/* The counter of a system's records, for headers and notes. */
+typedef struct pages_counter {
+    char name[64];        /* "tsc", "perf_cycles", ...; "not recorded" */
+    char description[160];
+    double rate_hz;       /* NaN when unknown */
+    int is_cycles;        /* 1 only for core cycles */
+    char unit[80];        /* "cycles" or e.g. "TSC ticks" */
+    int mixed;            /* records disagree on the counter */
+} pages_counter;
+
+void pages_counter_of(const report_system *s, pages_counter *out);
+
+/* The file-name stem of a candidate's page and chart (esc_file_component). */
+void pages_candidate_stem(const char *cand, char *out, size_t outsz);
+
+/* Section 1-7 page of candidate CAND on system S. */
+int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *s,
+                       const char *cand, const char *ext, hb_err *err);
+/* The candidate's chart: cycles (or ticks) per byte against message size. */
+int pages_candidate_svg(FILE *fp, const report_system *s, const char *cand, hb_err *err);
+
+int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *err);
+int pages_summary_svg(FILE *fp, const report_system *s, hb_err *err);
+
+int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *err);
+
+/* SITE/index: the systems, their candidates and their summary pages. */
+int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *err);
+
+/* Helpers shared by the page writers (pages_util.c). */
+
+/* "| a | b |\n| --- | ---: |\n": COLS[i] are literal Markdown headers; ALIGN
+ * holds one 'l' or 'r' per column. */
+void pages_table_head(FILE *fp, const char *const *cols, size_t ncols, const char *align);
+
+/* "[TEXT](TARGET EXT)" with TEXT escaped; TARGET is a safe relative path. */
+void pages_link(FILE *fp, const char *text, const char *target, const char *ext);
+
+/* The environment to describe a system by: campaign.json environment_start,
+ * else the first record's environment; NULL when neither exists. */
+const json_t *pages_environment(const report_system *s);
+
+/* Writes the value of a scalar JSON field escaped, or "not recorded". */
+void pages_scalar(FILE *fp, const json_t *v);
+
+/* The series for a chart: cycles/byte of each instance of CAND (all
+ * candidates when CAND is NULL) at each size. */
+int pages_chart(FILE *fp, const report_system *s, const char *cand,
+                const char *title, hb_err *err);
+
+/* Writes one "- NAME: reason" line for every reason instance INST of CAND
+ * has no figures at some size of SIZES (BUILDFAIL, excluded from timing, a
+ * FAILED record, no record); NAME is "CAND / INST" when QUALIFY. Returns the
+ * number of lines written. */
+int pages_missing(FILE *fp, const report_system *s, const char *cand,
+                  const char *inst, const json_t *sizes, int qualify);
+
+/* "2.40 GHz" style rate into OUT; "not recorded" when not finite. */
+const char *pages_rate(double hz, char *out, size_t outsz);
+
+#endif

@@ -1,0 +1,339 @@
+/* The method page of one system, generated from its dataset: the host and
+ * its checks, the counter, build profiles and flags, the flag fallback rule,
+ * the KAT policy, the planner and its settings, the statistics, the memory
+ * method and the limitations that follow from this dataset. See pages.h. */
+#include "report/pages.h"
+
+#include <math.h>
+#include <string.h>
+#include "report/esc.h"
+#include "report/numfmt.h"
+
+/* All scalar fields of OBJ as "| key | value |" rows. */
+static void scalar_rows(FILE *fp, const json_t *obj)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)obj, key, v) {
+        if (json_is_object(v) || json_is_array(v))
+            continue;
+        fputs("| ", fp);
+        esc_md(fp, key);
+        fputs(" | ", fp);
+        pages_scalar(fp, v);
+        fputs(" |\n", fp);
+    }
+}
+
+static void host_changes(FILE *fp, const json_t *start, const json_t *end)
+{
+    const char *key;
+    json_t *v;
+    int changes = 0;
+    if (!json_is_object(end)) {
+        fputs("The environment at the end of the campaign was not recorded.\n\n", fp);
+        return;
+    }
+    json_object_foreach((json_t *)start, key, v) {
+        json_t *w = json_object_get(end, key);
+        if (json_is_object(v) || json_is_array(v) || json_equal(v, w))
+            continue;
+        fputs(changes++ ? "; " : "Changed by the end of the campaign: ", fp);
+        esc_md(fp, key);
+        fputs(" ", fp);
+        pages_scalar(fp, v);
+        fputs(" → ", fp);
+        pages_scalar(fp, w);
+    }
+    fputs(changes ? ".\n\n" : "The environment at the end of the campaign was the "
+                              "same as at the start.\n\n", fp);
+}
+
+static void sec_host(FILE *fp, const report_system *s)
+{
+    const json_t *env = pages_environment(s);
+    static const char *const h[] = {"Fact", "Value"};
+    fputs("## Host and its checks\n\n", fp);
+    if (!env) {
+        fputs("The host environment was not recorded.\n\n", fp);
+    } else {
+        pages_table_head(fp, h, 2, "ll");
+        scalar_rows(fp, env);
+        fputs("\n", fp);
+        if (json_object_get(s->campaign, "environment_start"))
+            host_changes(fp, env, json_object_get(s->campaign, "environment_end"));
+    }
+    const json_t *checks = json_object_get(s->campaign, "host_checks");
+    if (!json_is_array(checks)) {
+        fputs("Host checks: not recorded.\n\n", fp);
+        return;
+    }
+    static const char *const hc[] = {"Check", "Result", "Detail", "Fix"};
+    pages_table_head(fp, hc, 4, "llll");
+    size_t i;
+    json_t *c;
+    json_array_foreach(checks, i, c) {
+        fputs("| ", fp);
+        pages_scalar(fp, json_object_get(c, "item"));
+        fputs(json_is_true(json_object_get(c, "ok")) ? " | ok | " : " | **problem** | ", fp);
+        pages_scalar(fp, json_object_get(c, "detail"));
+        fputs(" | ", fp);
+        const json_t *fix = json_object_get(c, "fix");
+        if (json_is_string(fix) && !json_string_value(fix)[0])
+            fputs("none needed", fp);
+        else
+            pages_scalar(fp, fix);
+        fputs(" |\n", fp);
+    }
+    fputs("\n", fp);
+}
+
+static void sec_counter(FILE *fp, const report_system *s)
+{
+    pages_counter pc;
+    char rate[64];
+    pages_counter_of(s, &pc);
+    fputs("## Counter and its rate\n\n", fp);
+    fputs("Counter **", fp);
+    esc_md(fp, pc.name);
+    fputs("**", fp);
+    if (pc.description[0]) {
+        fputs(": ", fp);
+        esc_md(fp, pc.description);
+    }
+    fprintf(fp, "; rate %s, measured against CLOCK\\_MONOTONIC\\_RAW. ",
+            pages_rate(pc.rate_hz, rate, sizeof rate));
+    if (pc.is_cycles)
+        fputs("It counts core cycles (hardware event through perf\\_event\\_open).", fp);
+    else
+        fprintf(fp, "It does **not** count core cycles: the tables say \"%s\". Core "
+                    "cycles need perf\\_event\\_open with a hardware counter, which "
+                    "this host did not allow.", pc.unit);
+    fputs(" Every trial also records CLOCK\\_MONOTONIC\\_RAW nanoseconds; a trial "
+          "whose counter-to-time rate departs from the host's clock is marked "
+          "disturbed, kept as evidence and repeated.\n\n", fp);
+}
+
+static void distinct_flags(FILE *fp, const report_system *s)
+{
+    json_t *seen = json_array();
+    size_t i;
+    json_t *e;
+    static const char *const h[] = {"Flags kind", "Flags"};
+    pages_table_head(fp, h, 2, "ll");
+    json_array_foreach(json_object_get(s->kat, "instances"), i, e) {
+        json_t *pair = json_pack("[ss]", report_str(e, "flags_kind", "not recorded"),
+                                 report_str(e, "flags", "not recorded"));
+        size_t k;
+        json_t *p;
+        int dup = 0;
+        json_array_foreach(seen, k, p)
+            dup |= json_equal(p, pair);
+        if (!dup) {
+            fputs("| ", fp);
+            esc_md(fp, json_string_value(json_array_get(pair, 0)));
+            fputs(" | ", fp);
+            esc_md(fp, json_string_value(json_array_get(pair, 1)));
+            fputs(" |\n", fp);
+            json_array_append(seen, pair);
+        }
+        json_decref(pair);
+    }
+    if (json_array_size(seen) == 0)
+        fputs("| not recorded | |\n", fp);
+    json_decref(seen);
+    fputs("\n", fp);
+}
+
+static void sec_build(FILE *fp, const report_system *s)
+{
+    fputs("## Build profiles and flags\n\n", fp);
+    fputs("Profile of this campaign: ", fp);
+    const json_t *p = json_object_get(s->campaign, "profile");
+    pages_scalar(fp, p ? p : json_object_get(s->build, "profile"));
+    fputs("; compiler: ", fp);
+    pages_scalar(fp, json_object_get(s->build, "compiler_version"));
+    fputs(". The guide's profiles (x86 guide §3.2), each with -fPIC -shared "
+          "added for a shared library:\n\n", fp);
+    static const char *const h[] = {"Profile", "Flags"};
+    pages_table_head(fp, h, 2, "ll");
+    fputs("| reference | -std=c99 -Wpedantic -Wall -Wextra -O2 |\n"
+          "| performance | -O3 -march=x86-64 -mavx2 -mtune=native -flto "
+          "-fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra |\n"
+          "| resource | -Os -march=x86-64 -mavx2 -flto -fomit-frame-pointer "
+          "-std=c99 -Wpedantic -Wall -Wextra |\n"
+          "| performance (AArch64) | -O3 -march=armv8.2-a+sve -flto "
+          "-fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra |\n\n", fp);
+    fputs("Distinct flag sets of the libraries used in this dataset (full, never "
+          "cut):\n\n", fp);
+    distinct_flags(fp, s);
+    fputs("### Flag fallback rule\n\nAn instance that does not build, or does not "
+          "pass its KATs, with the guide's flags is rebuilt once with permissive "
+          "harness-default flags. Its pages then say \"build flags: "
+          "harness-default\" and keep the guide build's result and log as "
+          "evidence.\n\n", fp);
+}
+
+static void sec_kat_policy(FILE *fp, const report_system *s)
+{
+    static const char *const words[] = {"PASS", "MISMATCH", "NOKAT", "CRASH", "TIMEOUT",
+                                        "OVERFLOW", "ERROR", "LOADFAIL", "BASELINE"};
+    fputs("## KAT policy\n\nEach instance is run on the official KAT procedure "
+          "(messages from the official DRNG, the KAT\\_2\\_12, KAT\\_2\\_23 and "
+          "KAT\\_Loop files; KAT\\_2\\_33 only in a full run) and compared line by "
+          "line, on a canonical form, with the submitted vectors or their "
+          "manifest. An instance that does not PASS is still timed and flagged, "
+          "unless its candidate's notes exclude it; its page gives the reason. "
+          "The baseline is the oracle and is not KAT-checked (BASELINE).\n\n"
+          "Outcomes in this dataset:", fp);
+    int any = 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        int n = 0;
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(s->kat, "instances"), i, e)
+            n += strcmp(report_str(e, "status", ""), words[w]) == 0;
+        if (n)
+            fprintf(fp, "%s %s %d", any++ ? "," : "", words[w], n);
+    }
+    fputs(any ? ".\n\n" : " not recorded.\n\n", fp);
+}
+
+static void sec_planner(FILE *fp, const report_system *s)
+{
+    fputs("## Planner and its settings\n\n", fp);
+    const json_t *plan = json_object_get(s->campaign, "planning");
+    if (json_is_object(plan)) {
+        static const char *const h[] = {"Setting", "Value"};
+        pages_table_head(fp, h, 2, "ll");
+        scalar_rows(fp, plan);
+        const json_t *sizes = json_object_get(plan, "sizes");
+        if (json_is_array(sizes)) {
+            fputs("| sizes |", fp);
+            size_t i;
+            json_t *v;
+            json_array_foreach(sizes, i, v) {
+                fputs(" ", fp);
+                pages_scalar(fp, v);
+            }
+            fputs(" |\n", fp);
+        }
+        fputs("\n", fp);
+    } else {
+        fputs("Campaign planning settings: not recorded.\n\n", fp);
+    }
+    fputs("Shard: ", fp);
+    pages_scalar(fp, json_object_get(s->campaign, "shard"));
+    fputs(". The reference planner reproduces the reference campaign's rule (5 "
+          "trials, calls per trial = min(20000, max(ceil(1 s / t1), 20))); the "
+          "adaptive planner calibrates from several cold calls, warms up, and adds "
+          "trials until the 95 % confidence interval is within the target or the "
+          "budget is spent. Each trial is one process pinned to one core; the "
+          "library is loaded into the probe with dlopen. Every record keeps its "
+          "own plan.\n\n", fp);
+}
+
+static void sec_statistics(FILE *fp)
+{
+    fputs("## Statistics\n\nOnly trials not marked disturbed enter the figures. "
+          "With m\\_i = ticks\\_i / calls\\_i the mean of trial i over k kept "
+          "trials:\n\n"
+          "- mean per call = Σ ticks / Σ calls; per byte = that / message size; "
+          "mean time = Σ ns / Σ calls; MB/s = message size × Σ calls / Σ ns × "
+          "1000 (10^6 bytes per second); n = Σ calls = trials × calls per trial.\n"
+          "- median and quartiles of the m\\_i by linear interpolation between "
+          "order statistics; min and max of the m\\_i.\n"
+          "- CV = sample standard deviation of the m\\_i / their mean × 100.\n"
+          "- 95 % confidence interval = mean per call ± t(0.975, k − 1) × sd(m\\_i) "
+          "/ √k.\n\n"
+          "Number style: counts from 10 000 up as 18.6 k or 1.41 M (three "
+          "significant digits), smaller counts as integers; times to three "
+          "significant digits.\n\n", fp);
+}
+
+static void sec_memory(FILE *fp)
+{
+    fputs("## Memory method\n\nStatic size: the sum of p\\_memsz of the library's "
+          "PT\\_LOAD segments (the ELF image) and its text, rodata, data and bss "
+          "sections. Baseline RSS: VmRSS of the measuring process after loading "
+          "and setup, before timing; peak RSS: VmHWM at its end. These are "
+          "process-level upper bounds; the algorithm's own peak stack is found by "
+          "painting the stack around one call, and its heap by tracking "
+          "allocations in the probe.\n\n", fp);
+}
+
+static int count_failed(const report_system *s)
+{
+    int n = 0;
+    for (size_t i = 0; i < s->nrecs; i++)
+        n += s->recs[i].derived == NULL;
+    return n;
+}
+
+static void sec_limitations(FILE *fp, const report_system *s)
+{
+    pages_counter pc;
+    const json_t *env = pages_environment(s);
+    int any = 0;
+    pages_counter_of(s, &pc);
+    fputs("## Limitations\n\n", fp);
+    if (!pc.is_cycles) {
+        fprintf(fp, "- The counter is not core cycles on this host: figures are %s, "
+                    "which track wall time at a fixed rate, not the work of the core.\n",
+                pc.unit);
+        any++;
+    }
+    if (json_is_true(json_object_get(env, "hypervisor"))) {
+        fputs("- The host is a virtual machine: other guests and the hypervisor "
+              "can disturb timing.\n", fp);
+        any++;
+    }
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(s->campaign, "host_checks"), i, c)
+        if (!json_is_true(json_object_get(c, "ok"))) {
+            fputs("- Host check failed: ", fp);
+            pages_scalar(fp, json_object_get(c, "item"));
+            fputs(" (", fp);
+            pages_scalar(fp, json_object_get(c, "detail"));
+            fputs(").\n", fp);
+            any++;
+        }
+    int failed = count_failed(s);
+    if (failed) {
+        fprintf(fp, "- %d record%s could not be measured (FAILED); the pages name "
+                    "them with the reason.\n", failed, failed == 1 ? "" : "s");
+        any++;
+    }
+    if (!any)
+        fputs("- None found in this dataset.\n", fp);
+    fputs("\n", fp);
+}
+
+int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *err)
+{
+    fputs("# Method: ", fp);
+    esc_md(fp, s->name);
+    fputs("\n\n", fp);
+    pages_link(fp, "Summary", "summary", ext);
+    fputs(" · ", fp);
+    pages_link(fp, "All systems", "../index", ext);
+    fputs("\n\nCampaign by ", fp);
+    pages_scalar(fp, json_object_get(s->campaign, "tool"));
+    fputs(", from ", fp);
+    pages_scalar(fp, json_object_get(s->campaign, "start_utc"));
+    fputs(" to ", fp);
+    pages_scalar(fp, json_object_get(s->campaign, "end_utc"));
+    fputs(" (UTC).\n\n", fp);
+    sec_host(fp, s);
+    sec_counter(fp, s);
+    sec_build(fp, s);
+    sec_kat_policy(fp, s);
+    sec_planner(fp, s);
+    sec_statistics(fp);
+    sec_memory(fp);
+    sec_limitations(fp, s);
+    if (ferror(fp))
+        return hb_fail(err, "method page of %s: write error", s->name);
+    return 0;
+}

@@ -1,0 +1,208 @@
+/* The per-system summary (every instance of every candidate: cycles/byte at
+ * each size, and the ratio to the baseline instance of the same dataset) and
+ * the site index (systems, their candidates, summary and method links). See
+ * pages.h for the contract. */
+#include "report/pages.h"
+
+#include <math.h>
+#include <string.h>
+#include "report/esc.h"
+#include "report/numfmt.h"
+
+#define SIZE_64K 65536
+
+static double cpb(const report_system *s, const char *cand, const char *inst, long long size)
+{
+    const report_record *r = report_find_record(s, cand, inst, size);
+    return r && r->derived ? report_num(r->derived, "ticks_per_byte") : NAN;
+}
+
+static double baseline_cpb(const report_system *s, long long size)
+{
+    return cpb(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, size);
+}
+
+static void cell_num(FILE *fp, double v, const char *suffix)
+{
+    char num[NUMFMT_MAX];
+    if (isfinite(v))
+        fprintf(fp, " %s%s |", numfmt_sig3(v, num, sizeof num), suffix);
+    else
+        fputs(" — |", fp);
+}
+
+/* The heading of a table whose columns are the message sizes. */
+static void size_head(FILE *fp, const json_t *sizes, const char *first, const char *extra)
+{
+    char num[NUMFMT_MAX];
+    size_t n = json_array_size(sizes);
+    fprintf(fp, "| Candidate | Instance | %s |", first);
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, " %s |", numfmt_msg_size(json_integer_value(json_array_get(sizes, i)),
+                                             num, sizeof num));
+    if (extra)
+        fprintf(fp, " %s |", extra);
+    fputs("\n| --- | --- | --- |", fp);
+    for (size_t i = 0; i < n + (extra != NULL); i++)
+        fputs(" ---: |", fp);
+    fputs("\n", fp);
+}
+
+static void row_start(FILE *fp, const report_system *s, const char *cand,
+                      const char *inst, const char *ext)
+{
+    char stem[256];
+    pages_candidate_stem(cand, stem, sizeof stem);
+    fputs("| ", fp);
+    pages_link(fp, cand, stem, ext);
+    fputs(" | ", fp);
+    esc_md(fp, inst);
+    fputs(" | ", fp);
+    esc_md(fp, report_str(report_kat_entry(s, cand, inst), "status", "not tested"));
+    fputs(" |", fp);
+}
+
+/* Calls ROW for every (candidate, instance) of the system. */
+static void each_instance(FILE *fp, const report_system *s, const json_t *sizes,
+                          const char *ext,
+                          void (*row)(FILE *, const report_system *, const char *,
+                                      const char *, const json_t *))
+{
+    size_t i, k;
+    json_t *c, *inst;
+    json_array_foreach(s->candidates, i, c) {
+        json_t *insts = report_instances(s, json_string_value(c));
+        json_array_foreach(insts, k, inst) {
+            row_start(fp, s, json_string_value(c), json_string_value(inst), ext);
+            row(fp, s, json_string_value(c), json_string_value(inst), sizes);
+            fputs("\n", fp);
+        }
+        json_decref(insts);
+    }
+}
+
+static void cpb_row(FILE *fp, const report_system *s, const char *cand,
+                    const char *inst, const json_t *sizes)
+{
+    for (size_t i = 0; i < json_array_size(sizes); i++)
+        cell_num(fp, cpb(s, cand, inst, json_integer_value(json_array_get(sizes, i))), "");
+    double b = baseline_cpb(s, SIZE_64K);
+    cell_num(fp, cpb(s, cand, inst, SIZE_64K) / b, "×");
+}
+
+static void ratio_row(FILE *fp, const report_system *s, const char *cand,
+                      const char *inst, const json_t *sizes)
+{
+    for (size_t i = 0; i < json_array_size(sizes); i++) {
+        long long size = json_integer_value(json_array_get(sizes, i));
+        cell_num(fp, cpb(s, cand, inst, size) / baseline_cpb(s, size), "×");
+    }
+}
+
+static void summary_intro(FILE *fp, const report_system *s, const pages_counter *pc,
+                          const char *ext)
+{
+    char rate[64];
+    fputs("# Summary: ", fp);
+    esc_md(fp, s->name);
+    fputs("\n\n", fp);
+    pages_link(fp, "Method", "method", ext);
+    fputs(" · ", fp);
+    pages_link(fp, "All systems", "../index", ext);
+    fputs("\n\nEvery instance of every candidate measured on this system. Counter: **", fp);
+    esc_md(fp, pc->name);
+    fprintf(fp, "** at %s", pages_rate(pc->rate_hz, rate, sizeof rate));
+    if (!pc->is_cycles)
+        fprintf(fp, "; the figures are **%s, not core cycles**", pc->unit);
+    fputs(". The baseline is instance ", fp);
+    esc_md(fp, PAGES_BASELINE_INSTANCE);
+    fputs(" (OpenSSL's SM3 behind the official interface, candidate ", fp);
+    esc_md(fp, PAGES_BASELINE_CANDIDATE);
+    fputs(") measured in the same campaign; a ratio is the instance's figure "
+          "divided by the baseline's at the same message size (below 1: faster "
+          "than the baseline).\n\n", fp);
+    if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
+        fputs("This dataset has no baseline record at 64 KiB: ratios are shown as —.\n\n", fp);
+}
+
+int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *err)
+{
+    pages_counter pc;
+    json_t *sizes = report_sizes(s, NULL);
+    pages_counter_of(s, &pc);
+    summary_intro(fp, s, &pc, ext);
+    fprintf(fp, "## %s per byte\n\n", pc.unit);
+    size_head(fp, sizes, "KAT", "ratio to SM3 at 64 KiB");
+    each_instance(fp, s, sizes, ext, cpb_row);
+    fputs("\n![chart](summary.svg)\n\n", fp);
+    fputs("## Ratio to the baseline at each size\n\n", fp);
+    size_head(fp, sizes, "KAT", NULL);
+    each_instance(fp, s, sizes, ext, ratio_row);
+    fputs("\n## Instances without figures\n\n", fp);
+    int lines = 0;
+    size_t i, k;
+    json_t *c, *inst;
+    json_array_foreach(s->candidates, i, c) {
+        json_t *insts = report_instances(s, json_string_value(c));
+        json_array_foreach(insts, k, inst)
+            lines += pages_missing(fp, s, json_string_value(c), json_string_value(inst),
+                                   sizes, 1);
+        json_decref(insts);
+    }
+    if (!lines)
+        fputs("- none: every instance has figures at every size.\n", fp);
+    fputs("\n", fp);
+    json_decref(sizes);
+    if (ferror(fp))
+        return hb_fail(err, "summary of %s: write error", s->name);
+    return 0;
+}
+
+static void index_system(FILE *fp, const report_system *s, const char *ext)
+{
+    char target[512], stem[256], dir[256];
+    const json_t *env = pages_environment(s);
+    pages_counter pc;
+    pages_counter_of(s, &pc);
+    fputs("## ", fp);
+    esc_md(fp, s->name);
+    fputs("\n\nProcessor: ", fp);
+    pages_scalar(fp, json_object_get(env, "cpu_model"));
+    fputs("; counter: ", fp);
+    esc_md(fp, pc.name);
+    fputs(pc.is_cycles ? " (core cycles)" : " (not core cycles)", fp);
+    fputs("; campaign: ", fp);
+    pages_scalar(fp, json_object_get(s->campaign, "start_utc"));
+    fputs(" to ", fp);
+    pages_scalar(fp, json_object_get(s->campaign, "end_utc"));
+    fputs(".\n\n- ", fp);
+    pages_candidate_stem(s->name, dir, sizeof dir);
+    snprintf(target, sizeof target, "%s/summary", dir);
+    pages_link(fp, "Summary", target, ext);
+    fputs(" · ", fp);
+    snprintf(target, sizeof target, "%s/method", dir);
+    pages_link(fp, "Method", target, ext);
+    fputs("\n- Candidates:", fp);
+    size_t i;
+    json_t *c;
+    json_array_foreach(s->candidates, i, c) {
+        pages_candidate_stem(json_string_value(c), stem, sizeof stem);
+        snprintf(target, sizeof target, "%s/%s", dir, stem);
+        fputs(i ? " · " : " ", fp);
+        pages_link(fp, json_string_value(c), target, ext);
+    }
+    fputs("\n\n", fp);
+}
+
+int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *err)
+{
+    fputs("# hashbench results\n\n", fp);
+    fprintf(fp, "Assessment of hash implementations on %zu test system%s: one page "
+                "per candidate and system, a summary against the SM3 baseline and "
+                "a method page for each system.\n\n", ds->nsys, ds->nsys == 1 ? "" : "s");
+    for (size_t i = 0; i < ds->nsys; i++)
+        index_system(fp, &ds->sys[i], ext);
+    if (ferror(fp))
+        return hb_fail(err, "index: write error");
+    return 0;
+}

@@ -1,0 +1,295 @@
+/* Helpers shared by the page writers: the counter label, tables, links,
+ * environment lookup and the chart data. See pages.h. */
+#include "report/pages.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/esc.h"
+#include "report/numfmt.h"
+#include "report/svg.h"
+
+static void counter_from(const json_t *c, pages_counter *out)
+{
+    snprintf(out->name, sizeof out->name, "%s", report_str(c, "name", "not recorded"));
+    snprintf(out->description, sizeof out->description, "%s",
+             report_str(c, "description", ""));
+    out->rate_hz = report_num(c, "rate_hz");
+    out->is_cycles = json_is_true(json_object_get(c, "is_cycles"));
+}
+
+void pages_counter_of(const report_system *s, pages_counter *out)
+{
+    memset(out, 0, sizeof *out);
+    counter_from(NULL, out);
+    int found = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const json_t *c = json_object_get(json_object_get(s->recs[i].json,
+                                                          "environment"), "counter");
+        if (!json_is_object(c))
+            continue;
+        if (!found) {
+            counter_from(c, out);
+            found = 1;
+        } else if (strcmp(report_str(c, "name", ""), out->name) != 0) {
+            out->mixed = 1;
+        }
+    }
+    if (out->is_cycles) {
+        snprintf(out->unit, sizeof out->unit, "cycles");
+        return;
+    }
+    char upper[64];
+    size_t k;
+    for (k = 0; out->name[k] && k + 1 < sizeof upper; k++)
+        upper[k] = (char)toupper((unsigned char)out->name[k]);
+    upper[k] = '\0';
+    snprintf(out->unit, sizeof out->unit, "%s ticks", found ? upper : "counter");
+}
+
+void pages_candidate_stem(const char *cand, char *out, size_t outsz)
+{
+    esc_file_component(cand, out, outsz);
+}
+
+void pages_table_head(FILE *fp, const char *const *cols, size_t ncols, const char *align)
+{
+    fputs("|", fp);
+    for (size_t i = 0; i < ncols; i++)
+        fprintf(fp, " %s |", cols[i]);
+    fputs("\n|", fp);
+    for (size_t i = 0; i < ncols; i++)
+        fputs(align[i] == 'r' ? " ---: |" : " --- |", fp);
+    fputs("\n", fp);
+}
+
+void pages_link(FILE *fp, const char *text, const char *target, const char *ext)
+{
+    fputs("[", fp);
+    esc_md(fp, text);
+    fprintf(fp, "](%s%s)", target, ext);
+}
+
+const json_t *pages_environment(const report_system *s)
+{
+    const json_t *e = json_object_get(s->campaign, "environment_start");
+    if (json_is_object(e))
+        return e;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        e = json_object_get(s->recs[i].json, "environment");
+        if (json_is_object(e))
+            return e;
+    }
+    return NULL;
+}
+
+void pages_scalar(FILE *fp, const json_t *v)
+{
+    char buf[64];
+    if (json_is_string(v) && json_string_value(v)[0])
+        esc_md(fp, json_string_value(v));
+    else if (json_is_integer(v))
+        fprintf(fp, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v)) {
+        snprintf(buf, sizeof buf, "%.6g", json_real_value(v));
+        fputs(buf, fp);
+    } else if (json_is_true(v))
+        fputs("yes", fp);
+    else if (json_is_false(v))
+        fputs("no", fp);
+    else
+        fputs("not recorded", fp);
+}
+
+/* One series per instance: NAMES[i] owned by the caller's array. */
+typedef struct chart_data {
+    svg_series *series;
+    double *xs;
+    double *ys;
+    json_t *names;
+    size_t n;
+} chart_data;
+
+static void chart_add(chart_data *c, const report_system *s, const char *cand,
+                      const char *inst, const json_t *sizes, int qualify)
+{
+    size_t nsz = json_array_size(sizes);
+    char name[512];
+    if (qualify)
+        snprintf(name, sizeof name, "%s / %s", cand, inst);
+    else
+        snprintf(name, sizeof name, "%s", inst);
+    json_array_append_new(c->names, json_string(name));
+    svg_series *sr = &c->series[c->n];
+    sr->n = nsz;
+    sr->x = c->xs;
+    sr->y = c->ys + c->n * nsz;
+    for (size_t k = 0; k < nsz; k++) {
+        const report_record *r = report_find_record(
+            s, cand, inst, json_integer_value(json_array_get(sizes, k)));
+        c->ys[c->n * nsz + k] = r && r->derived ? report_num(r->derived, "ticks_per_byte")
+                                                : NAN;
+    }
+    c->n++;
+}
+
+int pages_chart(FILE *fp, const report_system *s, const char *cand,
+                const char *title, hb_err *err)
+{
+    json_t *sizes = report_sizes(s, cand);
+    size_t nsz = json_array_size(sizes);
+    size_t cap = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(s->candidates, i, v) {
+        if (cand && strcmp(cand, json_string_value(v)) != 0)
+            continue;
+        json_t *insts = report_instances(s, json_string_value(v));
+        cap += json_array_size(insts);
+        json_decref(insts);
+    }
+    chart_data c = {calloc(cap ? cap : 1, sizeof *c.series),
+                    calloc(nsz ? nsz : 1, sizeof *c.xs),
+                    calloc((cap ? cap : 1) * (nsz ? nsz : 1), sizeof *c.ys),
+                    json_array(), 0};
+    int rc = 0;
+    if (!c.series || !c.xs || !c.ys) {
+        rc = hb_fail(err, "chart for %s: out of memory", s->name);
+        goto done;
+    }
+    for (size_t k = 0; k < nsz; k++)
+        c.xs[k] = (double)json_integer_value(json_array_get(sizes, k));
+    json_array_foreach(s->candidates, i, v) {
+        const char *cn = json_string_value(v);
+        if (cand && strcmp(cand, cn) != 0)
+            continue;
+        json_t *insts = report_instances(s, cn);
+        size_t k;
+        json_t *inst;
+        json_array_foreach(insts, k, inst)
+            chart_add(&c, s, cn, json_string_value(inst), sizes, cand == NULL);
+        json_decref(insts);
+    }
+    for (size_t k = 0; k < c.n; k++)
+        c.series[k].name = json_string_value(json_array_get(c.names, k));
+    pages_counter pc;
+    pages_counter_of(s, &pc);
+    char ylabel[128];
+    snprintf(ylabel, sizeof ylabel, "%s per byte", pc.unit);
+    svg_chart_spec spec = {title, "message size (log scale)", ylabel, c.series, c.n};
+    if (svg_chart(fp, &spec) < 0)
+        rc = hb_fail(err, "chart for %s: write error", s->name);
+done:
+    free(c.series);
+    free(c.xs);
+    free(c.ys);
+    json_decref(c.names);
+    json_decref(sizes);
+    return rc;
+}
+
+int pages_candidate_svg(FILE *fp, const report_system *s, const char *cand, hb_err *err)
+{
+    char title[512];
+    pages_counter pc;
+    pages_counter_of(s, &pc);
+    snprintf(title, sizeof title, "%s on %s: %s per byte", cand, s->name, pc.unit);
+    return pages_chart(fp, s, cand, title, err);
+}
+
+int pages_summary_svg(FILE *fp, const report_system *s, hb_err *err)
+{
+    char title[512];
+    pages_counter pc;
+    pages_counter_of(s, &pc);
+    snprintf(title, sizeof title, "All instances on %s: %s per byte", s->name, pc.unit);
+    return pages_chart(fp, s, NULL, title, err);
+}
+
+static void missing_name(FILE *fp, const char *cand, const char *inst, int qualify)
+{
+    fputs("- ", fp);
+    if (qualify) {
+        esc_md(fp, cand);
+        fputs(" / ", fp);
+    }
+    fputs("**", fp);
+    esc_md(fp, inst);
+    fputs("**: ", fp);
+}
+
+static int missing_sizes(FILE *fp, const report_system *s, const char *cand,
+                         const char *inst, const json_t *sizes, int qualify)
+{
+    int lines = 0, absent = 0;
+    size_t k;
+    json_t *v;
+    char num[48];
+    json_array_foreach(sizes, k, v) {
+        const report_record *r = report_find_record(s, cand, inst, json_integer_value(v));
+        if (!r) {
+            absent++;
+            continue;
+        }
+        if (r->derived)
+            continue;
+        missing_name(fp, cand, inst, qualify);
+        fprintf(fp, "FAILED record at %s: ",
+                numfmt_msg_size(r->size, num, sizeof num));
+        esc_md(fp, report_str(r->json, "failure", "no reason recorded"));
+        fputs(" (", fp);
+        esc_md(fp, r->file);
+        fputs(")\n", fp);
+        lines++;
+    }
+    if (absent) {
+        missing_name(fp, cand, inst, qualify);
+        fputs("no measurement record at", fp);
+        json_array_foreach(sizes, k, v)
+            if (!report_find_record(s, cand, inst, json_integer_value(v)))
+                fprintf(fp, " %s", numfmt_msg_size(json_integer_value(v), num, sizeof num));
+        fputs("\n", fp);
+        lines++;
+    }
+    return lines;
+}
+
+int pages_missing(FILE *fp, const report_system *s, const char *cand,
+                  const char *inst, const json_t *sizes, int qualify)
+{
+    const json_t *b = report_build_entry(s, cand, inst);
+    const char *bstatus = report_str(b, "status", "BUILT");
+    const char *excl = report_str(b, "exclude_timing", "");
+    if (strcmp(bstatus, "BUILT") != 0) {
+        missing_name(fp, cand, inst, qualify);
+        esc_md(fp, bstatus);
+        fputs(": the instance did not build, so there is no library to time "
+              "(build log: ", fp);
+        esc_md(fp, report_str(b, "log", "not recorded"));
+        fputs(")\n", fp);
+        return 1;
+    }
+    if (excl[0]) {
+        missing_name(fp, cand, inst, qualify);
+        fputs("excluded from timing by the candidate's notes: ", fp);
+        esc_md(fp, excl);
+        fputs("\n", fp);
+        return 1;
+    }
+    return missing_sizes(fp, s, cand, inst, sizes, qualify);
+}
+
+const char *pages_rate(double hz, char *out, size_t outsz)
+{
+    char num[48];
+    if (!isfinite(hz) || hz <= 0)
+        snprintf(out, outsz, "not recorded");
+    else if (hz >= 1e9)
+        snprintf(out, outsz, "%s GHz", numfmt_sig3(hz / 1e9, num, sizeof num));
+    else if (hz >= 1e6)
+        snprintf(out, outsz, "%s MHz", numfmt_sig3(hz / 1e6, num, sizeof num));
+    else
+        snprintf(out, outsz, "%s Hz", numfmt_sig3(hz, num, sizeof num));
+    return out;
+}

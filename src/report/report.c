@@ -1,0 +1,158 @@
+/* report_site: loads the dataset once and writes every page in Markdown, its
+ * chart in SVG and the HTML rendering beside it. Pages are built in memory
+ * streams and written with hb_write_atomic. See report.h. */
+#include "report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "common/fs.h"
+#include "report/dataset.h"
+#include "report/esc.h"
+#include "report/html.h"
+#include "report/pages.h"
+
+typedef struct page_job {
+    const report_dataset *ds;
+    const report_system *sys; /* NULL for the index */
+    const char *cand;         /* NULL unless a candidate page */
+    const char *dir;          /* output folder of the page */
+    const char *stem;         /* file stem */
+    const char *label;        /* breadcrumb label */
+    int (*md)(FILE *fp, const struct page_job *j, const char *ext, hb_err *err);
+    int (*svg)(FILE *fp, const struct page_job *j, hb_err *err); /* NULL: no chart */
+} page_job;
+
+/* A page under construction: a memory stream and the buffer it fills. */
+typedef struct mem_text {
+    char *text;
+    size_t len;
+    FILE *fp;
+} mem_text;
+
+static int mem_open(mem_text *m, hb_err *err)
+{
+    m->text = NULL;
+    m->len = 0;
+    m->fp = open_memstream(&m->text, &m->len);
+    return m->fp ? 0 : hb_fail_errno(err, "open_memstream");
+}
+
+static void mem_close(mem_text *m)
+{
+    if (m->fp)
+        fclose(m->fp);
+    m->fp = NULL;
+}
+
+static int save(const char *dir, const char *stem, const char *suffix,
+                const mem_text *m, hb_err *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s%s", dir, stem, suffix) >= (int)sizeof path)
+        return hb_fail(err, "%s/%s%s: path too long", dir, stem, suffix);
+    return hb_write_atomic(path, m->text, m->len, err);
+}
+
+static int run_job(const page_job *j, hb_err *err)
+{
+    mem_text md = {0}, mdh = {0}, svg = {0}, html = {0};
+    char svg_name[512];
+    int rc = mem_open(&md, err);
+    if (rc == 0)
+        rc = j->md(md.fp, j, ".md", err);
+    mem_close(&md);
+    if (rc == 0 && (rc = mem_open(&mdh, err)) == 0)
+        rc = j->md(mdh.fp, j, ".html", err);
+    mem_close(&mdh);
+    if (rc == 0 && j->svg && (rc = mem_open(&svg, err)) == 0)
+        rc = j->svg(svg.fp, j, err);
+    mem_close(&svg);
+    snprintf(svg_name, sizeof svg_name, "%s.svg", j->stem);
+    html_page hp = {j->ds, j->sys, j->cand, j->label, j->stem,
+                    j->svg ? svg_name : NULL, svg.text};
+    if (rc == 0 && (rc = mem_open(&html, err)) == 0)
+        rc = html_render(html.fp, &hp, mdh.text, mdh.len, err);
+    mem_close(&html);
+    if (rc == 0)
+        rc = save(j->dir, j->stem, ".md", &md, err);
+    if (rc == 0 && j->svg)
+        rc = save(j->dir, j->stem, ".svg", &svg, err);
+    if (rc == 0)
+        rc = save(j->dir, j->stem, ".html", &html, err);
+    free(md.text);
+    free(mdh.text);
+    free(svg.text);
+    free(html.text);
+    return rc;
+}
+
+static int md_candidate(FILE *fp, const page_job *j, const char *ext, hb_err *err)
+{
+    return pages_candidate_md(fp, j->ds, j->sys, j->cand, ext, err);
+}
+
+static int svg_candidate(FILE *fp, const page_job *j, hb_err *err)
+{
+    return pages_candidate_svg(fp, j->sys, j->cand, err);
+}
+
+static int md_summary(FILE *fp, const page_job *j, const char *ext, hb_err *err)
+{
+    return pages_summary_md(fp, j->sys, ext, err);
+}
+
+static int svg_summary(FILE *fp, const page_job *j, hb_err *err)
+{
+    return pages_summary_svg(fp, j->sys, err);
+}
+
+static int md_method(FILE *fp, const page_job *j, const char *ext, hb_err *err)
+{
+    return pages_method_md(fp, j->sys, ext, err);
+}
+
+static int md_index(FILE *fp, const page_job *j, const char *ext, hb_err *err)
+{
+    return pages_index_md(fp, j->ds, ext, err);
+}
+
+static int system_pages(const report_dataset *ds, const report_system *s,
+                        const char *out_dir, hb_err *err)
+{
+    char dir[4096], stem[256];
+    esc_file_component(s->name, stem, sizeof stem);
+    if (snprintf(dir, sizeof dir, "%s/%s", out_dir, stem) >= (int)sizeof dir)
+        return hb_fail(err, "%s: path too long", out_dir);
+    if (hb_mkdirs(dir, err) < 0)
+        return -1;
+    page_job summary = {ds, s, NULL, dir, "summary", "summary", md_summary, svg_summary};
+    page_job method = {ds, s, NULL, dir, "method", "method", md_method, NULL};
+    if (run_job(&summary, err) < 0 || run_job(&method, err) < 0)
+        return -1;
+    size_t i;
+    json_t *c;
+    json_array_foreach(s->candidates, i, c) {
+        char cstem[256];
+        pages_candidate_stem(json_string_value(c), cstem, sizeof cstem);
+        page_job job = {ds, s, json_string_value(c), dir, cstem, json_string_value(c),
+                        md_candidate, svg_candidate};
+        if (run_job(&job, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int report_site(const char *data_dir, const char *out_dir, hb_err *err)
+{
+    report_dataset ds;
+    if (report_dataset_load(data_dir, &ds, err) < 0)
+        return -1;
+    int rc = hb_mkdirs(out_dir, err);
+    for (size_t i = 0; i < ds.nsys && rc == 0; i++)
+        rc = system_pages(&ds, &ds.sys[i], out_dir, err);
+    page_job index = {&ds, NULL, NULL, out_dir, "index", "index", md_index, NULL};
+    if (rc == 0)
+        rc = run_job(&index, err);
+    report_dataset_free(&ds);
+    return rc;
+}

@@ -1,0 +1,42 @@
+/* The report stage: from a published dataset (DATA/<system>/...) to the
+ * published pages, their validation and a CSV export.
+ *
+ * report_site writes into OUT_DIR, for each system S and candidate C:
+ *   S/C.md, S/C.svg, S/C.html; S/summary.{md,svg,html}; S/method.{md,html};
+ * and index.md, index.html at the top. System and candidate names become
+ * file names through esc_file_component (characters outside [A-Za-z0-9._-]
+ * become '_'). The same dataset always gives byte-identical files. */
+#ifndef HB_REPORT_REPORT_H
+#define HB_REPORT_REPORT_H
+
+#include <stdio.h>
+#include "common/err.h"
+
+int report_site(const char *data_dir, const char *out_dir, hb_err *err);
+
+/* Counts of what report_validate looked at and found. */
+typedef struct report_validate_stats {
+    int records;   /* record files checked */
+    int kat_logs;  /* KAT logs checked */
+    int pages;     /* site files compared (0 without SITE_DIR) */
+    int problems;  /* each printed as one line to OUT */
+} report_validate_stats;
+
+/* Checks DATA_DIR: every record's derived figures against a recomputation
+ * from its raw trials (stats_derive_record), every KAT log's SHA-256 and
+ * RESULT line against kat.json, every path field (no absolute path, no ".."),
+ * and with SITE_DIR (may be NULL) that report_site regenerates SITE_DIR byte
+ * for byte. Each problem is printed to OUT as one line, e.g.
+ * "x86_1/records/A/B__hash_32.json: field mean_ticks_per_call: recorded 1, recomputed 2".
+ * Returns 0 when there is no problem, 1 when problems were printed, -1 when
+ * the check could not run (ERR filled). ST gets the counts. */
+int report_validate(const char *data_dir, const char *site_dir, FILE *out,
+                    report_validate_stats *st, hb_err *err);
+
+/* Writes CSV_PATH (atomically): a header and one row per record (system,
+ * candidate, instance, size) with the headline and dispersion figures, RFC
+ * 4180 (CRLF line ends, fields quoted when they hold a comma, quote or line
+ * break). *ROWS (may be NULL) gets the number of data rows. */
+int report_export_csv(const char *data_dir, const char *csv_path, int *rows, hb_err *err);
+
+#endif

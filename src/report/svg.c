@@ -1,0 +1,215 @@
+/* SVG line charts for the report pages: see svg.h. The plot box is fixed;
+ * the legend grows below it, two entries a row. Y ticks are 1-2-5 steps from
+ * zero; X ticks are the distinct sizes present in the data. */
+#include "report/svg.h"
+
+#include <math.h>
+#include "report/esc.h"
+#include "report/numfmt.h"
+
+#define SVG_W 760.0
+#define PLOT_L 78.0
+#define PLOT_R 24.0
+#define PLOT_T 44.0
+#define PLOT_H 300.0
+#define LEGEND_ROW 20.0
+
+static const char *const palette[] = {
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+    "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+};
+static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
+#define NPALETTE (sizeof palette / sizeof palette[0])
+#define NDASHES (sizeof dashes / sizeof dashes[0])
+
+typedef struct bounds {
+    double xmin, xmax, ymax, ystep;
+} bounds;
+
+static double nice_step(double span)
+{
+    double raw = span / 5.0;
+    double mag = pow(10.0, floor(log10(raw)));
+    double f = raw / mag;
+    double nice = f <= 1.0 ? 1.0 : f <= 2.0 ? 2.0 : f <= 5.0 ? 5.0 : 10.0;
+    return nice * mag;
+}
+
+static bounds find_bounds(const svg_chart_spec *spec)
+{
+    bounds b = {INFINITY, -INFINITY, 0.0, 1.0};
+    for (size_t i = 0; i < spec->nseries; i++) {
+        const svg_series *s = &spec->series[i];
+        for (size_t k = 0; k < s->n; k++) {
+            if (!(s->x[k] > 0.0) || !isfinite(s->y[k]))
+                continue;
+            b.xmin = fmin(b.xmin, s->x[k]);
+            b.xmax = fmax(b.xmax, s->x[k]);
+            b.ymax = fmax(b.ymax, s->y[k]);
+        }
+    }
+    if (!isfinite(b.xmin)) {
+        b.xmin = 32.0;
+        b.xmax = 65536.0;
+    }
+    if (b.xmax <= b.xmin) {
+        b.xmin /= 2.0;
+        b.xmax *= 2.0;
+    }
+    if (!(b.ymax > 0.0))
+        b.ymax = 1.0;
+    b.ystep = nice_step(b.ymax);
+    b.ymax = ceil(b.ymax * 1.05 / b.ystep) * b.ystep;
+    return b;
+}
+
+static double plot_w(void)
+{
+    return SVG_W - PLOT_L - PLOT_R;
+}
+
+static double px(const bounds *b, double x)
+{
+    return PLOT_L + plot_w() * (log2(x) - log2(b->xmin)) /
+                        (log2(b->xmax) - log2(b->xmin));
+}
+
+static double py(const bounds *b, double y)
+{
+    return PLOT_T + PLOT_H - PLOT_H * y / b->ymax;
+}
+
+static void y_axis(FILE *fp, const bounds *b, const char *label)
+{
+    /* Tick labels with as many decimals as the step needs (0, 0.5, 1.0 ...). */
+    int dec = b->ystep >= 1.0 ? 0 : (int)ceil(-log10(b->ystep) - 1e-9);
+    for (int k = 0; k * b->ystep <= b->ymax * (1.0 + 1e-9); k++) {
+        double v = k * b->ystep;
+        double y = py(b, v);
+        fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                    "stroke=\"#dddddd\"/>\n", PLOT_L, y, PLOT_L + plot_w(), y);
+        fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+                PLOT_L - 6.0, y + 4.0, dec, v);
+    }
+    fprintf(fp, "<text transform=\"translate(16 %.1f) rotate(-90)\" "
+                "text-anchor=\"middle\">", PLOT_T + PLOT_H / 2.0);
+    esc_xml(fp, label);
+    fputs("</text>\n", fp);
+}
+
+/* X ticks at each distinct size of the data (kept few: sizes are the
+ * guide's eight); labels alternate height when they would crowd. */
+static void x_axis(FILE *fp, const bounds *b, const svg_chart_spec *spec)
+{
+    double done[64];
+    size_t ndone = 0;
+    char num[NUMFMT_MAX];
+    for (size_t i = 0; i < spec->nseries; i++) {
+        const svg_series *s = &spec->series[i];
+        for (size_t k = 0; k < s->n && ndone < 64; k++) {
+            size_t j;
+            for (j = 0; j < ndone && done[j] != s->x[k]; j++)
+                ;
+            if (j < ndone || !(s->x[k] > 0.0))
+                continue;
+            done[ndone++] = s->x[k];
+            double x = px(b, s->x[k]);
+            fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                        "stroke=\"#dddddd\"/>\n", x, PLOT_T, x, PLOT_T + PLOT_H);
+            fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
+                        "</text>\n", x, PLOT_T + PLOT_H + 16.0,
+                    numfmt_msg_size((long long)s->x[k], num, sizeof num));
+        }
+    }
+    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+            PLOT_L + plot_w() / 2.0, PLOT_T + PLOT_H + 36.0);
+    esc_xml(fp, spec->x_label);
+    fputs("</text>\n", fp);
+}
+
+static void series_style(FILE *fp, size_t i)
+{
+    const char *dash = dashes[(i / NPALETTE) % NDASHES];
+    fprintf(fp, "stroke=\"%s\" stroke-width=\"2\" fill=\"none\"", palette[i % NPALETTE]);
+    if (dash[0])
+        fprintf(fp, " stroke-dasharray=\"%s\"", dash);
+}
+
+static void draw_series(FILE *fp, const bounds *b, const svg_series *s, size_t i)
+{
+    int open = 0;
+    for (size_t k = 0; k < s->n; k++) {
+        if (!(s->x[k] > 0.0) || !isfinite(s->y[k])) {
+            if (open)
+                fputs("\"/>\n", fp);
+            open = 0;
+            continue;
+        }
+        if (!open) {
+            fputs("<polyline ", fp);
+            series_style(fp, i);
+            fputs(" points=\"", fp);
+        }
+        fprintf(fp, "%s%.1f,%.1f", open ? " " : "", px(b, s->x[k]), py(b, s->y[k]));
+        open = 1;
+    }
+    if (open)
+        fputs("\"/>\n", fp);
+    for (size_t k = 0; k < s->n; k++)
+        if (s->x[k] > 0.0 && isfinite(s->y[k]))
+            fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+                    px(b, s->x[k]), py(b, s->y[k]), palette[i % NPALETTE]);
+}
+
+static int has_data(const svg_series *s)
+{
+    for (size_t k = 0; k < s->n; k++)
+        if (s->x[k] > 0.0 && isfinite(s->y[k]))
+            return 1;
+    return 0;
+}
+
+static void legend(FILE *fp, const svg_chart_spec *spec, double top)
+{
+    for (size_t i = 0; i < spec->nseries; i++) {
+        double x = PLOT_L + (i % 2) * (plot_w() / 2.0);
+        double y = top + (double)(i / 2) * LEGEND_ROW;
+        fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ",
+                x, y - 4.0, x + 28.0, y - 4.0);
+        series_style(fp, i);
+        fprintf(fp, "/>\n<text x=\"%.1f\" y=\"%.1f\">", x + 34.0, y);
+        esc_xml(fp, spec->series[i].name);
+        if (!has_data(&spec->series[i]))
+            fputs(" (no data)", fp);
+        fputs("</text>\n", fp);
+    }
+}
+
+int svg_chart(FILE *fp, const svg_chart_spec *spec)
+{
+    bounds b = find_bounds(spec);
+    double legend_top = PLOT_T + PLOT_H + 64.0;
+    double height = legend_top + (double)((spec->nseries + 1) / 2) * LEGEND_ROW + 8.0;
+    fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
+                "width=\"%.0f\" height=\"%.0f\" role=\"img\" "
+                "font-family=\"sans-serif\" font-size=\"12\">\n",
+            SVG_W, height, SVG_W, height);
+    fputs("<title>", fp);
+    esc_xml(fp, spec->title);
+    fputs("</title>\n", fp);
+    fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
+            SVG_W, height);
+    fprintf(fp, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"15\" "
+                "font-weight=\"bold\">", SVG_W / 2.0);
+    esc_xml(fp, spec->title);
+    fputs("</text>\n", fp);
+    y_axis(fp, &b, spec->y_label);
+    x_axis(fp, &b, spec);
+    fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                "fill=\"none\" stroke=\"#444444\"/>\n", PLOT_L, PLOT_T, plot_w(), PLOT_H);
+    for (size_t i = 0; i < spec->nseries; i++)
+        draw_series(fp, &b, &spec->series[i], i);
+    legend(fp, spec, legend_top);
+    fputs("</svg>\n", fp);
+    return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,33 @@
+/* Line charts as standalone SVG: a figure (e.g. cycles/byte) against message
+ * size on a log2-scaled axis, one line per series, a legend, axis labels and
+ * a title. Output is deterministic (coordinates printed with one decimal,
+ * series in the order given) and every text is XML-escaped, so the same
+ * input gives byte-identical charts and a series name cannot inject markup.
+ * The text needs no external resource and can be written to a .svg file or
+ * inlined into HTML as is. */
+#ifndef HB_REPORT_SVG_H
+#define HB_REPORT_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct svg_series {
+    const char *name;  /* legend text (escaped by svg_chart) */
+    size_t n;          /* points */
+    const double *x;   /* message sizes in bytes, > 0, ascending */
+    const double *y;   /* values; NaN leaves a gap */
+} svg_series;
+
+typedef struct svg_chart_spec {
+    const char *title;    /* above the plot */
+    const char *x_label;  /* e.g. "message size (bytes, log scale)" */
+    const char *y_label;  /* e.g. "TSC ticks per byte" */
+    const svg_series *series;
+    size_t nseries;
+} svg_chart_spec;
+
+/* Writes the chart to FP. Series with no finite point are still listed in the
+ * legend (as "no data"). Returns 0, or -1 when FP reports a write error. */
+int svg_chart(FILE *fp, const svg_chart_spec *spec);
+
+#endif

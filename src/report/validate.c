@@ -1,0 +1,360 @@
+/* report_validate: re-derives every published figure from the raw evidence
+ * of a dataset and reports every difference as one line naming the file and
+ * the field; optionally regenerates the site and compares it byte for byte.
+ * See report.h for the contract. */
+#include "report/report.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/digest.h"
+#include "common/fs.h"
+#include "measure/stats.h"
+#include "report/dataset.h"
+
+typedef struct vctx {
+    const char *root;
+    FILE *out;
+    report_validate_stats *st;
+} vctx;
+
+static void problem(vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void problem(vctx *v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(v->out, fmt, ap);
+    va_end(ap);
+    fputc('\n', v->out);
+    v->st->problems++;
+}
+
+/* Two figures agree when both are null, or both numbers equal to 1e-12
+ * relative (the text form keeps 17 digits; this absorbs the last one). */
+static int same_number(const json_t *a, const json_t *b)
+{
+    if (json_is_null(a) || json_is_null(b))
+        return json_is_null(a) && json_is_null(b);
+    if (!json_is_number(a) || !json_is_number(b))
+        return 0;
+    double x = json_number_value(a), y = json_number_value(b);
+    return x == y || fabs(x - y) <= 1e-12 * fmax(fabs(x), fabs(y));
+}
+
+static void print_value(char *buf, size_t sz, const json_t *v)
+{
+    if (!v)
+        snprintf(buf, sz, "(missing)");
+    else if (json_is_integer(v))
+        snprintf(buf, sz, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, sz, "%.17g", json_real_value(v));
+    else if (json_is_null(v))
+        snprintf(buf, sz, "null");
+    else
+        snprintf(buf, sz, "(not a number)");
+}
+
+static void check_record(vctx *v, const report_record *r)
+{
+    hb_err err = {{0}};
+    json_t *re = NULL;
+    v->st->records++;
+    const char *status = report_str(r->json, "status", "OK");
+    if (strcmp(status, "FAILED") == 0) {
+        if (!report_str(r->json, "failure", "")[0])
+            problem(v, "%s: field failure: a FAILED record needs its reason", r->file);
+        return;
+    }
+    const json_t *rec = json_object_get(r->json, "derived");
+    if (!json_is_object(rec)) {
+        problem(v, "%s: field derived: missing in a record with status %s", r->file, status);
+        return;
+    }
+    if (stats_derive_record(r->json, r->file, &re, &err) < 0) {
+        problem(v, "%s", err.msg);
+        return;
+    }
+    const char *key;
+    json_t *want;
+    json_object_foreach(re, key, want) {
+        json_t *got = json_object_get(rec, key);
+        if (got && same_number(got, want))
+            continue;
+        char a[64], b[64];
+        print_value(a, sizeof a, got);
+        print_value(b, sizeof b, want);
+        problem(v, "%s: field %s: recorded %s, recomputed %s", r->file, key, a, b);
+    }
+    json_decref(re);
+}
+
+/* The log's SHA-256 and RESULT line against the kat.json entry. */
+static void check_log(vctx *v, const char *file, const char *cand, const char *inst,
+                      const char *status, const char *log, const char *want_sha)
+{
+    char path[4096], hex[HB_SHA256_HEX];
+    hb_err err = {{0}};
+    char *text = NULL;
+    v->st->kat_logs++;
+    snprintf(path, sizeof path, "%s/%s", v->root, log);
+    if (hb_sha256_file_hex(path, hex, &err) < 0 || hb_read_file(path, &text, NULL, &err) < 0) {
+        problem(v, "%s: KAT log of %s/%s cannot be read: %s", file, cand, inst, err.msg);
+        return;
+    }
+    if (!want_sha || strcmp(hex, want_sha) != 0)
+        problem(v, "%s: field log_sha256: recorded %s, recomputed %s", log,
+                want_sha ? want_sha : "(missing)", hex);
+    char line[1024];
+    snprintf(line, sizeof line, "RESULT %s %s %s\n", cand, inst, status);
+    size_t n = strlen(line);
+    int found = strncmp(text, line, n) == 0;
+    for (const char *p = strchr(text, '\n'); p && !found; p = strchr(p + 1, '\n'))
+        found = strncmp(p + 1, line, n) == 0;
+    if (!found) {
+        line[n - 1] = '\0';
+        problem(v, "%s: no line '%s' (the status kat.json records)", log, line);
+    }
+    free(text);
+}
+
+static void check_kat(vctx *v, const report_system *s)
+{
+    char file[512];
+    size_t i;
+    json_t *e;
+    snprintf(file, sizeof file, "%s/kat.json", s->name);
+    json_array_foreach(json_object_get(s->kat, "instances"), i, e) {
+        const char *cand = report_str(e, "candidate", "?");
+        const char *inst = report_str(e, "instance", "?");
+        const char *log = report_str(e, "log", "");
+        if (log[0])
+            check_log(v, file, cand, inst, report_str(e, "status", "?"), log,
+                      report_str(e, "log_sha256", NULL));
+        const json_t *g = json_object_get(e, "guide");
+        if (json_is_object(g) && report_str(g, "log", "")[0])
+            check_log(v, file, cand, inst, report_str(g, "status", "?"),
+                      report_str(g, "log", ""), report_str(g, "log_sha256", NULL));
+    }
+}
+
+static int is_path_key(const char *key)
+{
+    static const char *const keys[] = {"log", "library", "kat_log", "path", "source_dir",
+                                       "package", "file", "dir"};
+    size_t n = strlen(key);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return 1;
+    return (n > 5 && strcmp(key + n - 5, "_path") == 0) ||
+           (n > 4 && strcmp(key + n - 4, "_dir") == 0) ||
+           (n > 4 && strcmp(key + n - 4, "_log") == 0);
+}
+
+static int bad_path(const char *p)
+{
+    if (p[0] == '/')
+        return 1;
+    for (const char *c = p; (c = strstr(c, "..")) != NULL; c += 2)
+        if ((c == p || c[-1] == '/') && (c[2] == '\0' || c[2] == '/'))
+            return 1;
+    return 0;
+}
+
+/* Walks J; every path field (and every element of probe_command) must be a
+ * relative path without "..". WHERE is the JSON path for messages. */
+static void check_paths(vctx *v, const char *file, const json_t *j, const char *where)
+{
+    char sub[512];
+    if (json_is_object(j)) {
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)j, key, val) {
+            snprintf(sub, sizeof sub, "%s%s%s", where, where[0] ? "." : "", key);
+            if (json_is_string(val) && is_path_key(key) && bad_path(json_string_value(val)))
+                problem(v, "%s: field %s: path '%s' must be relative to the dataset "
+                           "without '..'; publish the campaign again", file, sub,
+                        json_string_value(val));
+            else if (strcmp(key, "probe_command") == 0 && json_is_array(val)) {
+                size_t i;
+                json_t *a;
+                json_array_foreach(val, i, a)
+                    if (json_is_string(a) && bad_path(json_string_value(a)))
+                        problem(v, "%s: field %s[%zu]: path '%s' must be relative to "
+                                   "the dataset without '..'; publish the campaign again",
+                                file, sub, i, json_string_value(a));
+            } else {
+                check_paths(v, file, val, sub);
+            }
+        }
+    } else if (json_is_array(j)) {
+        size_t i;
+        json_t *a;
+        json_array_foreach(j, i, a) {
+            snprintf(sub, sizeof sub, "%s[%zu]", where, i);
+            check_paths(v, file, a, sub);
+        }
+    }
+}
+
+/* The record's KAT fields must be those of kat.json for its instance. */
+static void check_record_kat(vctx *v, const report_system *s, const report_record *r)
+{
+    const json_t *e = report_kat_entry(s, r->candidate, r->instance);
+    static const char *const pairs[][2] = {{"kat_status", "status"},
+                                           {"kat_log_sha256", "log_sha256"},
+                                           {"library_sha256", "library_sha256"}};
+    if (!e)
+        return;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const char *a = report_str(r->json, pairs[i][0], NULL);
+        const char *b = report_str(e, pairs[i][1], NULL);
+        if (a && b && strcmp(a, b) != 0)
+            problem(v, "%s: field %s: recorded %s, kat.json has %s", r->file,
+                    pairs[i][0], a, b);
+    }
+}
+
+static void check_system(vctx *v, const report_system *s)
+{
+    char file[512];
+    const json_t *files[] = {s->campaign, s->build, s->kat};
+    const char *names[] = {"campaign.json", "build.json", "kat.json"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(file, sizeof file, "%s/%s", s->name, names[i]);
+        if (files[i])
+            check_paths(v, file, files[i], "");
+    }
+    for (size_t i = 0; i < s->nrecs; i++) {
+        check_paths(v, s->recs[i].file, s->recs[i].json, "");
+        check_record(v, &s->recs[i]);
+        check_record_kat(v, s, &s->recs[i]);
+    }
+    check_kat(v, s);
+}
+
+/* Appends the relative paths of the regular files under ROOT/REL to LIST. */
+static void list_files(const char *root, const char *rel, json_t *list)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char sub[4096], full[8192];
+        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        snprintf(full, sizeof full, "%s/%s", root, sub);
+        if (hb_is_dir(full))
+            list_files(root, sub, list);
+        else
+            json_array_append_new(list, json_string(sub));
+    }
+    closedir(d);
+}
+
+/* Removes the folder PATH and everything in it (the temporary site). */
+static void remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char full[8192];
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(full, sizeof full, "%s/%s", path, e->d_name);
+        if (hb_is_dir(full))
+            remove_tree(full);
+        else
+            unlink(full);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
+static int same_bytes(const char *a, const char *b)
+{
+    char *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0;
+    int same = hb_read_file(a, &x, &nx, NULL) == 0 && hb_read_file(b, &y, &ny, NULL) == 0 &&
+               nx == ny && memcmp(x, y, nx) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static int has_string(const json_t *list, const char *s)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+        if (strcmp(json_string_value(v), s) == 0)
+            return 1;
+    return 0;
+}
+
+static int check_site(vctx *v, const char *site, hb_err *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    char fresh[4096];
+    snprintf(fresh, sizeof fresh, "%s/hashbench-validate-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (!mkdtemp(fresh))
+        return hb_fail_errno(err, "%s: cannot create a temporary folder", fresh);
+    int rc = report_site(v->root, fresh, err);
+    if (rc == 0) {
+        json_t *want = json_array(), *have = json_array();
+        list_files(fresh, "", want);
+        list_files(site, "", have);
+        size_t i;
+        json_t *f;
+        char a[8192], b[8192];
+        json_array_foreach(want, i, f) {
+            const char *name = json_string_value(f);
+            snprintf(a, sizeof a, "%s/%s", fresh, name);
+            snprintf(b, sizeof b, "%s/%s", site, name);
+            v->st->pages++;
+            if (!has_string(have, name))
+                problem(v, "%s/%s: missing; the dataset gives this page", site, name);
+            else if (!same_bytes(a, b))
+                problem(v, "%s/%s: differs from the page regenerated from the dataset",
+                        site, name);
+        }
+        json_array_foreach(have, i, f)
+            if (!has_string(want, json_string_value(f)))
+                problem(v, "%s/%s: not a page of this dataset (stale or added by hand)",
+                        site, json_string_value(f));
+        json_decref(want);
+        json_decref(have);
+    }
+    remove_tree(fresh);
+    return rc;
+}
+
+int report_validate(const char *data_dir, const char *site_dir, FILE *out,
+                    report_validate_stats *st, hb_err *err)
+{
+    report_dataset ds;
+    memset(st, 0, sizeof *st);
+    if (site_dir && !hb_is_dir(site_dir))
+        return hb_fail(err, "%s: no such site folder; give the --out folder of "
+                            "'hashbench report'", site_dir);
+    if (report_dataset_load(data_dir, &ds, err) < 0)
+        return -1;
+    vctx v = {data_dir, out, st};
+    for (size_t i = 0; i < ds.nsys; i++)
+        check_system(&v, &ds.sys[i]);
+    report_dataset_free(&ds);
+    if (site_dir && check_site(&v, site_dir, err) < 0)
+        return -1;
+    return st->problems ? 1 : 0;
+}

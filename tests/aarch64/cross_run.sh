@@ -1,0 +1,137 @@
+#!/bin/sh
+# The AArch64 path end to end under emulation (ctest: aarch64_cross_run).
+# It cross-builds hashbench with cmake/aarch64-linux-gnu.cmake, then runs the
+# AArch64 hashbench under qemu-aarch64 on the bundled examples: build with
+# the cross compiler (reference profile) and KAT, requiring PASS for every
+# instance; a performance-profile build whose flags must be the ARM guide's;
+# a short measurement whose records must name cntvct_el0 at the frequency
+# that cntfrq_el0 gives (read by tests/aarch64/cntfrq.c). It then measures
+# the same examples natively (x86-64), publishes both runs into one dataset
+# (the emulated system's id says "qemu": its figures mean nothing), renders
+# the site and requires each candidate's x86 page and AArch64 page to link
+# to each other. run_check (tests/aarch64/run_check.c) does the checks.
+# Without qemu-aarch64, the cross compiler, the arm64 libraries or the
+# binfmt_misc entry (scripts/cross-deps.sh installs all of them) it skips
+# with exit code 77, or fails when HB_AARCH64_REQUIRED=1.
+#   cross_run.sh SOURCE_DIR BUILD_DIR RUN_CHECK CMAKE
+set -eu
+
+SRC=$1
+BUILD=$2
+RUN_CHECK=$3
+CMAKE=$4
+W=$BUILD/aarch64-test
+XB=$W/build
+TRIPLET=aarch64-linux-gnu
+SYSROOT=/usr/$TRIPLET
+ARM_SYS=arm_1-qemu
+X86_SYS=x86_1
+SIZES=64,1024
+# The ARM guide's performance flags, as the guide states them.
+ARM_PERF_FLAGS="-O3 -march=armv8.2-a+sve -flto -fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra"
+REF_FLAGS="-std=c99 -Wpedantic -Wall -Wextra -O2"
+
+skip() {
+  if [ "${HB_AARCH64_REQUIRED:-0}" = 1 ]; then
+    echo "aarch64: cannot run: $1 (HB_AARCH64_REQUIRED=1); run scripts/cross-deps.sh as root"
+    exit 1
+  fi
+  echo "aarch64: skipped: $1; scripts/cross-deps.sh (as root) installs what is missing"
+  exit 77
+}
+
+command -v qemu-aarch64 >/dev/null || skip "qemu-aarch64 is not installed"
+command -v $TRIPLET-gcc >/dev/null || skip "$TRIPLET-gcc is not installed"
+for pc in jansson libelf md4c-html libcrypto; do
+  [ -f /usr/lib/$TRIPLET/pkgconfig/$pc.pc ] || skip "the arm64 $pc library is not installed"
+done
+grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null ||
+  skip "qemu-aarch64 is not registered with binfmt_misc (the emulated hashbench starts the AArch64 probe as a child)"
+
+# Emulated children (the probe) get the same C library as the parent.
+QEMU_LD_PREFIX=$SYSROOT
+export QEMU_LD_PREFIX
+
+now() { date +%s.%N; }
+T_START=$(now)
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+
+# step NAME CMD...: runs CMD with its output in $W/logs/NAME.log, shows the
+# log and fails the test when CMD fails.
+step() {
+  name=$1
+  shift
+  t0=$(now)
+  if "$@" >"$W/logs/$name.log" 2>&1; then
+    echo "aarch64: $name: ok ($(elapsed "$t0"))"
+  else
+    rc=$?
+    echo "aarch64: $name: FAILED (exit $rc, $(elapsed "$t0")): $*"
+    cat "$W/logs/$name.log"
+    exit 1
+  fi
+}
+
+arm() { qemu-aarch64 -L "$SYSROOT" "$XB/hashbench" "$@"; }
+x86() { "$BUILD/hashbench" "$@"; }
+
+rm -rf "$W/arm-run" "$W/arm-perf" "$W/x86-run" "$W/data" "$W/site" "$W/logs"
+mkdir -p "$W/logs"
+
+EXAMPLES=""
+NEX=0
+CANDS=""
+for d in "$SRC"/examples/*/; do
+  [ -d "$d" ] || continue
+  EXAMPLES="$EXAMPLES ${d%/}"
+  CANDS="$CANDS $(basename "$d")"
+  NEX=$((NEX + 1))
+done
+[ "$NEX" -gt 0 ] || { echo "aarch64: no example package under $SRC/examples"; exit 1; }
+echo "aarch64: examples:$CANDS"
+
+# 1. Cross-build hashbench, the probe and the baseline for AArch64.
+step cross-configure "$CMAKE" -S "$SRC" -B "$XB" \
+  -DCMAKE_TOOLCHAIN_FILE="$SRC/cmake/$TRIPLET.cmake" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+step cross-build "$CMAKE" --build "$XB" -j2
+step elf-machine sh -c "readelf -h '$XB/hashbench' '$XB/hashbench-probe' | grep -c AArch64 | grep -qx 2"
+
+# The frequency of cntvct_el0 as the architecture states it.
+step cntfrq-build $TRIPLET-gcc -O2 -o "$W/cntfrq" "$SRC/tests/aarch64/cntfrq.c"
+FREQ=$(qemu-aarch64 -L "$SYSROOT" "$W/cntfrq")
+echo "aarch64: cntfrq_el0 = $FREQ Hz"
+
+# 2. Build and KAT the examples under emulation (reference profile).
+# shellcheck disable=SC2086
+step arm-build arm build --run-dir "$W/arm-run" --cc $TRIPLET-gcc --profile reference $EXAMPLES
+step arm-build-check "$RUN_CHECK" build "$W/arm-run" aarch64 reference "$REF_FLAGS"
+step arm-kat arm kat --run-dir "$W/arm-run"
+step arm-kat-check "$RUN_CHECK" kat "$W/arm-run" "$NEX"
+cat "$W/logs/arm-kat-check.log"
+
+# 3. The performance profile takes the ARM guide's flags (build only).
+# shellcheck disable=SC2086
+step arm-perf-build arm build --run-dir "$W/arm-perf" --cc $TRIPLET-gcc --profile performance $EXAMPLES
+step arm-perf-check "$RUN_CHECK" build "$W/arm-perf" aarch64 performance "$ARM_PERF_FLAGS"
+
+# 4. A measurement smoke run under emulation: two sizes, a small budget.
+# shellcheck disable=SC2086
+step arm-measure arm run --run-dir "$W/arm-run" --system "$ARM_SYS" --cc $TRIPLET-gcc \
+  --profile reference --sizes "$SIZES" --budget 0.2 --allow-unfit-host $EXAMPLES
+step arm-records-check "$RUN_CHECK" records "$W/arm-run" cntvct_el0 "$FREQ"
+cat "$W/logs/arm-records-check.log"
+
+# 5. The same examples natively, two sizes.
+# shellcheck disable=SC2086
+step x86-run x86 run --run-dir "$W/x86-run" --system "$X86_SYS" --profile reference \
+  --sizes "$SIZES" --budget 0.2 --allow-unfit-host $EXAMPLES
+
+# 6. One dataset, two systems; the site links the systems' pages.
+step arm-publish arm publish --run-dir "$W/arm-run" --system "$ARM_SYS" --data "$W/data"
+step x86-publish x86 publish --run-dir "$W/x86-run" --system "$X86_SYS" --data "$W/data"
+step report x86 report "$W/data" --out "$W/site"
+# shellcheck disable=SC2086
+step site-check "$RUN_CHECK" site "$W/site" "$X86_SYS" "$ARM_SYS" $CANDS
+cat "$W/logs/site-check.log"
+
+echo "aarch64: all checks passed in $(elapsed "$T_START")"

@@ -1,0 +1,16 @@
+# The AArch64 path under emulation: cross_run.sh cross-builds hashbench with
+# cmake/aarch64-linux-gnu.cmake, runs it under qemu-aarch64 on the examples
+# and checks the outputs with run_check (a native program: libelf, jansson).
+# It skips (exit 77) when the cross tools are missing, unless the environment
+# says HB_AARCH64_REQUIRED=1, as CI does.
+if(NOT CMAKE_CROSSCOMPILING)
+  add_executable(aarch64_run_check ${CMAKE_CURRENT_LIST_DIR}/run_check.c)
+  target_link_libraries(aarch64_run_check PRIVATE hbcore)
+  add_test(NAME aarch64_cross_run
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cross_run.sh ${CMAKE_SOURCE_DIR}
+            ${CMAKE_BINARY_DIR} $<TARGET_FILE:aarch64_run_check> ${CMAKE_COMMAND})
+  set_tests_properties(aarch64_cross_run PROPERTIES
+    SKIP_RETURN_CODE 77
+    TIMEOUT 1500
+    ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+endif()

@@ -1,0 +1,549 @@
+/* Tests of whole builds (src/build/build.c, compile.c, elfsize.c) on small
+ * packages written by the tests and compiled with the system compiler:
+ * nothing a package ships is run, a broken instance is BUILDFAIL with its
+ * log while the others build, the one-folder-many-instances layout builds
+ * every instance with its own name and size (checked through dlopen), the
+ * performance flags, the static size against readelf, the CryptHash check,
+ * resuming, the harness-default rebuild, the baseline entry, the command's
+ * exit codes, and the bundled examples when present. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "common/digest.h"
+#include "common/fs.h"
+#include "common/proc.h"
+#include "fixture.h"
+
+#define REF "Implementations/Reference_Implementation/"
+
+/* Builds the packages (relative to fx_root) into fx_root/RUN; returns build.json. */
+static json_t *build(const char *run, const char *profile, const char *pkg1,
+                     const char *pkg2, int expect_failed)
+{
+    char run_dir[PATH_MAX], p1[PATH_MAX], p2[PATH_MAX];
+    snprintf(run_dir, sizeof run_dir, "%s/%s", fx_root, run);
+    snprintf(p1, sizeof p1, "%s/%s", fx_root, pkg1);
+    snprintf(p2, sizeof p2, "%s/%s", fx_root, pkg2 ? pkg2 : "");
+    const char *pkgs[] = {p1, p2};
+    build_options opt = {run_dir, profile, NULL, 2, pkgs, pkg2 ? 2 : 1, NULL, NULL, NULL};
+    hb_err err;
+    int failed = -1;
+    if (build_run(&opt, &failed, &err) != 0)
+        fail_msg("build_run: %s", err.msg);
+    assert_int_equal(failed, expect_failed);
+    return fx_load_build(run_dir);
+}
+
+static const char *str(const json_t *e, const char *key)
+{
+    const char *s = json_string_value(json_object_get(e, key));
+    assert_non_null(s);
+    return s;
+}
+
+static json_t *entry(const json_t *b, const char *cand, const char *inst)
+{
+    json_t *e = fx_entry(b, cand, inst);
+    if (!e)
+        fail_msg("no build.json entry %s/%s", cand, inst);
+    return e;
+}
+
+static void test_shipped_build_files_never_run(void **state)
+{
+    (void)state;
+    char marker[PATH_MAX];
+    snprintf(marker, sizeof marker, "%s/MARKER", fx_root);
+    char text[PATH_MAX + 200];
+    fx_instance(fx_root, "Ship", "A", "A", 256);
+    snprintf(text, sizeof text, "all:\n\ttouch %s.make\n", marker);
+    fx_write(fx_root, "Ship/Makefile", text);
+    fx_write(fx_root, "Ship/" REF "A/Makefile", text);
+    snprintf(text, sizeof text, "file(WRITE %s.cmake \"x\")\n", marker);
+    fx_write(fx_root, "Ship/CMakeLists.txt", text);
+    fx_write(fx_root, "Ship/" REF "A/CMakeLists.txt", text);
+    snprintf(text, sizeof text, "#!/bin/sh\ntouch %s.sh\n", marker);
+    fx_write_exec(fx_root, "Ship/build.sh", text);
+    fx_write_exec(fx_root, "Ship/" REF "A/build.sh", text);
+    fx_write_exec(fx_root, "Ship/" REF "A/configure", text);
+    json_t *b = build("run_ship", "reference", "Ship", NULL, 0);
+    assert_string_equal(str(entry(b, "Ship", "A"), "status"), "BUILT");
+    const char *suffixes[] = {".make", ".cmake", ".sh"};
+    for (size_t i = 0; i < 3; i++) {
+        char m[PATH_MAX + 16];
+        snprintf(m, sizeof m, "%s%s", marker, suffixes[i]);
+        assert_false(hb_is_file(m));
+    }
+    json_decref(b);
+}
+
+static void test_broken_instance_buildfail(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Brk", "Good", "Good", 256);
+    fx_write(fx_root, "Brk/" REF "Bad/CryptHash_AlgorithmInstance.h", fx_header("Bad", 256));
+    fx_write(fx_root, "Brk/" REF "Bad/bad.c", "int CryptHash(void) { return this is not C; }\n");
+    json_t *b = build("run_brk", "reference", "Brk", NULL, 1);
+    json_t *bad = entry(b, "Brk", "Bad");
+    assert_string_equal(str(bad, "status"), "BUILDFAIL");
+    assert_null(json_object_get(bad, "library"));
+    assert_string_not_equal(str(bad, "reason"), "");
+    char *log = NULL;
+    hb_err err;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/run_brk/%s", fx_root, str(bad, "log"));
+    assert_int_equal(hb_read_file(path, &log, NULL, &err), 0);
+    assert_true(strncmp(log, "$ ", 2) == 0);                /* the command first */
+    assert_non_null(strstr(log, REF "Bad/bad.c"));
+    assert_non_null(strstr(log, "error"));                  /* compiler's words */
+    free(log);
+    json_t *good = entry(b, "Brk", "Good");
+    assert_string_equal(str(good, "status"), "BUILT");
+    snprintf(path, sizeof path, "%s/run_brk/%s", fx_root, str(good, "library"));
+    assert_true(hb_is_file(path));
+    assert_string_equal(str(good, "library"), "lib/Brk/libGood.so");
+    json_decref(b);
+}
+
+/* dlopens LIB and checks instance_name() and CryptHash's digest size. */
+static void check_library(const char *lib, const char *name, int bits)
+{
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        fail_msg("dlopen %s: %s", lib, dlerror());
+    const char *(*inst)(void) = (const char *(*)(void))dlsym(h, "instance_name");
+    int (*hash)(int, const unsigned char *, unsigned long long, unsigned char *) =
+        (int (*)(int, const unsigned char *, unsigned long long, unsigned char *))
+            dlsym(h, "CryptHash");
+    assert_non_null(inst);
+    assert_non_null(hash);
+    assert_string_equal(inst(), name);
+    unsigned char out[300];
+    memset(out, 0, sizeof out);
+    assert_int_equal(hash(bits, (const unsigned char *)"abc", 24, out), 0);
+    for (int i = 0; i < (int)sizeof out; i++)
+        assert_int_equal(out[i], i < bits / 8 ? 0xAB : 0);
+    assert_int_not_equal(hash(bits + 8, (const unsigned char *)"abc", 24, out), 0);
+    dlclose(h);
+}
+
+static void test_one_folder_many_instances(void **state)
+{
+    (void)state;
+    /* The shared header gives defaults only; the override names each instance. */
+    fx_write(fx_root, "Multi/" REF "Shared/CryptHash_AlgorithmInstance.h",
+             "#ifndef ALGORITHM_INSTANCE\n#define ALGORITHM_INSTANCE \"Multi\"\n#endif\n"
+             "#ifndef DIGEST_BIT_LENGTH\n#define DIGEST_BIT_LENGTH 256\n#endif\n");
+    fx_write(fx_root, "Multi/" REF "Shared/impl.c", fx_source);
+    fx_write(fx_root, "Multi/" REF "Shared/KAT_CryptHash.c", "int main(void) { return 0; }\n");
+    const int bits[] = {256, 384, 1152, 2048};
+    char ini[4096] = "[candidate]\nid = MultiCand\nalgorithm = Multi\n";
+    for (int i = 0; i < 4; i++) {
+        char sec[512];
+        snprintf(sec, sizeof sec, "[instance Multi_%d]\ndir = " REF "Shared\n"
+                 "digest_bits = %d\ndefines = ALGORITHM_INSTANCE=\"Multi_%d\" "
+                 "DIGEST_BIT_LENGTH=%d\n", bits[i], bits[i], bits[i], bits[i]);
+        strcat(ini, sec);
+    }
+    fx_write(fx_root, "Multi/hashbench.ini", ini);
+    json_t *b = build("run_multi", "reference", "Multi", NULL, 0);
+    assert_int_equal(json_array_size(json_object_get(b, "instances")), 4);
+    for (int i = 0; i < 4; i++) {
+        char name[32], lib[PATH_MAX];
+        snprintf(name, sizeof name, "Multi_%d", bits[i]);
+        json_t *e = entry(b, "MultiCand", name);
+        assert_string_equal(str(e, "status"), "BUILT");
+        assert_int_equal(json_integer_value(json_object_get(e, "digest_bits")), bits[i]);
+        assert_string_equal(str(e, "algorithm"), "Multi");
+        assert_int_equal(json_array_size(json_object_get(e, "sources")), 1);
+        snprintf(lib, sizeof lib, "%s/run_multi/%s", fx_root, str(e, "library"));
+        check_library(lib, name, bits[i]);
+    }
+    json_decref(b);
+}
+
+static void test_performance_flags(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Perf", "P", "P", 256);
+    json_t *b = build("run_perf", "performance", "Perf", NULL, 0);
+    json_t *e = entry(b, "Perf", "P");
+    const char *want = strstr(str(b, "arch"), "aarch64")
+        ? "-O3 -march=armv8.2-a+sve -flto -fomit-frame-pointer"
+        : "-O3 -march=x86-64 -mavx2 -mtune=native -flto -fomit-frame-pointer";
+    assert_non_null(strstr(str(e, "flags"), want));
+    assert_non_null(strstr(str(e, "flags"), "-std=c99 -Wpedantic -Wall -Wextra -fPIC -shared"));
+    assert_string_equal(str(e, "profile"), "performance");
+    assert_string_equal(str(b, "profile"), "performance");
+    /* The same run directory refuses another profile. */
+    char run_dir[PATH_MAX], pkg[PATH_MAX];
+    snprintf(run_dir, sizeof run_dir, "%s/run_perf", fx_root);
+    snprintf(pkg, sizeof pkg, "%s/Perf", fx_root);
+    const char *pkgs[] = {pkg};
+    build_options opt = {run_dir, "resource", NULL, 1, pkgs, 1, NULL, NULL, NULL};
+    hb_err err;
+    int failed;
+    assert_int_equal(build_run(&opt, &failed, &err), -1);
+    assert_non_null(strstr(err.msg, "profile performance"));
+    json_decref(b);
+}
+
+static void test_candidate_id_clash(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Clash1", "A", "A", 256);
+    fx_instance(fx_root, "Clash2", "B", "B", 256);
+    fx_write(fx_root, "Clash2/hashbench.ini", "[candidate]\nid = Clash1\n");
+    char run_dir[PATH_MAX], p1[PATH_MAX], p2[PATH_MAX];
+    snprintf(run_dir, sizeof run_dir, "%s/run_clash", fx_root);
+    snprintf(p1, sizeof p1, "%s/Clash1", fx_root);
+    snprintf(p2, sizeof p2, "%s/Clash2", fx_root);
+    const char *pkgs[] = {p1, p2};
+    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 2, NULL, NULL, NULL};
+    hb_err err;
+    int failed;
+    assert_int_equal(build_run(&opt, &failed, &err), -1);
+    assert_non_null(strstr(err.msg, "both have the candidate id Clash1"));
+    assert_false(hb_is_file(fx_path(fx_root, "run_clash/build.json")));
+}
+
+/* Sums readelf's view of LIB: LOAD MemSiz, and allocated section sizes by
+ * the classes of elfsize.h. Returns 0 when readelf is not installed. */
+static int readelf_sizes(const char *lib, unsigned long long v[5])
+{
+    if (!hb_is_file("/usr/bin/readelf"))
+        return 0;
+    char cmd[PATH_MAX + 64], line[1024];
+    memset(v, 0, 5 * sizeof v[0]);
+    snprintf(cmd, sizeof cmd, "/usr/bin/readelf -lW '%s'", lib);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    while (fgets(line, sizeof line, p)) {
+        char type[32], off[32], va[32], pa[32], fs[32], ms[32];
+        if (sscanf(line, " %31s %31s %31s %31s %31s %31s", type, off, va, pa, fs, ms) == 6 &&
+            strcmp(type, "LOAD") == 0)
+            v[0] += strtoull(ms, NULL, 16);
+    }
+    pclose(p);
+    snprintf(cmd, sizeof cmd, "/usr/bin/readelf -SW '%s'", lib);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    while (fgets(line, sizeof line, p)) {
+        char *close = strchr(line, ']');
+        if (!strchr(line, '[') || !close)
+            continue;
+        char t[10][64];
+        int n = sscanf(close + 1, "%63s %63s %63s %63s %63s %63s %63s %63s %63s %63s",
+                       t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9]);
+        if (n != 10 || !strchr(t[6], 'A'))
+            continue; /* header line, NULL section, or not allocated */
+        unsigned long long size = strtoull(t[4], NULL, 16);
+        if (strcmp(t[1], "NOBITS") == 0)
+            v[4] += size;
+        else if (strchr(t[6], 'X'))
+            v[1] += size;
+        else if (strchr(t[6], 'W'))
+            v[3] += size;
+        else
+            v[2] += size;
+    }
+    pclose(p);
+    return 1;
+}
+
+static void test_static_size_and_export_check(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Size", "S", "S", 256);
+    fx_write(fx_root, "Size/" REF "S/tables.c",
+             "const unsigned char big_table[4000] = {1};\n"
+             "unsigned char scratch[3000];\nint counter = 5;\n");
+    fx_write(fx_root, "Size/" REF "NoExport/CryptHash_AlgorithmInstance.h",
+             fx_header("NoExport", 256));
+    fx_write(fx_root, "Size/" REF "NoExport/impl.c",
+             "static int CryptHash(int b) { return b; }\n"
+             "int other(int b);\nint other(int b) { return CryptHash(b); }\n");
+    json_t *b = build("run_size", "reference", "Size", NULL, 1);
+    json_t *e = entry(b, "Size", "S");
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/run_size/%s", fx_root, str(e, "library"));
+    unsigned long long v[5];
+    if (readelf_sizes(lib, v)) {
+        const char *keys[] = {"image", "text", "rodata", "data", "bss"};
+        json_t *s = json_object_get(e, "static_size");
+        for (int i = 0; i < 5; i++)
+            assert_int_equal(json_integer_value(json_object_get(s, keys[i])), v[i]);
+        assert_true(v[2] >= 4000 && v[4] >= 3000);
+    } else {
+        print_message("readelf not installed: static size not cross-checked\n");
+    }
+    char hex[HB_SHA256_HEX];
+    hb_err err;
+    assert_int_equal(hb_sha256_file_hex(lib, hex, &err), 0);
+    assert_string_equal(str(e, "library_sha256"), hex);
+    json_t *ne = entry(b, "Size", "NoExport");
+    assert_string_equal(str(ne, "status"), "BUILDFAIL");
+    assert_non_null(strstr(str(ne, "reason"), "CryptHash"));
+    snprintf(lib, sizeof lib, "%s/run_size/lib/Size/libNoExport.so", fx_root);
+    assert_false(hb_is_file(lib));
+    json_decref(b);
+}
+
+static void test_hostile_name_and_skip(void **state)
+{
+    (void)state;
+    fx_write(fx_root, "Evil/" REF "E/CryptHash_AlgorithmInstance.h",
+             "#define ALGORITHM_INSTANCE \"<script>alert(1)</script>\"\n"
+             "#define DIGEST_BIT_LENGTH 256\n");
+    fx_write(fx_root, "Evil/" REF "E/impl.c", fx_source);
+    fx_instance(fx_root, "Evil", "Skipped", "Skipped", 256);
+    fx_write(fx_root, "Evil/hashbench.ini", "[instance Skipped]\nskip = not ready\n");
+    json_t *b = build("run_evil", "reference", "Evil", NULL, 1);
+    char *text = NULL;
+    hb_err err;
+    assert_int_equal(hb_read_file(fx_path(fx_root, "run_evil/build.json"), &text, NULL, &err), 0);
+    assert_null(strstr(text, "<script>"));
+    assert_non_null(strstr(text, "CryptHash_AlgorithmInstance.h:1: "));
+    free(text);
+    size_t i;
+    json_t *e;
+    int refused = 0;
+    json_array_foreach(json_object_get(b, "instances"), i, e) {
+        if (strcmp(str(e, "status"), "BUILDFAIL") == 0) {
+            refused++;
+            assert_null(json_object_get(e, "library"));
+            char log[PATH_MAX];
+            snprintf(log, sizeof log, "%s/run_evil/%s", fx_root, str(e, "log"));
+            assert_true(hb_is_file(log));
+        }
+    }
+    assert_int_equal(refused, 1);
+    assert_false(hb_is_dir(fx_path(fx_root, "run_evil/lib/Evil")));
+    json_t *s = entry(b, "Evil", "Skipped");
+    assert_string_equal(str(s, "status"), "SKIPPED");
+    assert_string_equal(str(s, "reason"), "not ready");
+    json_decref(b);
+}
+
+static long long mtime_ns(const char *path)
+{
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    return (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+static void test_resume(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Res", "A", "A", 256);
+    fx_instance(fx_root, "Res", "B", "B", 256);
+    json_decref(build("run_res", "reference", "Res", NULL, 0));
+    char a[PATH_MAX], bl[PATH_MAX];
+    snprintf(a, sizeof a, "%s/run_res/lib/Res/libA.so", fx_root);
+    snprintf(bl, sizeof bl, "%s/run_res/lib/Res/libB.so", fx_root);
+    long long ta = mtime_ns(a), tb = mtime_ns(bl);
+    usleep(20000);
+    json_decref(build("run_res", NULL, "Res", NULL, 0)); /* nothing changed */
+    assert_true(mtime_ns(a) == ta && mtime_ns(bl) == tb);
+    fx_write(fx_root, "Res/" REF "B/extra.c", "int extra_symbol = 1;\n");
+    unlink(a);
+    json_t *b = build("run_res", "reference", "Res", NULL, 0);
+    assert_true(hb_is_file(a));                    /* missing library rebuilt */
+    assert_true(mtime_ns(bl) != tb);               /* changed sources rebuilt */
+    assert_int_equal(json_array_size(json_object_get(entry(b, "Res", "B"), "sources")), 2);
+    json_decref(b);
+}
+
+static void test_harness_default_rebuild(void **state)
+{
+    (void)state;
+    /* typeof is not C99: the guide flags fail, the gnu11 fallback builds. */
+    fx_write(fx_root, "Gnu/" REF "G/CryptHash_AlgorithmInstance.h", fx_header("G", 256));
+    fx_write(fx_root, "Gnu/" REF "G/impl.c",
+             "#include <string.h>\n"
+             "int CryptHash(int b, const unsigned char *m, unsigned long long l,\n"
+             "              unsigned char *d)\n"
+             "{ typeof(b) n = b / 8; (void)m; (void)l; memset(d, 1, (size_t)n); return 0; }\n");
+    json_t *b = build("run_gnu", "reference", "Gnu", NULL, 1);
+    json_t *e = entry(b, "Gnu", "G");
+    assert_string_equal(str(e, "status"), "BUILDFAIL");
+    json_t *out = NULL;
+    hb_err err;
+    if (build_rebuild_default(fx_path(fx_root, "run_gnu"), e, &out, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_string_equal(str(out, "status"), "BUILT");
+    assert_string_equal(str(out, "flags_kind"), "harness-default");
+    assert_string_equal(str(out, "library"), "lib/Gnu/harness-default/libG.so");
+    assert_non_null(strstr(str(out, "flags"), "-std=gnu11"));
+    assert_string_equal(str(out, "instance"), "G");
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/run_gnu/%s", fx_root, str(out, "library"));
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(h);
+    assert_non_null(dlsym(h, "CryptHash"));
+    dlclose(h);
+    snprintf(lib, sizeof lib, "%s/run_gnu/%s", fx_root, str(out, "log"));
+    assert_true(hb_is_file(lib));
+    json_decref(out);
+    json_decref(b);
+}
+
+static const char *build_dir(void)
+{
+    const char *d = getenv("HB_BUILD_DIR");
+    return d && *d ? d : ".";
+}
+
+static void test_baseline_entry(void **state)
+{
+    (void)state;
+    char base[PATH_MAX];
+    snprintf(base, sizeof base, "%s/libhb_baseline_sm3.so", build_dir());
+    if (!hb_is_file(base)) {
+        print_message("%s not built: baseline entry not checked\n", base);
+        skip();
+    }
+    fx_instance(fx_root, "WithBase", "W", "W", 256);
+    char run_dir[PATH_MAX], pkg[PATH_MAX];
+    snprintf(run_dir, sizeof run_dir, "%s/run_base", fx_root);
+    snprintf(pkg, sizeof pkg, "%s/WithBase", fx_root);
+    const char *pkgs[] = {pkg};
+    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 1, base, NULL, NULL};
+    hb_err err;
+    int failed;
+    assert_int_equal(build_run(&opt, &failed, &err), 0);
+    json_t *b = fx_load_build(run_dir);
+    json_t *e = entry(b, "baseline", "OpenSSL_SM3");
+    assert_true(json_is_true(json_object_get(e, "baseline")));
+    assert_string_equal(str(e, "flags_kind"), "hashbench");
+    assert_string_equal(str(e, "library"), "lib/baseline/libOpenSSL_SM3.so");
+    char hex[HB_SHA256_HEX];
+    assert_int_equal(hb_sha256_file_hex(base, hex, &err), 0);
+    assert_string_equal(str(e, "library_sha256"), hex);
+    json_decref(b);
+    /* A missing baseline file is left out with a warning, not an error. */
+    opt.baseline_lib = fx_path(fx_root, "no-such-baseline.so");
+    fx_rmtree(run_dir);
+    assert_int_equal(build_run(&opt, &failed, &err), 0);
+    b = fx_load_build(run_dir);
+    assert_null(fx_entry(b, "baseline", "OpenSSL_SM3"));
+    json_decref(b);
+}
+
+/* Runs build/hashbench ARGS... and returns its exit code. */
+static int run_cli(const char *const *args)
+{
+    char exe[PATH_MAX];
+    snprintf(exe, sizeof exe, "%s/hashbench", build_dir());
+    char *argv[16] = {exe};
+    int n = 1;
+    for (; args[n - 1] && n < 15; n++)
+        argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    hb_proc_opts o = hb_proc_defaults();
+    o.timeout_s = 120;
+    hb_proc_result r;
+    hb_err err;
+    assert_int_equal(hb_proc_exec(argv, &o, &r, &err), 0);
+    assert_true(r.exited);
+    return r.exit_code;
+}
+
+static void test_cli_exit_codes(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX];
+    snprintf(exe, sizeof exe, "%s/hashbench", build_dir());
+    if (access(exe, X_OK) != 0) {
+        print_message("%s not built: exit codes not checked\n", exe);
+        skip();
+    }
+    fx_instance(fx_root, "CliOk", "A", "A", 256);
+    fx_write(fx_root, "CliBad/" REF "X/CryptHash_AlgorithmInstance.h", fx_header("X", 256));
+    fx_write(fx_root, "CliBad/" REF "X/x.c", "syntax error here\n");
+    char ok[PATH_MAX], bad[PATH_MAX], run[PATH_MAX];
+    snprintf(ok, sizeof ok, "%s/CliOk", fx_root);
+    snprintf(bad, sizeof bad, "%s/CliBad", fx_root);
+    snprintf(run, sizeof run, "%s/run_cli", fx_root);
+    const char *a0[] = {"build", "--run-dir", run, ok, NULL};
+    assert_int_equal(run_cli(a0), 0);
+    const char *a1[] = {"build", "--run-dir", run, "-j", "1", ok, bad, NULL};
+    assert_int_equal(run_cli(a1), 1);
+    const char *a2[] = {"build", ok, NULL};
+    assert_int_equal(run_cli(a2), 2);
+    const char *a3[] = {"build", "--run-dir", run, "--profile", "fastest", ok, NULL};
+    assert_int_equal(run_cli(a3), 2);
+    const char *a4[] = {"build", "--run-dir", run, fx_path(fx_root, "missing"), NULL};
+    assert_int_equal(run_cli(a4), 2);
+}
+
+static void test_examples(void **state)
+{
+    (void)state;
+    const char *src = getenv("HB_SOURCE_DIR");
+    char ex[PATH_MAX];
+    snprintf(ex, sizeof ex, "%s/examples", src && *src ? src : HB_SOURCE_DIR);
+    const char *names[] = {"SM3", "SHA2", "SHA3"};
+    char pkg[3][PATH_MAX];
+    const char *pkgs[3];
+    hb_err err;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(hb_path_join(pkg[i], sizeof pkg[i], ex, names[i], &err), 0);
+        pkgs[i] = pkg[i];
+        if (!hb_is_dir(pkg[i])) {
+            print_message("%s not there yet: examples not built\n", pkg[i]);
+            skip();
+        }
+    }
+    char run_dir[PATH_MAX];
+    snprintf(run_dir, sizeof run_dir, "%s/run_examples", fx_root);
+    build_options opt = {run_dir, "performance", NULL, 2, pkgs, 3, NULL, NULL, NULL};
+    int failed = -1;
+    if (build_run(&opt, &failed, &err) != 0)
+        fail_msg("%s", err.msg);
+    json_t *b = fx_load_build(run_dir);
+    /* The seven instances the examples are specified to hold (issue 2). */
+    const struct { const char *cand, *inst; int bits; } want[] = {
+        {"SM3", "SM3", 256}, {"SHA2", "SHA256", 256}, {"SHA2", "SHA512", 512},
+        {"SHA3", "SHA3_256", 256}, {"SHA3", "SHA3_512", 512},
+        {"SHA3", "SHAKE256_768", 768}, {"SHA3", "SHAKE256_1024", 1024}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        json_t *e = entry(b, want[i].cand, want[i].inst);
+        if (strcmp(str(e, "status"), "BUILT") != 0)
+            fail_msg("%s/%s: %s", want[i].cand, want[i].inst, str(e, "reason"));
+        assert_int_equal(json_integer_value(json_object_get(e, "digest_bits")), want[i].bits);
+    }
+    assert_int_equal(failed, 0);
+    print_message("built %zu example instances\n", sizeof want / sizeof want[0]);
+    json_decref(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shipped_build_files_never_run),
+        cmocka_unit_test(test_broken_instance_buildfail),
+        cmocka_unit_test(test_one_folder_many_instances),
+        cmocka_unit_test(test_performance_flags),
+        cmocka_unit_test(test_candidate_id_clash),
+        cmocka_unit_test(test_static_size_and_export_check),
+        cmocka_unit_test(test_hostile_name_and_skip),
+        cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_harness_default_rebuild),
+        cmocka_unit_test(test_baseline_entry),
+        cmocka_unit_test(test_cli_exit_codes),
+        cmocka_unit_test(test_examples),
+    };
+    return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
+}

@@ -1,0 +1,183 @@
+#!/bin/sh
+# End-to-end campaign test on the bundled examples with two small sizes:
+#  1. an uninterrupted run (the reference record set);
+#  2. the same campaign killed with SIGKILL at random moments ten times and
+#     resumed each time: it must end with the same (instance, size) set, every
+#     JSON file must parse, no record file may be rewritten once written, and
+#     no trial pid may appear twice (nothing measured twice);
+#  3. changed planning settings on a directory with records are refused;
+#  4. two shards run at once on the two cores, merged, give exactly the
+#     reference set; a shard with a different counter is refused by merge;
+#  5. the published dataset holds no absolute path.
+# Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR; python3 checks JSON.
+set -u
+B="${HB_BUILD_DIR:?}/hashbench"
+SRC="${HB_SOURCE_DIR:?}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/hb-campaign-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+OPTS="--sizes 64,2048 --budget 0.3 --target-ci 5 --allow-unfit-host"
+FAILS=0
+PASSES=0
+
+ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
+bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
+
+# "candidate/instance/size" of every record under $1/records, sorted.
+record_set() {
+    python3 - "$1" <<'EOF'
+import json, os, sys
+out = []
+for d, _, files in os.walk(os.path.join(sys.argv[1], "records")):
+    for f in files:
+        if f.endswith(".json"):
+            r = json.load(open(os.path.join(d, f)))
+            out.append("%s/%s/%s" % (r["candidate"], r["instance"], r["size_bytes"]))
+print("\n".join(sorted(out)))
+EOF
+}
+
+# Every *.json under $1 parses; prints the count or fails.
+all_json_parse() {
+    python3 - "$1" <<'EOF'
+import json, os, sys
+n = 0
+for d, _, files in os.walk(sys.argv[1]):
+    for f in files:
+        if f.endswith(".json"):
+            json.load(open(os.path.join(d, f)))
+            n += 1
+print(n)
+EOF
+}
+
+# 1. the uninterrupted reference run
+"$B" run --run-dir "$T/ref" $OPTS >"$T/ref.log" 2>&1
+rc=$?
+if [ $rc -le 1 ] && [ -s "$T/ref/campaign.json" ]; then ok "uninterrupted run (exit $rc)"
+else bad "uninterrupted run exited $rc"; cat "$T/ref.log"; exit 1; fi
+record_set "$T/ref" >"$T/ref.set"
+NREF=$(wc -l <"$T/ref.set")
+[ "$NREF" -ge 4 ] && ok "reference run has $NREF records" || bad "reference run has $NREF records"
+
+# 2. ten SIGKILLs at random moments, each followed by a resume
+: >"$T/snap"
+i=1
+while [ $i -le 10 ]; do
+    "$B" run --run-dir "$T/killed" $OPTS >>"$T/killed.log" 2>&1 &
+    pid=$!
+    ms=$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%d", 100 + rand() * 1400 }')
+    sleep "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')"
+    kill -9 "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    # every record now present must stay byte-identical until the end
+    for f in $(find "$T/killed/records" -name '*.json' 2>/dev/null); do
+        echo "$f $(sha256sum <"$f" | cut -c1-64)" >>"$T/snap"
+    done
+    all_json_parse "$T/killed" >/dev/null 2>"$T/parse.err" ||
+        { bad "a JSON file does not parse after kill $i"; cat "$T/parse.err"; }
+    i=$((i + 1))
+done
+"$B" run --run-dir "$T/killed" $OPTS >>"$T/killed.log" 2>&1
+rc=$?
+[ $rc -le 1 ] && ok "resumed run completed (exit $rc)" || { bad "resume exited $rc"; tail -5 "$T/killed.log"; }
+record_set "$T/killed" >"$T/killed.set"
+if cmp -s "$T/ref.set" "$T/killed.set"; then ok "killed-and-resumed run has the reference record set"
+else bad "record sets differ"; diff "$T/ref.set" "$T/killed.set"; fi
+N=$(all_json_parse "$T/killed") && ok "all $N JSON files of the resumed run parse" ||
+    bad "a JSON file of the resumed run does not parse"
+rewritten=0
+sort -u "$T/snap" | while read -r f sum; do
+    [ "$(sha256sum <"$f" | cut -c1-64)" = "$sum" ] || echo "$f"
+done >"$T/rewritten"
+rewritten=$(wc -l <"$T/rewritten")
+[ "$rewritten" -eq 0 ] && ok "no record was rewritten after it was written" ||
+    { bad "$rewritten records were rewritten"; cat "$T/rewritten"; }
+python3 - "$T/killed" <<'EOF' && ok "no trial pid appears twice (nothing measured twice)" || bad "a trial pid appears twice"
+import json, os, sys
+seen = {}
+for d, _, files in os.walk(os.path.join(sys.argv[1], "records")):
+    for f in files:
+        if f.endswith(".json"):
+            for t in json.load(open(os.path.join(d, f))).get("trials", []):
+                key = t["pid"]
+                if key in seen:
+                    print("pid", key, "in", seen[key], "and", f)
+                    sys.exit(1)
+                seen[key] = f
+EOF
+python3 - "$T/killed/campaign.json" <<'EOF' && ok "campaign.json records the interrupted sessions" || bad "campaign.json sessions"
+import json, sys
+c = json.load(open(sys.argv[1]))
+s = c["sessions"]
+assert 2 <= len(s) <= 11, len(s)
+assert any(x["outcome"] == "interrupted" for x in s), "no interrupted session"
+assert s[-1]["outcome"] == "complete" and c["end_utc"]
+assert all(c["phases"][p]["done"] for p in ("check", "build", "kat", "measure"))
+assert c["environment"]["start"] and c["environment"]["end"]
+EOF
+
+# 3. changed planning settings are refused
+"$B" run --run-dir "$T/ref" --sizes 64 --allow-unfit-host >"$T/changed.log" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "campaign.json" "$T/changed.log" && grep -q "'sizes'" "$T/changed.log"; then
+    ok "changed sizes refused naming campaign.json and the setting"
+else bad "changed settings not refused (exit $rc)"; cat "$T/changed.log"; fi
+
+# 4. two shards at once on the two cores, then merge
+"$B" run --run-dir "$T/s1" --shard 1/2 --cpu 0 $OPTS >"$T/s1.log" 2>&1 &
+p1=$!
+"$B" run --run-dir "$T/s2" --shard 2/2 --cpu 1 $OPTS >"$T/s2.log" 2>&1 &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+[ $r1 -le 1 ] && [ $r2 -le 1 ] && ok "two shards ran" || bad "shards exited $r1 $r2"
+"$B" merge --run-dir "$T/merged" "$T/s1" "$T/s2" >"$T/merge.log" 2>&1 &&
+    ok "merge" || { bad "merge failed"; cat "$T/merge.log"; }
+record_set "$T/merged" >"$T/merged.set"
+if cmp -s "$T/ref.set" "$T/merged.set"; then ok "merged shards have the reference record set"
+else bad "merged record set differs"; diff "$T/ref.set" "$T/merged.set"; fi
+record_set "$T/s1" >"$T/s1.set"
+record_set "$T/s2" >"$T/s2.set"
+[ -z "$(comm -12 "$T/s1.set" "$T/s2.set")" ] && [ -s "$T/s1.set" ] && [ -s "$T/s2.set" ] &&
+    ok "the shards share no record and both measured" || bad "shards overlap or one is empty"
+cp -r "$T/s2" "$T/s2bad"
+python3 - "$T/s2bad/campaign.json" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["counter"]["name"] = "perf_cycles" if c["counter"]["name"] != "perf_cycles" else "tsc"
+json.dump(c, open(sys.argv[1], "w"))
+EOF
+"$B" merge --run-dir "$T/merged-bad" "$T/s1" "$T/s2bad" >"$T/mergebad.log" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "counter" "$T/mergebad.log" &&
+    ok "merge refuses a shard with another counter" || { bad "merge accepted another counter"; cat "$T/mergebad.log"; }
+
+# 5. publish the merged campaign: no absolute path anywhere
+"$B" publish --run-dir "$T/merged" --system x86_1 --data "$T/data" >"$T/publish.log" 2>&1 &&
+    ok "publish" || { bad "publish failed"; cat "$T/publish.log"; }
+python3 - "$T/data" "$T" <<'EOF' && ok "published dataset holds no absolute path" || bad "absolute path in dataset"
+import json, os, sys
+root, tmp = sys.argv[1], sys.argv[2]
+def strings(v):
+    if isinstance(v, str): yield v
+    elif isinstance(v, list):
+        for x in v: yield from strings(x)
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            assert k != "package", "package field kept"
+            yield from strings(x)
+n = 0
+for d, _, files in os.walk(root):
+    for f in files:
+        if f.endswith(".json"):
+            for s in strings(json.load(open(os.path.join(d, f)))):
+                assert not s.startswith("/") and tmp not in s, (f, s)
+            n += 1
+assert n >= 4
+assert not any(f.endswith(".so") for _, _, fs in os.walk(root) for f in fs)
+EOF
+[ "$(record_set "$T/data/x86_1" | wc -l)" -eq "$NREF" ] &&
+    ok "published dataset has every record" || bad "published record count"
+
+echo "$PASSES passed, $FAILS failed"
+[ "$FAILS" -eq 0 ]

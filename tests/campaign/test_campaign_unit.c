@@ -1,0 +1,231 @@
+/* The campaign's pure parts: parsing and dealing shards, reconciling
+ * planning settings with campaign.json, the absolute-path scan of publish,
+ * and the progress line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "campaign/campaign.h"
+#include "campaign/progress.h"
+#include "campaign/publish.h"
+#include "campaign/shard.h"
+
+static void test_shard_parse(void **state)
+{
+    (void)state;
+    shard_spec s;
+    hb_err err;
+    assert_int_equal(shard_parse("2/3", &s, &err), 0);
+    assert_int_equal(s.k, 2);
+    assert_int_equal(s.n, 3);
+    const char *bad[] = {"0/2", "3/2", "1/0", "1", "a/b", "1/2x", "/2", "-1/2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_not_equal(shard_parse(bad[i], &s, &err), 0);
+        assert_non_null(strstr(err.msg, bad[i]));
+    }
+}
+
+#define NKEYS 37
+
+static void make_keys(char names[NKEYS][32], const char *keys[NKEYS])
+{
+    for (int i = 0; i < NKEYS; i++) {
+        snprintf(names[i], 32, "Cand%d/Inst%d", i % 7, i);
+        keys[i] = names[i];
+    }
+}
+
+static void test_shard_assign_partition(void **state)
+{
+    (void)state;
+    char names[NKEYS][32];
+    const char *keys[NKEYS];
+    make_keys(names, keys);
+    for (int n = 1; n <= 5; n++) {
+        int owner[NKEYS], again[NKEYS], count[6] = {0};
+        shard_assign(keys, NULL, NKEYS, n, owner);
+        shard_assign(keys, NULL, NKEYS, n, again);
+        for (int i = 0; i < NKEYS; i++) {
+            assert_true(owner[i] >= 1 && owner[i] <= n);
+            assert_int_equal(owner[i], again[i]); /* deterministic */
+            count[owner[i]]++;
+        }
+        int lo = NKEYS, hi = 0;
+        for (int k = 1; k <= n; k++) {
+            lo = count[k] < lo ? count[k] : lo;
+            hi = count[k] > hi ? count[k] : hi;
+        }
+        assert_true(hi - lo <= 1); /* equal costs: sizes differ by <= 1 */
+    }
+}
+
+static void test_shard_assign_independent_of_order(void **state)
+{
+    (void)state;
+    char names[NKEYS][32];
+    const char *keys[NKEYS], *rev[NKEYS];
+    make_keys(names, keys);
+    for (int i = 0; i < NKEYS; i++)
+        rev[i] = keys[NKEYS - 1 - i];
+    int a[NKEYS], b[NKEYS];
+    shard_assign(keys, NULL, NKEYS, 3, a);
+    shard_assign(rev, NULL, NKEYS, 3, b);
+    for (int i = 0; i < NKEYS; i++)
+        assert_int_equal(a[i], b[NKEYS - 1 - i]);
+}
+
+static void test_shard_assign_costs(void **state)
+{
+    (void)state;
+    /* one heavy instance and many light ones: the heavy one gets a shard
+       of its own share, the light ones fill the other */
+    const char *keys[] = {"A/heavy", "B/l1", "B/l2", "B/l3", "B/l4"};
+    double costs[] = {4, 1, 1, 1, 1};
+    int owner[5];
+    shard_assign(keys, costs, 5, 2, owner);
+    double load[3] = {0};
+    for (int i = 0; i < 5; i++)
+        load[owner[i]] += costs[i];
+    assert_true(load[1] == 4 && load[2] == 4);
+}
+
+static json_t *settings(const char *planner, double budget)
+{
+    campaign_settings s;
+    memset(&s, 0, sizeof s);
+    if (planner)
+        snprintf(s.planner, sizeof s.planner, "%s", planner);
+    s.budget_s = budget;
+    return campaign_settings_json(&s);
+}
+
+static void test_reconcile(void **state)
+{
+    (void)state;
+    json_t *stored = settings("reference", 2), *out;
+    hb_err err;
+    /* not given: inherited */
+    json_t *none = settings(NULL, 0);
+    assert_int_equal(campaign_settings_reconcile(stored, none, 1, "D/campaign.json",
+                                                 &out, &err), 0);
+    assert_string_equal(json_string_value(json_object_get(out, "planner")),
+                        "reference");
+    assert_true(json_number_value(json_object_get(out, "budget_s")) == 2);
+    json_decref(out);
+    /* the same value again: fine */
+    json_t *same = settings("reference", 2);
+    assert_int_equal(campaign_settings_reconcile(stored, same, 1, "D/campaign.json",
+                                                 &out, &err), 0);
+    json_decref(out);
+    /* a change with records: refused, naming the file and the setting */
+    json_t *changed = settings("adaptive", 0);
+    assert_int_not_equal(campaign_settings_reconcile(stored, changed, 1,
+                                                     "D/campaign.json", &out, &err), 0);
+    assert_non_null(strstr(err.msg, "D/campaign.json"));
+    assert_non_null(strstr(err.msg, "'planner'"));
+    assert_non_null(strstr(err.msg, "adaptive"));
+    /* the same change without records: taken */
+    assert_int_equal(campaign_settings_reconcile(stored, changed, 0,
+                                                 "D/campaign.json", &out, &err), 0);
+    assert_string_equal(json_string_value(json_object_get(out, "planner")),
+                        "adaptive");
+    json_decref(out);
+    /* a new campaign: whatever is given */
+    assert_int_equal(campaign_settings_reconcile(NULL, changed, 0, "D/campaign.json",
+                                                 &out, &err), 0);
+    json_decref(out);
+    json_decref(stored);
+    json_decref(none);
+    json_decref(same);
+    json_decref(changed);
+}
+
+static void test_absolute_scan(void **state)
+{
+    (void)state;
+    hb_err err;
+    json_t *ok = json_pack("{s:s, s:[s,s], s:{s:s}}", "log", "x86_1/kat/A/B.log",
+                           "probe_command", "hashbench-probe", "--lib",
+                           "env", "kernel", "6.1 with /proc mentioned");
+    assert_int_equal(publish_check_no_absolute(ok, "/run/dir", "f.json", &err), 0);
+    json_t *bad = json_pack("{s:[{s:s}]}", "instances", "library",
+                            "/home/x/lib/libA.so");
+    assert_int_not_equal(publish_check_no_absolute(bad, NULL, "f.json", &err), 0);
+    assert_non_null(strstr(err.msg, "f.json"));
+    assert_non_null(strstr(err.msg, "instances[0].library"));
+    json_t *inner = json_pack("{s:s}", "reason", "dlopen /run/dir/lib/a.so failed");
+    assert_int_not_equal(publish_check_no_absolute(inner, "/run/dir", "g.json",
+                                                   &err), 0);
+    json_decref(ok);
+    json_decref(bad);
+    json_decref(inner);
+}
+
+static void test_eta_format(void **state)
+{
+    (void)state;
+    char buf[32];
+    assert_string_equal(campaign_format_eta(44.6, buf, sizeof buf), "45 s");
+    assert_string_equal(campaign_format_eta(200, buf, sizeof buf), "3 min 20 s");
+    assert_string_equal(campaign_format_eta(7500, buf, sizeof buf), "2 h 05 min");
+    assert_string_equal(campaign_format_eta(-3, buf, sizeof buf), "0 s");
+}
+
+static char *progress_output(int tty)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    campaign_progress p;
+    campaign_progress_init(&p, fp, tty);
+    campaign_progress_fn(&p, "kat A/a", 0, 3);
+    campaign_progress_fn(&p, "kat A/a", 0, 3); /* repeated: no new plain line */
+    campaign_progress_fn(&p, "kat B/b", 1, 3);
+    campaign_progress_fn(&p, "kat C/c", 2, 3);
+    campaign_progress_fn(&p, "measure A/a 32 B", 0, 2);
+    campaign_progress_end(&p);
+    fclose(fp);
+    return text;
+}
+
+static void test_progress_plain_and_tty(void **state)
+{
+    (void)state;
+    char *plain = progress_output(0);
+    int lines = 0;
+    for (char *c = plain; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 4);
+    assert_null(strchr(plain, '\r'));
+    assert_non_null(strstr(plain, "kat B/b: 1/3, time left ~"));
+    assert_non_null(strstr(plain, "measure A/a 32 B: 0/2\n"));
+    free(plain);
+    char *tty = progress_output(1);
+    assert_non_null(strstr(tty, "\r\033[Kkat C/c: 2/3"));
+    size_t n = strlen(tty);
+    assert_true(n > 0 && tty[n - 1] == '\n');
+    int newlines = 0;
+    for (char *c = tty; *c; c++)
+        newlines += *c == '\n';
+    assert_int_equal(newlines, 1); /* one line, updated in place */
+    free(tty);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shard_parse),
+        cmocka_unit_test(test_shard_assign_partition),
+        cmocka_unit_test(test_shard_assign_independent_of_order),
+        cmocka_unit_test(test_shard_assign_costs),
+        cmocka_unit_test(test_reconcile),
+        cmocka_unit_test(test_absolute_scan),
+        cmocka_unit_test(test_eta_format),
+        cmocka_unit_test(test_progress_plain_and_tty),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,324 @@
+/* The KAT gate end to end on fixture libraries (tests/kat/fixtures), one
+ * per failure class, all in one run: each gets its own status in kat.json
+ * and in its log's RESULT line, the run reports the failures without
+ * stopping at the first. The expected texts come from the good fixture's
+ * own generated files (as submitted text files, and as a manifest whose
+ * digests this test computes itself with OpenSSL); KAT_Loop is recomputed
+ * here independently. Also: the SPEC check values inside generated texts,
+ * and resuming. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <openssl/evp.h>
+#include "common/digest.h"
+#include "common/fs.h"
+#include "kat/kat.h"
+#include "kat_test_util.h"
+
+static char *root;
+
+static void fx_lib(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/libkatfx_%s.so", KAT_FIXTURE_DIR, name);
+}
+
+static void sub(char *out, size_t n, const char *rel)
+{
+    snprintf(out, n, "%s/%s", root, rel);
+}
+
+/* SHA-256 of the canonical form, computed here without the library: drop
+ * CRs, trailing blanks and blank lines. */
+static void canonical_sha(const char *path, char hex[HB_SHA256_HEX])
+{
+    char *text = NULL, *out;
+    size_t len = 0, n = 0;
+    hb_err err;
+    assert_int_equal(hb_read_file(path, &text, &len, &err), 0);
+    out = malloc(len + 2);
+    assert_non_null(out);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        size_t l = strlen(line);
+        while (l && (line[l - 1] == ' ' || line[l - 1] == '\r' || line[l - 1] == '\t'))
+            l--;
+        if (l) {
+            memcpy(out + n, line, l);
+            n += l;
+            out[n++] = '\n';
+        }
+    }
+    hb_sha256_buf_hex(out, n, hex);
+    free(out);
+    free(text);
+}
+
+static int run_kat(const char *run, int loop, double timeout, const char *const *only,
+                   int n_only, int *n_failed)
+{
+    kat_options o = {0};
+    hb_err err;
+    o.run_dir = run;
+    o.loop = loop;
+    o.timeout_s = timeout;
+    o.instances = only;
+    o.n_instances = n_only;
+    int rc = kat_run(&o, n_failed, &err);
+    if (rc != 0)
+        print_error("kat_run: %s\n", err.msg);
+    return rc;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    root = kt_mkdtemp("run");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (!getenv("HB_KAT_KEEP")) /* set it to inspect a failed run */
+        kt_rm_rf(root);
+    free(root);
+    return 0;
+}
+
+/* The value of "KEY = " on the first line starting with it in PATH. */
+static char *field(const char *path, const char *key)
+{
+    char *text = NULL, *res = NULL;
+    hb_err err;
+    assert_int_equal(hb_read_file(path, &text, NULL, &err), 0);
+    char *p = strstr(text, key);
+    if (p) {
+        p += strlen(key);
+        res = strndup(p, strcspn(p, "\n"));
+    }
+    free(text);
+    return res;
+}
+
+/* KAT_Loop recomputed with OpenSSL: fx_hash is SHA-256(msg || len64be). */
+static void fx_digest(const unsigned char *m, size_t n, unsigned char out[32])
+{
+    unsigned char len[8] = {0, 0, 0, 0, 0, 0, (unsigned char)((8 * n) >> 8),
+                            (unsigned char)(8 * n)};
+    unsigned int k = 0;
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    assert_int_equal(EVP_DigestInit_ex(c, EVP_sha256(), NULL), 1);
+    EVP_DigestUpdate(c, m, n);
+    EVP_DigestUpdate(c, len, sizeof len);
+    EVP_DigestFinal_ex(c, out, &k);
+    EVP_MD_CTX_free(c);
+}
+
+static void check_loop(const char *path)
+{
+    unsigned char m[1024], h[32], tmp[32];
+    char hex[65];
+    char *msg = field(path, "Msg = "), *dst = field(path, "Dst = ");
+    assert_non_null(msg);
+    assert_int_equal(strlen(msg), 2048);
+    assert_int_equal(strncmp(msg, "2D911820A8ED087902CCFEEAD2C91785", 32), 0);
+    assert_int_equal(hb_hex_decode(msg, 2048, m), 1024);
+    fx_digest(m, sizeof m, h);
+    for (int i = 0; i < 1000000; i++) {
+        memcpy(tmp, m, 32);
+        memmove(m, m + 32, sizeof m - 32);
+        memcpy(m + sizeof m - 32, tmp, 32);
+        for (int j = 0; j < 32; j++)
+            m[j] ^= h[j];
+        fx_digest(m, sizeof m, h);
+    }
+    hb_hex_encode(h, 32, hex, 1);
+    assert_string_equal(dst, hex);
+    free(msg);
+    free(dst);
+}
+
+/* Step 1: the good fixture alone, no vectors: NOKAT, texts with the SPEC
+ * check values. */
+static void test_good_nokat(void **state)
+{
+    char run[1024], p[4096];
+    int failed = -1;
+    (void)state;
+    sub(run, sizeof run, "gen");
+    assert_int_equal(hb_mkdirs(run, &(hb_err){{0}}), 0);
+    json_t *b = kt_build_new();
+    fx_lib(p, sizeof p, "good");
+    kt_build_add(b, run, "fx", "Good", 256, p, NULL, "harness-default");
+    kt_build_save(b, run);
+    json_decref(b);
+    assert_int_equal(run_kat(run, 1, 60, NULL, 0, &failed), 0);
+    assert_int_equal(failed, 0);
+    json_t *e = kt_kat_entry(run, "fx", "Good");
+    assert_non_null(e);
+    assert_string_equal(json_string_value(json_object_get(e, "status")), "NOKAT");
+    assert_int_equal(json_array_size(json_object_get(e, "files")), 3);
+    json_decref(e);
+    snprintf(p, sizeof p, "%s/kat/fx/Good/KAT_2_23_Good.txt", run);
+    assert_true(kt_contains(p, "Msg_Exp = B6E2C825BE0E7D79 .... 70B7D148BC6FCCEC\n"));
+    assert_true(kt_contains(p, "Msg_Exp = 0000000000000000 .... 0000000000000000\n"));
+    assert_true(kt_contains(p, "Msg_Exp = FFFFFFFFFFFFFFFF .... FFFFFFFFFFFFFFFF\n"));
+    assert_true(kt_contains(p, "Msg_Seed = 4B41545F325F3233"));
+    assert_true(kt_contains(p, "Msg_Len = 8388608\n"));
+    snprintf(p, sizeof p, "%s/kat/fx/Good/KAT_2_12_Good.txt", run);
+    assert_true(kt_contains(p, "Msg_Len = 0\nMsg = \nDst_Len = 256\n"));
+    assert_true(kt_contains(p, "Msg_Len = 11\nMsg = AC20\n"));
+    assert_true(kt_contains(p, "Msg_Len = 4096\n"));
+    snprintf(p, sizeof p, "%s/kat/fx/Good/KAT_Loop_Good.txt", run);
+    check_loop(p);
+    snprintf(p, sizeof p, "%s/kat/fx/Good.log", run);
+    char *last = kt_last_line(p);
+    assert_string_equal(last, "RESULT fx Good NOKAT");
+    free(last);
+}
+
+static const char *const manifest_labels[] = {"Good", "Error", "Overflow", "Crash",
+                                              "ReadPast", "Hang", "NoSym", "Exit"};
+
+/* The package: Wrong's vectors as text files (nested, odd case), the
+ * others' as a manifest of the good fixture's digests. */
+static void make_package(const char *pkg)
+{
+    char src[4096], dst[4096], sha[HB_SHA256_HEX], line[600];
+    hb_err err;
+    FILE *m;
+    const char *kinds[] = {"KAT_2_12", "KAT_2_23"};
+    snprintf(dst, sizeof dst, "%s/kat.sha256", pkg);
+    assert_int_equal(hb_mkdirs(pkg, &err), 0);
+    m = fopen(dst, "w");
+    assert_non_null(m);
+    for (int k = 0; k < 2; k++) {
+        snprintf(src, sizeof src, "%s/gen/kat/fx/Good/%s_Good.txt", root, kinds[k]);
+        snprintf(dst, sizeof dst, "%s/impl/test_vectors/x/%s_Wrong.txt", pkg, kinds[k]);
+        assert_int_equal(hb_copy_file(src, dst, &err), 0);
+        canonical_sha(src, sha);
+        for (size_t i = 0; i < sizeof manifest_labels / sizeof *manifest_labels; i++) {
+            snprintf(line, sizeof line, "%s strict %s/%s_%s.txt\n", sha,
+                     manifest_labels[i], kinds[k], manifest_labels[i]);
+            fputs(line, m);
+        }
+    }
+    fclose(m);
+}
+
+typedef struct expect {
+    const char *inst, *status, *needle;
+} expect;
+
+static const expect expected[] = {
+    {"Good", "PASS", "KAT_2_23_Good.txt"},
+    {"Wrong", "MISMATCH", "Msg_Len = 1000"},
+    {"Error", "ERROR", "at Msg_Len = 77"},
+    {"Overflow", "OVERFLOW", "at Msg_Len = 500"},
+    {"Crash", "CRASH", "SIGSEGV"},
+    {"ReadPast", "CRASH", "at Msg_Len = 64"},
+    {"Hang", "TIMEOUT", "at Msg_Len = 200"},
+    {"NoSym", "LOADFAIL", "CryptHash"},
+    {"Exit", "ERROR", "ended the process"},
+};
+
+static void check_instance(const char *run, const expect *x)
+{
+    char log[4096], result[300];
+    json_t *e = kt_kat_entry(run, "fx", x->inst);
+    assert_non_null(e);
+    if (strcmp(json_string_value(json_object_get(e, "status")), x->status) != 0)
+        fail_msg("%s: status %s, expected %s (%s)", x->inst,
+                 json_string_value(json_object_get(e, "status")), x->status,
+                 json_string_value(json_object_get(e, "reason")));
+    snprintf(log, sizeof log, "%s/%s", run, json_string_value(json_object_get(e, "log")));
+    char *last = kt_last_line(log);
+    snprintf(result, sizeof result, "RESULT fx %s %s", x->inst, x->status);
+    assert_string_equal(last, result);
+    free(last);
+    if (!kt_contains(log, x->needle))
+        fail_msg("%s: '%s' not in its log", x->inst, x->needle);
+    char sha[HB_SHA256_HEX];
+    assert_int_equal(hb_sha256_file_hex(log, sha, &(hb_err){{0}}), 0);
+    assert_string_equal(sha, json_string_value(json_object_get(e, "log_sha256")));
+    json_decref(e);
+}
+
+/* No temporary file of a killed child is left behind. */
+static void assert_no_tmp(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    assert_non_null(d);
+    while ((de = readdir(d)) != NULL)
+        if (strstr(de->d_name, ".tmp."))
+            fail_msg("%s/%s left behind", dir, de->d_name);
+    closedir(d);
+}
+
+static void test_failure_classes(void **state)
+{
+    char run[1024], pkg[1024], p[4096];
+    int failed = -1;
+    (void)state;
+    sub(run, sizeof run, "all");
+    sub(pkg, sizeof pkg, "pkg");
+    make_package(pkg);
+    assert_int_equal(hb_mkdirs(run, &(hb_err){{0}}), 0);
+    json_t *b = kt_build_new();
+    const char *libs[] = {"good", "wrong", "error", "overflow", "crash", "readpast",
+                          "hang", "nosym", "exit"};
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; i++) {
+        fx_lib(p, sizeof p, libs[i]);
+        kt_build_add(b, run, "fx", expected[i].inst, 256, p, pkg, "harness-default");
+    }
+    kt_build_save(b, run);
+    json_decref(b);
+    assert_int_equal(run_kat(run, 0, 4, NULL, 0, &failed), 0);
+    assert_int_equal(failed, (int)(sizeof expected / sizeof *expected) - 1);
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; i++)
+        check_instance(run, &expected[i]);
+
+    json_t *w = kt_kat_entry(run, "fx", "Wrong");
+    json_t *f0 = json_array_get(json_object_get(w, "files"), 0);
+    assert_int_equal(json_integer_value(json_object_get(f0, "first_diff_msg_len")), 1000);
+    assert_string_equal(json_string_value(json_object_get(f0, "expected_from")), "file");
+    json_decref(w);
+    json_t *g = kt_kat_entry(run, "fx", "Good");
+    f0 = json_array_get(json_object_get(g, "files"), 0);
+    assert_string_equal(json_string_value(json_object_get(f0, "expected_from")), "manifest");
+    assert_string_equal(json_string_value(json_object_get(f0, "verdict")), "PASS");
+    const char *log_sha = json_string_value(json_object_get(g, "log_sha256"));
+    char keep[HB_SHA256_HEX];
+    snprintf(keep, sizeof keep, "%s", log_sha);
+    json_decref(g);
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; i++) {
+        snprintf(p, sizeof p, "%s/kat/fx/%s", run, expected[i].inst);
+        if (hb_is_dir(p))
+            assert_no_tmp(p);
+    }
+
+    /* Resuming with the same options keeps the entry (same log). */
+    const char *only[] = {"fx/Good", "Wrong"};
+    assert_int_equal(run_kat(run, 0, 4, only, 2, &failed), 0);
+    assert_int_equal(failed, 1);
+    g = kt_kat_entry(run, "fx", "Good");
+    assert_string_equal(json_string_value(json_object_get(g, "log_sha256")), keep);
+    json_decref(g);
+    json_t *h = kt_kat_entry(run, "fx", "Hang");
+    assert_non_null(h);
+    json_decref(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_nokat),
+        cmocka_unit_test(test_failure_classes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

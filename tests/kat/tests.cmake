@@ -1,0 +1,35 @@
+# Tests of the KAT stage: the official DRNG against SPEC check values, the
+# text format and manifests, the whole gate on fixture libraries (one per
+# failure class) and the example instances against OpenSSL.
+set(HB_KAT_T ${CMAKE_SOURCE_DIR}/tests/kat)
+set(HB_KAT_FX_DIR ${CMAKE_BINARY_DIR}/tests/kat/fixtures)
+
+set(HB_KAT_FIXTURES good wrong error overflow crash readpast hang nosym exit)
+foreach(fx ${HB_KAT_FIXTURES})
+  add_library(katfx_${fx} MODULE ${HB_KAT_T}/fixtures/fx_${fx}.c)
+  set_target_properties(katfx_${fx} PROPERTIES PREFIX "lib"
+    LIBRARY_OUTPUT_DIRECTORY ${HB_KAT_FX_DIR})
+  target_link_libraries(katfx_${fx} PRIVATE PkgConfig::LIBCRYPTO)
+  # The faults are deliberate: keep the compiler from optimising them away.
+  target_compile_options(katfx_${fx} PRIVATE -O1)
+endforeach()
+
+hb_add_test(kat_drng SOURCES ${HB_KAT_T}/test_drng.c TIMEOUT 60)
+
+hb_add_test(kat_textfile SOURCES ${HB_KAT_T}/test_katfile.c ${HB_KAT_T}/kat_test_util.c
+  TIMEOUT 60)
+target_include_directories(kat_textfile PRIVATE ${HB_KAT_T})
+
+hb_add_test(kat_gate SOURCES ${HB_KAT_T}/test_kat_run.c ${HB_KAT_T}/kat_test_util.c
+  TIMEOUT 300)
+target_include_directories(kat_gate PRIVATE ${HB_KAT_T})
+target_compile_definitions(kat_gate PRIVATE KAT_FIXTURE_DIR="${HB_KAT_FX_DIR}")
+foreach(fx ${HB_KAT_FIXTURES})
+  add_dependencies(kat_gate katfx_${fx})
+endforeach()
+
+# `hashbench drng KAT_2_12 0 ... 19` prints exactly SPEC §3's check values.
+add_test(NAME kat_drng_cli COMMAND hashbench drng KAT_2_12
+  0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19)
+set_tests_properties(kat_drng_cli PROPERTIES PASS_REGULAR_EXPRESSION
+  "^\n80\n40\nA0\n90\nC0\nA8\n50\n3D\n0E00\n0A00\nAC20\n58C0\n1250\n21BC\n10B2\n408D\n7A8B80\nA1D2C0\n21A780\n$")

@@ -1,0 +1,264 @@
+/* Whole measure runs over a small run directory holding fixture libraries:
+ * records for each (instance, size) with derived figures that
+ * stats_derive_record reproduces, a FAILED record for a nondeterministic
+ * instance without stopping the run, skipped instances that did not build or
+ * are excluded, both planners, resuming and --force. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "common/fs.h"
+#include "common/json.h"
+#include "measure/measure.h"
+#include "measure/stats.h"
+#include "measure_fixture.h"
+
+static char probe[4096], build_dir[4096], run_dir[4096];
+
+static void copy_fixture(const char *fixture, const char *dest_rel)
+{
+    char src[8192], dst[8192];
+    hb_err err;
+    snprintf(src, sizeof src, "%s/%s", build_dir, fixture);
+    snprintf(dst, sizeof dst, "%s/%s", run_dir, dest_rel);
+    if (hb_copy_file(src, dst, &err) != 0)
+        fail_msg("%s", err.msg);
+}
+
+static json_t *entry(const char *inst, const char *status, const char *excl)
+{
+    char lib[256];
+    snprintf(lib, sizeof lib, "lib/T/lib%s.so", inst);
+    json_t *e = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s}",
+        "candidate", "T", "algorithm", "T", "instance", inst, "digest_bits", 256,
+        "variant", "Reference", "profile", "performance", "flags_kind", "guide",
+        "flags", "-O2 -fPIC -shared", "compiler_version", "cc 1");
+    if (!strcmp(status, "BUILT")) {
+        json_object_set_new(e, "library", json_string(lib));
+        json_object_set_new(e, "library_sha256", json_string("00"));
+    }
+    json_object_set_new(e, "status", json_string(status));
+    json_object_set_new(e, "exclude_timing", json_string(excl));
+    return e;
+}
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    snprintf(run_dir, sizeof run_dir, "/tmp/hb-measure-run-XXXXXX");
+    assert_non_null(mkdtemp(run_dir));
+    copy_fixture("libmfix_plain.so", "lib/T/libPlain.so");
+    copy_fixture("libmfix_nondet.so", "lib/T/libNondet.so");
+    copy_fixture("libmfix_plain.so", "lib/T/libExcluded.so");
+    json_t *b = json_pack("{s:i, s:[o, o, o, o]}", "schema", 1, "instances",
+                          entry("Plain", "BUILT", ""), entry("Nondet", "BUILT", ""),
+                          entry("Broken", "BUILDFAIL", ""),
+                          entry("Excluded", "BUILT", "reference only"));
+    json_t *k = json_pack("{s:i, s:[{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}]}",
+        "schema", 1, "instances", "candidate", "T", "instance", "Plain",
+        "status", "PASS", "log", "kat/T/Plain.log", "log_sha256", "ab",
+        "library", "lib/T/libPlain.so", "library_sha256", "11",
+        "flags_kind", "harness-default", "flags", "-O1");
+    char p[8192];
+    hb_err err;
+    snprintf(p, sizeof p, "%s/build.json", run_dir);
+    assert_int_equal(hb_json_save(p, b, &err), 0);
+    snprintf(p, sizeof p, "%s/kat.json", run_dir);
+    assert_int_equal(hb_json_save(p, k, &err), 0);
+    json_decref(b);
+    json_decref(k);
+    return 0;
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    char cmd[8300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", run_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static json_t *load_record(const char *inst, unsigned size)
+{
+    char p[8192];
+    snprintf(p, sizeof p, "%s/records/T/%s__hash_%u.json", run_dir, inst, size);
+    json_t *r = NULL;
+    hb_err err;
+    if (hb_json_load(p, &r, &err) != 0)
+        fail_msg("%s", err.msg);
+    return r;
+}
+
+static int run(const char *planner, const unsigned *sizes, int n, int force,
+               int *failed)
+{
+    measure_options o;
+    memset(&o, 0, sizeof o);
+    o.run_dir = run_dir;
+    o.probe_path = probe;
+    o.planner = planner;
+    o.cpu = -1;
+    o.sizes = sizes;
+    o.n_sizes = n;
+    o.target_ci = 1.0;
+    o.budget_s = 1.0;
+    o.force = force;
+    hb_err err;
+    int rc = measure_run(&o, failed, &err);
+    if (rc != 0)
+        fail_msg("%s", err.msg);
+    return rc;
+}
+
+static void no_absolute_path(const json_t *v)
+{
+    const char *k;
+    json_t *x;
+    size_t i;
+    if (json_is_string(v))
+        assert_true(json_string_value(v)[0] != '/');
+    else if (json_is_object(v))
+        json_object_foreach((json_t *)v, k, x) no_absolute_path(x);
+    else if (json_is_array(v))
+        json_array_foreach(v, i, x) no_absolute_path(x);
+}
+
+static void check_ok_record(const json_t *r, unsigned size, const char *planner)
+{
+    assert_string_equal(json_string_value(json_object_get(r, "status")), "OK");
+    json_t *derived;
+    hb_err err;
+    assert_int_equal(stats_derive_record(r, "rec", &derived, &err), 0);
+    assert_true(json_equal(derived, json_object_get(r, "derived")));
+    json_decref(derived);
+    const json_t *plan = json_object_get(r, "plan");
+    assert_string_equal(json_string_value(json_object_get(plan, "planner")), planner);
+    const json_t *trials = json_object_get(r, "trials");
+    long long calls = 0, kept = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(trials, i, t) {
+        if (json_is_false(json_object_get(t, "disturbed"))) {
+            kept++;
+            calls += json_integer_value(json_object_get(t, "calls"));
+        }
+    }
+    assert_int_equal(json_integer_value(json_object_get(plan, "trials")), kept);
+    assert_true(kept >= 5 && calls >= 100);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "derived"),
+                                                         "n")), calls);
+    char hex[65], msg_sha[65], path[8192];
+    snprintf(path, sizeof path, "%s/lib/T/libPlain.so", run_dir);
+    assert_int_equal(fixture_digest(path, size, hex, msg_sha), 0);
+    assert_string_equal(json_string_value(json_object_get(r, "digest")), hex);
+    assert_string_equal(json_string_value(json_object_get(
+        json_object_get(r, "message"), "sha256")), msg_sha);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "memory"),
+                                                         "heap_peak_bytes")), 0);
+    assert_string_equal(json_string_value(json_array_get(
+        json_object_get(r, "probe_command"), 0)), "hashbench-probe");
+    /* KAT stage's library and flags win over build.json's */
+    assert_string_equal(json_string_value(json_object_get(r, "flags_kind")),
+                        "harness-default");
+    assert_string_equal(json_string_value(json_object_get(r, "kat_status")), "PASS");
+    no_absolute_path(r);
+}
+
+static void test_adaptive_then_resume(void **state)
+{
+    (void)state;
+    unsigned sizes[] = {32, 1024};
+    int failed = -1;
+    run("adaptive", sizes, 2, 0, &failed);
+    assert_int_equal(failed, 2);
+    for (int s = 0; s < 2; s++) {
+        json_t *r = load_record("Plain", sizes[s]);
+        check_ok_record(r, sizes[s], "adaptive");
+        assert_true(json_is_boolean(json_object_get(json_object_get(r, "plan"),
+                                                    "target_reached")));
+        json_decref(r);
+        r = load_record("Nondet", sizes[s]);
+        assert_string_equal(json_string_value(json_object_get(r, "status")), "FAILED");
+        assert_non_null(strstr(json_string_value(json_object_get(r, "failure")),
+                               "NONDETERMINISTIC"));
+        assert_null(json_object_get(r, "derived"));
+        json_decref(r);
+    }
+    char p[8192];
+    snprintf(p, sizeof p, "%s/records/T/Broken__hash_32.json", run_dir);
+    assert_false(hb_is_file(p));
+    snprintf(p, sizeof p, "%s/records/T/Excluded__hash_32.json", run_dir);
+    assert_false(hb_is_file(p));
+
+    /* resume: same settings keep the records byte for byte */
+    char *before, *after;
+    hb_err err;
+    snprintf(p, sizeof p, "%s/records/T/Plain__hash_32.json", run_dir);
+    assert_int_equal(hb_read_file(p, &before, NULL, &err), 0);
+    run("adaptive", sizes, 2, 0, &failed);
+    assert_int_equal(failed, 2);
+    assert_int_equal(hb_read_file(p, &after, NULL, &err), 0);
+    assert_string_equal(before, after);
+    free(after);
+    /* --force redoes it */
+    run("adaptive", sizes, 1, 1, &failed);
+    assert_int_equal(hb_read_file(p, &after, NULL, &err), 0);
+    assert_string_not_equal(before, after);
+    free(before);
+    free(after);
+}
+
+static void test_reference_replaces_other_settings(void **state)
+{
+    (void)state;
+    unsigned sizes[] = {32, 1024};
+    int failed = -1;
+    run("reference", sizes, 2, 0, &failed);
+    for (int s = 0; s < 2; s++) {
+        json_t *r = load_record("Plain", sizes[s]);
+        check_ok_record(r, sizes[s], "reference");
+        const json_t *plan = json_object_get(r, "plan");
+        assert_int_equal(json_integer_value(json_object_get(plan, "trials")), 5);
+        double t1 = json_number_value(json_object_get(json_object_get(plan, "calibration"),
+                                                      "ns_per_call"));
+        double want = fmin(20000, fmax(ceil(1e9 / t1), 20));
+        assert_int_equal(json_integer_value(json_object_get(plan, "calls_per_trial")),
+                         (long long)want);
+        assert_true(json_integer_value(json_object_get(json_object_get(plan,
+                    "calibration"), "calls")) > 1);
+        json_decref(r);
+    }
+}
+
+static void test_bad_run_dir(void **state)
+{
+    (void)state;
+    measure_options o;
+    memset(&o, 0, sizeof o);
+    o.run_dir = "/nonexistent-hb-run";
+    o.probe_path = probe;
+    o.cpu = -1;
+    hb_err err;
+    assert_int_equal(measure_run(&o, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "build.json"));
+    o.probe_path = "/nonexistent/hashbench-probe";
+    assert_int_equal(measure_run(&o, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "probe"));
+}
+
+int main(void)
+{
+    if (fixture_env(build_dir, sizeof build_dir, probe, sizeof probe) != 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adaptive_then_resume),
+        cmocka_unit_test(test_reference_replaces_other_settings),
+        cmocka_unit_test(test_bad_run_dir),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""Writes the synthetic published dataset in tests/report/data/ used by the
+report, validate, export and browser tests: two systems (x86_1 with the TSC,
+arm_1 with core cycles), the SM3 baseline, a candidate that passes and one
+with a MISMATCH instance (a flag fallback, a KAT log line holding markup, a
+FAILED record) and an instance that did not build. Raw trials come from a
+fixed pseudo-random sequence; every derived figure is computed here, from the
+definitions in docs/FORMATS.md and src/measure/stats.h, independently of the
+C code that validate uses to recompute them. Run it again only to change the
+data: `python3 tests/report/make_data.py`."""
+
+import hashlib
+import json
+import math
+import os
+import random
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "data")
+SIZES = [32, 1024, 65536]
+T95 = {1: 12.7062, 2: 4.3027, 3: 3.1824, 4: 2.7764, 5: 2.5706, 6: 2.4469,
+       7: 2.3646, 8: 2.3060, 9: 2.2622, 10: 2.2281}
+
+SYSTEMS = {
+    "x86_1": {
+        "arch": "x86_64", "cpu_model": "AMD EPYC 7B13 64-Core Processor",
+        "counter": {"name": "tsc", "is_cycles": False, "rate_hz": 2.45e9,
+                    "description": "x86 time-stamp counter (rdtscp, fenced)"},
+        "speed": 1.0, "profile": "performance",
+        "flags": "-O3 -march=x86-64 -mavx2 -mtune=native -flto -fomit-frame-pointer "
+                 "-std=c99 -Wpedantic -Wall -Wextra -fPIC -shared",
+    },
+    "arm_1": {
+        "arch": "aarch64", "cpu_model": "ARM Neoverse-N1 (implementer 0x41, part 0xd0c)",
+        "counter": {"name": "perf_cycles", "is_cycles": True, "rate_hz": 3.0e9,
+                    "description": "core cycles (perf_event_open, user space)"},
+        "speed": 1.3, "profile": "performance",
+        "flags": "-O3 -march=armv8.2-a+sve -flto -fomit-frame-pointer -std=c99 "
+                 "-Wpedantic -Wall -Wextra -fPIC -shared",
+    },
+}
+
+# (candidate, algorithm, instance, digest bits, variant, cycles/byte at 64 KiB)
+INSTANCES = [
+    ("baseline", "SM3", "OpenSSL_SM3", 256, "Baseline", 7.9),
+    ("SM3", "SM3", "SM3", 256, "Optimized", 6.4),
+    ("Whirl", "Whirl", "Whirl_256", 256, "Reference", 11.5),
+    ("Whirl", "Whirl", "Whirl_512", 512, "Reference", 21.0),
+]
+HARNESS_FLAGS = "-O2 -std=gnu11 -fPIC -shared -w"
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def fake_sha(*parts):
+    return sha("|".join(str(p) for p in parts).encode())
+
+
+def quantile(x, p):
+    h = (len(x) - 1) * p
+    lo = math.floor(h)
+    if lo + 1 >= len(x):
+        return x[-1]
+    return x[lo] + (h - lo) * (x[lo + 1] - x[lo])
+
+
+def derive(trials, size):
+    kept = [t for t in trials if not t["disturbed"]]
+    ticks = sum(t["ticks"] for t in kept)
+    ns = sum(t["ns"] for t in kept)
+    calls = sum(t["calls"] for t in kept)
+    m = sorted(t["ticks"] / t["calls"] for t in kept)
+    k = len(m)
+    mean = ticks / calls
+    plain = sum(m) / k
+    sd = math.sqrt(sum((v - plain) ** 2 for v in m) / (k - 1))
+    half = T95[k - 1] * sd / math.sqrt(k)
+    return {
+        "n": calls, "trials": k, "calls": calls,
+        "mean_ticks_per_call": mean, "ticks_per_byte": mean / size,
+        "mean_ns_per_call": ns / calls, "mb_per_s": size * calls / ns * 1000.0,
+        "median_trial_mean": quantile(m, 0.5), "min_trial_mean": m[0],
+        "max_trial_mean": m[-1], "q1_trial_mean": quantile(m, 0.25),
+        "q3_trial_mean": quantile(m, 0.75), "cv_percent": sd / plain * 100.0,
+        "ci95_low": mean - half, "ci95_high": mean + half,
+        "ci95_rel_percent": half / mean * 100.0,
+    }
+
+
+def save(path, obj):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(json.dumps(obj, indent=2) + "\n")
+
+
+def environment(sysname, s):
+    return {
+        "arch": s["arch"], "cpu_model": s["cpu_model"], "cpu_model_source": "model name",
+        "kernel": "6.1.0-28-cloud-amd64", "ncpu": 2, "hypervisor": sysname == "x86_1",
+        "mem_total_kb": 24633012, "governor": None if sysname == "x86_1" else "performance",
+        "cpufreq_driver": None, "scaling_min_khz": None, "scaling_max_khz": None,
+        "cur_khz": None, "turbo": None, "turbo_source": None, "smt": False,
+        "smt_control": None, "smt_source": "topology", "perf_event_paranoid": 2,
+        "isolated": "", "nohz_full": "", "loadavg1": 0.12,
+    }
+
+
+def kat_log(sysname, cand, inst, status, files, flags_kind, guide=False):
+    lines = ["hashbench kat %s on %s" % (inst, sysname),
+             "library: lib/%s/lib%s.so (%s flags)" % (cand, inst, flags_kind)]
+    for name, verdict in files:
+        if verdict == "MISMATCH":
+            lines.append("%s: MISMATCH at Msg_Len = 5: expected Dst = 5F0A0E6C, "
+                         "got <script>alert(1)</script> | *bold* [x](http://example.invalid)"
+                         % name)
+        else:
+            lines.append("%s: %s" % (name, verdict))
+    lines.append("RESULT %s %s %s" % (cand, inst, status))
+    return ("\n".join(lines) + "\n").encode()
+
+
+def kat_entry(sysname, s, cand, inst, logs):
+    kat_files = ["KAT_2_12_%s.txt" % inst, "KAT_2_23_%s.txt" % inst, "KAT_Loop_%s.txt" % inst]
+    if cand == "baseline":
+        status, files, kind, flags = "BASELINE", [], "guide", s["flags"]
+    elif inst == "Whirl_512" and sysname == "x86_1":
+        status, kind, flags = "MISMATCH", "harness-default", HARNESS_FLAGS
+        files = [(kat_files[0], "MISMATCH"), (kat_files[1], "PASS"), (kat_files[2], "PASS")]
+    else:
+        status, kind, flags = "PASS", "guide", s["flags"]
+        files = [(f, "PASS") for f in kat_files]
+    rel = "%s/kat/%s/%s.log" % (sysname, cand, inst)
+    text = kat_log(sysname, cand, inst, status, files, kind)
+    logs[rel] = text
+    lib = "%s/lib/%s/lib%s.so" % (sysname, cand, inst)
+    entry = {
+        "candidate": cand, "instance": inst, "status": status, "log": rel,
+        "log_sha256": sha(text), "library": lib, "library_sha256": fake_sha(sysname, lib, kind),
+        "flags_kind": kind, "flags": flags, "guide": None,
+        "files": [{"name": n, "generated_sha256": fake_sha(sysname, n),
+                   "expected_sha256": fake_sha(sysname, n) if v == "PASS" else fake_sha("x", n),
+                   "expected_from": "manifest", "verdict": v, "seconds": 0.41,
+                   "first_diff_msg_len": 5 if v == "MISMATCH" else None}
+                  for n, v in files],
+        "reason": "",
+    }
+    if status == "MISMATCH":
+        entry["reason"] = "KAT_2_12_Whirl_512.txt differs from the submitted vectors " \
+                          "at Msg_Len = 5 (with guide and harness-default flags)"
+        grel = "%s/kat/%s/%s.guide.log" % (sysname, cand, inst)
+        gtext = kat_log(sysname, cand, inst, "MISMATCH", files, "guide")
+        logs[grel] = gtext
+        glib = "%s/lib/%s/lib%s.so" % (sysname, cand, inst)
+        entry["guide"] = {"status": "MISMATCH", "log": grel, "log_sha256": sha(gtext),
+                          "library": glib, "library_sha256": fake_sha(sysname, glib, "guide"),
+                          "flags": s["flags"]}
+        entry["library"] = "%s/lib/%s/harness-default/lib%s.so" % (sysname, cand, inst)
+        entry["library_sha256"] = fake_sha(sysname, entry["library"], kind)
+    return entry
+
+
+def trials_for(rng, s, cpb, size, disturbed):
+    base = cpb * s["speed"] * size + 180.0 * s["speed"]
+    calls = max(20, min(20000, int(2.0e8 / base)))
+    out = []
+    for i in range(7 + (1 if disturbed else 0)):
+        per_call = base * (1.0 + rng.uniform(-0.004, 0.004))
+        ticks = int(round(per_call * calls))
+        ns = int(round(ticks / s["counter"]["rate_hz"] * 1e9 * (1.0 + rng.uniform(-1e-4, 1e-4))))
+        bad = disturbed and i == 2
+        if bad:
+            ns = int(ns * 1.4)
+        out.append({"index": i, "calls": calls, "ticks": ticks, "ns": ns,
+                    "rate_hz": ticks / ns * 1e9, "disturbed": bad, "pid": 4100 + i,
+                    "cpu": 1, "rss_baseline_kb": 1500 + i, "rss_peak_kb": 1600 + i})
+    return out, calls
+
+
+def record(sysname, s, entry, build, inst_row, size, rng):
+    cand, alg, inst, bits, variant, cpb = inst_row
+    failed = sysname == "x86_1" and inst == "Whirl_512" and size == 65536
+    disturbed = sysname == "x86_1" and inst == "SM3" and size == 1024
+    msg = bytes((i * 131 + size) % 256 for i in range(size))
+    trials, calls = trials_for(rng, s, cpb, size, disturbed)
+    rec = {
+        "schema": 1, "kind": "hashbench-record", "candidate": cand, "algorithm": alg,
+        "instance": inst, "variant": variant, "digest_bits": bits,
+        "profile": s["profile"], "flags_kind": entry["flags_kind"], "flags": entry["flags"],
+        "kat_status": entry["status"], "kat_log": entry["log"],
+        "kat_log_sha256": entry["log_sha256"], "library": entry["library"],
+        "library_sha256": entry["library_sha256"], "operation": "hash", "size_bytes": size,
+        "message": {"rule": "msg[i] = (i*131 + size) mod 256", "sha256": sha(msg)},
+        "digest": fake_sha(sysname, inst, size)[: bits // 4],
+        "probe_command": ["build/hashbench-probe", "--lib", entry["library"],
+                          "--size", str(size), "--calls", str(calls)],
+        "environment": dict(environment(sysname, s), counter=s["counter"],
+                            compiler=build["compiler_version"],
+                            loadavg_before=0.1, loadavg_after=0.2),
+        "plan": {"planner": "adaptive", "trials": 7, "calls_per_trial": calls,
+                 "warmup_calls": 100, "calibration": {"calls": 32, "ns_per_call": 1234.5},
+                 "target_ci_percent": 0.5, "budget_s": 10, "max_retries": 2},
+        "trials": [] if failed else trials,
+        "disturbed_retries": 1 if disturbed else 0,
+        "memory": {"rss_baseline_kb": 1500, "rss_peak_kb": 1600 + size // 1024,
+                   "stack_peak_bytes": 720 + bits, "heap_peak_bytes": 0 if cand != "Whirl" else 4096,
+                   "heap_allocs": 0 if cand != "Whirl" else 2},
+    }
+    if failed:
+        rec["status"] = "FAILED"
+        rec["failure"] = "probe ended by signal 11 (SIGSEGV) in the first call"
+    else:
+        rec["derived"] = derive(trials, size)
+        rec["status"] = "OK"
+        rec["failure"] = ""
+    return rec
+
+
+def build_entry(sysname, s, row, build, kat):
+    cand, alg, inst, bits, variant, _ = row
+    e = {"candidate": cand, "algorithm": alg, "instance": inst, "digest_bits": bits,
+         "variant": variant,
+         "source_dir": "Implementations/%s_Implementation/%s" % (variant, inst),
+         "profile": s["profile"], "flags_kind": "guide", "flags": s["flags"],
+         "compiler": "gcc", "compiler_version": build["compiler_version"],
+         "sources": [{"path": "Implementations/%s_Implementation/%s/%s.c" % (variant, inst, inst),
+                      "sha256": fake_sha(inst, "src")}],
+         "library": kat["library"] if kat else None,
+         "library_sha256": kat["library_sha256"] if kat else None,
+         "static_size": {"image": 16032 + bits * 8, "text": 5000 + bits * 6, "rodata": 300,
+                         "data": 600, "bss": 16},
+         "status": "BUILT", "log": "%s/logs/build/%s/%s.log" % (sysname, cand, inst),
+         "exclude_timing": ""}
+    return e
+
+
+def write_system(sysname, s, rng):
+    root = os.path.join(OUT, sysname)
+    build = {"schema": 1, "tool": "hashbench 0.1.0", "arch": s["arch"], "profile": s["profile"],
+             "compiler": "gcc", "compiler_version": "gcc (Debian 12.2.0-14+deb12u1) 12.2.0",
+             "instances": []}
+    kat = {"schema": 1, "instances": []}
+    logs = {}
+    for row in INSTANCES:
+        entry = kat_entry(sysname, s, row[0], row[2], logs)
+        kat["instances"].append(entry)
+        build["instances"].append(build_entry(sysname, s, row, build, entry))
+        for size in SIZES:
+            rec = record(sysname, s, entry, build, row, size, rng)
+            save(os.path.join(root, "records", row[0], "%s__hash_%d.json" % (row[2], size)), rec)
+    broken = build_entry(sysname, s, ("Whirl", "Whirl", "Whirl_1024", 1024, "Reference", 0),
+                         build, None)
+    broken.update(status="BUILDFAIL", library=None, library_sha256=None, static_size=None)
+    for k in ("library", "library_sha256", "static_size"):
+        del broken[k]
+    build["instances"].append(broken)
+    save(os.path.join(root, "build.json"), build)
+    save(os.path.join(root, "kat.json"), kat)
+    for rel, text in logs.items():
+        path = os.path.join(OUT, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(text)
+    env = environment(sysname, s)
+    save(os.path.join(root, "campaign.json"), {
+        "schema": 1, "system": sysname, "tool": "hashbench 0.1.0",
+        "start_utc": "2026-11-20T09:00:00Z", "end_utc": "2026-11-20T09:42:10Z",
+        "environment_start": env, "environment_end": dict(env, loadavg1=0.31),
+        "host_checks": [
+            {"item": "governor", "ok": False, "detail": "no cpufreq governor (virtual machine)",
+             "fix": "set the performance governor on a physical host"},
+            {"item": "perf_event_paranoid", "ok": sysname != "x86_1", "detail": "2",
+             "fix": "sysctl kernel.perf_event_paranoid=1"},
+            {"item": "pinning", "ok": True, "detail": "trials pinned to CPU 1", "fix": ""},
+        ],
+        "planning": {"planner": "adaptive", "target_ci_percent": 0.5, "budget_s": 10,
+                     "sizes": SIZES, "cpu": 1},
+        "shard": None, "profile": s["profile"],
+    })
+
+
+def main():
+    if os.path.isdir(OUT):
+        shutil.rmtree(OUT)
+    rng = random.Random(20261129)
+    for sysname in sorted(SYSTEMS):
+        write_system(sysname, SYSTEMS[sysname], rng)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+/* The report pages generated from the synthetic dataset: every file of the
+ * site exists, candidate pages have the guide's sections in order (Markdown
+ * and HTML), TSC ticks are never called cycles, the summary's ratio to the
+ * baseline matches the records, strings with markup (an instance name, a KAT
+ * log line) come out escaped in Markdown and HTML, and two runs give
+ * byte-identical sites. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report/report.h"
+#include "report_test_util.h"
+
+static void make_site(const char *data, char *site)
+{
+    hb_err err = {{0}};
+    rt_tempdir(site);
+    if (report_site(data, site, &err) != 0)
+        fail_msg("report_site: %s", err.msg);
+}
+
+static char *site_file(const char *site, const char *rel)
+{
+    char path[4096];
+    rt_join(path, site, rel);
+    char *text = rt_read(path, NULL);
+    if (!text)
+        fail_msg("missing %s", rel);
+    return text;
+}
+
+static void test_every_page_exists(void **state)
+{
+    (void)state;
+    char site[4096];
+    make_site(rt_dataset(), site);
+    const char *systems[] = {"x86_1", "arm_1"};
+    const char *stems[] = {"baseline", "SM3", "Whirl", "summary"};
+    for (size_t s = 0; s < 2; s++) {
+        for (size_t c = 0; c < 4; c++) {
+            const char *ext[] = {"md", "html", "svg"};
+            for (size_t e = 0; e < 3; e++) {
+                char rel[256];
+                snprintf(rel, sizeof rel, "%s/%s.%s", systems[s], stems[c], ext[e]);
+                free(site_file(site, rel));
+            }
+        }
+        char rel[256];
+        snprintf(rel, sizeof rel, "%s/method.md", systems[s]);
+        free(site_file(site, rel));
+        snprintf(rel, sizeof rel, "%s/method.html", systems[s]);
+        free(site_file(site, rel));
+    }
+    char *index = site_file(site, "index.html");
+    assert_non_null(strstr(index, "href=\"x86_1/summary.html\""));
+    assert_non_null(strstr(index, "href=\"arm_1/Whirl.html\""));
+    free(index);
+    rt_rmtree(site);
+}
+
+static void assert_in_order(const char *text, const char *const *parts, size_t n)
+{
+    const char *at = text;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = strstr(at, parts[i]);
+        if (!p)
+            fail_msg("'%s' missing or out of order", parts[i]);
+        at = p + strlen(parts[i]);
+    }
+}
+
+static void test_sections_in_order(void **state)
+{
+    (void)state;
+    char site[4096];
+    make_site(rt_dataset(), site);
+    static const char *const md[] = {
+        "\n## 1 Basic information\n", "\n## 2 Assessment environment\n",
+        "\n## 3 Functional testing (KAT)\n", "\n## 4 Performance\n",
+        "\n## 5 Resource consumption\n", "\n## 7 Raw evidence index\n"};
+    static const char *const html[] = {
+        "<h2>1 Basic information</h2>", "<h2>2 Assessment environment</h2>",
+        "<h2>3 Functional testing (KAT)</h2>", "<h2>4 Performance</h2>",
+        "<h2>5 Resource consumption</h2>", "<h2>7 Raw evidence index</h2>"};
+    char *m = site_file(site, "x86_1/Whirl.md");
+    char *h = site_file(site, "x86_1/Whirl.html");
+    assert_in_order(m, md, 6);
+    assert_in_order(h, html, 6);
+    /* The chart is inlined in the performance section, tables are real. */
+    static const char *const chart[] = {"<h2>4 Performance</h2>", "<table>", "<svg ",
+                                        "</svg>", "<h2>5 Resource consumption</h2>"};
+    assert_in_order(h, chart, 5);
+    /* The MISMATCH instance is footnoted with its cause and the fallback. */
+    assert_non_null(strstr(m, "MISMATCH \\[2\\]"));
+    assert_non_null(strstr(m, "build flags: harness-default"));
+    /* Instances without figures are named with the reason. */
+    assert_non_null(strstr(m, "**Whirl\\_1024**: BUILDFAIL"));
+    assert_non_null(strstr(m, "**Whirl\\_512**: FAILED record at 64 KiB"));
+    free(m);
+    free(h);
+    rt_rmtree(site);
+}
+
+static void test_counter_named(void **state)
+{
+    (void)state;
+    char site[4096];
+    make_site(rt_dataset(), site);
+    char *x86 = site_file(site, "x86_1/SM3.md");
+    char *arm = site_file(site, "arm_1/SM3.md");
+    assert_non_null(strstr(x86, "| mean TSC ticks | TSC ticks/byte |"));
+    assert_non_null(strstr(x86, "TSC ticks, not core cycles"));
+    assert_null(strstr(x86, "mean cycles"));
+    assert_non_null(strstr(arm, "| mean cycles | cycles/byte |"));
+    assert_null(strstr(arm, "not core cycles"));
+    free(x86);
+    free(arm);
+    rt_rmtree(site);
+}
+
+/* cycles/byte of a record, read straight from the dataset. */
+static double record_cpb(const char *rel)
+{
+    json_t *r = rt_load_json(rt_dataset(), rel);
+    double v = json_number_value(json_object_get(json_object_get(r, "derived"),
+                                                 "ticks_per_byte"));
+    json_decref(r);
+    return v;
+}
+
+static void test_summary_ratio(void **state)
+{
+    (void)state;
+    char site[4096], want[128];
+    make_site(rt_dataset(), site);
+    char *sum = site_file(site, "x86_1/summary.md");
+    double base = record_cpb("x86_1/records/baseline/OpenSSL_SM3__hash_65536.json");
+    double sm3 = record_cpb("x86_1/records/SM3/SM3__hash_65536.json");
+    double w256 = record_cpb("x86_1/records/Whirl/Whirl_256__hash_65536.json");
+    assert_non_null(strstr(sum, "ratio to SM3 at 64 KiB"));
+    snprintf(want, sizeof want, " %.3g× |\n", sm3 / base);
+    assert_non_null(strstr(sum, want));
+    snprintf(want, sizeof want, "| Whirl\\_256 | PASS | %.3g |", record_cpb(
+        "x86_1/records/Whirl/Whirl_256__hash_32.json"));
+    assert_non_null(strstr(sum, want));
+    snprintf(want, sizeof want, " %.3g× |\n", w256 / base);
+    assert_non_null(strstr(sum, want));
+    assert_non_null(strstr(sum, "| OpenSSL\\_SM3 | BASELINE |"));
+    free(sum);
+    rt_rmtree(site);
+}
+
+static void rename_instance(const char *data, const char *sys, const char *from,
+                            const char *to)
+{
+    char rel[512];
+    const char *files[] = {"build.json", "kat.json"};
+    for (size_t f = 0; f < 2; f++) {
+        snprintf(rel, sizeof rel, "%s/%s", sys, files[f]);
+        json_t *j = rt_load_json(data, rel);
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(j, "instances"), i, e)
+            if (strcmp(json_string_value(json_object_get(e, "instance")), from) == 0)
+                json_object_set_new(e, "instance", json_string(to));
+        rt_save_json(data, rel, j);
+        json_decref(j);
+    }
+    const int sizes[] = {32, 1024, 65536};
+    for (size_t s = 0; s < 3; s++) {
+        snprintf(rel, sizeof rel, "%s/records/Whirl/%s__hash_%d.json", sys, from, sizes[s]);
+        json_t *j = rt_load_json(data, rel);
+        json_object_set_new(j, "instance", json_string(to));
+        rt_save_json(data, rel, j);
+        json_decref(j);
+    }
+}
+
+static void test_markup_escaped(void **state)
+{
+    (void)state;
+    char data[4096], site[4096];
+    rt_copy_dataset(data);
+    rename_instance(data, "x86_1", "Whirl_256", "W<script>alert(2)</script>|x");
+    make_site(data, site);
+    char *md = site_file(site, "x86_1/Whirl.md");
+    char *html = site_file(site, "x86_1/Whirl.html");
+    char *svg = site_file(site, "x86_1/Whirl.svg");
+    char *sum = site_file(site, "x86_1/summary.html");
+    /* Markdown: every special backslash-escaped, the table pipe too. */
+    assert_non_null(strstr(md, "W\\<script\\>alert\\(2\\)\\</script\\>\\|x"));
+    assert_non_null(strstr(md, "got \\<script\\>alert\\(1\\)\\</script\\> \\|"));
+    /* HTML: no script element at all, the text shown as text. */
+    assert_int_equal(rt_count(html, "<script"), 0);
+    assert_int_equal(rt_count(sum, "<script"), 0);
+    assert_non_null(strstr(html, "W&lt;script&gt;alert(2)&lt;/script&gt;|x"));
+    assert_non_null(strstr(html, "got &lt;script&gt;alert(1)&lt;/script&gt; |"));
+    assert_null(strstr(html, "<a href=\"http://example.invalid\""));
+    /* The chart legend is escaped as XML. */
+    assert_int_equal(rt_count(svg, "<script"), 0);
+    assert_non_null(strstr(svg, "W&lt;script&gt;alert(2)&lt;/script&gt;|x"));
+    /* Table rows keep their column count: the pipe did not split a cell. */
+    const char *row = strstr(md, "| W\\<script");
+    assert_non_null(row);
+    int bars = 0;
+    for (const char *p = row; *p && *p != '\n'; p++)
+        bars += *p == '|' && p[-1] != '\\';
+    assert_int_equal(bars, 6); /* five columns of section 1 */
+    free(md);
+    free(html);
+    free(svg);
+    free(sum);
+    rt_rmtree(site);
+    rt_rmtree(data);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    char a[4096], b[4096];
+    make_site(rt_dataset(), a);
+    make_site(rt_dataset(), b);
+    json_t *fa = rt_list_files(a), *fb = rt_list_files(b);
+    assert_true(json_equal(fa, fb));
+    assert_true(json_array_size(fa) >= 30);
+    size_t i;
+    json_t *f;
+    json_array_foreach(fa, i, f) {
+        char pa[4096], pb[4096];
+        size_t la, lb;
+        rt_join(pa, a, json_string_value(f));
+        rt_join(pb, b, json_string_value(f));
+        char *ta = rt_read(pa, &la), *tb = rt_read(pb, &lb);
+        if (la != lb || memcmp(ta, tb, la) != 0)
+            fail_msg("%s differs between two runs", json_string_value(f));
+        free(ta);
+        free(tb);
+    }
+    json_decref(fa);
+    json_decref(fb);
+    rt_rmtree(a);
+    rt_rmtree(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_page_exists),
+        cmocka_unit_test(test_sections_in_order),
+        cmocka_unit_test(test_counter_named),
+        cmocka_unit_test(test_summary_ratio),
+        cmocka_unit_test(test_markup_escaped),
+        cmocka_unit_test(test_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

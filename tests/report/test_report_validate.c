@@ -1,0 +1,293 @@
+/* hashbench validate and export on the synthetic dataset: a clean dataset
+ * passes; one trial's counter value changed by one, an absolute or ".."
+ * path, a tampered KAT log, a RESULT line that contradicts kat.json and a
+ * changed page of the site each fail with a line naming the file and what
+ * differs; the CSV export has one RFC 4180 row per record. Every edit is
+ * made on a copy of the dataset in a temporary folder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "common/digest.h"
+#include "report/report.h"
+#include "report_test_util.h"
+
+/* Runs report_validate; *out gets what it printed (caller frees). */
+static int run_validate(const char *data, const char *site, char **out,
+                        report_validate_stats *st)
+{
+    size_t len;
+    hb_err err = {{0}};
+    FILE *fp = open_memstream(out, &len);
+    assert_non_null(fp);
+    int rc = report_validate(data, site, fp, st, &err);
+    fclose(fp);
+    if (rc < 0)
+        fail_msg("report_validate could not run: %s", err.msg);
+    return rc;
+}
+
+/* Record files of the dataset, counted by walking its folders. */
+static int count_records(const char *data)
+{
+    json_t *files = rt_list_files(data);
+    size_t i;
+    json_t *f;
+    int n = 0;
+    json_array_foreach(files, i, f)
+        n += strstr(json_string_value(f), "/records/") != NULL;
+    json_decref(files);
+    return n;
+}
+
+static void test_clean_dataset_passes(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    report_validate_stats st;
+    int rc = run_validate(rt_dataset(), NULL, &out, &st);
+    if (rc != 0)
+        fail_msg("unexpected problems:\n%s", out);
+    assert_int_equal(st.problems, 0);
+    assert_int_equal(st.records, count_records(rt_dataset()));
+    assert_int_equal(st.kat_logs, 9); /* 4 instances x 2 systems + 1 guide log */
+    assert_string_equal(out, "");
+    free(out);
+}
+
+static void test_one_tick_changed(void **state)
+{
+    (void)state;
+    char data[4096], *out = NULL;
+    const char *rel = "x86_1/records/SM3/SM3__hash_1024.json";
+    report_validate_stats st;
+    rt_copy_dataset(data);
+    json_t *r = rt_load_json(data, rel);
+    json_t *t0 = json_array_get(json_object_get(r, "trials"), 0);
+    json_object_set_new(t0, "ticks",
+                        json_integer(json_integer_value(json_object_get(t0, "ticks")) + 1));
+    rt_save_json(data, rel, r);
+    json_decref(r);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "x86_1/records/SM3/SM3__hash_1024.json: field "
+                                "mean_ticks_per_call: recorded "));
+    assert_non_null(strstr(out, ", recomputed "));
+    /* Nothing else in the dataset is blamed. */
+    assert_int_equal(rt_count(out, "\n"), rt_count(out, rel));
+    free(out);
+    rt_rmtree(data);
+}
+
+static void test_disturbed_trial_ignored(void **state)
+{
+    (void)state;
+    char data[4096], *out = NULL;
+    const char *rel = "x86_1/records/SM3/SM3__hash_1024.json";
+    report_validate_stats st;
+    rt_copy_dataset(data);
+    json_t *r = rt_load_json(data, rel);
+    json_t *t2 = json_array_get(json_object_get(r, "trials"), 2);
+    assert_true(json_is_true(json_object_get(t2, "disturbed")));
+    json_object_set_new(t2, "ticks", json_integer(1));
+    rt_save_json(data, rel, r);
+    json_decref(r);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 0);
+    free(out);
+    rt_rmtree(data);
+}
+
+static void test_bad_paths(void **state)
+{
+    (void)state;
+    char data[4096], *out = NULL;
+    report_validate_stats st;
+    rt_copy_dataset(data);
+    json_t *k = rt_load_json(data, "arm_1/kat.json");
+    json_object_set_new(json_array_get(json_object_get(k, "instances"), 1), "library",
+                        json_string("/srv/campaign/lib/SM3/libSM3.so"));
+    rt_save_json(data, "arm_1/kat.json", k);
+    json_decref(k);
+    json_t *r = rt_load_json(data, "arm_1/records/SM3/SM3__hash_32.json");
+    json_object_set_new(r, "kat_log", json_string("arm_1/../../etc/passwd"));
+    rt_save_json(data, "arm_1/records/SM3/SM3__hash_32.json", r);
+    json_decref(r);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "arm_1/kat.json: field instances[1].library: path "
+                                "'/srv/campaign/lib/SM3/libSM3.so' must be relative"));
+    assert_non_null(strstr(out, "arm_1/records/SM3/SM3__hash_32.json: field kat_log: "
+                                "path 'arm_1/../../etc/passwd'"));
+    free(out);
+    rt_rmtree(data);
+}
+
+static void test_tampered_kat_log(void **state)
+{
+    (void)state;
+    char data[4096], path[4096], *out = NULL;
+    report_validate_stats st;
+    rt_copy_dataset(data);
+    rt_join(path, data, "x86_1/kat/SM3/SM3.log");
+    char *text = rt_read(path, NULL);
+    char *edited = malloc(strlen(text) + 32);
+    sprintf(edited, "%sextra line\n", text);
+    rt_write(path, edited);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "x86_1/kat/SM3/SM3.log: field log_sha256: recorded "));
+    free(out);
+    free(text);
+    free(edited);
+    rt_rmtree(data);
+}
+
+static void test_result_line_contradicts(void **state)
+{
+    (void)state;
+    char data[4096], path[4096], hex[HB_SHA256_HEX], *out = NULL;
+    report_validate_stats st;
+    hb_err err = {{0}};
+    rt_copy_dataset(data);
+    rt_join(path, data, "arm_1/kat/Whirl/Whirl_256.log");
+    char *text = rt_read(path, NULL);
+    char *at = strstr(text, "RESULT Whirl Whirl_256 PASS");
+    assert_non_null(at);
+    memcpy(at + strlen("RESULT Whirl Whirl_256 "), "FAIL", 4);
+    rt_write(path, text);
+    /* The log's digest is made consistent so only the RESULT line is wrong. */
+    assert_int_equal(hb_sha256_file_hex(path, hex, &err), 0);
+    json_t *k = rt_load_json(data, "arm_1/kat.json");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(k, "instances"), i, e)
+        if (strcmp(json_string_value(json_object_get(e, "instance")), "Whirl_256") == 0)
+            json_object_set_new(e, "log_sha256", json_string(hex));
+    rt_save_json(data, "arm_1/kat.json", k);
+    json_decref(k);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "arm_1/kat/Whirl/Whirl_256.log: no line "
+                                "'RESULT Whirl Whirl_256 PASS'"));
+    free(out);
+    free(text);
+    rt_rmtree(data);
+}
+
+static void test_site_compared(void **state)
+{
+    (void)state;
+    char site[4096], path[4096], *out = NULL;
+    report_validate_stats st;
+    hb_err err = {{0}};
+    rt_tempdir(site);
+    assert_int_equal(report_site(rt_dataset(), site, &err), 0);
+    json_t *files = rt_list_files(site);
+    assert_int_equal(run_validate(rt_dataset(), site, &out, &st), 0);
+    assert_int_equal(st.pages, (int)json_array_size(files));
+    free(out);
+    out = NULL;
+    rt_join(path, site, "x86_1/SM3.html");
+    char *text = rt_read(path, NULL);
+    char *num = strstr(text, "<td align=\"right\">");
+    assert_non_null(num);
+    num[strlen("<td align=\"right\">")] ^= 1; /* one digit of one figure */
+    rt_write(path, text);
+    rt_join(path, site, "x86_1/extra.html");
+    rt_write(path, "added\n");
+    assert_int_equal(run_validate(rt_dataset(), site, &out, &st), 1);
+    assert_non_null(strstr(out, "/x86_1/SM3.html: differs from the page regenerated"));
+    assert_non_null(strstr(out, "/x86_1/extra.html: not a page of this dataset"));
+    assert_int_equal(st.problems, 2);
+    free(out);
+    free(text);
+    json_decref(files);
+    rt_rmtree(site);
+}
+
+/* Splits one RFC 4180 line starting at *P into fields; returns the count and
+ * moves *P past the CRLF. */
+static int csv_fields(const char **p, char fields[][256], int max)
+{
+    int n = 0;
+    const char *s = *p;
+    for (;;) {
+        size_t k = 0;
+        if (*s == '"') {
+            for (s++; *s && !(s[0] == '"' && s[1] != '"'); s++) {
+                if (s[0] == '"')
+                    s++;
+                if (n < max && k < 255)
+                    fields[n][k++] = *s;
+            }
+            s++;
+        } else {
+            for (; *s && *s != ',' && *s != '\r'; s++)
+                if (n < max && k < 255)
+                    fields[n][k++] = *s;
+        }
+        if (n < max)
+            fields[n][k] = '\0';
+        n++;
+        if (*s == ',') {
+            s++;
+            continue;
+        }
+        assert_true(s[0] == '\r' && s[1] == '\n');
+        *p = s + 2;
+        return n;
+    }
+}
+
+static void test_export_rows(void **state)
+{
+    (void)state;
+    char data[4096], csv[4096], fields[40][256];
+    hb_err err = {{0}};
+    int rows = 0;
+    rt_copy_dataset(data);
+    const char *rel = "x86_1/records/Whirl/Whirl_512__hash_65536.json";
+    json_t *r = rt_load_json(data, rel);
+    json_object_set_new(r, "failure", json_string("crashed, \"twice\""));
+    rt_save_json(data, rel, r);
+    json_decref(r);
+    rt_join(csv, data, "figures.csv");
+    assert_int_equal(report_export_csv(data, csv, &rows, &err), 0);
+    assert_int_equal(rows, count_records(data));
+    char *text = rt_read(csv, NULL);
+    const char *p = text;
+    int cols = csv_fields(&p, fields, 40);
+    assert_string_equal(fields[0], "system");
+    int failure_col = -1;
+    for (int i = 0; i < cols && i < 40; i++)
+        if (strcmp(fields[i], "failure") == 0)
+            failure_col = i;
+    assert_true(failure_col > 0);
+    int lines = 0, failed = 0;
+    while (*p) {
+        assert_int_equal(csv_fields(&p, fields, 40), cols);
+        lines++;
+        if (strcmp(fields[failure_col], "crashed, \"twice\"") == 0)
+            failed++;
+    }
+    assert_int_equal(lines, rows);
+    assert_int_equal(failed, 1);
+    assert_non_null(strstr(text, ",\"crashed, \"\"twice\"\"\","));
+    free(text);
+    rt_rmtree(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clean_dataset_passes),
+        cmocka_unit_test(test_one_tick_changed),
+        cmocka_unit_test(test_disturbed_trial_ignored),
+        cmocka_unit_test(test_bad_paths),
+        cmocka_unit_test(test_tampered_kat_log),
+        cmocka_unit_test(test_result_line_contradicts),
+        cmocka_unit_test(test_site_compared),
+        cmocka_unit_test(test_export_rows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
