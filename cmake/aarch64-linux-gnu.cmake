@@ -32,8 +32,14 @@ unset(ENV{PKG_CONFIG_PATH})
 # Cross builds leave the cmocka test suite out unless asked (-DHB_TESTS=ON).
 set(HB_TESTS OFF CACHE BOOL "Build the test suite")
 
+# The programs find their C library through Debian's libc6:arm64 (pulled in
+# by the arm64 -dev packages), so qemu needs no -L prefix; with a prefix, an
+# emulated fork() hangs in the child under qemu 7.2. Without libc6:arm64
+# the cross C library in /usr/aarch64-linux-gnu serves, through -L.
 find_program(HB_QEMU_AARCH64 qemu-aarch64)
-if(HB_QEMU_AARCH64)
+if(HB_QEMU_AARCH64 AND EXISTS /lib/ld-linux-aarch64.so.1)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${HB_QEMU_AARCH64})
+elseif(HB_QEMU_AARCH64)
   set(CMAKE_CROSSCOMPILING_EMULATOR
       ${HB_QEMU_AARCH64} -L /usr/${HB_CROSS_TRIPLET})
 endif()

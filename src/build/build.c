@@ -431,11 +431,8 @@ static int prepare(build_ctx *c, hb_err *err)
         return -1;
     c->aarch64 = profile_target_is_aarch64(c->tc.target);
     for (int i = 0; i < opt->n_packages; i++) {
-        if (hb_is_file(opt->packages[i])) {
-            fprintf(stderr, "hashbench build: warning: %s is a file, not a "
-                    "package folder; skipped\n", opt->packages[i]);
-            continue;
-        }
+        if (hb_is_file(opt->packages[i]))
+            continue; /* a README or the like caught by a glob: not a package */
         int from = c->found.n;
         if (discover_package(opt->packages[i], &c->found, err) != 0 ||
             check_candidate_unique(&c->found, from, err) != 0)

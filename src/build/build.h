@@ -24,9 +24,9 @@ typedef struct build_options {
     const char *cc;                    /* NULL: $CC, else "cc" */
     int jobs;                          /* parallel compiles; <= 0: online CPUs */
     const char *const *packages;       /* package folders (regular files
-                                          are skipped with a warning, so
-                                          that a shell glob such as
-                                          "examples/ *" works) */
+                                          are skipped silently, so that a
+                                          shell glob such as "examples/ *"
+                                          works) */
     int n_packages;
     const char *baseline_lib;          /* libhb_baseline_sm3.so, or NULL */
     hb_progress_fn progress;           /* may be NULL */

@@ -16,14 +16,56 @@
 #define COMPILE_OUTPUT_CAP (256u * 1024u)
 #define COMPILE_FSIZE_CAP (512ull << 20)
 
-/* Looks NAME up on PATH (or takes it as a path when it holds a '/'). */
+/* The compiler runs with the package as its working folder, so neither it
+ * nor the programs it starts (as, ld, ...) may be found through a relative
+ * path: that would run a file the package ships. Drops the empty and
+ * relative entries of PATH (setenv: call from a single thread). */
+static int drop_relative_path_entries(hb_err *err)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    size_t n = strlen(path);
+    char *kept = malloc(n + 1), *dirs = strdup(path);
+    if (!kept || !dirs) {
+        free(kept);
+        free(dirs);
+        return hb_fail(err, "out of memory");
+    }
+    kept[0] = '\0';
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+         d = strtok_r(NULL, ":", &save)) {
+        if (d[0] != '/')
+            continue;
+        if (kept[0])
+            strcat(kept, ":");
+        strcat(kept, d);
+    }
+    int rc = 0; /* kept differs from path exactly when an entry was dropped */
+    if (strcmp(kept, path) != 0 && setenv("PATH", kept[0] ? kept : "/usr/bin:/bin", 1) != 0)
+        rc = hb_fail_errno(err, "cannot set PATH");
+    free(kept);
+    free(dirs);
+    return rc;
+}
+
+/* Looks NAME up on PATH (or takes it as a path when it holds a '/') and
+ * puts an absolute path into OUT (symbolic links are kept, so that a
+ * compiler wrapper that looks at its own name still works). */
 static int find_executable(const char *name, char *out, size_t outsz, hb_err *err)
 {
     if (strchr(name, '/')) {
-        if (access(name, X_OK) != 0)
-            return hb_fail(err, "compiler %s is not executable; give another "
-                           "with --cc", name);
-        return snprintf(out, outsz, "%s", name) < (int)outsz ? 0 : -1;
+        if (access(name, X_OK) != 0 || !hb_is_file(name))
+            return hb_fail(err, "compiler %s is not an executable file; give "
+                           "another with --cc", name);
+        char cwd[PATH_MAX];
+        if (name[0] == '/')
+            cwd[0] = '\0';
+        else if (!getcwd(cwd, sizeof cwd))
+            return hb_fail_errno(err, "cannot read the current folder");
+        if (snprintf(out, outsz, "%s%s%s", cwd, cwd[0] ? "/" : "", name) >= (int)outsz)
+            return hb_fail(err, "compiler path too long: give a shorter --cc");
+        return 0;
     }
     const char *path = getenv("PATH");
     char dirs[8192];
@@ -69,7 +111,8 @@ int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err)
     if (strlen(cc) >= sizeof tc->name)
         return hb_fail(err, "compiler name too long: give a shorter --cc");
     snprintf(tc->name, sizeof tc->name, "%s", cc);
-    if (find_executable(cc, tc->path, sizeof tc->path, err) != 0 ||
+    if (drop_relative_path_entries(err) != 0 ||
+        find_executable(cc, tc->path, sizeof tc->path, err) != 0 ||
         first_line_of(tc->path, "--version", tc->version, sizeof tc->version, err) != 0 ||
         first_line_of(tc->path, "-dumpmachine", tc->target, sizeof tc->target, err) != 0)
         return -1;
@@ -136,13 +179,24 @@ static void put_word(FILE *fp, const char *word)
     fputc('\'', fp);
 }
 
-/* The argument vector: compiler, flags, -o TMP, sources. */
+/* The argument vector: compiler, flags, -o TMP, sources. A source whose
+ * name starts with '-' gets a leading "./" so that it cannot pass for an
+ * option. */
 static int make_argv(const compile_job *job, const char *tmp, strlist *argv)
 {
     if (strlist_push(argv, job->tc->path) || strlist_push_all(argv, job->flags) ||
-        strlist_push(argv, "-o") || strlist_push(argv, tmp) ||
-        strlist_push_all(argv, job->sources))
+        strlist_push(argv, "-o") || strlist_push(argv, tmp))
         return -1;
+    for (int i = 0; i < job->sources->n; i++) {
+        const char *src = job->sources->v[i];
+        char safe[PATH_MAX];
+        if (src[0] == '-' && snprintf(safe, sizeof safe, "./%s", src) < (int)sizeof safe)
+            src = safe;
+        else if (src[0] == '-')
+            return -1;
+        if (strlist_push(argv, src) != 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -175,6 +229,31 @@ static void finish_library(const compile_job *job, const char *tmp,
                  "into %s", job->library);
     }
     fprintf(log, "# CryptHash exported: %s\n", out->built ? "yes" : "no");
+}
+
+/* The reason of a failed compile: HOW, plus the first line of OUTPUT that
+ * holds "error" (the compiler's or the linker's first complaint), cut to
+ * 300 characters. */
+static void compile_failure_reason(const char *output, const char *how,
+                                   char *reason, size_t size)
+{
+    const char *line = output ? output : "";
+    size_t n = 0;
+    while (*line) {
+        n = strcspn(line, "\n");
+        const char *hit = strstr(line, "error");
+        if (hit && hit < line + n)
+            break;
+        line += n + (line[n] == '\n');
+        n = 0;
+    }
+    if (n > 300)
+        n = 300;
+    if (n > 0)
+        snprintf(reason, size, "compiler failed (%s): %.*s; see the log", how,
+                 (int)n, line);
+    else
+        snprintf(reason, size, "compiler failed (%s); see the log", how);
 }
 
 int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
@@ -218,8 +297,7 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
         if (r.exited && r.exit_code == 0)
             finish_library(job, tmp, out, log);
         else
-            snprintf(out->reason, sizeof out->reason, "compiler failed (%s); see "
-                     "the log", how);
+            compile_failure_reason(output, how, out->reason, sizeof out->reason);
         fprintf(log, "# result: %s%s%s\n", out->built ? "BUILT" : "BUILDFAIL",
                 out->built ? "" : ": ", out->built ? "" : out->reason);
     }

@@ -273,9 +273,11 @@ static int discover_folder(const char *package, const char *dir_rel,
 {
     header_facts f;
     int found;
-    if (find_header(package, dir_rel, &f, &found, err) != 0 || !found)
-        return found ? -1 : 0;
-    discover_instance *in;
+    if (find_header(package, dir_rel, &f, &found, err) != 0)
+        return -1;
+    if (!found)
+        return 0;
+    discover_instance *in = NULL;
     if (push_instance(out, &in, err) != 0)
         return -1;
     snprintf(in->source_dir, sizeof in->source_dir, "%s", dir_rel);
@@ -404,7 +406,7 @@ static int merge_override(const override_file *o, const char *package,
     for (int i = 0; i < o->n; i++) {
         const override_instance *oi = &o->inst[i];
         int base = find_discovered(found, from, end, oi->name, NULL);
-        discover_instance *in;
+        discover_instance *in = NULL;
         if (push_instance(found, &in, err) != 0 ||
             apply_override(o, oi, base >= 0 ? &found->v[base] : NULL, package,
                            in, err) != 0)

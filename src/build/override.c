@@ -334,6 +334,15 @@ const override_instance *override_find(const override_file *o, const char *name)
     return NULL;
 }
 
+int override_is_source_name(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash) || dot == path || dot[-1] == '/')
+        return 0;
+    return strcmp(dot, ".c") == 0 || strcmp(dot, ".s") == 0 || strcmp(dot, ".S") == 0;
+}
+
 int override_inside(const char *package, const char *rel, int want_dir,
                     char *out_rel, size_t outsz)
 {
@@ -370,6 +379,12 @@ static int resolve_list(const override_file *o, const strlist *raw, long line,
                               "(paths are relative to %s); fix the path",
                               want_dir ? "include folder" : "source", raw->v[i],
                               dir_rel);
+        if (!want_dir && !override_is_source_name(norm))
+            return hb_fail_at(err, o->path, line,
+                              "source '%.200s' is not a .c, .s or .S file; list "
+                              "only source files (headers are found through "
+                              "#include, objects and libraries are not used)",
+                              raw->v[i]);
         if (strlist_push(out, norm) != 0)
             return hb_fail(err, "out of memory");
     }

@@ -65,6 +65,9 @@ int override_resolve(const override_file *o, const override_instance *in,
                      const char *package, const char *dir, char *dir_rel,
                      strlist *sources, strlist *includes, hb_err *err);
 
+/* 1 when PATH names a file hashbench compiles: .c, .s or .S. */
+int override_is_source_name(const char *path);
+
 /* Normalises PACKAGE/REL (realpath) and checks it stays inside PACKAGE and
  * is a folder (want_dir) or a regular file; *out_rel gets the path relative
  * to PACKAGE ("." for the package itself). Returns 0, or -1 without filling

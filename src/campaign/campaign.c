@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 #include "campaign/check.h"
+#include "campaign/costs.h"
+#include "common/digest.h"
 #include "campaign/stages.h"
 #include "common/fs.h"
 #include "common/json.h"
@@ -397,40 +399,121 @@ static int run_build(campaign_ctx *c, campaign_result *res, hb_err *err)
     return save_document(c, err);
 }
 
-/* This shard's instances ("cand/Inst") from build.json into *OUT. */
+/* The split an earlier session of this run directory recorded for the same
+ * shard: kept, so a resumed shard measures the instances it started with
+ * even if the costs file has changed or gone since. 1 when found. */
+static int stored_split(campaign_ctx *c, strlist *out)
+{
+    json_t *shard = json_object_get(c->doc, "shard");
+    json_t *names = json_object_get(shard, "instances");
+    shard_spec sh = c->settings.shard;
+    if (!json_is_array(names) ||
+        json_integer_value(json_object_get(shard, "k")) != sh.k ||
+        json_integer_value(json_object_get(shard, "n")) != sh.n ||
+        !phase_done(c, "split", NULL))
+        return 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(names, i, x)
+        if (json_is_string(x))
+            strlist_push(out, json_string_value(x));
+    return 1;
+}
+
+/* Costs for ALL from the --shard-costs file (calibrating when it does not
+ * exist yet) into COSTS; records the file's identity in SHARD. Without a
+ * file every instance counts alike. */
+static int split_costs(campaign_ctx *c, const strlist *all, double *costs,
+                       json_t *shard, hb_err *err)
+{
+    const char *file = c->o->shard_costs;
+    if (!file) {
+        log_line(c->o, "shard: no --shard-costs file, so every instance counts "
+                 "as equal cost; give one to balance the shards by calibrated "
+                 "cost");
+        set_str(shard, "rule", "instances ordered by SHA-256 of "
+                "candidate/instance, dealt to the least loaded shard (equal "
+                "cost per instance)");
+        return 0;
+    }
+    costs_request rq = {c->o->run_dir, c->o->probe_path, c->o->cpu,
+                        c->facts.counter,
+                        c->facts.steady_tested ? c->facts.rate_hz : 0,
+                        &c->settings};
+    json_t *doc;
+    char sha[HB_SHA256_HEX];
+    log_line(c->o, "shard: costs from %s (calibrated once, shared by every "
+             "shard)", file);
+    if (costs_obtain(file, &rq, &doc, sha, err) < 0)
+        return -1;
+    int missing = costs_lookup(doc, all, costs);
+    json_decref(doc);
+    if (missing)
+        log_line(c->o, "shard: %s lacks %d of the instances; they count as the "
+                 "costliest", file, missing);
+    set_str(shard, "rule", "instances ordered by calibrated cost (descending), "
+            "then SHA-256 of candidate/instance, each dealt to the shard with "
+            "the least cost so far");
+    set_str(shard, "costs_file", hb_basename(file));
+    set_str(shard, "costs_sha256", sha);
+    return 0;
+}
+
+/* This shard's instances ("cand/Inst") from build.json into *OUT, recorded
+ * in campaign.json "shard". */
 static int shard_instances(campaign_ctx *c, strlist *out, hb_err *err)
 {
+    shard_spec sh = c->settings.shard;
+    if (sh.n > 1 && stored_split(c, out))
+        return 0;
     strlist all = {0};
     if (stages_instances(c->o->run_dir, &all, err) < 0)
         return -1;
-    shard_spec sh = c->settings.shard;
-    if (sh.n <= 1) {
-        *out = all;
-    } else {
-        int *owner = calloc(all.n ? (size_t)all.n : 1, sizeof *owner);
-        if (!owner) {
-            strlist_free(&all);
-            return hb_fail(err, "out of memory");
-        }
-        shard_assign((const char *const *)all.v, NULL, (size_t)all.n, sh.n,
-                     owner);
-        for (int i = 0; i < all.n; i++)
-            if (owner[i] == sh.k && strlist_push(out, all.v[i]) < 0)
-                break;
-        free(owner);
-        strlist_free(&all);
-    }
     json_t *shard = json_object();
     json_object_set_new(shard, "k", json_integer(sh.n > 0 ? sh.k : 1));
     json_object_set_new(shard, "n", json_integer(sh.n > 0 ? sh.n : 1));
-    set_str(shard, "rule", "instances ordered by SHA-256 of candidate/instance, "
-            "dealt to the least loaded shard (equal cost per instance)");
+    if (sh.n <= 1) {
+        *out = all;
+        set_str(shard, "rule", "unsharded: every instance");
+    } else {
+        size_t n = all.n ? (size_t)all.n : 1;
+        int *owner = calloc(n, sizeof *owner);
+        double *costs = calloc(n, sizeof *costs);
+        int rc = owner && costs ? 0 : hb_fail(err, "out of memory");
+        if (rc == 0)
+            rc = split_costs(c, &all, costs, shard, err);
+        if (rc == 0) {
+            shard_assign((const char *const *)all.v,
+                         json_object_get(shard, "costs_sha256") ? costs : NULL,
+                         (size_t)all.n, sh.n, owner);
+            double mine = 0, total = 0;
+            for (int i = 0; i < all.n; i++) {
+                total += costs[i];
+                if (owner[i] == sh.k) {
+                    mine += costs[i];
+                    strlist_push(out, all.v[i]);
+                }
+            }
+            if (json_object_get(shard, "costs_sha256")) {
+                json_object_set_new(shard, "cost_s", json_real(mine));
+                json_object_set_new(shard, "total_cost_s", json_real(total));
+            }
+        }
+        free(owner);
+        free(costs);
+        strlist_free(&all);
+        if (rc < 0) {
+            json_decref(shard);
+            return -1;
+        }
+    }
     json_t *names = json_array();
     for (int i = 0; i < out->n; i++)
         json_array_append_new(names, json_string(out->v[i]));
     json_object_set_new(shard, "instances", names);
     json_object_set_new(c->doc, "shard", shard);
-    return 0;
+    mark_phase(c, "split", 1, 0, NULL);
+    return save_document(c, err);
 }
 
 static int run_kat(campaign_ctx *c, const strlist *mine,

@@ -101,6 +101,7 @@ static const setting settings_to_match[] = {
     {"the budget", "campaign", {"settings", "budget_s", NULL}},
     {"the trials", "campaign", {"settings", "trials", NULL}},
     {"the number of shards", "campaign", {"shard", "n", NULL}},
+    {"the shard costs file", "campaign", {"shard", "costs_sha256", NULL}},
     {"the compiler", "build", {"compiler_version", NULL, NULL}},
 };
 

@@ -28,6 +28,9 @@ const char hb_usage_run[] =
     "  --cpu N              core to measure on (default: the last usable one)\n"
     "  --shard K/N          take shard K of N (all sizes of an instance stay on\n"
     "                       one shard); join shards with hashbench merge\n"
+    "  --shard-costs FILE   balance the shards by calibrated cost: the first\n"
+    "                       shard calibrates every instance into FILE (a path\n"
+    "                       all shards share), the others read it\n"
     "  --profile P          build profile: reference, performance, resource\n"
     "  --plan P             planner: adaptive (default) or reference\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
@@ -85,6 +88,7 @@ static int parse_valued(campaign_options *o, const char *opt, const char *v)
     if (!strcmp(opt, "--run-dir")) o->run_dir = v;
     else if (!strcmp(opt, "--system")) o->system_id = v;
     else if (!strcmp(opt, "--cc")) o->cc = v;
+    else if (!strcmp(opt, "--shard-costs")) o->shard_costs = v;
     else if (!strcmp(opt, "--profile")) return set_text(s->profile, sizeof s->profile, opt, v);
     else if (!strcmp(opt, "--plan") || !strcmp(opt, "--planner"))
         return set_text(s->planner, sizeof s->planner, opt, v);
@@ -106,7 +110,7 @@ static int parse_valued(campaign_options *o, const char *opt, const char *v)
 
 static int is_valued(const char *opt)
 {
-    static const char *const names[] = {"--run-dir", "--system", "--cc",
+    static const char *const names[] = {"--run-dir", "--system", "--cc", "--shard-costs",
         "--profile", "--plan", "--planner", "--sizes", "--shard", "--cpu",
         "--target-ci", "--budget", "--trials", "--timeout", "--jobs"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

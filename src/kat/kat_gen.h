@@ -31,7 +31,9 @@ const char *kat_kind_prefix(kat_kind k);
 /* "<prefix>_<INSTANCE>.txt" into OUT; fails when it does not fit. */
 int kat_file_name(kat_kind k, const char *instance, char *out, size_t outsz, hb_err *err);
 
-enum { KAT_FAULT_NONE, KAT_FAULT_ERROR, KAT_FAULT_OVERFLOW };
+/* ERROR: non-zero return; OVERFLOW: a guard byte changed; INPUT: the
+ * message changed (reported as ERROR). */
+enum { KAT_FAULT_NONE, KAT_FAULT_ERROR, KAT_FAULT_OVERFLOW, KAT_FAULT_INPUT };
 
 typedef struct kat_fault {
     int kind;                   /* KAT_FAULT_* */

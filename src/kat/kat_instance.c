@@ -34,7 +34,8 @@ typedef struct child_report {
     int n_done;
     volatile unsigned long long cur_len;
     char sha256[KAT_KIND_COUNT][HB_SHA256_HEX];
-    double seconds[KAT_KIND_COUNT];
+    double seconds[KAT_KIND_COUNT];     /* wall clock */
+    double cpu_seconds[KAT_KIND_COUNT]; /* the child's CPU time */
     kat_fault fault;
     char message[HB_ERR_MAX];
 } child_report;
@@ -61,10 +62,10 @@ int kat_status_failed(const char *status)
            strcmp(status, "BASELINE") != 0;
 }
 
-static double mono_s(void)
+static double clock_s(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -83,7 +84,7 @@ static int child_main(void *arg)
     ctx.digest_bits = a->p->digest_bits;
     ctx.cur_len = &rep->cur_len;
     for (int i = 0; i < a->p->n; i++) {
-        double t0 = mono_s();
+        double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
         int rc = kat_generate(&ctx, a->p->kinds[i], a->p->paths[i], rep->sha256[i], &err);
         if (rc == 1) {
             rep->fault = ctx.fault;
@@ -93,7 +94,8 @@ static int child_main(void *arg)
             snprintf(rep->message, sizeof rep->message, "%s", err.msg);
             return CHILD_INTERNAL;
         }
-        rep->seconds[i] = mono_s() - t0;
+        rep->seconds[i] = clock_s(CLOCK_MONOTONIC) - t0;
+        rep->cpu_seconds[i] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
         rep->n_done = i + 1;
     }
     rep->finished = 1;
@@ -337,8 +339,9 @@ static void log_file_line(FILE *fp, const plan *p, int i, const child_report *re
                           const file_result *f)
 {
     if (i < rep->n_done)
-        fprintf(fp, "%s %.3f s generated %s expected %s%s%s%s %s\n", p->names[i],
-                rep->seconds[i], rep->sha256[i], f->expected[0] ? f->expected : "none",
+        fprintf(fp, "%s %.3f s (cpu %.3f s) generated %s expected %s%s%s%s %s\n",
+                p->names[i], rep->seconds[i], rep->cpu_seconds[i], rep->sha256[i],
+                f->expected[0] ? f->expected : "none",
                 f->from ? " (" : "", f->from ? f->source : "", f->from ? ")" : "",
                 f->verdict);
     else
@@ -350,7 +353,7 @@ static void log_file_line(FILE *fp, const plan *p, int i, const child_report *re
 static json_t *file_json(const plan *p, int i, const child_report *rep, const file_result *f)
 {
     int done = i < rep->n_done;
-    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o, s:o}",
+    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
         "name", p->names[i],
         "generated_sha256", done ? json_string(rep->sha256[i]) : json_null(),
         "expected_sha256", f->expected[0] ? json_string(f->expected) : json_null(),
@@ -358,6 +361,8 @@ static json_t *file_json(const plan *p, int i, const child_report *rep, const fi
         "verdict", f->verdict,
         "seconds", done ? json_real((double)(long long)(rep->seconds[i] * 1e4) / 1e4)
                         : json_null(),
+        "cpu_seconds", done ? json_real((double)(long long)(rep->cpu_seconds[i] * 1e4)
+                                        / 1e4) : json_null(),
         "first_diff_msg_len", f->has_diff ? json_integer((json_int_t)f->diff_len)
                                           : json_null());
 }

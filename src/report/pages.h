@@ -28,7 +28,9 @@ typedef struct pages_counter {
 
 void pages_counter_of(const report_system *s, pages_counter *out);
 
-/* The file-name stem of a candidate's page and chart (esc_file_component). */
+/* The file-name stem of a candidate's page and chart (esc_file_component);
+ * a candidate named like a system page (summary, method, index, in any case)
+ * gets "<name>.candidate" so it never overwrites that page. */
 void pages_candidate_stem(const char *cand, char *out, size_t outsz);
 
 /* Section 1-7 page of candidate CAND on system S. */
@@ -54,9 +56,13 @@ void pages_table_head(FILE *fp, const char *const *cols, size_t ncols, const cha
 /* "[TEXT](TARGET EXT)" with TEXT escaped; TARGET is a safe relative path. */
 void pages_link(FILE *fp, const char *text, const char *target, const char *ext);
 
-/* The environment to describe a system by: campaign.json environment_start,
+/* The environment to describe a system by: campaign.json environment.start,
  * else the first record's environment; NULL when neither exists. */
 const json_t *pages_environment(const report_system *s);
+
+/* Writes a library's compiler flags escaped; the baseline (flags kind
+ * "hashbench", no flags of its own) is named as built with hashbench. */
+void pages_flags(FILE *fp, const char *kind, const json_t *flags);
 
 /* Writes the value of a scalar JSON field escaped, or "not recorded". */
 void pages_scalar(FILE *fp, const json_t *v);

@@ -189,9 +189,12 @@ static void sec_env(cand_ctx *c)
         fputs("| ", fp);
         esc_md(fp, inst);
         fputs(" | ", fp);
-        pages_scalar(fp, fk ? fk : inst_field(c, inst, "flags_kind"));
+        if (!fk)
+            fk = inst_field(c, inst, "flags_kind");
+        pages_scalar(fp, fk);
         fputs(" | ", fp);
-        pages_scalar(fp, fl ? fl : inst_field(c, inst, "flags"));
+        pages_flags(fp, json_is_string(fk) ? json_string_value(fk) : "",
+                    fl ? fl : inst_field(c, inst, "flags"));
         fputs(" |\n", fp);
     }
     fputs("\n", fp);

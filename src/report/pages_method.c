@@ -60,8 +60,9 @@ static void sec_host(FILE *fp, const report_system *s)
         pages_table_head(fp, h, 2, "ll");
         scalar_rows(fp, env);
         fputs("\n", fp);
-        if (json_object_get(s->campaign, "environment_start"))
-            host_changes(fp, env, json_object_get(s->campaign, "environment_end"));
+        const json_t *cenv = json_object_get(s->campaign, "environment");
+        if (json_object_get(cenv, "start") == env)
+            host_changes(fp, env, json_object_get(cenv, "end"));
     }
     const json_t *checks = json_object_get(s->campaign, "host_checks");
     if (!json_is_array(checks)) {
@@ -133,7 +134,7 @@ static void distinct_flags(FILE *fp, const report_system *s)
             fputs("| ", fp);
             esc_md(fp, json_string_value(json_array_get(pair, 0)));
             fputs(" | ", fp);
-            esc_md(fp, json_string_value(json_array_get(pair, 1)));
+            pages_flags(fp, json_string_value(json_array_get(pair, 0)), json_object_get(e, "flags"));
             fputs(" |\n", fp);
             json_array_append(seen, pair);
         }
@@ -149,7 +150,7 @@ static void sec_build(FILE *fp, const report_system *s)
 {
     fputs("## Build profiles and flags\n\n", fp);
     fputs("Profile of this campaign: ", fp);
-    const json_t *p = json_object_get(s->campaign, "profile");
+    const json_t *p = json_object_get(json_object_get(s->campaign, "settings"), "profile");
     pages_scalar(fp, p ? p : json_object_get(s->build, "profile"));
     fputs("; compiler: ", fp);
     pages_scalar(fp, json_object_get(s->build, "compiler_version"));
@@ -202,28 +203,43 @@ static void sec_kat_policy(FILE *fp, const report_system *s)
 static void sec_planner(FILE *fp, const report_system *s)
 {
     fputs("## Planner and its settings\n\n", fp);
-    const json_t *plan = json_object_get(s->campaign, "planning");
+    const json_t *plan = json_object_get(s->campaign, "settings");
     if (json_is_object(plan)) {
         static const char *const h[] = {"Setting", "Value"};
         pages_table_head(fp, h, 2, "ll");
         scalar_rows(fp, plan);
         const json_t *sizes = json_object_get(plan, "sizes");
         if (json_is_array(sizes)) {
-            fputs("| sizes |", fp);
+            fputs("| sizes (bytes) |", fp);
             size_t i;
             json_t *v;
             json_array_foreach(sizes, i, v) {
-                fputs(" ", fp);
+                fputs(i ? ", " : " ", fp);
                 pages_scalar(fp, v);
             }
             fputs(" |\n", fp);
         }
+        const json_t *cpu = json_object_get(s->campaign, "cpu");
+        if (json_is_integer(cpu))
+            fprintf(fp, "| measuring core | CPU %lld |\n", (long long)json_integer_value(cpu));
         fputs("\n", fp);
     } else {
         fputs("Campaign planning settings: not recorded.\n\n", fp);
     }
+    const json_t *shard = json_object_get(s->campaign, "shard");
     fputs("Shard: ", fp);
-    pages_scalar(fp, json_object_get(s->campaign, "shard"));
+    if (json_is_integer(json_object_get(shard, "k")) && json_is_integer(json_object_get(shard, "n"))) {
+        fprintf(fp, "%lld of %lld", (long long)json_integer_value(json_object_get(shard, "k")),
+                (long long)json_integer_value(json_object_get(shard, "n")));
+        const json_t *rule = json_object_get(shard, "rule");
+        if (json_is_string(rule) && json_string_value(rule)[0]) {
+            fputs(" \\(", fp);
+            esc_md(fp, json_string_value(rule));
+            fputs("\\)", fp);
+        }
+    } else {
+        pages_scalar(fp, shard);
+    }
     fputs(". The reference planner reproduces the reference campaign's rule (5 "
           "trials, calls per trial = min(20000, max(ceil(1 s / t1), 20))); the "
           "adaptive planner calibrates from several cold calls, warms up, and adds "

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "report/esc.h"
 #include "report/numfmt.h"
 #include "report/svg.h"
@@ -50,7 +51,17 @@ void pages_counter_of(const report_system *s, pages_counter *out)
 
 void pages_candidate_stem(const char *cand, char *out, size_t outsz)
 {
+    static const char *const taken[] = {"summary", "method", "index"};
     esc_file_component(cand, out, outsz);
+    /* A candidate may be called like a system page; candidate ids hold no
+     * '.', so "<id>.candidate" cannot be another candidate's stem. */
+    for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++) {
+        if (strcasecmp(out, taken[i]) == 0) {
+            size_t n = strlen(out);
+            snprintf(out + n, outsz - n, ".candidate");
+            break;
+        }
+    }
 }
 
 void pages_table_head(FILE *fp, const char *const *cols, size_t ncols, const char *align)
@@ -73,7 +84,7 @@ void pages_link(FILE *fp, const char *text, const char *target, const char *ext)
 
 const json_t *pages_environment(const report_system *s)
 {
-    const json_t *e = json_object_get(s->campaign, "environment_start");
+    const json_t *e = json_object_get(json_object_get(s->campaign, "environment"), "start");
     if (json_is_object(e))
         return e;
     for (size_t i = 0; i < s->nrecs; i++) {
@@ -82,6 +93,14 @@ const json_t *pages_environment(const report_system *s)
             return e;
     }
     return NULL;
+}
+
+void pages_flags(FILE *fp, const char *kind, const json_t *flags)
+{
+    if (strcmp(kind, "hashbench") == 0 && !(json_is_string(flags) && json_string_value(flags)[0]))
+        fputs("built with hashbench itself (OpenSSL libcrypto behind the official interface)", fp);
+    else
+        pages_scalar(fp, flags);
 }
 
 void pages_scalar(FILE *fp, const json_t *v)

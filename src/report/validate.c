@@ -282,15 +282,50 @@ static void remove_tree(const char *path)
     rmdir(path);
 }
 
-static int same_bytes(const char *a, const char *b)
+/* Copies line LINE_START of BUF (at most 80 bytes, controls as '?') to OUT. */
+static void line_excerpt(const char *buf, size_t n, size_t at, char *out, size_t outsz)
+{
+    size_t j = 0;
+    while (at < n && buf[at] != '\n' && j + 4 < outsz && j < 80) {
+        unsigned char c = (unsigned char)buf[at++];
+        out[j++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    if (at < n && buf[at] != '\n' && j + 4 <= outsz) {
+        memcpy(out + j, "...", 3);
+        j += 3;
+    }
+    out[j] = '\0';
+}
+
+/* 0 when the files WANT and HAVE hold the same bytes; otherwise 1 and the
+ * number of the first differing line with an excerpt of it from each file
+ * (an unreadable file counts as empty). */
+static int first_difference(const char *want, const char *have, size_t *line,
+                            char *w, char *h, size_t sz)
 {
     char *x = NULL, *y = NULL;
     size_t nx = 0, ny = 0;
-    int same = hb_read_file(a, &x, &nx, NULL) == 0 && hb_read_file(b, &y, &ny, NULL) == 0 &&
-               nx == ny && memcmp(x, y, nx) == 0;
+    if (hb_read_file(want, &x, &nx, NULL) < 0)
+        nx = 0;
+    if (hb_read_file(have, &y, &ny, NULL) < 0)
+        ny = 0;
+    int differ = nx != ny || (nx && memcmp(x, y, nx) != 0);
+    if (differ) {
+        size_t i = 0, start = 0;
+        *line = 1;
+        while (i < nx && i < ny && x[i] == y[i]) {
+            if (x[i] == '\n') {
+                ++*line;
+                start = i + 1;
+            }
+            i++;
+        }
+        line_excerpt(x ? x : "", nx, start, w, sz);
+        line_excerpt(y ? y : "", ny, start, h, sz);
+    }
     free(x);
     free(y);
-    return same;
+    return differ;
 }
 
 static int has_string(const json_t *list, const char *s)
@@ -317,7 +352,8 @@ static int check_site(vctx *v, const char *site, hb_err *err)
         list_files(site, "", have);
         size_t i;
         json_t *f;
-        char a[8192], b[8192];
+        char a[8192], b[8192], wl[96], hl[96];
+        size_t line;
         json_array_foreach(want, i, f) {
             const char *name = json_string_value(f);
             snprintf(a, sizeof a, "%s/%s", fresh, name);
@@ -325,9 +361,10 @@ static int check_site(vctx *v, const char *site, hb_err *err)
             v->st->pages++;
             if (!has_string(have, name))
                 problem(v, "%s/%s: missing; the dataset gives this page", site, name);
-            else if (!same_bytes(a, b))
-                problem(v, "%s/%s: differs from the page regenerated from the dataset",
-                        site, name);
+            else if (first_difference(a, b, &line, wl, hl, sizeof wl))
+                problem(v, "%s/%s:%zu: differs from the page regenerated from the dataset: "
+                           "want '%s', have '%s'; run 'hashbench report' again",
+                        site, name, line, wl, hl);
         }
         json_array_foreach(have, i, f)
             if (!has_string(want, json_string_value(f)))

@@ -1,5 +1,5 @@
-# The report site in a real headless Chromium (Debian's chromium through
-# playwright-core; install it with `npm ci --prefix tests/browser`).
+# The report site in a real headless Chromium (Debian's chromium, driven over
+# the DevTools protocol by tests/browser/check_site.py with python3 only).
 # Screenshots are left in <build>/browser/ as artifacts.
 add_test(NAME browser_site
   COMMAND sh ${CMAKE_SOURCE_DIR}/tests/browser/run.sh $<TARGET_FILE:hashbench>

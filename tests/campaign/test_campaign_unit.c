@@ -1,4 +1,5 @@
-/* The campaign's pure parts: parsing and dealing shards, reconciling
+/* The campaign's pure parts: parsing and dealing shards, the calibrated
+ * cost model and the shared costs file, reconciling
  * planning settings with campaign.json, the absolute-path scan of publish,
  * and the progress line. */
 #include <stdarg.h>
@@ -9,7 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "common/digest.h"
 #include "campaign/campaign.h"
+#include "campaign/costs.h"
+#include "common/fs.h"
 #include "campaign/progress.h"
 #include "campaign/publish.h"
 #include "campaign/shard.h"
@@ -91,6 +96,74 @@ static void test_shard_assign_costs(void **state)
     for (int i = 0; i < 5; i++)
         load[owner[i]] += costs[i];
     assert_true(load[1] == 4 && load[2] == 4);
+}
+
+static void test_costs_estimate(void **state)
+{
+    (void)state;
+    campaign_settings s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.planner, sizeof s.planner, "reference");
+    s.trials = 5;
+    /* reference rule: calls = min(20000, max(ceil(1 s / t1), 20)) */
+    double fast = costs_estimate(&s, 100, 2e9);      /* 20000 calls of 100 ns */
+    double slow = costs_estimate(&s, 1e6, 2e9);      /* 1000 calls of 1 ms */
+    assert_true(fast > 5 * 20000 * 100e-9 && fast < 0.2);
+    assert_true(slow > 5 * 1.0 && slow < 6.0);
+    snprintf(s.planner, sizeof s.planner, "adaptive");
+    double a_fast = costs_estimate(&s, 100, 2e9);
+    double a_slow = costs_estimate(&s, 1e6, 2e9);
+    assert_true(a_fast < a_slow);
+    /* adaptive trials last at least 20 ms each */
+    assert_true(a_fast >= 5 * 0.02);
+}
+
+static void test_costs_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb-costs-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char file[256], bad[256];
+    snprintf(file, sizeof file, "%s/costs.json", dir);
+    snprintf(bad, sizeof bad, "%s/bad.json", dir);
+    const char *text = "{\"kind\": \"hashbench-shard-costs\", \"instances\": "
+                       "{\"A/a\": 3.5, \"B/b\": 0.5}}";
+    hb_err err;
+    assert_int_equal(hb_write_atomic(file, text, strlen(text), &err), 0);
+    assert_int_equal(hb_write_atomic(bad, "{\"kind\": \"x\"}", 13, &err), 0);
+    /* an existing file is read as it is: no calibration (nothing to
+       calibrate in this request's run directory) */
+    campaign_settings s;
+    memset(&s, 0, sizeof s);
+    costs_request rq = {"/nonexistent-run-dir", "/nonexistent-probe", 0,
+                        COUNTER_TSC, 0, &s};
+    json_t *doc;
+    char sha[HB_SHA256_HEX], want[HB_SHA256_HEX];
+    assert_int_equal(costs_obtain(file, &rq, &doc, sha, &err), 0);
+    hb_sha256_buf_hex(text, strlen(text), want);
+    assert_string_equal(sha, want);
+    strlist keys = {0};
+    strlist_push(&keys, "B/b");
+    strlist_push(&keys, "C/unknown");
+    strlist_push(&keys, "A/a");
+    double costs[3];
+    assert_int_equal(costs_lookup(doc, &keys, costs), 1);
+    assert_true(costs[0] == 0.5 && costs[1] == 3.5 && costs[2] == 3.5);
+    json_decref(doc);
+    strlist_free(&keys);
+    /* a file of another kind is refused, naming it */
+    assert_int_equal(costs_obtain(bad, &rq, &doc, sha, &err), -1);
+    assert_non_null(strstr(err.msg, bad));
+    assert_non_null(strstr(err.msg, "shard costs"));
+    /* no file and no build.json to calibrate from: an error naming it */
+    snprintf(file, sizeof file, "%s/missing.json", dir);
+    assert_int_equal(costs_obtain(file, &rq, &doc, sha, &err), -1);
+    assert_non_null(strstr(err.msg, "/nonexistent-run-dir"));
+    assert_false(hb_is_file(file));
+    remove(bad);
+    snprintf(file, sizeof file, "%s/costs.json", dir);
+    remove(file);
+    rmdir(dir);
 }
 
 static json_t *settings(const char *planner, double budget)
@@ -222,6 +295,8 @@ int main(void)
         cmocka_unit_test(test_shard_assign_partition),
         cmocka_unit_test(test_shard_assign_independent_of_order),
         cmocka_unit_test(test_shard_assign_costs),
+        cmocka_unit_test(test_costs_estimate),
+        cmocka_unit_test(test_costs_file),
         cmocka_unit_test(test_reconcile),
         cmocka_unit_test(test_absolute_scan),
         cmocka_unit_test(test_eta_format),

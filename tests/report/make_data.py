@@ -125,7 +125,7 @@ def kat_log(sysname, cand, inst, status, files, flags_kind, guide=False):
 def kat_entry(sysname, s, cand, inst, logs):
     kat_files = ["KAT_2_12_%s.txt" % inst, "KAT_2_23_%s.txt" % inst, "KAT_Loop_%s.txt" % inst]
     if cand == "baseline":
-        status, files, kind, flags = "BASELINE", [], "guide", s["flags"]
+        status, files, kind, flags = "BASELINE", [], "hashbench", ""
     elif inst == "Whirl_512" and sysname == "x86_1":
         status, kind, flags = "MISMATCH", "harness-default", HARNESS_FLAGS
         files = [(kat_files[0], "MISMATCH"), (kat_files[1], "PASS"), (kat_files[2], "PASS")]
@@ -265,9 +265,17 @@ def write_system(sysname, s, rng):
             f.write(text)
     env = environment(sysname, s)
     save(os.path.join(root, "campaign.json"), {
-        "schema": 1, "system": sysname, "tool": "hashbench 0.1.0",
+        "schema": 1, "kind": "hashbench-campaign",
+        "settings": {"profile": s["profile"], "planner": "adaptive", "sizes": SIZES,
+                     "target_ci_percent": 0.5, "budget_s": 10.0, "trials": 5,
+                     "shard": "1/1"},
+        "tool": "hashbench 0.1.0", "system": sysname,
         "start_utc": "2026-11-20T09:00:00Z", "end_utc": "2026-11-20T09:42:10Z",
-        "environment_start": env, "environment_end": dict(env, loadavg1=0.31),
+        "cpu": 1,
+        "environment": {"start": env, "end": dict(env, loadavg1=0.31)},
+        "counter": {"name": s["counter"]["name"], "is_cycles": s["counter"]["is_cycles"],
+                    "reason": "", "rate_hz": s["counter"]["rate_hz"],
+                    "spread_percent": 0.006},
         "host_checks": [
             {"item": "governor", "ok": False, "detail": "no cpufreq governor (virtual machine)",
              "fix": "set the performance governor on a physical host"},
@@ -275,9 +283,10 @@ def write_system(sysname, s, rng):
              "fix": "sysctl kernel.perf_event_paranoid=1"},
             {"item": "pinning", "ok": True, "detail": "trials pinned to CPU 1", "fix": ""},
         ],
-        "planning": {"planner": "adaptive", "target_ci_percent": 0.5, "budget_s": 10,
-                     "sizes": SIZES, "cpu": 1},
-        "shard": None, "profile": s["profile"],
+        "host_problems": 2 if sysname == "x86_1" else 1,
+        "allow_unfit_host": True,
+        "shard": {"k": 1, "n": 1, "rule": "instances ordered by SHA-256 of candidate/instance",
+                  "instances": sorted("%s/%s" % (i[0], i[2]) for i in INSTANCES)},
     })
 
 

@@ -1,0 +1,490 @@
+#!/usr/bin/env python3
+"""The three hashbench benchmarks (accuracy, precision, speed), run by
+bench/accuracy.sh, bench/precision.sh and bench/speed.sh once those have
+built hashbench. Each benchmark drives the hashbench binary exactly as a user
+would (`hashbench build`, `hashbench measure`), reads the measurement records
+it writes, times the independent references where there are some (`openssl
+speed`, Google Benchmark), prints every ratio side by side and, after a full
+run, replaces its own results block in bench/README.md (between the
+`<!-- bench:NAME:begin -->` and `<!-- bench:NAME:end -->` markers) with the
+figures, the date and the host line. Nothing in that block is typed by hand.
+"""
+
+import argparse
+import datetime
+import glob
+import hashlib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+SIZES = [32, 128, 512, 1024, 4096, 8192, 16384, 65536]
+ACCURACY_SIZE = 16384
+ACCURACY_TARGET = 3.0       # percent, |ratio - 1|
+PRECISION_TARGET_LARGE = 1.0  # percent, sizes >= 1024 B
+PRECISION_TARGET_SMALL = 2.0  # percent, sizes < 1024 B
+SPEED_TARGET = 10.0         # adaptive at least this many times faster
+# The adaptive planner's time budget per (instance, size) in the precision and
+# speed benchmarks. It only binds when the 95 % CI target (default 0.5 %) is
+# not reached first, i.e. on a noisy host; it keeps a full run under 10 min.
+ADAPTIVE_BUDGET = 4
+
+
+class BenchError(Exception):
+    pass
+
+
+class Ctx:
+    """Paths and settings shared by the benchmarks."""
+
+    def __init__(self, args):
+        self.name = args.bench
+        self.root = os.path.abspath(args.root)
+        self.build = os.path.abspath(args.build)
+        self.quick = args.quick
+        self.write_readme = not args.quick and not args.no_readme
+        self.cpu = args.cpu if args.cpu is not None else max(os.sched_getaffinity(0))
+        self.hashbench = os.path.join(self.build, "hashbench")
+        self.work = os.path.join(self.build, "bench-work", self.name)
+        self.log = os.path.join(self.work, "commands.log")
+        self.load_before = os.getloadavg()[0]
+        self.started = time.monotonic()
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+
+    def run(self, argv, what):
+        """Run ARGV, appending its output to the log; returns (stdout, wall s)."""
+        with open(self.log, "a") as log:
+            log.write("$ " + " ".join(argv) + "\n")
+            log.flush()
+            t0 = time.monotonic()
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=log, text=True)
+            wall = time.monotonic() - t0
+            log.write(p.stdout)
+        if p.returncode != 0:
+            raise BenchError("%s failed (exit %d); see %s" % (what, p.returncode, self.log))
+        return p.stdout, wall
+
+
+def say(text=""):
+    print(text, flush=True)
+
+
+def pct(x):
+    return "%.2f %%" % x
+
+
+# ---------------------------------------------------------------- hashbench
+
+
+def build_run_dir(ctx, run_dir, packages):
+    pkgs = [os.path.join(ctx.root, "examples", p) for p in packages]
+    ctx.run([ctx.hashbench, "build", "--run-dir", run_dir, "--jobs", "2"] + pkgs,
+            "hashbench build")
+
+
+def add_openssl_sha256(ctx, run_dir):
+    """Registers the OpenSSL SHA-256 library (src/baseline/hb_baseline_sha256.c,
+    built by CMake) as a second baseline instance of RUN_DIR, next to the SM3
+    baseline that `hashbench build` adds itself, so that `hashbench measure`
+    times it like any other instance."""
+    src = os.path.join(ctx.build, "libhb_baseline_sha256.so")
+    rel = "lib/baseline/libOpenSSL_SHA256.so"
+    shutil.copyfile(src, os.path.join(run_dir, rel))
+    with open(os.path.join(run_dir, rel), "rb") as f:
+        sha = hashlib.sha256(f.read()).hexdigest()
+    path = os.path.join(run_dir, "build.json")
+    with open(path) as f:
+        build = json.load(f)
+    sm3 = [e for e in build["instances"] if e.get("instance") == "OpenSSL_SM3"]
+    if not sm3:
+        raise BenchError("%s has no OpenSSL_SM3 baseline entry" % path)
+    entry = json.loads(json.dumps(sm3[0]))
+    entry.update({"algorithm": "SHA-256", "instance": "OpenSSL_SHA256", "library": rel,
+                  "library_sha256": sha, "log": "logs/build/baseline/OpenSSL_SHA256.log"})
+    entry.pop("static_size", None)
+    with open(os.path.join(run_dir, entry["log"]), "w") as f:
+        f.write("# copied from %s by bench/hbbench.py (OpenSSL SHA-256 baseline)\n" % src)
+    build["instances"].append(entry)
+    with open(path + ".tmp", "w") as f:
+        json.dump(build, f, indent=1)
+    os.replace(path + ".tmp", path)
+
+
+def measure(ctx, run_dir, instances, sizes, plan="adaptive", extra=()):
+    """One `hashbench measure` run; returns (wall seconds, {(inst, size): record})."""
+    argv = [ctx.hashbench, "measure", "--run-dir", run_dir, "--plan", plan,
+            "--cpu", str(ctx.cpu), "--sizes", ",".join(map(str, sizes)),
+            "--instances", ",".join(instances), "--force"] + list(extra)
+    _, wall = ctx.run(argv, "hashbench measure")
+    recs = {}
+    for path in glob.glob(os.path.join(run_dir, "records", "*", "*__hash_*.json")):
+        with open(path) as f:
+            r = json.load(f)
+        if r["instance"] in instances and r["size_bytes"] in sizes:
+            if r.get("status") != "OK":
+                raise BenchError("%s: status %s: %s" % (path, r.get("status"), r.get("failure")))
+            recs[(r["instance"], r["size_bytes"])] = r
+    missing = [(i, s) for i in instances for s in sizes if (i, s) not in recs]
+    if missing:
+        raise BenchError("hashbench measure wrote no record for %s" % missing)
+    return wall, recs
+
+
+def library_of(run_dir, instance):
+    with open(os.path.join(run_dir, "build.json")) as f:
+        for e in json.load(f)["instances"]:
+            if e["instance"] == instance:
+                return os.path.join(run_dir, e["library"]), e["digest_bits"]
+    raise BenchError("%s/build.json has no instance %s" % (run_dir, instance))
+
+
+# ---------------------------------------------------------------- host line
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+    except OSError:
+        return "unknown CPU", False
+    m = re.search(r"^model name\s*:\s*(.+)$", text, re.M)
+    return (m.group(1).strip() if m else "unknown CPU"), (" hypervisor" in text)
+
+
+def host_line(ctx, record):
+    model, vm = cpu_model()
+    env = record.get("environment", {})
+    ctr = env.get("counter", {})
+    kind = "core cycles" if ctr.get("is_cycles") else "not core cycles"
+    rate = ctr.get("rate_hz") or 0
+    return ("%s, %d cores%s, Linux %s, counter %s (%s, %.3f GHz), core %d, "
+            "load average %.1f before / %.1f after (1 min)" % (
+                model, os.cpu_count(), ", virtual machine" if vm else "",
+                os.uname().release, ctr.get("name", "?"), kind, rate / 1e9, ctx.cpu,
+                ctx.load_before, os.getloadavg()[0]))
+
+
+def counter_unit(record):
+    ctr = record.get("environment", {}).get("counter", {})
+    return "cycles" if ctr.get("is_cycles") else "%s ticks" % ctr.get("name", "counter")
+
+
+def revision(ctx):
+    try:
+        rev = subprocess.run(["git", "-C", ctx.root, "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ctx.root, "status", "--porcelain",
+                                "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (rev + (" with local changes" if dirty else "")) if rev else "unknown"
+
+
+def header(ctx, record, command):
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return ["Measured %s by `%s` (%.0f s), hashbench at %s." % (
+                now, command, time.monotonic() - ctx.started, revision(ctx)),
+            "",
+            "Host: " + host_line(ctx, record) + ".",
+            ""]
+
+
+def write_readme(ctx, lines):
+    path = os.path.join(ctx.root, "bench", "README.md")
+    begin = "<!-- bench:%s:begin -->" % ctx.name
+    end = "<!-- bench:%s:end -->" % ctx.name
+    block = begin + "\n" + "\n".join(lines).rstrip() + "\n" + end
+    with open(path) as f:
+        text = f.read()
+    if begin in text and end in text:
+        a = text.index(begin)
+        b = text.index(end) + len(end)
+        text = text[:a] + block + text[b:]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+    say("%s: wrote the results block of %s" % (ctx.name, path))
+
+
+def finish(ctx, lines, command):
+    """Print LINES (a Markdown block) and, after a full run, put it in the README."""
+    say()
+    say("\n".join(lines))
+    if ctx.write_readme:
+        write_readme(ctx, lines)
+    elif ctx.quick:
+        say("(quick run: bench/README.md left unchanged; run `%s` for its figures)" % command)
+
+
+def spread(values):
+    """(max - min) / median, in percent."""
+    med = statistics.median(values)
+    return (max(values) - min(values)) / med * 100.0 if med else float("inf")
+
+
+def verdict(value, target, higher_is_better=False):
+    if higher_is_better:
+        if value >= target:
+            return "met"
+        return "missed: %.1f× reached, %.0f× wanted (%.1f times short)" % (
+            value, target, target / value if value > 0 else float("inf"))
+    if value <= target:
+        return "met"
+    return "missed by %.2f percentage points (%.1f times the target)" % (
+        value - target, value / target)
+
+
+# ---------------------------------------------------------------- accuracy
+
+
+def openssl_speed(ctx, digest, seconds):
+    """MB/s of `openssl speed -evp DIGEST` at ACCURACY_SIZE, elapsed mode."""
+    out, _ = ctx.run(["taskset", "-c", str(ctx.cpu), "openssl", "speed", "-evp", digest,
+                      "-bytes", str(ACCURACY_SIZE), "-elapsed", "-seconds", str(seconds)],
+                     "openssl speed")
+    m = re.search(r"^%s\s+([0-9.]+)k\s*$" % re.escape(digest), out, re.M)
+    if not m:
+        raise BenchError("cannot read the result of openssl speed -evp %s; see %s"
+                         % (digest, ctx.log))
+    return float(m.group(1)) * 1000.0 / 1e6
+
+
+def gbench(ctx, lib, bits, min_time):
+    """MB/s of Google Benchmark timing CryptHash of LIB at ACCURACY_SIZE."""
+    out, _ = ctx.run(["taskset", "-c", str(ctx.cpu), os.path.join(ctx.build, "gbench_crypthash"),
+                      "--lib=" + lib, "--size=%d" % ACCURACY_SIZE, "--bits=%d" % bits,
+                      "--benchmark_format=json", "--benchmark_min_time=%g" % min_time],
+                     "gbench_crypthash")
+    b = json.loads(out)["benchmarks"][0]
+    if b.get("error_occurred"):
+        raise BenchError("gbench_crypthash %s: %s" % (lib, b.get("error_message")))
+    return b["bytes_per_second"] / 1e6
+
+
+def bench_accuracy(ctx):
+    rounds = 2 if ctx.quick else 5
+    ossl_s = 1 if ctx.quick else 2
+    gb_s = 0.3 if ctx.quick else 1.0
+    run_dir = os.path.join(ctx.work, "run")
+    build_run_dir(ctx, run_dir, ["SHA2"])
+    add_openssl_sha256(ctx, run_dir)
+    subjects = [("OpenSSL_SHA256", "sha256"), ("OpenSSL_SM3", "sm3"), ("SHA256", None)]
+    names = [s[0] for s in subjects]
+    libs = {n: library_of(run_dir, n) for n in names}
+    hb, ossl, gb = ({n: [] for n in names} for _ in range(3))
+    rec0 = None
+
+    def time_hashbench():
+        nonlocal rec0
+        _, recs = measure(ctx, run_dir, names, [ACCURACY_SIZE])
+        for n in names:
+            hb[n].append(recs[(n, ACCURACY_SIZE)]["derived"]["mb_per_s"])
+        rec0 = rec0 or recs[(names[0], ACCURACY_SIZE)]
+
+    def time_openssl():
+        for n, digest in subjects:
+            if digest:
+                ossl[n].append(openssl_speed(ctx, digest, ossl_s))
+
+    def time_gbench():
+        for n in names:
+            gb[n].append(gbench(ctx, libs[n][0], libs[n][1], gb_s))
+
+    timers = [time_hashbench, time_openssl, time_gbench]
+    for r in range(rounds):
+        say("accuracy: round %d/%d" % (r + 1, rounds))
+        for t in timers[r % 3:] + timers[:r % 3]:   # rotate the order each round
+            t()
+
+    cmd = "bench/accuracy.sh" + (" --quick" if ctx.quick else "")
+    lines = header(ctx, rec0, cmd)
+    lines += ["%d rounds at %d B; each round runs the three timers in turn (order rotated "
+              "every round): `hashbench measure` (adaptive planner, defaults), `openssl speed "
+              "-evp -elapsed -seconds %g`, Google Benchmark (`--benchmark_min_time=%g`, real "
+              "time). Figures are medians over rounds; a ratio is the median of the per-round "
+              "ratios, with its range over rounds." % (rounds, ACCURACY_SIZE, ossl_s, gb_s), "",
+              "| instance | hashbench MB/s | openssl speed MB/s | Google Benchmark MB/s "
+              "| hashbench / openssl | hashbench / Google Benchmark |",
+              "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    worst = 0.0
+    for n, digest in subjects:
+        r_gb = [h / g for h, g in zip(hb[n], gb[n])]
+        worst = max(worst, abs(statistics.median(r_gb) - 1) * 100)
+        cell_gb = "%.3f (%.3f–%.3f)" % (statistics.median(r_gb), min(r_gb), max(r_gb))
+        if digest:
+            r_os = [h / o for h, o in zip(hb[n], ossl[n])]
+            worst = max(worst, abs(statistics.median(r_os) - 1) * 100)
+            cell_os = "%.3f (%.3f–%.3f)" % (statistics.median(r_os), min(r_os), max(r_os))
+            os_mb = "%.1f" % statistics.median(ossl[n])
+        else:
+            cell_os, os_mb = "n/a", "n/a"
+        lines.append("| %s | %.1f | %s | %.1f | %s | %s |" % (
+            n, statistics.median(hb[n]), os_mb, statistics.median(gb[n]), cell_os, cell_gb))
+    lines += ["",
+              "`openssl speed` times OpenSSL's own code, so it is a reference for the "
+              "OpenSSL-backed instances only (n/a for the SHA-256 example).",
+              "",
+              "**Target: every ratio within %.0f %% of 1. Largest deviation: %s — %s.**" % (
+                  ACCURACY_TARGET, pct(worst), verdict(worst, ACCURACY_TARGET))]
+    finish(ctx, lines, "bench/accuracy.sh")
+
+
+# ---------------------------------------------------------------- precision
+
+
+def bench_precision(ctx):
+    runs = 3 if ctx.quick else 5
+    sizes = [32, 1024, 16384] if ctx.quick else SIZES
+    budget = 1 if ctx.quick else ADAPTIVE_BUDGET
+    instances = ["SM3", "SHA512"]
+    run_dir = os.path.join(ctx.work, "run")
+    build_run_dir(ctx, run_dir, ["SM3", "SHA2"])
+    cpb = {(i, s): [] for i in instances for s in sizes}
+    med = {(i, s): [] for i in instances for s in sizes}
+    low = {(i, s): [] for i in instances for s in sizes}
+    reached = total = 0
+    rec0 = None
+    for k in range(runs):
+        say("precision: run %d/%d" % (k + 1, runs))
+        _, recs = measure(ctx, run_dir, instances, sizes, extra=["--budget", str(budget)])
+        for key, r in recs.items():
+            cpb[key].append(r["derived"]["ticks_per_byte"])
+            med[key].append(r["derived"]["median_trial_mean"] / key[1])
+            low[key].append(r["derived"]["min_trial_mean"] / key[1])
+            reached += 1 if r["plan"].get("target_reached") else 0
+            total += 1
+        rec0 = rec0 or recs[(instances[0], sizes[0])]
+
+    unit = counter_unit(rec0)
+    cmd = "bench/precision.sh" + (" --quick" if ctx.quick else "")
+    lines = header(ctx, rec0, cmd)
+    lines += ["%d independent `hashbench measure --force` runs (adaptive planner, 95 %% CI "
+              "target 0.5 %%, budget %g s per instance and size) of the SM3 and SHA-512 "
+              "examples (reference profile). Per size: the median of the reported mean %s "
+              "per byte over the runs, and the spread (max − min) / median; in brackets, "
+              "the same spread for two robust figures hashbench reports beside the mean: "
+              "the median and the minimum of the trial means. The planner reached its CI target in %d of "
+              "%d measurements." % (runs, budget, unit, reached, total), "",
+              "| size | target | " + " | ".join(
+                  "%s %s/B | %s spread" % (i, unit, i) for i in instances) + " | verdict |",
+              "| ---: | ---: | " + " | ".join("---: | ---:" for _ in instances) + " | --- |"]
+    worst = {True: 0.0, False: 0.0}
+    for s in sizes:
+        large = s >= 1024
+        target = PRECISION_TARGET_LARGE if large else PRECISION_TARGET_SMALL
+        cells, w = [], 0.0
+        for i in instances:
+            sp = spread(cpb[(i, s)])
+            w = max(w, sp)
+            cells.append("%.2f | %s (median %s, min %s)" % (
+                statistics.median(cpb[(i, s)]), pct(sp), pct(spread(med[(i, s)])),
+                pct(spread(low[(i, s)]))))
+        worst[large] = max(worst[large], w)
+        lines.append("| %d B | %s | %s | %s |" % (s, pct(target), " | ".join(cells),
+                                                   verdict(w, target)))
+    lines += ["", "**Targets: spread at most 1 %% at 1024 B and above (worst: %s — %s), at "
+              "most 2 %% below (worst: %s — %s).**" % (
+                  pct(worst[True]), verdict(worst[True], PRECISION_TARGET_LARGE),
+                  pct(worst[False]), verdict(worst[False], PRECISION_TARGET_SMALL))]
+    finish(ctx, lines, "bench/precision.sh")
+
+
+# ---------------------------------------------------------------- speed
+
+
+def bench_speed(ctx):
+    rounds = 2 if ctx.quick else 3
+    sizes = [32, 4096] if ctx.quick else SIZES
+    instances = ["SM3"] if ctx.quick else ["SM3", "SHA512"]
+    plans = ["reference", "adaptive"]
+    budget = 1 if ctx.quick else ADAPTIVE_BUDGET
+    run_dir = os.path.join(ctx.work, "run")
+    build_run_dir(ctx, run_dir, ["SM3", "SHA2"])
+    wall = {(p, i): [] for p in plans for i in instances}
+    cpb = {(p, i, s): [] for p in plans for i in instances for s in sizes}
+    rec0 = None
+    for r in range(rounds):
+        for i in instances:
+            for p in (plans if r % 2 == 0 else plans[::-1]):  # alternate who goes first
+                say("speed: round %d/%d, %s, %s planner" % (r + 1, rounds, i, p))
+                extra = ["--budget", str(budget)] if p == "adaptive" else []
+                w, recs = measure(ctx, run_dir, [i], sizes, plan=p, extra=extra)
+                wall[(p, i)].append(w)
+                for s in sizes:
+                    cpb[(p, i, s)].append(recs[(i, s)]["derived"]["ticks_per_byte"])
+                rec0 = rec0 or recs[(i, sizes[0])]
+
+    unit = counter_unit(rec0)
+    cmd = "bench/speed.sh" + (" --quick" if ctx.quick else "")
+    lines = header(ctx, rec0, cmd)
+    lines += ["%d rounds; in each, every instance is measured at all %d sizes by `hashbench "
+              "measure --plan reference` and `--plan adaptive --budget %g` (defaults otherwise: "
+              "5 trials; CI target 0.5 %%), the order alternating between rounds. Wall time: median over rounds (range). "
+              "Spread: for each size, (max − min) / median over rounds of the mean %s per "
+              "byte; the table gives the median and the worst over the sizes." % (
+                  rounds, len(sizes), budget, unit), "",
+              "| instance | reference wall | adaptive wall | speed-up | reference spread "
+              "median / worst | adaptive spread median / worst | verdict |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+    speedups, spread_ok = [], True
+    for i in instances:
+        sp = {p: [spread(cpb[(p, i, s)]) for s in sizes] for p in plans}
+        med = {p: statistics.median(sp[p]) for p in plans}
+        wr, wa = (statistics.median(wall[(p, i)]) for p in plans)
+        speedups.append(wr / wa)
+        ok_spread = med["adaptive"] <= med["reference"]
+        spread_ok = spread_ok and ok_spread
+        ok = wr / wa >= SPEED_TARGET and ok_spread
+        lines.append("| %s | %.1f s (%.1f–%.1f) | %.1f s (%.1f–%.1f) | %.1f× | %s / %s | %s / %s "
+                     "| %s |" % (i, wr, min(wall[("reference", i)]), max(wall[("reference", i)]),
+                                 wa, min(wall[("adaptive", i)]), max(wall[("adaptive", i)]),
+                                 wr / wa, pct(med["reference"]), pct(max(sp["reference"])),
+                                 pct(med["adaptive"]), pct(max(sp["adaptive"])),
+                                 "met" if ok else "missed"))
+    lines += ["", "Spread per size (reference / adaptive):", "",
+              "| size | " + " | ".join(instances) + " |",
+              "| ---: | " + " | ".join("---:" for _ in instances) + " |"]
+    for s in sizes:
+        lines.append("| %d B | %s |" % (s, " | ".join(
+            "%s / %s" % (pct(spread(cpb[("reference", i, s)])),
+                         pct(spread(cpb[("adaptive", i, s)]))) for i in instances)))
+    low = min(speedups)
+    lines += ["", "**Target: adaptive at least %.0f× faster with no worse spread (median over "
+              "sizes). Speed-up: %s (lowest %.1f×) — %s; spread: %s.**" % (
+                  SPEED_TARGET, ", ".join("%s %.1f×" % (i, x) for i, x in zip(instances, speedups)),
+                  low, verdict(low, SPEED_TARGET, higher_is_better=True),
+                  "no worse" if spread_ok else "adaptive worse than reference")]
+    finish(ctx, lines, "bench/speed.sh")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("bench", choices=["accuracy", "precision", "speed"])
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--cpu", type=int)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--no-readme", action="store_true")
+    args = ap.parse_args()
+    ctx = Ctx(args)
+    say("%s: work folder %s (commands and their output: %s)" % (ctx.name, ctx.work, ctx.log))
+    try:
+        {"accuracy": bench_accuracy, "precision": bench_precision,
+         "speed": bench_speed}[ctx.name](ctx)
+    except BenchError as e:
+        print("%s: %s" % (ctx.name, e), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

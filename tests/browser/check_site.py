@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Opens the generated report site in headless Chromium as a reader would.
+
+Drives Debian's chromium directly over the DevTools protocol on a pipe
+(--remote-debugging-pipe), so nothing beyond python3 and chromium is needed.
+From index.html it clicks (real mouse events) the link to a system's summary,
+from the summary the link to a candidate page, from there the link to the same
+candidate on the other system and the breadcrumb back to the index. It requires
+tables and an inline SVG chart on the summary and candidate pages, the six
+report sections in order, markup from a KAT log shown as text, no script
+element anywhere, then visits every page the site links to and requires that
+each loads, that every local link points at an existing file, and that no page
+logs a console error or requests anything outside the site folder. Screenshots
+of the summary and candidate pages are saved into the artifact folder.
+
+Usage: check_site.py SITE_DIR ARTIFACT_DIR [CHROMIUM]
+Exit status: 0 all checks passed, 1 a check failed, 77 chromium missing.
+"""
+import base64
+import fcntl
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import unquote, urldefrag, urljoin, urlparse
+
+WAIT_S = 30
+SECTIONS = ['1 Basic information', '2 Assessment environment',
+            '3 Functional testing (KAT)', '4 Performance',
+            '5 Resource consumption', '7 Raw evidence index']
+
+
+class Browser:
+    """One headless chromium with one page, spoken to over fd 3 / fd 4."""
+
+    def __init__(self, exe, profile):
+        to_chrome_r, self.to_chrome = os.pipe()
+        self.from_chrome, from_chrome_w = os.pipe()
+
+        def child_fds():
+            a = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10)
+            b = fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        args = [exe, '--headless', '--remote-debugging-pipe', '--no-sandbox',
+                '--disable-gpu', '--no-first-run', '--no-default-browser-check',
+                '--disable-background-networking', '--disable-component-update',
+                '--disable-sync', '--disable-extensions', '--disable-quic',
+                '--hide-scrollbars', '--user-data-dir=' + profile, 'about:blank']
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL,
+                                     preexec_fn=child_fds, close_fds=False)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self.buf = b''
+        self.next_id = 0
+        self.events = []
+        self.session = None
+
+    def _read_message(self, deadline):
+        while b'\0' not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError('no answer from chromium')
+            ready, _, _ = select.select([self.from_chrome], [], [], left)
+            if ready:
+                chunk = os.read(self.from_chrome, 1 << 16)
+                if not chunk:
+                    raise RuntimeError('chromium closed the pipe')
+                self.buf += chunk
+        msg, self.buf = self.buf.split(b'\0', 1)
+        return json.loads(msg)
+
+    def send(self, method, params=None, session=True):
+        self.next_id += 1
+        msg = {'id': self.next_id, 'method': method, 'params': params or {}}
+        if session and self.session:
+            msg['sessionId'] = self.session
+        os.write(self.to_chrome, json.dumps(msg).encode() + b'\0')
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            answer = self._read_message(deadline)
+            if answer.get('id') == self.next_id:
+                if 'error' in answer:
+                    raise RuntimeError(f'{method}: {answer["error"]}')
+                return answer.get('result', {})
+            if 'method' in answer:
+                self.events.append(answer)
+
+    def wait_event(self, method, since):
+        """Waits for `method` among the events that arrived after index `since`."""
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            for ev in self.events[since:]:
+                if ev['method'] == method:
+                    return ev
+            msg = self._read_message(deadline)
+            if 'method' in msg:
+                self.events.append(msg)
+
+    def open_page(self):
+        target = self.send('Target.createTarget', {'url': 'about:blank'}, False)
+        attached = self.send('Target.attachToTarget',
+                             {'targetId': target['targetId'], 'flatten': True}, False)
+        self.session = attached['sessionId']
+        for domain in ('Page', 'Runtime', 'Network', 'Log'):
+            self.send(domain + '.enable')
+        self.send('Emulation.setDeviceMetricsOverride',
+                  {'width': 1280, 'height': 900, 'deviceScaleFactor': 1, 'mobile': False})
+
+    def js(self, expr):
+        res = self.send('Runtime.evaluate', {'expression': expr, 'returnByValue': True})
+        if 'exceptionDetails' in res:
+            raise RuntimeError(f'script failed: {expr}: {res["exceptionDetails"]}')
+        return res['result'].get('value')
+
+    def goto(self, url):
+        mark = len(self.events)
+        self.send('Page.navigate', {'url': url})
+        self.wait_event('Page.loadEventFired', mark)
+
+    def click(self, selector):
+        """Clicks the first element matching `selector` with the mouse; waits for the load."""
+        rect = self.js('(() => { const e = document.querySelector(%s); if (!e) return null;'
+                       ' e.scrollIntoView({block: "center"}); const r = e.getBoundingClientRect();'
+                       ' return [r.x + r.width / 2, r.y + r.height / 2]; })()' % json.dumps(selector))
+        if rect is None:
+            raise RuntimeError(f'no element {selector} on {self.url()}')
+        mark = len(self.events)
+        for kind in ('mouseMoved', 'mousePressed', 'mouseReleased'):
+            self.send('Input.dispatchMouseEvent', {'type': kind, 'x': rect[0], 'y': rect[1],
+                                                   'button': 'left', 'clickCount': 1})
+        self.wait_event('Page.loadEventFired', mark)
+
+    def url(self):
+        return self.js('location.href')
+
+    def screenshot(self, path, full):
+        params = {'format': 'png'}
+        if full:
+            size = self.send('Page.getLayoutMetrics')['cssContentSize']
+            params['clip'] = {'x': 0, 'y': 0, 'width': size['width'],
+                              'height': size['height'], 'scale': 1}
+            params['captureBeyondViewport'] = True
+        data = self.send('Page.captureScreenshot', params)['data']
+        with open(path, 'wb') as fp:
+            fp.write(base64.b64decode(data))
+
+    def close(self):
+        try:
+            self.send('Browser.close', session=False)
+        except (RuntimeError, TimeoutError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self.to_chrome)
+        os.close(self.from_chrome)
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f'FAIL: {what}', file=sys.stderr)
+
+
+def page_facts(b):
+    return b.js('''(() => ({
+        title: document.title,
+        tables: document.querySelectorAll('main table').length,
+        rows: document.querySelectorAll('main table tr').length,
+        svgs: document.querySelectorAll('main svg').length,
+        scripts: document.querySelectorAll('script').length,
+        chart: (() => { const s = document.querySelector('main svg');
+                        if (!s) return null; const r = s.getBoundingClientRect();
+                        return [r.width, r.height]; })(),
+        h2: [...document.querySelectorAll('main h2')].map(e => e.innerText),
+        text: document.querySelector('main') ? document.querySelector('main').innerText : '',
+        links: [...document.querySelectorAll('a[href]')].map(a => a.href),
+        overflow: document.documentElement.scrollWidth > window.innerWidth + 1,
+    }))()''')
+
+
+def inspect(c, b, label, site_url, min_tables):
+    f = page_facts(b)
+    c.check('hashbench' in f['title'], f'{label}: title {f["title"]!r}')
+    c.check(f['tables'] >= min_tables, f'{label}: {f["tables"]} tables, want >= {min_tables}')
+    c.check(f['rows'] > f['tables'], f'{label}: tables have rows')
+    c.check(f['svgs'] >= 1, f'{label}: inline SVG chart present ({f["svgs"]})')
+    c.check(f['scripts'] == 0, f'{label}: no script element ({f["scripts"]})')
+    c.check(bool(f['chart']) and f['chart'][0] > 300 and f['chart'][1] > 200,
+            f'{label}: chart drawn at a readable size ({f["chart"]})')
+    c.check(not f['overflow'], f'{label}: page fits the window width')
+    print(f'{label}: {b.url()[len(site_url):]}: {f["tables"]} tables, {f["svgs"]} svg')
+    return f
+
+
+def main():
+    if len(sys.argv) < 3:
+        print('usage: check_site.py SITE_DIR ARTIFACT_DIR [CHROMIUM]', file=sys.stderr)
+        return 2
+    site = os.path.realpath(sys.argv[1])
+    artifacts = sys.argv[2]
+    exe = sys.argv[3] if len(sys.argv) > 3 else (shutil.which('chromium') or '/usr/bin/chromium')
+    if not os.access(exe, os.X_OK):
+        print(f'browser test skipped: {exe} missing (apt-get install chromium)')
+        return 77
+    os.makedirs(artifacts, exist_ok=True)
+    site_url = 'file://' + site + '/'
+    c = Checks()
+    profile = tempfile.mkdtemp(prefix='hb-chromium-')
+    b = Browser(exe, profile)
+    try:
+        b.open_page()
+        b.goto(site_url + 'index.html')
+        c.check('hashbench results' in b.js('document.querySelector("h1").innerText'),
+                'index: heading')
+
+        b.click('main a[href="x86_1/summary.html"]')
+        c.check(b.url() == site_url + 'x86_1/summary.html', 'followed the link to a summary')
+        f = inspect(c, b, 'summary', site_url, 2)
+        c.check('ratio to SM3 at 64 KiB' in f['text'], 'summary: ratio column at 64 KiB')
+        b.screenshot(os.path.join(artifacts, 'summary.png'), True)
+
+        b.click('main table a[href="Whirl.html"]')
+        c.check(b.url() == site_url + 'x86_1/Whirl.html', 'followed the link to a candidate page')
+        f = inspect(c, b, 'candidate', site_url, 6)
+        c.check(f['h2'] == SECTIONS, f'candidate: sections {f["h2"]}')
+        c.check('<script>alert(1)</script>' in f['text'],
+                'candidate: markup in a KAT log shown as text')
+        b.screenshot(os.path.join(artifacts, 'candidate.png'), True)
+
+        b.click('nav.systems a')
+        c.check(b.url() == site_url + 'arm_1/Whirl.html', 'followed the system switch')
+        inspect(c, b, 'other system', site_url, 6)
+        b.click('nav.crumbs a')
+        c.check(b.url() == site_url + 'index.html', 'breadcrumb back to the index')
+
+        # Every page the site links to: loads, no script, local links resolve.
+        todo, seen = [site_url + 'index.html'], set()
+        while todo:
+            url = todo.pop(0)
+            if url in seen:
+                continue
+            seen.add(url)
+            b.goto(url)
+            f = page_facts(b)
+            c.check(f['scripts'] == 0, f'{url}: no script element')
+            c.check(not f['overflow'], f'{url}: page fits the window width')
+            for link in f['links']:
+                target = urldefrag(urljoin(url, link))[0]
+                if not target.startswith(site_url):
+                    c.check(False, f'{url}: link leaves the site: {link}')
+                    continue
+                c.check(os.path.exists(unquote(urlparse(target).path)),
+                        f'{url}: broken link {link}')
+                if target.endswith('.html'):
+                    todo.append(target)
+        print(f'visited {len(seen)} pages')
+        c.check(len(seen) >= 5, f'crawl reached {len(seen)} pages')
+    except (RuntimeError, TimeoutError, OSError) as e:
+        c.check(False, f'browsing failed: {e}')
+    finally:
+        b.close()
+        shutil.rmtree(profile, ignore_errors=True)
+
+    problems = []
+    outside = []
+    for ev in b.events:
+        p = ev.get('params', {})
+        if ev['method'] == 'Network.requestWillBeSent':
+            url = p['request']['url']
+            if not url.startswith(site_url) and not url.startswith('data:'):
+                outside.append(url)
+        elif ev['method'] == 'Runtime.consoleAPICalled' and p.get('type') in ('error', 'assert'):
+            problems.append('console: ' + ' '.join(str(a.get('value', a.get('description', '')))
+                                                    for a in p.get('args', [])))
+        elif ev['method'] == 'Runtime.exceptionThrown':
+            problems.append('page error: ' + p['exceptionDetails'].get('text', ''))
+        elif ev['method'] == 'Log.entryAdded' and p['entry'].get('level') == 'error':
+            problems.append('log: ' + p['entry'].get('text', '') + ' ' + p['entry'].get('url', ''))
+    for p in problems:
+        print(p, file=sys.stderr)
+    for u in outside:
+        print(f'request outside the site: {u}', file=sys.stderr)
+    c.check(not problems, 'no console error')
+    c.check(not outside, 'no request outside the site')
+    print(f'screenshots in {artifacts}')
+    print(f'browser: {c.passed} passed, {c.failed} failed')
+    return 1 if c.failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
