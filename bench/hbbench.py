@@ -280,41 +280,46 @@ def bench_accuracy(ctx):
     subjects = [("OpenSSL_SHA256", "sha256"), ("OpenSSL_SM3", "sm3"), ("SHA256", None)]
     names = [s[0] for s in subjects]
     libs = {n: library_of(run_dir, n) for n in names}
-    hb, ossl, gb = ({n: [] for n in names} for _ in range(3))
+    hb, ossl, gb, cv = ({n: [] for n in names} for _ in range(4))
     rec0 = None
 
-    def time_hashbench():
+    def time_hashbench(n, digest):
         nonlocal rec0
-        _, recs = measure(ctx, run_dir, names, [ACCURACY_SIZE])
-        for n in names:
-            hb[n].append(recs[(n, ACCURACY_SIZE)]["derived"]["mb_per_s"])
-        rec0 = rec0 or recs[(names[0], ACCURACY_SIZE)]
+        _, recs = measure(ctx, run_dir, [n], [ACCURACY_SIZE])
+        rec = recs[(n, ACCURACY_SIZE)]
+        hb[n].append(rec["derived"]["mb_per_s"])
+        cv[n].append(rec["derived"]["cv_percent"])
+        rec0 = rec0 or rec
 
-    def time_openssl():
-        for n, digest in subjects:
-            if digest:
-                ossl[n].append(openssl_speed(ctx, digest, ossl_s))
+    def time_openssl(n, digest):
+        if digest:
+            ossl[n].append(openssl_speed(ctx, digest, ossl_s))
 
-    def time_gbench():
-        for n in names:
-            gb[n].append(gbench(ctx, libs[n][0], libs[n][1], gb_s))
+    def time_gbench(n, digest):
+        gb[n].append(gbench(ctx, libs[n][0], libs[n][1], gb_s))
 
+    # The three timers of one instance run back to back, so that a ratio
+    # compares figures taken within seconds of each other; their order is
+    # rotated from round to round so that none is always first.
     timers = [time_hashbench, time_openssl, time_gbench]
     for r in range(rounds):
         say("accuracy: round %d/%d" % (r + 1, rounds))
-        for t in timers[r % 3:] + timers[:r % 3]:   # rotate the order each round
-            t()
+        for n, digest in subjects:
+            for t in timers[r % 3:] + timers[:r % 3]:
+                t(n, digest)
 
     cmd = "bench/accuracy.sh" + (" --quick" if ctx.quick else "")
     lines = header(ctx, rec0, cmd)
-    lines += ["%d rounds at %d B; each round runs the three timers in turn (order rotated "
-              "every round): `hashbench measure` (adaptive planner, defaults), `openssl speed "
+    lines += ["%d rounds at %d B; in each round every instance is timed by the three "
+              "timers back to back, their order rotated from round to round: `hashbench measure` (adaptive planner, defaults), `openssl speed "
               "-evp -elapsed -seconds %g`, Google Benchmark (`--benchmark_min_time=%g`, real "
               "time). Figures are medians over rounds; a ratio is the median of the per-round "
-              "ratios, with its range over rounds." % (rounds, ACCURACY_SIZE, ossl_s, gb_s), "",
-              "| instance | hashbench MB/s | openssl speed MB/s | Google Benchmark MB/s "
+              "ratios, with its range over rounds. hashbench CV: the median over rounds of the "
+              "coefficient of variation of its trial means, a gauge of the machine's noise." % (
+                  rounds, ACCURACY_SIZE, ossl_s, gb_s), "",
+              "| instance | hashbench MB/s | hashbench CV | openssl speed MB/s | Google Benchmark MB/s "
               "| hashbench / openssl | hashbench / Google Benchmark |",
-              "| --- | ---: | ---: | ---: | ---: | ---: |"]
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     worst = 0.0
     for n, digest in subjects:
         r_gb = [h / g for h, g in zip(hb[n], gb[n])]
@@ -327,8 +332,8 @@ def bench_accuracy(ctx):
             os_mb = "%.1f" % statistics.median(ossl[n])
         else:
             cell_os, os_mb = "n/a", "n/a"
-        lines.append("| %s | %.1f | %s | %.1f | %s | %s |" % (
-            n, statistics.median(hb[n]), os_mb, statistics.median(gb[n]), cell_os, cell_gb))
+        lines.append("| %s | %.1f | %s | %s | %.1f | %s | %s |" % (
+            n, statistics.median(hb[n]), pct(statistics.median(cv[n])), os_mb, statistics.median(gb[n]), cell_os, cell_gb))
     lines += ["",
               "`openssl speed` times OpenSSL's own code, so it is a reference for the "
               "OpenSSL-backed instances only (n/a for the SHA-256 example).",

@@ -58,6 +58,8 @@ static int find_executable(const char *name, char *out, size_t outsz, hb_err *er
         if (access(name, X_OK) != 0 || !hb_is_file(name))
             return hb_fail(err, "compiler %s is not an executable file; give "
                            "another with --cc", name);
+        while (name[0] == '.' && name[1] == '/')
+            name += 2;
         char cwd[PATH_MAX];
         if (name[0] == '/')
             cwd[0] = '\0';
@@ -116,6 +118,8 @@ int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err)
         first_line_of(tc->path, "--version", tc->version, sizeof tc->version, err) != 0 ||
         first_line_of(tc->path, "-dumpmachine", tc->target, sizeof tc->target, err) != 0)
         return -1;
+    if (strchr(cc, '/')) /* a relative path means nothing to a later stage */
+        snprintf(tc->name, sizeof tc->name, "%s", tc->path);
     size_t n = strcspn(tc->target, "-");
     if (n >= sizeof tc->arch)
         n = sizeof tc->arch - 1;

@@ -17,15 +17,17 @@
 #define COMPILE_TIMEOUT_S 300.0
 
 typedef struct compile_toolchain {
-    char name[256];     /* as given, e.g. "gcc" */
-    char path[4096];    /* the executable found on PATH */
+    char name[4096];    /* as given, e.g. "gcc"; a path is made absolute */
+    char path[4096];    /* the executable, an absolute path */
     char version[512];  /* first line of `NAME --version` */
     char target[256];   /* `NAME -dumpmachine`, e.g. x86_64-linux-gnu */
     char arch[64];      /* first field of target, e.g. x86_64 */
 } compile_toolchain;
 
 /* Finds CC (a name looked up on PATH, or a path) and asks it for its
- * version and target. */
+ * version and target. Drops the empty and relative entries of PATH first
+ * (the compiler runs inside the package, where such an entry would find
+ * programs the package ships), so call it from a single thread. */
 int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err);
 
 /* Appends to *flags the words of PROFILE_FLAGS (space-separated), then

@@ -13,11 +13,17 @@
 
 #include "common/fs.h"
 
+/* Every key of either section, to find a key given twice in one section. */
+static const char *const all_keys[] = {"id", "algorithm", "dir", "sources",
+    "digest_bits", "variant", "defines", "includes", "skip", "exclude_timing"};
+#define N_KEYS (sizeof all_keys / sizeof all_keys[0])
+
 typedef struct parser {
     override_file *o;
     override_instance *cur; /* NULL while in [candidate] */
     int in_candidate;
     long line;
+    long key_line[N_KEYS];  /* where each key was given in this section, 0: not */
     hb_err *err;
 } parser;
 
@@ -248,6 +254,7 @@ static int parse_section(parser *p, char *s)
     char *body = trim(s + 1);
     if (finish_instance(p) != 0)
         return -1;
+    memset(p->key_line, 0, sizeof p->key_line);
     if (strcmp(body, "candidate") == 0) {
         p->cur = NULL;
         p->in_candidate = 1;
@@ -272,6 +279,17 @@ static int parse_line(parser *p, char *raw)
         return fail(p, "expected 'key = value'%s", "");
     *eq = '\0';
     char *key = trim(s), *value = trim(eq + 1);
+    for (size_t k = 0; k < N_KEYS; k++) {
+        if (strcmp(key, all_keys[k]) != 0)
+            continue;
+        if (p->key_line[k]) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "'%s' is given twice in this section (first "
+                     "on line %ld); give it once", all_keys[k], p->key_line[k]);
+            return fail(p, "%s", msg);
+        }
+        p->key_line[k] = p->line;
+    }
     if (p->cur)
         return set_instance_key(p, key, value);
     if (p->in_candidate)
@@ -283,6 +301,8 @@ static int parse_line(parser *p, char *raw)
 static int parse_text(parser *p, char *text)
 {
     char *line = text;
+    if (strncmp(line, "\xEF\xBB\xBF", 3) == 0)
+        line += 3; /* a UTF-8 byte order mark, as some editors write */
     while (line) {
         char *nl = strchr(line, '\n');
         if (nl)
@@ -306,7 +326,7 @@ int override_load(const char *package, override_file *out, hb_err *err)
     char *text;
     if (hb_read_file(out->path, &text, NULL, err) != 0)
         return -1;
-    parser p = {out, NULL, 0, 0, err};
+    parser p = {out, NULL, 0, 0, {0}, err};
     int rc = parse_text(&p, text);
     free(text);
     if (rc != 0)

@@ -295,10 +295,18 @@ static int apply_settings(campaign_ctx *c, hb_err *err)
     return 0;
 }
 
+/* Ends a progress line still showing on the terminal. */
+static void break_progress(const campaign_options *o)
+{
+    if (o->progress)
+        o->progress(o->progress_ctx, NULL, 0, 0);
+}
+
 static void log_line(const campaign_options *o, const char *fmt, ...)
 {
     if (!o->log)
         return;
+    break_progress(o);
     va_list ap;
     va_start(ap, fmt);
     vfprintf(o->log, fmt, ap);
@@ -358,6 +366,7 @@ static int run_check(campaign_ctx *c, hb_err *err)
     json_object_set_new(c->doc, "allow_unfit_host",
                         json_boolean(c->o->allow_unfit_host));
     if (c->o->log) {
+        break_progress(c->o);
         fprintf(c->o->log, "host check (CPU %d):\n", c->o->cpu);
         check_print(c->o->log, items, n);
     }
@@ -562,7 +571,11 @@ static int run_phases(campaign_ctx *c, campaign_result *res, hb_err *err)
     strlist mine = {0};
     if (shard_instances(c, &mine, err) < 0)
         return -1;
-    log_line(c->o, "instances on this shard: %d", mine.n);
+    if (c->settings.shard.n > 1)
+        log_line(c->o, "instances on shard %d/%d: %d", c->settings.shard.k,
+                 c->settings.shard.n, mine.n);
+    else
+        log_line(c->o, "instances: %d", mine.n);
     int rc = run_kat(c, &mine, res, err);
     if (rc == 0)
         rc = run_measure(c, &mine, res, err);

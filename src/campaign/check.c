@@ -87,9 +87,14 @@ static void judge_governor(const host_info *h, int cpu, check_item *it)
 {
     char fix[256];
     if (!h->governor[0] && h->scaling_min_khz < 0) {
-        snprintf(fix, sizeof fix, "measure on a host that exposes cpufreq for "
-                 "CPU %d, with a fixed frequency: sudo cpupower -c %d "
-                 "frequency-set -g performance", cpu, cpu);
+        if (is_aarch64(h))
+            snprintf(fix, sizeof fix, "measure on a host that exposes cpufreq "
+                     "for CPU %d, with scaling min = max: sudo cpupower -c %d "
+                     "frequency-set -d FREQ -u FREQ", cpu, cpu);
+        else
+            snprintf(fix, sizeof fix, "measure on a host that exposes cpufreq "
+                     "for CPU %d, with a fixed frequency: sudo cpupower -c %d "
+                     "frequency-set -g performance", cpu, cpu);
         set_problem(it, fix, "no cpufreq for CPU %d: the frequency can be neither "
                     "read nor fixed (a VM, or no cpufreq driver)", cpu);
         return;

@@ -323,9 +323,14 @@ static json_t *shard_summary(const shard_in *s)
         json_t *v = json_object_get(s->campaign, keys[i]);
         json_object_set(o, keys[i], v ? v : json_null());
     }
-    json_object_set(o, "instances", json_object_get(json_object_get(s->campaign,
-                                                                    "shard"),
-                                                    "instances"));
+    json_t *split = json_object_get(s->campaign, "shard");
+    const char *split_keys[] = {"rule", "costs_file", "costs_sha256", "cost_s",
+                                "total_cost_s", "instances"};
+    for (size_t i = 0; i < sizeof split_keys / sizeof split_keys[0]; i++) {
+        json_t *v = json_object_get(split, split_keys[i]);
+        if (v)
+            json_object_set(o, split_keys[i], v);
+    }
     return o;
 }
 

@@ -67,8 +67,12 @@ void campaign_progress_fn(void *ctx, const char *step, int done, int total)
 {
     campaign_progress *p = ctx;
     char eta[64];
-    if (!p || !p->fp || !step)
+    if (!p || !p->fp)
         return;
+    if (!step) { /* another message follows: end the terminal line first */
+        campaign_progress_end(p);
+        return;
+    }
     track_phase(p, step, done);
     eta_text(p, done, total, eta, sizeof eta);
     if (p->tty) {

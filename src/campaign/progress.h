@@ -21,7 +21,9 @@ typedef struct campaign_progress {
 /* Prepares P for FP; TTY -1 means detect with isatty. */
 void campaign_progress_init(campaign_progress *p, FILE *fp, int tty);
 
-/* The hb_progress_fn: CTX is a campaign_progress. */
+/* The hb_progress_fn: CTX is a campaign_progress. A NULL STEP ends the
+ * terminal line, so that a message printed next starts on a line of its
+ * own (the campaign does this before each of its log lines). */
 void campaign_progress_fn(void *ctx, const char *step, int done, int total);
 
 /* Ends the terminal line, if one is showing. */

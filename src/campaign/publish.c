@@ -6,6 +6,7 @@
  * anywhere stops the publication before anything replaces DATA/ID. */
 #include "campaign/publish.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,37 @@ static void rewrite_texts(const publish_ctx *c, json_t *v)
 
 /* ---- the absolute-path scan ------------------------------------------- */
 
+/* 1 when S quotes an absolute path inside its text ("dlopen /home/a/x.so",
+ * "-I/opt/inc"): a '/' after a blank, '=', quote, '(', ':', ',' or "-I"/"-L"
+ * and followed by a name character. The kernel interfaces /proc, /sys and
+ * /dev name no file of this machine's tree and are allowed in text (the host
+ * check's fixes quote them). */
+static int is_name_char(char c)
+{
+    return c && (isalnum((unsigned char)c) || strchr("_.~-", c));
+}
+
+static int quotes_absolute(const char *s)
+{
+    static const char *const allowed[] = {"/proc", "/sys", "/dev"};
+    for (const char *p = strchr(s, '/'); p; p = strchr(p + 1, '/')) {
+        char before = p == s ? ' ' : p[-1];
+        int flag = p - s >= 2 && p[-2] == '-' && (before == 'I' || before == 'L');
+        if (!flag && !strchr(" \t\n='\"(:,", before))
+            continue;
+        if (!is_name_char(p[1]))
+            continue;
+        int ok = 0;
+        for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+            size_t n = strlen(allowed[i]);
+            ok |= strncmp(p, allowed[i], n) == 0 && !is_name_char(p[n]);
+        }
+        if (!ok)
+            return 1;
+    }
+    return 0;
+}
+
 static int scan(const json_t *v, const char *forbidden, char *where,
                 size_t wsz, const char **bad)
 {
@@ -189,7 +221,8 @@ static int scan(const json_t *v, const char *forbidden, char *where,
     json_t *x;
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
-        if (s[0] == '/' || (forbidden && forbidden[0] && strstr(s, forbidden))) {
+        if (s[0] == '/' || quotes_absolute(s) ||
+            (forbidden && forbidden[0] && strstr(s, forbidden))) {
             *bad = s;
             return -1;
         }

@@ -23,8 +23,9 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
                 publish_counts *counts, hb_err *err);
 
 /* Fails naming FILE and the JSON path of the first string in ROOT that is an
- * absolute path or contains FORBIDDEN (may be NULL), e.g. the run
- * directory's absolute path. */
+ * absolute path, quotes one in its text (except the kernel's /proc, /sys and
+ * /dev), or contains FORBIDDEN (may be NULL), e.g. the run directory's
+ * absolute path. */
 int publish_check_no_absolute(const json_t *root, const char *forbidden,
                               const char *file, hb_err *err);
 

@@ -50,8 +50,10 @@ int cmd_merge(int argc, char **argv)
     printf("merged %d shard%s (%d instances, %d records) into %s\n", c.shards,
            c.shards == 1 ? "" : "s", c.instances, c.records, out);
     if (c.missing_shards > 0)
-        printf("note: %d shard%s of the campaign not given; their instances "
-               "have no records\n", c.missing_shards,
-               c.missing_shards == 1 ? " is" : "s are");
+        printf("note: %d of the campaign's %d shards %s not given; %s "
+               "instances have no records (merge again with every shard)\n",
+               c.missing_shards, c.shards + c.missing_shards,
+               c.missing_shards == 1 ? "was" : "were",
+               c.missing_shards == 1 ? "its" : "their");
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,9 +49,14 @@ static int open_out(const char *path)
 }
 
 /* Runs in the child between fork and the work: never returns on failure. */
-static void child_setup(const hb_proc_opts *o, int capture_fd)
+static void child_setup(const hb_proc_opts *o, int capture_fd, pid_t parent)
 {
     setpgid(0, 0);
+    /* Its own group shields the child from a kill of ours: make it die with
+     * hashbench instead, even when hashbench is killed without warning. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(125);
     int in = open("/dev/null", O_RDONLY);
     if (in >= 0) {
         dup2(in, 0);
@@ -187,6 +193,7 @@ static int start(int (*fn)(void *), void *arg, char *const argv[],
         return hb_fail_errno(err, "cannot create a pipe");
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         if (fds[0] >= 0) {
@@ -198,7 +205,7 @@ static int start(int (*fn)(void *), void *arg, char *const argv[],
     if (pid == 0) {
         if (fds[0] >= 0)
             close(fds[0]);
-        child_setup(o, fds[1]);
+        child_setup(o, fds[1], parent);
         if (fn) {
             int rc = fn(arg);
             fflush(stdout);

@@ -1,6 +1,6 @@
 /* The official KAT procedures (SPEC §3) over guarded buffers: see kat_gen.h.
- * A message lives at the end of an mmap'ed region followed by a PROT_NONE
- * page; the digest lives between two runs of guard bytes. No system call
+ * A message lives at the end of an mmap'ed region followed by 1 MiB of
+ * PROT_NONE pages; the digest lives between two runs of guard bytes. No system call
  * is made per call for the small messages: KAT_Loop's million calls stay
  * as cheap as the hash itself. */
 #include "kat/kat_gen.h"
@@ -24,6 +24,9 @@
 #define KAT_LOOP_ROUNDS 1000000
 /* Messages up to this size are checked against a copy after each call. */
 #define KAT_COPY_MAX (16UL << 20)
+/* Inaccessible bytes after every message: a read even far past its end
+ * faults (address space only, no memory). */
+#define KAT_GUARD_SPAN (1UL << 20)
 
 static const char *const prefixes[KAT_KIND_COUNT] = {"KAT_2_12", "KAT_2_23",
                                                       "KAT_Loop", "KAT_2_33"};
@@ -75,13 +78,13 @@ static int guarded_alloc(guarded *g, size_t bytes, hb_err *err)
     g->body = (bytes + page - 1) / page * page;
     if (g->body == 0)
         g->body = page;
-    g->map_len = g->body + page;
+    g->map_len = g->body + (KAT_GUARD_SPAN + page - 1) / page * page;
     g->copy = NULL;
     g->base = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (g->base == MAP_FAILED)
         return hb_fail_errno(err, "cannot map %zu bytes for a KAT message", g->map_len);
-    if (mprotect(g->base + g->body, page, PROT_NONE) != 0) {
+    if (mprotect(g->base + g->body, g->map_len - g->body, PROT_NONE) != 0) {
         munmap(g->base, g->map_len);
         return hb_fail_errno(err, "cannot protect the KAT guard page");
     }

@@ -182,6 +182,7 @@ static int run_child(const kat_instance_spec *s, const plan *p, child_report *re
     child_arg a = {p, rep};
     double timeout = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S;
     po.timeout_s = timeout;
+    po.cpu_s = (unsigned long)timeout + 2;
     po.as_bytes = s->full ? KAT_AS_LIMIT_FULL : KAT_AS_LIMIT;
     po.fsize_bytes = KAT_FSIZE_LIMIT;
     if (hb_proc_fork(child_main, &a, &po, &res, err) != 0)

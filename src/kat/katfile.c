@@ -163,6 +163,9 @@ int kat_reader_next(kat_reader *r, const char **line, size_t *len, hb_err *err)
         r->lineno++;
         if (n > 0 && r->buf[n - 1] == '\n')
             n--;
+        if (memchr(r->buf, '\0', (size_t)n))
+            return hb_fail_at(err, r->path, r->lineno, "NUL byte in a text line; "
+                              "a KAT file is plain text: repair or replace it");
         size_t c = kat_canon_line(r->buf, (size_t)n);
         if (c) {
             *line = r->buf;
@@ -260,12 +263,20 @@ static int feed_state(kat_grammar *g, const char *line, const char *path,
             return G_DLEN;
         break;
     case G_DLEN:
-        if (key_is(line, "Dst_Len", &v) == 0 && parse_u64(v, &n) == 0 && n % 8 == 0)
+        if (key_is(line, "Dst_Len", &v) == 0 && parse_u64(v, &n) == 0 && n % 8 == 0 &&
+            n > 0) {
+            g->dst_len = n;
             return G_DST;
+        }
         break;
     case G_DST:
-        if (key_is(line, "Dst", &v) == 0 && strlen(v) > 0 && is_hex(v, strlen(v)))
+        if (key_is(line, "Dst", &v) == 0) {
+            if (strlen(v) != g->dst_len / 4 || !is_hex(v, strlen(v)))
+                return hb_fail_at(err, path, lineno, "Dst must have %llu hex digits "
+                                  "for Dst_Len = %llu (truncated?); repair or replace "
+                                  "the file", g->dst_len / 4, g->dst_len);
             return G_LEN;
+        }
         break;
     }
     return hb_fail_at(err, path, lineno, "expected '%s', found '%.60s'; repair or "

@@ -68,6 +68,7 @@ void kat_reader_close(kat_reader *r);
 typedef struct kat_grammar {
     int state;
     unsigned long long msg_len;
+    unsigned long long dst_len; /* the current record's Dst_Len */
     long records;
 } kat_grammar;
 

@@ -59,13 +59,23 @@ int plan_is_disturbed(double rate_hz, double host_rate_hz)
     return fabs(rate_hz / host_rate_hz - 1.0) * 100.0 > PLAN_DISTURBED_PERCENT;
 }
 
+/* One trial through the settings' runner (the probe by default). */
+static int run_trial(const plan_settings *s, const trial_request *rq,
+                     trial_result *r, hb_err *err)
+{
+    if (s->run)
+        return s->run(rq, r, s->run_ctx, err);
+    return trial_run(rq, r, err);
+}
+
 static double timeout_for(unsigned long long calls, double ns_per_call)
 {
     double t = 10.0 * (double)calls * ns_per_call * 1e-9 + 10.0;
     return t > 600 ? 600 : t;
 }
 
-static int calibrate(const trial_request *tmpl, plan_outcome *out, hb_err *err)
+static int calibrate(const plan_settings *s, const trial_request *tmpl,
+                     plan_outcome *out, hb_err *err)
 {
     trial_request rq = *tmpl;
     rq.calibrate = 1;
@@ -75,7 +85,7 @@ static int calibrate(const trial_request *tmpl, plan_outcome *out, hb_err *err)
     rq.timeout_s = 120;
     for (int round = 0; round < CALIB_ROUNDS; round++) {
         trial_result r;
-        if (trial_run(&rq, &r, err) != 0)
+        if (run_trial(s, &rq, &r, err) != 0)
             return -1;
         if (!r.ok) {
             snprintf(out->failure, sizeof out->failure, "calibration: %.400s", r.failure);
@@ -114,7 +124,7 @@ static int run_one(const plan_settings *s, const trial_request *rq,
 {
     for (int attempt = 0;; attempt++) {
         trial_result r;
-        if (trial_run(rq, &r, err) != 0)
+        if (run_trial(s, rq, &r, err) != 0)
             return -1;
         if (!r.ok) {
             out->ok = 0;
@@ -170,7 +180,7 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
                  plan_outcome *out, hb_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (calibrate(tmpl, out, err) != 0)
+    if (calibrate(s, tmpl, out, err) != 0)
         return -1;
     if (!out->ok)
         return 0;

@@ -20,6 +20,12 @@
 #define PLAN_MIN_CALLS 100
 #define PLAN_DISTURBED_PERCENT 5.0
 
+/* Runs one trial (calibration or timed) for RQ into RES; trial_run's
+ * contract. The planner calls it once per trial, so each trial is a fresh
+ * probe process. */
+typedef int (*plan_trial_fn)(const trial_request *rq, trial_result *res,
+                             void *ctx, hb_err *err);
+
 typedef struct plan_settings {
     const char *planner;       /* "reference" or "adaptive" */
     int min_trials;            /* reference: the trial count; adaptive: the minimum */
@@ -28,6 +34,8 @@ typedef struct plan_settings {
     int max_retries;           /* re-runs of a disturbed trial */
     int max_trials;            /* adaptive: hard cap */
     double host_rate_hz;       /* the counter's measured rate on this host */
+    plan_trial_fn run;         /* NULL: trial_run (the probe executable) */
+    void *run_ctx;             /* passed to RUN */
 } plan_settings;
 
 /* The kept evidence of one planned measurement. */

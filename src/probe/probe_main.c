@@ -119,16 +119,20 @@ static int parse_args(int argc, char **argv, probe_args *a)
     return 0;
 }
 
-/* A message of SIZE bytes ending just before a PROT_NONE page. */
+/* A message of SIZE bytes ending just before 1 MiB of PROT_NONE pages, so
+ * that a read even far past its end faults (the span costs address space
+ * only, no memory). */
+#define MSG_GUARD_SPAN (1UL << 20)
 static unsigned char *map_message(unsigned long long size)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t pages = (size_t)((size + page - 1) / page);
-    unsigned char *base = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE,
+    size_t guard = (MSG_GUARD_SPAN + page - 1) / page * page;
+    unsigned char *base = mmap(NULL, pages * page + guard, PROT_READ | PROT_WRITE,
                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED)
         return NULL;
-    if (mprotect(base + pages * page, page, PROT_NONE) != 0)
+    if (mprotect(base + pages * page, guard, PROT_NONE) != 0)
         return NULL;
     unsigned char *msg = base + pages * page - size;
     for (unsigned long long i = 0; i < size; i++)

@@ -273,6 +273,11 @@ static void kat_note(cand_ctx *c, const char *inst, int num)
         if (build) {
             fputs(" (build status ", fp);
             esc_md(fp, report_str(build, "status", "not recorded"));
+            const char *why = report_str(build, "reason", "");
+            if (why[0]) {
+                fputs(": ", fp);
+                esc_md(fp, why);
+            }
             fputs(")", fp);
         }
         fputs(".\n", fp);

@@ -283,10 +283,14 @@ int pages_missing(FILE *fp, const report_system *s, const char *cand,
     if (strcmp(bstatus, "BUILT") != 0) {
         missing_name(fp, cand, inst, qualify);
         esc_md(fp, bstatus);
-        fputs(": the instance did not build, so there is no library to time "
-              "(build log: ", fp);
-        esc_md(fp, report_str(b, "log", "not recorded"));
-        fputs(")\n", fp);
+        fputs(": the instance did not build, so there is no library to time", fp);
+        const char *why = report_str(b, "reason", "");
+        if (why[0]) {
+            fputs(" \\(", fp);
+            esc_md(fp, why);
+            fputs("\\)", fp);
+        }
+        fputs("\n", fp);
         return 1;
     }
     if (excl[0]) {

@@ -1,6 +1,7 @@
 /* SVG line charts for the report pages: see svg.h. The plot box is fixed;
  * the legend grows below it, two entries a row. Y ticks are 1-2-5 steps from
- * zero; X ticks are the distinct sizes present in the data. */
+ * zero, or, when the values spread over more than a factor of 20, 1-2-5 of
+ * each decade on a log10 axis; X ticks are the distinct sizes in the data. */
 #include "report/svg.h"
 
 #include <math.h>
@@ -23,8 +24,13 @@ static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
 #define NDASHES (sizeof dashes / sizeof dashes[0])
 
 typedef struct bounds {
-    double xmin, xmax, ymax, ystep;
+    double xmin, xmax, ymin, ymax, ystep;
+    int logy; /* values spread over more than LOGY_SPREAD: log10 y axis */
 } bounds;
+
+/* Above this max/min ratio a linear axis squeezes the small values (the
+ * large-message figures one compares candidates by) into a flat line. */
+#define LOGY_SPREAD 20.0
 
 static double nice_step(double span)
 {
@@ -35,9 +41,26 @@ static double nice_step(double span)
     return nice * mag;
 }
 
+/* The nearest 1, 2 or 5 times a power of ten below V (UP: above V). */
+static double step125(double v, int up)
+{
+    static const double f[] = {1.0, 2.0, 5.0, 10.0};
+    double d = pow(10.0, floor(log10(v)));
+    if (up) {
+        for (size_t k = 0; k < 4; k++)
+            if (d * f[k] >= v * (1.0 - 1e-9))
+                return d * f[k];
+        return d * 10.0;
+    }
+    for (size_t k = 3; k-- > 0;)
+        if (d * f[k] <= v * (1.0 + 1e-9))
+            return d * f[k];
+    return d;
+}
+
 static bounds find_bounds(const svg_chart_spec *spec)
 {
-    bounds b = {INFINITY, -INFINITY, 0.0, 1.0};
+    bounds b = {INFINITY, -INFINITY, INFINITY, 0.0, 1.0, 0};
     for (size_t i = 0; i < spec->nseries; i++) {
         const svg_series *s = &spec->series[i];
         for (size_t k = 0; k < s->n; k++) {
@@ -46,6 +69,7 @@ static bounds find_bounds(const svg_chart_spec *spec)
             b.xmin = fmin(b.xmin, s->x[k]);
             b.xmax = fmax(b.xmax, s->x[k]);
             b.ymax = fmax(b.ymax, s->y[k]);
+            b.ymin = fmin(b.ymin, s->y[k]);
         }
     }
     if (!isfinite(b.xmin)) {
@@ -56,6 +80,13 @@ static bounds find_bounds(const svg_chart_spec *spec)
         b.xmin /= 2.0;
         b.xmax *= 2.0;
     }
+    if (b.ymin > 0.0 && isfinite(b.ymin) && b.ymax / b.ymin > LOGY_SPREAD) {
+        b.logy = 1;
+        b.ymin = step125(b.ymin, 0);
+        b.ymax = step125(b.ymax, 1);
+        return b;
+    }
+    b.ymin = 0.0;
     if (!(b.ymax > 0.0))
         b.ymax = 1.0;
     b.ystep = nice_step(b.ymax);
@@ -76,24 +107,44 @@ static double px(const bounds *b, double x)
 
 static double py(const bounds *b, double y)
 {
+    if (b->logy)
+        return PLOT_T + PLOT_H - PLOT_H * (log10(y) - log10(b->ymin)) /
+                                     (log10(b->ymax) - log10(b->ymin));
     return PLOT_T + PLOT_H - PLOT_H * y / b->ymax;
+}
+
+static void y_tick(FILE *fp, const bounds *b, double v, int dec)
+{
+    double y = py(b, v);
+    fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "stroke=\"#dddddd\"/>\n", PLOT_L, y, PLOT_L + plot_w(), y);
+    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
+            PLOT_L - 6.0, y + 4.0, dec, v);
 }
 
 static void y_axis(FILE *fp, const bounds *b, const char *label)
 {
-    /* Tick labels with as many decimals as the step needs (0, 0.5, 1.0 ...). */
-    int dec = b->ystep >= 1.0 ? 0 : (int)ceil(-log10(b->ystep) - 1e-9);
-    for (int k = 0; k * b->ystep <= b->ymax * (1.0 + 1e-9); k++) {
-        double v = k * b->ystep;
-        double y = py(b, v);
-        fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                    "stroke=\"#dddddd\"/>\n", PLOT_L, y, PLOT_L + plot_w(), y);
-        fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.*f</text>\n",
-                PLOT_L - 6.0, y + 4.0, dec, v);
+    if (b->logy) {
+        /* 1, 2 and 5 of each decade, as many decimals as the value needs. */
+        for (double d = pow(10.0, floor(log10(b->ymin) + 1e-9));
+             d <= b->ymax * (1.0 + 1e-9); d *= 10.0) {
+            static const double f[] = {1.0, 2.0, 5.0};
+            int dec = d >= 1.0 ? 0 : (int)ceil(-log10(d) - 1e-9);
+            for (size_t k = 0; k < 3 && d * f[k] <= b->ymax * (1.0 + 1e-9); k++)
+                if (d * f[k] >= b->ymin * (1.0 - 1e-9))
+                    y_tick(fp, b, d * f[k], dec);
+        }
+    } else {
+        /* Tick labels with as many decimals as the step needs (0, 0.5, 1.0 ...). */
+        int dec = b->ystep >= 1.0 ? 0 : (int)ceil(-log10(b->ystep) - 1e-9);
+        for (int k = 0; k * b->ystep <= b->ymax * (1.0 + 1e-9); k++)
+            y_tick(fp, b, k * b->ystep, dec);
     }
     fprintf(fp, "<text transform=\"translate(16 %.1f) rotate(-90)\" "
                 "text-anchor=\"middle\">", PLOT_T + PLOT_H / 2.0);
     esc_xml(fp, label);
+    if (b->logy)
+        fputs(" (log scale)", fp);
     fputs("</text>\n", fp);
 }
 

@@ -1,6 +1,7 @@
 /* Line charts as standalone SVG: a figure (e.g. cycles/byte) against message
  * size on a log2-scaled axis, one line per series, a legend, axis labels and
- * a title. Output is deterministic (coordinates printed with one decimal,
+ * a title. The value axis is linear from zero, or log10 when the values
+ * spread over more than a factor of 20 (its label then says so). Output is deterministic (coordinates printed with one decimal,
  * series in the order given) and every text is XML-escaped, so the same
  * input gives byte-identical charts and a series name cannot inject markup.
  * The text needs no external resource and can be written to a .svg file or

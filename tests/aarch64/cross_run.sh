@@ -27,11 +27,15 @@ CMAKE=$4
 W=$BUILD/aarch64-test
 XB=$W/build
 TRIPLET=aarch64-linux-gnu
-ARM_SYS=arm_1-qemu
+# The packages: the bundled examples, or HB_EXAMPLES_DIR.
+EXDIR=${HB_EXAMPLES_DIR:-$SRC/examples}
+# The emulated system's id says so: its figures time qemu, not a core.
+ARM_SYS=arm_1_emulated
 X86_SYS=x86_1
 SIZES=64,1024
 # The ARM guide's performance flags, as the guide states them.
 ARM_PERF_FLAGS="-O3 -march=armv8.2-a+sve -flto -fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra"
+ARM_RES_FLAGS="-Os -march=armv8-a -flto -fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra"
 REF_FLAGS="-std=c99 -Wpedantic -Wall -Wextra -O2"
 
 skip() {
@@ -76,19 +80,19 @@ step() {
 arm() { qemu-aarch64 "$XB/hashbench" "$@"; }
 x86() { "$BUILD/hashbench" "$@"; }
 
-rm -rf "$W/arm-run" "$W/arm-perf" "$W/x86-run" "$W/data" "$W/site" "$W/logs"
+rm -rf "$W/arm-run" "$W/arm-perf" "$W/arm-res" "$W/x86-run" "$W/data" "$W/site" "$W/logs"
 mkdir -p "$W/logs"
 
 EXAMPLES=""
 NEX=0
 CANDS=""
-for d in "$SRC"/examples/*/; do
+for d in "$EXDIR"/*/; do
   [ -d "$d" ] || continue
   EXAMPLES="$EXAMPLES ${d%/}"
   CANDS="$CANDS $(basename "$d")"
   NEX=$((NEX + 1))
 done
-[ "$NEX" -gt 0 ] || { echo "aarch64: no example package under $SRC/examples"; exit 1; }
+[ "$NEX" -gt 0 ] || { echo "aarch64: no example package under $EXDIR"; exit 1; }
 echo "aarch64: examples:$CANDS"
 
 # 1. Cross-build hashbench, the probe and the baseline for AArch64.
@@ -110,15 +114,26 @@ step arm-kat arm kat --run-dir "$W/arm-run"
 step arm-kat-check "$RUN_CHECK" kat "$W/arm-run" "$NEX"
 cat "$W/logs/arm-kat-check.log"
 
-# 3. The performance profile takes the ARM guide's flags (build only).
+# 3. The performance and resource profiles take the ARM guide's flags, not
+# the x86 ones, since the compiler targets AArch64 (build only).
 # shellcheck disable=SC2086
 step arm-perf-build arm build --run-dir "$W/arm-perf" --cc $TRIPLET-gcc --profile performance $EXAMPLES
 step arm-perf-check "$RUN_CHECK" build "$W/arm-perf" aarch64 performance "$ARM_PERF_FLAGS"
+# shellcheck disable=SC2086
+step arm-res-build arm build --run-dir "$W/arm-res" --cc $TRIPLET-gcc --profile resource $EXAMPLES
+step arm-res-check "$RUN_CHECK" build "$W/arm-res" aarch64 resource "$ARM_RES_FLAGS"
 
-# 4. A measurement smoke run under emulation: two sizes, a small budget.
+# The host check under emulation: it sees an AArch64 host and names its
+# counter as a timer (exit 1: this VM is unfit, which is expected).
+step arm-check sh -c "qemu-aarch64 '$XB/hashbench' check --json >'$W/check.json'; [ \$? -le 1 ]"
+step arm-check-json "$RUN_CHECK" check "$W/check.json" cntvct_el0 "$FREQ"
+cat "$W/logs/arm-check-json.log"
+
+# 4. A measurement smoke run under emulation: two sizes, three trials (at
+# least 100 calls each), a small budget: every probe start costs qemu time.
 # shellcheck disable=SC2086
 step arm-measure arm run --run-dir "$W/arm-run" --system "$ARM_SYS" --cc $TRIPLET-gcc \
-  --profile reference --sizes "$SIZES" --budget 0.2 --allow-unfit-host $EXAMPLES
+  --profile reference --sizes "$SIZES" --trials 3 --budget 0.2 --allow-unfit-host $EXAMPLES
 step arm-records-check "$RUN_CHECK" records "$W/arm-run" cntvct_el0 "$FREQ"
 cat "$W/logs/arm-records-check.log"
 
@@ -127,6 +142,10 @@ cat "$W/logs/arm-records-check.log"
 step x86-run x86 run --run-dir "$W/x86-run" --system "$X86_SYS" --profile reference \
   --sizes "$SIZES" --budget 0.2 --allow-unfit-host $EXAMPLES
 
+# The AArch64 libraries printed the same KAT texts as the x86-64 ones.
+step kat-agree "$RUN_CHECK" kat-agree "$W/arm-run" "$W/x86-run"
+cat "$W/logs/kat-agree.log"
+
 # 6. One dataset, two systems; the site links the systems' pages.
 step arm-publish arm publish --run-dir "$W/arm-run" --system "$ARM_SYS" --data "$W/data"
 step x86-publish x86 publish --run-dir "$W/x86-run" --system "$X86_SYS" --data "$W/data"
@@ -134,5 +153,8 @@ step report x86 report "$W/data" --out "$W/site"
 # shellcheck disable=SC2086
 step site-check "$RUN_CHECK" site "$W/site" "$X86_SYS" "$ARM_SYS" $CANDS
 cat "$W/logs/site-check.log"
+# shellcheck disable=SC2086
+step labels "$RUN_CHECK" labels "$W/site" "$ARM_SYS" cntvct_el0 $CANDS
+cat "$W/logs/labels.log"
 
 echo "aarch64: all checks passed in $(elapsed "$T_START")"

@@ -7,11 +7,21 @@
  * invocation; it prints what it verified, or one line naming the file and
  * what is wrong, and exits 0 (passed) or 1 (failed), 2 on a usage error:
  *   run_check build RUN_DIR ARCH PROFILE "FLAGS"   every instance BUILT with
- *                                                  FLAGS, libraries for ARCH
- *   run_check kat RUN_DIR MIN                      at least MIN instances, all PASS
+ *                                                  FLAGS (and no other flags
+ *                                                  but -fPIC -shared -D -I),
+ *                                                  libraries for ARCH
+ *   run_check kat RUN_DIR MIN                      every built instance PASS
+ *                                                  (at least MIN of them)
+ *   run_check kat-agree RUN_A RUN_B                both runs generated the
+ *                                                  same KAT texts
  *   run_check records RUN_DIR COUNTER FREQ_HZ      records name COUNTER at FREQ_HZ
+ *   run_check check JSON COUNTER FREQ_HZ           `hashbench check --json` saw
+ *                                                  aarch64 and COUNTER at FREQ_HZ
  *   run_check site SITE SYS_A SYS_B CAND...        each candidate's pages link
- *                                                  to each other */
+ *                                                  to each other
+ *   run_check labels SITE SYS COUNTER CAND...      SYS's candidate and summary
+ *                                                  pages say "COUNTER ticks",
+ *                                                  never plain "cycles" */
 #include <fcntl.h>
 #include <fts.h>
 #include <gelf.h>
@@ -89,6 +99,31 @@ static int missing_token(const char *have, const char *want, char *missing,
     return 0;
 }
 
+/* The first token of HAVE that is neither in WANT nor one of the options
+ * every library gets (-fPIC, -shared, and the instance's -D/-I options),
+ * copied to EXTRA; 0 if none. So another architecture's flags (-mavx2,
+ * -march=x86-64) cannot hide behind the ones the guide asks for. */
+static int extra_token(const char *have, const char *want, char *extra,
+                       size_t extrasz)
+{
+    const char *p = have;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        int allowed = n == 0 || has_token(want, p, n) ||
+                      (n == 5 && strncmp(p, "-fPIC", 5) == 0) ||
+                      (n == 7 && strncmp(p, "-shared", 7) == 0) ||
+                      strncmp(p, "-D", 2) == 0 || strncmp(p, "-I", 2) == 0;
+        if (!allowed) {
+            snprintf(extra, extrasz, "%.*s", (int)n, p);
+            return 1;
+        }
+        p += n;
+    }
+    return 0;
+}
+
 /* The ELF machine of the file PATH, or -1 when it is not an ELF file. */
 static int elf_machine(const char *path)
 {
@@ -140,6 +175,10 @@ static int check_build_entry(const char *run_dir, const char *file,
     if (!baseline && missing_token(have, flags, missing, sizeof missing))
         return failf("%s: instance %s lacks the guide flag %s: flags are '%s'",
                      file, inst, missing, have);
+    if (!baseline && extra_token(have, flags, missing, sizeof missing))
+        return failf("%s: instance %s has the flag %s, which profile %s does "
+                     "not give: flags are '%s'", file, inst, missing, profile,
+                     have);
     if (hb_json_get_str(e, "library", &lib, file, &err) < 0)
         return failf("%s", err.msg);
     char path[PATH_MAX];
@@ -188,39 +227,150 @@ static int check_build(const char *run_dir, const char *arch,
     return rc;
 }
 
-static int check_kat(const char *run_dir, long min)
+/* The entry of kat.json's INSTS for candidate CAND, instance INST. */
+static json_t *kat_entry(json_t *insts, const char *cand, const char *inst)
 {
-    char path[PATH_MAX];
-    json_t *root;
-    if (load(run_dir, "kat.json", &root, path, sizeof path))
-        return 1;
-    hb_err err;
-    json_t *insts;
-    int rc = 0;
-    if (hb_json_get_arr(root, "instances", &insts, path, &err) < 0)
-        rc = failf("%s", err.msg);
-    else if ((long)json_array_size(insts) < min)
-        rc = failf("%s: %zu instances, expected at least %ld", path,
-                   json_array_size(insts), min);
     size_t i;
     json_t *e;
-    json_array_foreach(rc ? NULL : insts, i, e) {
-        const char *inst, *status, *reason = "";
-        if (hb_json_get_str(e, "instance", &inst, path, &err) < 0 ||
-            hb_json_get_str(e, "status", &status, path, &err) < 0) {
-            rc = failf("%s", err.msg);
-            break;
-        }
-        hb_json_get_str(e, "reason", &reason, path, NULL);
-        if (strcmp(status, "PASS") != 0) {
-            rc = failf("%s: instance %s is %s: %s", path, inst, status, reason);
-            break;
-        }
-        printf("  %-28s PASS\n", inst);
+    json_array_foreach(insts, i, e) {
+        const char *c = json_string_value(json_object_get(e, "candidate"));
+        const char *n = json_string_value(json_object_get(e, "instance"));
+        if (c && n && strcmp(c, cand) == 0 && strcmp(n, inst) == 0)
+            return e;
     }
+    return NULL;
+}
+
+/* Every instance of build.json has a kat.json entry: PASS with at least
+ * one compared file for the submitted ones, BASELINE for the baseline. */
+static int check_kat_entries(const char *bpath, json_t *built,
+                             const char *kpath, json_t *kats, long min)
+{
+    hb_err err;
+    long passed = 0;
+    size_t i;
+    json_t *b;
+    json_array_foreach(built, i, b) {
+        const char *cand, *inst, *status, *reason = "";
+        json_t *k, *files;
+        if (hb_json_get_str(b, "candidate", &cand, bpath, &err) < 0 ||
+            hb_json_get_str(b, "instance", &inst, bpath, &err) < 0)
+            return failf("%s", err.msg);
+        int baseline = json_is_true(json_object_get(b, "baseline"));
+        if (!(k = kat_entry(kats, cand, inst)))
+            return failf("%s: no KAT result for %s/%s", kpath, cand, inst);
+        if (hb_json_get_str(k, "status", &status, kpath, &err) < 0 ||
+            hb_json_get_arr(k, "files", &files, kpath, &err) < 0)
+            return failf("%s", err.msg);
+        hb_json_get_str(k, "reason", &reason, kpath, NULL);
+        const char *want = baseline ? "BASELINE" : "PASS";
+        if (strcmp(status, want) != 0)
+            return failf("%s: instance %s/%s is %s, expected %s: %s", kpath,
+                         cand, inst, status, want, reason);
+        if (!baseline && json_array_size(files) == 0)
+            return failf("%s: instance %s/%s PASSes without a compared file",
+                         kpath, cand, inst);
+        if (!baseline) {
+            printf("  %-28s PASS (%zu files)\n", inst, json_array_size(files));
+            passed++;
+        }
+    }
+    if (passed < min)
+        return failf("%s: %ld instances PASS, expected at least %ld", kpath,
+                     passed, min);
+    printf("kat: all %ld instances PASS\n", passed);
+    return 0;
+}
+
+static int check_kat(const char *run_dir, long min)
+{
+    char bpath[PATH_MAX], kpath[PATH_MAX];
+    json_t *broot, *kroot;
+    if (load(run_dir, "build.json", &broot, bpath, sizeof bpath))
+        return 1;
+    if (load(run_dir, "kat.json", &kroot, kpath, sizeof kpath)) {
+        json_decref(broot);
+        return 1;
+    }
+    hb_err err;
+    json_t *built, *kats;
+    int rc;
+    if (hb_json_get_arr(broot, "instances", &built, bpath, &err) < 0 ||
+        hb_json_get_arr(kroot, "instances", &kats, kpath, &err) < 0)
+        rc = failf("%s", err.msg);
+    else
+        rc = check_kat_entries(bpath, built, kpath, kats, min);
+    json_decref(broot);
+    json_decref(kroot);
+    return rc;
+}
+
+/* The generated KAT texts of run A and run B are the same (the SHA-256 of
+ * each file that both generated): one implementation compiled for two
+ * architectures must print the same records. */
+static int check_kat_agree(const char *run_a, const char *run_b)
+{
+    char pa[PATH_MAX], pb[PATH_MAX];
+    json_t *ra, *rb;
+    if (load(run_a, "kat.json", &ra, pa, sizeof pa))
+        return 1;
+    if (load(run_b, "kat.json", &rb, pb, sizeof pb)) {
+        json_decref(ra);
+        return 1;
+    }
+    hb_err err;
+    json_t *ia, *ib;
+    int rc = 0;
+    long files = 0;
+    if (hb_json_get_arr(ra, "instances", &ia, pa, &err) < 0 ||
+        hb_json_get_arr(rb, "instances", &ib, pb, &err) < 0)
+        rc = failf("%s", err.msg);
+    size_t i;
+    json_t *a;
+    json_array_foreach(rc ? NULL : ia, i, a) {
+        const char *cand = json_string_value(json_object_get(a, "candidate"));
+        const char *inst = json_string_value(json_object_get(a, "instance"));
+        json_t *b = cand && inst ? kat_entry(ib, cand, inst) : NULL;
+        if (!b) {
+            rc = failf("%s: %s/%s has no KAT result in %s", pa,
+                       cand ? cand : "?", inst ? inst : "?", pb);
+            break;
+        }
+        size_t j;
+        json_t *fa;
+        json_array_foreach(json_object_get(a, "files"), j, fa) {
+            const char *name = json_string_value(json_object_get(fa, "name"));
+            const char *ha = json_string_value(json_object_get(fa, "generated_sha256"));
+            size_t k;
+            json_t *fb;
+            const char *hb = NULL;
+            json_array_foreach(json_object_get(b, "files"), k, fb) {
+                const char *nb = json_string_value(json_object_get(fb, "name"));
+                if (name && nb && strcmp(name, nb) == 0)
+                    hb = json_string_value(json_object_get(fb, "generated_sha256"));
+            }
+            if (!name || !ha || !hb) {
+                rc = failf("%s: %s/%s: file %s was not generated by both runs",
+                           pa, cand, inst, name ? name : "?");
+                break;
+            }
+            if (strcmp(ha, hb) != 0) {
+                rc = failf("%s/%s: %s differs: sha256 %s in %s, %s in %s", cand,
+                           inst, name, ha, pa, hb, pb);
+                break;
+            }
+            files++;
+        }
+        if (rc)
+            break;
+    }
+    if (!rc && files == 0)
+        rc = failf("%s: no generated KAT file to compare", pa);
     if (!rc)
-        printf("kat: all %zu instances PASS\n", json_array_size(insts));
-    json_decref(root);
+        printf("kat-agree: %ld generated KAT files identical in both runs\n",
+               files);
+    json_decref(ra);
+    json_decref(rb);
     return rc;
 }
 
@@ -277,33 +427,27 @@ static int find_files(const char *dir, const char *suffix, file_list *fl)
     return rc;
 }
 
+static int check_counter(const char *path, const json_t *obj,
+                         const char *counter, double freq);
+
 static int check_record(const char *path, const char *counter, double freq)
 {
     hb_err err;
     json_t *r;
     if (hb_json_load(path, &r, &err) < 0)
         return failf("%s", err.msg);
-    const char *status, *name;
+    const char *status;
     json_t *env, *cnt, *derived;
-    double rate;
     int rc = 0;
     if (hb_json_get_str(r, "status", &status, path, &err) < 0 ||
         hb_json_get_obj(r, "environment", &env, path, &err) < 0 ||
         hb_json_get_obj(env, "counter", &cnt, path, &err) < 0 ||
-        hb_json_get_str(cnt, "name", &name, path, &err) < 0 ||
-        hb_json_get_num(cnt, "rate_hz", &rate, path, &err) < 0)
+        hb_json_get_obj(r, "derived", &derived, path, &err) < 0)
         rc = failf("%s", err.msg);
     else if (strcmp(status, "OK") != 0)
         rc = failf("%s: status %s, expected OK", path, status);
-    else if (strcmp(name, counter) != 0)
-        rc = failf("%s: counter %s, expected %s", path, name, counter);
-    else if (!json_is_false(json_object_get(cnt, "is_cycles")))
-        rc = failf("%s: counter %s must have \"is_cycles\": false", path, name);
-    else if (!(fabs(rate - freq) <= RATE_TOLERANCE * freq))
-        rc = failf("%s: counter rate %.6g Hz, but cntfrq_el0 says %.6g Hz",
-                   path, rate, freq);
-    else if (hb_json_get_obj(r, "derived", &derived, path, &err) < 0)
-        rc = failf("%s", err.msg);
+    else
+        rc = check_counter(path, cnt, counter, freq);
     json_decref(r);
     return rc;
 }
@@ -325,6 +469,68 @@ static int check_records(const char *run_dir, const char *counter, double freq)
                "cntfrq_el0 = %.6g Hz, not cycles\n", recs.n, counter,
                RATE_TOLERANCE * 100, freq);
     free_files(&recs);
+    return rc;
+}
+
+/* The counter object OBJ (a record's environment.counter, or the counter
+ * of `hashbench check --json`) names COUNTER, says it does not count
+ * cycles, and gives a rate within RATE_TOLERANCE of FREQ. */
+static int check_counter(const char *path, const json_t *obj,
+                         const char *counter, double freq)
+{
+    hb_err err;
+    const char *name;
+    double rate;
+    if (hb_json_get_str(obj, "name", &name, path, &err) < 0 ||
+        hb_json_get_num(obj, "rate_hz", &rate, path, &err) < 0)
+        return failf("%s", err.msg);
+    if (strcmp(name, counter) != 0)
+        return failf("%s: counter %s, expected %s", path, name, counter);
+    if (!json_is_false(json_object_get(obj, "is_cycles")))
+        return failf("%s: counter %s must have \"is_cycles\": false", path,
+                     name);
+    if (!(fabs(rate - freq) <= RATE_TOLERANCE * freq))
+        return failf("%s: counter rate %.6g Hz, but cntfrq_el0 says %.6g Hz",
+                     path, rate, freq);
+    return 0;
+}
+
+/* `hashbench check --json` run on AArch64: the host is aarch64, the counter
+ * is COUNTER at FREQ, and the counter item calls its figures ticks of that
+ * counter, not core cycles. */
+static int check_check(const char *path, const char *counter, double freq)
+{
+    hb_err err;
+    json_t *root, *host, *cnt, *items;
+    const char *arch;
+    if (hb_json_load(path, &root, &err) < 0)
+        return failf("%s", err.msg);
+    int rc = 0;
+    if (hb_json_get_obj(root, "host", &host, path, &err) < 0 ||
+        hb_json_get_str(host, "arch", &arch, path, &err) < 0 ||
+        hb_json_get_obj(root, "counter", &cnt, path, &err) < 0 ||
+        hb_json_get_arr(root, "checks", &items, path, &err) < 0)
+        rc = failf("%s", err.msg);
+    else if (strcmp(arch, "aarch64") != 0)
+        rc = failf("%s: host arch %s, expected aarch64", path, arch);
+    else
+        rc = check_counter(path, cnt, counter, freq);
+    char want[128];
+    snprintf(want, sizeof want, "%s ticks, not core cycles", counter);
+    const char *detail = NULL;
+    size_t i;
+    json_t *it;
+    json_array_foreach(rc ? NULL : items, i, it) {
+        const char *name = json_string_value(json_object_get(it, "item"));
+        if (name && strcmp(name, "counter") == 0)
+            detail = json_string_value(json_object_get(it, "detail"));
+    }
+    if (!rc && (!detail || !strstr(detail, want)))
+        rc = failf("%s: the counter item does not say '%s': %s", path, want,
+                   detail ? detail : "(no counter item)");
+    if (!rc)
+        printf("check: arch aarch64, counter %s, \"%s\"\n", counter, detail);
+    json_decref(root);
     return rc;
 }
 
@@ -403,6 +609,64 @@ static int check_site(const char *site, const char *sys_a, const char *sys_b,
     return rc;
 }
 
+/* Occurrences of NEEDLE in HAY, ignoring case. */
+static int count_ci(const char *hay, const char *needle)
+{
+    int n = 0;
+    size_t len = strlen(needle);
+    for (const char *p = strcasestr(hay, needle); p; p = strcasestr(p + len, needle))
+        n++;
+    return n;
+}
+
+/* The page PATH gives its figures as ticks of COUNTER, and "cycles" only
+ * ever appears as "not core cycles". */
+static int check_label(const char *path, const char *counter)
+{
+    char *text;
+    hb_err err;
+    if (hb_read_file(path, &text, NULL, &err) < 0)
+        return failf("%s", err.msg);
+    char ticks[128];
+    snprintf(ticks, sizeof ticks, "%s ticks", counter);
+    int rc = 0;
+    int cycles = count_ci(text, "cycles"), denied = count_ci(text, "not core cycles");
+    if (count_ci(text, ticks) == 0)
+        rc = failf("%s: the figures are not named '%s'", path, ticks);
+    else if (cycles != denied)
+        rc = failf("%s: says 'cycles' %d times, only %d of them 'not core "
+                   "cycles', but %s counts no cycles", path, cycles, denied,
+                   counter);
+    free(text);
+    return rc;
+}
+
+/* The candidate pages and the summary of system SYS (HTML and Markdown)
+ * name their figures after COUNTER, never as cycles. */
+static int check_labels(const char *site, const char *sys, const char *counter,
+                        char **cands, int ncands)
+{
+    int rc = 0, pages = 0;
+    for (int i = -1; i < ncands && !rc; i++) {
+        char stem[256];
+        if (i < 0)
+            snprintf(stem, sizeof stem, "summary");
+        else
+            pages_candidate_stem(cands[i], stem, sizeof stem);
+        static const char *const ext[] = {"html", "md"};
+        for (int e = 0; e < 2 && !rc; e++) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof path, "%s/%s/%s.%s", site, sys, stem, ext[e]);
+            rc = check_label(path, counter);
+            pages++;
+        }
+    }
+    if (!rc)
+        printf("labels: %d pages of %s give %s ticks, never cycles\n", pages,
+               sys, counter);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (elf_version(EV_CURRENT) == EV_NONE)
@@ -411,12 +675,18 @@ int main(int argc, char **argv)
         return check_build(argv[2], argv[3], argv[4], argv[5]);
     if (argc == 4 && strcmp(argv[1], "kat") == 0)
         return check_kat(argv[2], atol(argv[3]));
+    if (argc == 4 && strcmp(argv[1], "kat-agree") == 0)
+        return check_kat_agree(argv[2], argv[3]);
+    if (argc == 5 && strcmp(argv[1], "check") == 0)
+        return check_check(argv[2], argv[3], atof(argv[4]));
     if (argc == 5 && strcmp(argv[1], "records") == 0)
         return check_records(argv[2], argv[3], atof(argv[4]));
+    if (argc >= 6 && strcmp(argv[1], "labels") == 0)
+        return check_labels(argv[2], argv[3], argv[4], argv + 5, argc - 5);
     if (argc >= 6 && strcmp(argv[1], "site") == 0)
         return check_site(argv[2], argv[3], argv[4], argv + 5, argc - 5);
     fprintf(stderr, "usage: run_check build RUN_DIR ARCH PROFILE FLAGS | kat "
-                    "RUN_DIR MIN | records RUN_DIR COUNTER FREQ_HZ | site SITE "
-                    "SYS_A SYS_B CAND...\n");
+                    "RUN_DIR MIN | kat-agree RUN_A RUN_B | records RUN_DIR COUNTER FREQ_HZ | check JSON COUNTER FREQ_HZ | site SITE "
+                    "SYS_A SYS_B CAND... | labels SITE SYS COUNTER CAND...\n");
     return 2;
 }

@@ -14,3 +14,7 @@ if(NOT CMAKE_CROSSCOMPILING)
     TIMEOUT 1500
     ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 endif()
+
+# What needs no emulator: profiles by target triple, and the AArch64 host
+# check (scaling min = max) on the captured texts of tests/aarch64/data.
+hb_add_test(aarch64_unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_arm_unit.c)

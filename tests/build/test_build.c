@@ -5,7 +5,10 @@
  * every instance with its own name and size (checked through dlopen), the
  * performance flags, the static size against readelf, the CryptHash check,
  * resuming, the harness-default rebuild, the baseline entry, the command's
- * exit codes, and the bundled examples when present. */
+ * exit codes, no program of the package found through a relative PATH entry
+ * or a relative --cc, silence about plain files among the packages, --cc
+ * clang, a source named like an option, and the bundled examples when
+ * present. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -98,7 +101,10 @@ static void test_broken_instance_buildfail(void **state)
     json_t *bad = entry(b, "Brk", "Bad");
     assert_string_equal(str(bad, "status"), "BUILDFAIL");
     assert_null(json_object_get(bad, "library"));
-    assert_string_not_equal(str(bad, "reason"), "");
+    /* The reason names the first complaint of the compiler, file:line. */
+    if (!strstr(str(bad, "reason"), REF "Bad/bad.c:1:") ||
+        !strstr(str(bad, "reason"), "error"))
+        fail_msg("reason without the compiler's first error: %s", str(bad, "reason"));
     char *log = NULL;
     hb_err err;
     char path[PATH_MAX];
@@ -441,8 +447,10 @@ static void test_baseline_entry(void **state)
     json_decref(b);
 }
 
-/* Runs build/hashbench ARGS... and returns its exit code. */
-static int run_cli(const char *const *args)
+/* Runs build/hashbench ARGS... from folder CWD (NULL: this one), keeps
+ * what it prints (stdout and stderr) in *OUT when OUT is not NULL, and
+ * returns its exit code. */
+static int run_cli_in(const char *cwd, const char *const *args, char **out)
 {
     char exe[PATH_MAX];
     snprintf(exe, sizeof exe, "%s/hashbench", build_dir());
@@ -453,11 +461,35 @@ static int run_cli(const char *const *args)
     argv[n] = NULL;
     hb_proc_opts o = hb_proc_defaults();
     o.timeout_s = 120;
+    o.cwd = cwd;
+    o.capture = out;
+    o.stderr_to_stdout = out != NULL;
     hb_proc_result r;
     hb_err err;
     assert_int_equal(hb_proc_exec(argv, &o, &r, &err), 0);
     assert_true(r.exited);
     return r.exit_code;
+}
+
+static int run_cli(const char *const *args)
+{
+    return run_cli_in(NULL, args, NULL);
+}
+
+/* 1 when NAME is an executable file in one of the folders of PATH. */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    char dirs[8192];
+    snprintf(dirs, sizeof dirs, "%s", path ? path : "");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+         d = strtok_r(NULL, ":", &save)) {
+        char full[PATH_MAX];
+        snprintf(full, sizeof full, "%s/%s", d, name);
+        if (access(full, X_OK) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 static void test_cli_exit_codes(void **state)
@@ -486,6 +518,146 @@ static void test_cli_exit_codes(void **state)
     assert_int_equal(run_cli(a3), 2);
     const char *a4[] = {"build", "--run-dir", run, fx_path(fx_root, "missing"), NULL};
     assert_int_equal(run_cli(a4), 2);
+}
+
+/* Writes into fx_root/PKG_REL and fx_root/PKG_REL/bin a script for every
+ * program the compiler might look up (and for the compiler names
+ * themselves) that creates MARKER.<name> when run. */
+static void ship_fake_tools(const char *pkg_rel, const char *marker)
+{
+    static const char *const tools[] = {"cc", "gcc", "clang", "as", "ld",
+                                        "collect2", "mycc"};
+    char text[PATH_MAX + 64], rel[PATH_MAX];
+    for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+        snprintf(text, sizeof text, "#!/bin/sh\ntouch %s.%s\nexit 1\n", marker, tools[i]);
+        snprintf(rel, sizeof rel, "%s/%s", pkg_rel, tools[i]);
+        fx_write_exec(fx_root, rel, text);
+        snprintf(rel, sizeof rel, "%s/bin/%s", pkg_rel, tools[i]);
+        fx_write_exec(fx_root, rel, text);
+    }
+}
+
+/* No marker file MARKER.* exists. */
+static void assert_no_marker(const char *marker)
+{
+    static const char *const tools[] = {"cc", "gcc", "clang", "as", "ld",
+                                        "collect2", "mycc"};
+    for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+        char m[PATH_MAX + 16];
+        snprintf(m, sizeof m, "%s.%s", marker, tools[i]);
+        if (hb_is_file(m))
+            fail_msg("a program shipped by the package was run: %s", m);
+    }
+}
+
+/* The compiler runs inside the package folder: a PATH with relative
+ * entries must not make it (or the assembler and linker it starts) pick up
+ * programs the package ships. */
+static void test_relative_path_entries_ignored(void **state)
+{
+    (void)state;
+    char marker[PATH_MAX];
+    snprintf(marker, sizeof marker, "%s/TOOL_MARKER", fx_root);
+    fx_instance(fx_root, "Tools", "A", "A", 256);
+    ship_fake_tools("Tools", marker);
+    ship_fake_tools("Tools/" REF "A", marker);
+    const char *old = getenv("PATH");
+    char *saved = strdup(old ? old : "/usr/bin:/bin");
+    char path[8192];
+    snprintf(path, sizeof path, ":.:bin::%s:", saved);
+    assert_int_equal(setenv("PATH", path, 1), 0);
+    json_t *b = build("run_tools", "reference", "Tools", NULL, 0);
+    assert_int_equal(setenv("PATH", saved, 1), 0);
+    free(saved);
+    assert_string_equal(str(entry(b, "Tools", "A"), "status"), "BUILT");
+    assert_no_marker(marker);
+    json_decref(b);
+}
+
+/* The command line as a user types it: a plain file caught by a shell glob
+ * is passed over without a word, --cc with a relative path means a path
+ * from where hashbench runs (never from the package), and --cc clang gives
+ * a clang build.json. */
+static void test_cli_glob_and_cc(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX];
+    snprintf(exe, sizeof exe, "%s/hashbench", build_dir());
+    if (access(exe, X_OK) != 0) {
+        print_message("%s not built: command line not checked\n", exe);
+        skip();
+    }
+    char marker[PATH_MAX], glob[PATH_MAX], pkg[PATH_MAX], readme[PATH_MAX];
+    char run[PATH_MAX];
+    snprintf(marker, sizeof marker, "%s/CC_MARKER", fx_root);
+    fx_instance(fx_root, "Glob/Pkg", "A", "A", 256);
+    ship_fake_tools("Glob/Pkg", marker);
+    ship_fake_tools("Glob/Pkg/" REF "A", marker);
+    fx_write(fx_root, "Glob/README.md", "not a package\n");
+    fx_write_exec(fx_root, "Glob/mycc", "#!/bin/sh\nexec cc \"$@\"\n");
+    snprintf(glob, sizeof glob, "%s/Glob", fx_root);
+    snprintf(pkg, sizeof pkg, "%s/Glob/Pkg", fx_root);
+    snprintf(readme, sizeof readme, "%s/Glob/README.md", fx_root);
+    snprintf(run, sizeof run, "%s/run_glob", fx_root);
+    char *out = NULL;
+    const char *a0[] = {"build", "--run-dir", run, "--cc", "./mycc", "-j", "2",
+                        pkg, readme, NULL};
+    int rc = run_cli_in(glob, a0, &out);
+    if (rc != 0)
+        fail_msg("exit %d:\n%s", rc, out);
+    assert_null(strstr(out, "README"));
+    free(out);
+    assert_no_marker(marker);
+    json_t *b = fx_load_build(run);
+    json_t *e = entry(b, "Pkg", "A");
+    assert_string_equal(str(e, "status"), "BUILT");
+    assert_true(str(e, "compiler")[0] == '/'); /* made absolute */
+    assert_non_null(strstr(str(e, "compiler"), "/Glob/mycc"));
+    char *log = NULL;
+    hb_err err;
+    assert_int_equal(hb_read_file(fx_path(run, str(e, "log")), &log, NULL, &err), 0);
+    assert_true(strncmp(log, "$ /", 3) == 0); /* an absolute compiler path */
+    assert_non_null(strstr(log, "/Glob/mycc -std=c99 "));
+    free(log);
+    json_decref(b);
+    if (!on_path("clang")) {
+        print_message("clang not installed: --cc clang not checked\n");
+        return;
+    }
+    const char *a1[] = {"build", "--run-dir", run, "--cc", "clang", pkg, NULL};
+    rc = run_cli_in(NULL, a1, &out);
+    if (rc != 0)
+        fail_msg("exit %d:\n%s", rc, out);
+    free(out);
+    b = fx_load_build(run);
+    e = entry(b, "Pkg", "A");
+    assert_string_equal(str(e, "status"), "BUILT");
+    assert_string_equal(str(e, "compiler"), "clang");
+    assert_non_null(strstr(str(e, "compiler_version"), "clang version"));
+    assert_non_null(strstr(str(b, "compiler_version"), "clang version"));
+    json_decref(b);
+}
+
+/* A source whose name starts with '-' is passed as a file, not an option. */
+static void test_dash_source_name(void **state)
+{
+    (void)state;
+    fx_write(fx_root, "Dash/CryptHash_AlgorithmInstance.h", fx_header("D", 256));
+    fx_write(fx_root, "Dash/-shared-helper.c", fx_source);
+    fx_write(fx_root, "Dash/hashbench.ini",
+             "[instance D]\ndir = .\nvariant = Reference\ndigest_bits = 256\n"
+             "sources = -shared-helper.c\n");
+    json_t *b = build("run_dash", "reference", "Dash", NULL, 0);
+    json_t *e = entry(b, "Dash", "D");
+    assert_string_equal(str(e, "status"), "BUILT");
+    char *log = NULL;
+    hb_err err;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/run_dash/%s", fx_root, str(e, "log"));
+    assert_int_equal(hb_read_file(path, &log, NULL, &err), 0);
+    assert_non_null(strstr(log, " ./-shared-helper.c\n"));
+    free(log);
+    json_decref(b);
 }
 
 static void test_examples(void **state)
@@ -543,6 +715,9 @@ int main(void)
         cmocka_unit_test(test_harness_default_rebuild),
         cmocka_unit_test(test_baseline_entry),
         cmocka_unit_test(test_cli_exit_codes),
+        cmocka_unit_test(test_relative_path_entries_ignored),
+        cmocka_unit_test(test_cli_glob_and_cc),
+        cmocka_unit_test(test_dash_source_name),
         cmocka_unit_test(test_examples),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);

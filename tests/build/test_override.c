@@ -100,6 +100,9 @@ static void test_errors_name_the_line(void **state)
     expect_error("e12", "[candidate]\nalgorithm = <b>\n", 2);
     expect_error("e13", "[instance A]\nno equals sign\n", 2);
     expect_error("e14", "[instance A\n", 1);
+    expect_error("e15", "[instance A]\nsources = a.c\nskip = x\nsources = b.c\n", 4);
+    expect_error("e16", "[candidate]\nid = A\n[instance A]\nskip = x\n"
+                        "[instance B]\nskip = y\nskip = z\n", 7);
 }
 
 static void test_resolve_paths(void **state)
@@ -152,6 +155,63 @@ static void test_resolve_paths(void **state)
     override_free(&o);
 }
 
+/* A file saved by a Windows editor: byte order mark and CR LF line ends. */
+static void test_bom_and_crlf(void **state)
+{
+    (void)state;
+    fx_write(fx_root, "crlf/hashbench.ini",
+             "\xEF\xBB\xBF# written on Windows\r\n[candidate]\r\nid = Crlf\r\n"
+             "[instance Crlf_256]\r\nskip = not this round\r\n");
+    override_file o;
+    hb_err err;
+    if (override_load(fx_path(fx_root, "crlf"), &o, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_string_equal(o.id, "Crlf");
+    assert_int_equal(o.n, 1);
+    assert_string_equal(o.inst[0].name, "Crlf_256");
+    assert_string_equal(o.inst[0].skip, "not this round");
+    override_free(&o);
+}
+
+/* Only C and assembly sources are compiled: an object file, a library or
+ * a header named in sources is refused at its line. */
+static void test_sources_must_be_source_files(void **state)
+{
+    (void)state;
+    const char *names[] = {"blob.o", "libfast.so", "api.h", "c", "x.c.o"};
+    fx_write(fx_root, "kinds/Implementations/Reference_Implementation/A/ok.c", "int x;\n");
+    fx_write(fx_root, "kinds/Implementations/Reference_Implementation/A/ok.S", "\n");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char rel[256], ini[512];
+        snprintf(rel, sizeof rel, "kinds/Implementations/Reference_Implementation/A/%s",
+                 names[i]);
+        fx_write(fx_root, rel, "x\n");
+        snprintf(ini, sizeof ini, "[instance A]\n"
+                 "dir = Implementations/Reference_Implementation/A\n"
+                 "digest_bits = 256\n"
+                 "sources = ok.c, ok.S %s\n", names[i]);
+        fx_write(fx_root, "kinds/hashbench.ini", ini);
+        char pkg[4096], dir[1024];
+        snprintf(pkg, sizeof pkg, "%s", fx_path(fx_root, "kinds"));
+        override_file o;
+        hb_err err;
+        assert_int_equal(override_load(pkg, &o, &err), 0);
+        strlist src = {0}, inc = {0};
+        assert_int_equal(override_resolve(&o, &o.inst[0], pkg, o.inst[0].dir, dir,
+                                          &src, &inc, &err), -1);
+        if (!strstr(err.msg, "hashbench.ini:4: ") || !strstr(err.msg, names[i]))
+            fail_msg("%s: %s", names[i], err.msg);
+        strlist_free(&src);
+        strlist_free(&inc);
+        override_free(&o);
+    }
+    assert_true(override_is_source_name("a/b/x.c"));
+    assert_true(override_is_source_name("x.s"));
+    assert_true(override_is_source_name("x.S"));
+    assert_false(override_is_source_name("a.c/x"));
+    assert_false(override_is_source_name(".c"));
+}
+
 static void test_name_rule(void **state)
 {
     (void)state;
@@ -176,6 +236,8 @@ int main(void)
         cmocka_unit_test(test_no_file),
         cmocka_unit_test(test_errors_name_the_line),
         cmocka_unit_test(test_resolve_paths),
+        cmocka_unit_test(test_bom_and_crlf),
+        cmocka_unit_test(test_sources_must_be_source_files),
         cmocka_unit_test(test_name_rule),
     };
     return cmocka_run_group_tests(tests, fx_setup, fx_teardown);

@@ -6,8 +6,9 @@
 #     JSON file must parse, no record file may be rewritten once written, and
 #     no trial pid may appear twice (nothing measured twice);
 #  3. changed planning settings on a directory with records are refused;
-#  4. two shards run at once on the two cores, merged, give exactly the
-#     reference set; a shard with a different counter is refused by merge;
+#  4. two shards run at once on the two cores, balanced by one shared
+#     calibrated-costs file, merged, give exactly the reference set; a shard
+#     with a different counter or costs file is refused by merge;
 #  5. the published dataset holds no absolute path.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR; python3 checks JSON.
 set -u
@@ -124,9 +125,9 @@ if [ $rc -eq 2 ] && grep -q "campaign.json" "$T/changed.log" && grep -q "'sizes'
 else bad "changed settings not refused (exit $rc)"; cat "$T/changed.log"; fi
 
 # 4. two shards at once on the two cores, then merge
-"$B" run --run-dir "$T/s1" --shard 1/2 --cpu 0 $OPTS >"$T/s1.log" 2>&1 &
+"$B" run --run-dir "$T/s1" --shard 1/2 --cpu 0 --shard-costs "$T/costs.json" $OPTS >"$T/s1.log" 2>&1 &
 p1=$!
-"$B" run --run-dir "$T/s2" --shard 2/2 --cpu 1 $OPTS >"$T/s2.log" 2>&1 &
+"$B" run --run-dir "$T/s2" --shard 2/2 --cpu 1 --shard-costs "$T/costs.json" $OPTS >"$T/s2.log" 2>&1 &
 p2=$!
 wait $p1; r1=$?
 wait $p2; r2=$?
@@ -140,6 +141,22 @@ record_set "$T/s1" >"$T/s1.set"
 record_set "$T/s2" >"$T/s2.set"
 [ -z "$(comm -12 "$T/s1.set" "$T/s2.set")" ] && [ -s "$T/s1.set" ] && [ -s "$T/s2.set" ] &&
     ok "the shards share no record and both measured" || bad "shards overlap or one is empty"
+python3 - "$T/costs.json" "$T/s1/campaign.json" "$T/s2/campaign.json" <<'EOF' &&
+import hashlib, json, sys
+costs = json.load(open(sys.argv[1]))["instances"]
+sha = hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()
+shards = [json.load(open(f))["shard"] for f in sys.argv[2:]]
+assert all(s["costs_sha256"] == sha for s in shards), "costs file differs"
+names = [n for s in shards for n in s["instances"]]
+assert sorted(names) == sorted(costs), (names, list(costs))
+loads = [sum(costs[n] for n in s["instances"]) for s in shards]
+for s, l in zip(shards, loads):
+    assert abs(s["cost_s"] - l) < 1e-9 * max(1, l), (s["cost_s"], l)
+# greedy over descending costs: the shares differ by at most the largest cost
+assert max(loads) - min(loads) <= max(costs.values()) + 1e-12, loads
+EOF
+    ok "both shards split by the one calibrated-costs file, balanced" ||
+    bad "shards not balanced by the shared costs file"
 cp -r "$T/s2" "$T/s2bad"
 python3 - "$T/s2bad/campaign.json" <<'EOF'
 import json, sys
@@ -151,6 +168,19 @@ EOF
 rc=$?
 [ $rc -eq 2 ] && grep -q "counter" "$T/mergebad.log" &&
     ok "merge refuses a shard with another counter" || { bad "merge accepted another counter"; cat "$T/mergebad.log"; }
+
+cp -r "$T/s2" "$T/s2costs"
+python3 - "$T/s2costs/campaign.json" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["shard"]["costs_sha256"] = "0" * 64
+json.dump(c, open(sys.argv[1], "w"))
+EOF
+"$B" merge --run-dir "$T/merged-costs" "$T/s1" "$T/s2costs" >"$T/mergecosts.log" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "costs file" "$T/mergecosts.log" &&
+    ok "merge refuses a shard split by another costs file" ||
+    { bad "merge accepted another costs file"; cat "$T/mergecosts.log"; }
 
 # 5. publish the merged campaign: no absolute path anywhere
 "$B" publish --run-dir "$T/merged" --system x86_1 --data "$T/data" >"$T/publish.log" 2>&1 &&

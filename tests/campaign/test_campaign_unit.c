@@ -233,6 +233,23 @@ static void test_absolute_scan(void **state)
     json_t *inner = json_pack("{s:s}", "reason", "dlopen /run/dir/lib/a.so failed");
     assert_int_not_equal(publish_check_no_absolute(inner, "/run/dir", "g.json",
                                                    &err), 0);
+    /* absolute paths quoted inside text, whatever the run directory */
+    const char *quoted[] = {"see /home/someone/notes.txt", "-O2 -I/opt/inc",
+                            "flags=-L/usr/lib64", "lib '/tmp/x.so' missing",
+                            "(/srv/data)"};
+    for (size_t i = 0; i < sizeof quoted / sizeof quoted[0]; i++) {
+        json_t *q = json_pack("{s:s}", "note", quoted[i]);
+        assert_int_not_equal(publish_check_no_absolute(q, NULL, "h.json", &err), 0);
+        assert_non_null(strstr(err.msg, "'note'"));
+        json_decref(q);
+    }
+    /* relative paths, ratios, URLs and the kernel's interfaces are fine */
+    json_t *fine = json_pack("[s,s,s,s,s]", "SHA2/SHA256", "shard 1/2",
+                             "tsc ticks/ns", "echo 1 | sudo tee "
+                             "/sys/devices/system/cpu/intel_pstate/no_turbo",
+                             "make /proc/loadavg readable; see https://x.org/a");
+    assert_int_equal(publish_check_no_absolute(fine, NULL, "i.json", &err), 0);
+    json_decref(fine);
     json_decref(ok);
     json_decref(bad);
     json_decref(inner);
@@ -288,6 +305,29 @@ static void test_progress_plain_and_tty(void **state)
     free(tty);
 }
 
+/* A NULL step ends the terminal line so a log message starts on its own
+ * line; in plain mode there is nothing to end. */
+static void test_progress_break(void **state)
+{
+    (void)state;
+    for (int tty = 0; tty <= 1; tty++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&text, &len);
+        campaign_progress p;
+        campaign_progress_init(&p, fp, tty);
+        campaign_progress_fn(&p, "build A/a", 1, 2);
+        campaign_progress_fn(&p, NULL, 0, 0);
+        fputs("a message\n", fp);
+        campaign_progress_fn(&p, NULL, 0, 0); /* no line open: nothing */
+        campaign_progress_end(&p);
+        fclose(fp);
+        assert_string_equal(text, tty ? "\r\033[Kbuild A/a: 1/2\na message\n"
+                                      : "build A/a: 1/2\na message\n");
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_absolute_scan),
         cmocka_unit_test(test_eta_format),
         cmocka_unit_test(test_progress_plain_and_tty),
+        cmocka_unit_test(test_progress_break),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

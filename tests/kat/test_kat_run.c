@@ -5,7 +5,7 @@
  * own generated files (as submitted text files, and as a manifest whose
  * digests this test computes itself with OpenSSL); KAT_Loop is recomputed
  * here independently. Also: the SPEC check values inside generated texts,
- * and resuming. */
+ * the log format, resuming, and the guard of messages too large to copy. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,10 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <openssl/evp.h>
 #include "common/digest.h"
 #include "common/fs.h"
 #include "kat/kat.h"
+#include "kat/kat_gen.h"
 #include "kat_test_util.h"
 
 static char *root;
@@ -107,9 +112,10 @@ static char *field(const char *path, const char *key)
 /* KAT_Loop recomputed with OpenSSL: fx_hash is SHA-256(msg || len64be). */
 static void fx_digest(const unsigned char *m, size_t n, unsigned char out[32])
 {
-    unsigned char len[8] = {0, 0, 0, 0, 0, 0, (unsigned char)((8 * n) >> 8),
-                            (unsigned char)(8 * n)};
+    unsigned char len[8];
     unsigned int k = 0;
+    for (int i = 0; i < 8; i++)
+        len[i] = (unsigned char)((8ULL * n) >> (56 - 8 * i));
     EVP_MD_CTX *c = EVP_MD_CTX_new();
     assert_int_equal(EVP_DigestInit_ex(c, EVP_sha256(), NULL), 1);
     EVP_DigestUpdate(c, m, n);
@@ -182,7 +188,8 @@ static void test_good_nokat(void **state)
 }
 
 static const char *const manifest_labels[] = {"Good", "Error", "Overflow", "Crash",
-                                              "ReadPast", "Hang", "NoSym", "Exit"};
+                                              "ReadPast", "Hang", "NoSym", "Exit",
+                                              "Input"};
 
 /* The package: Wrong's vectors as text files (nested, odd case), the
  * others' as a manifest of the good fixture's digests. */
@@ -224,6 +231,8 @@ static const expect expected[] = {
     {"Hang", "TIMEOUT", "at Msg_Len = 200"},
     {"NoSym", "LOADFAIL", "CryptHash"},
     {"Exit", "ERROR", "ended the process"},
+    {"Input", "ERROR",
+     "changed its input message (byte 1 of 38) in KAT_2_12_Input.txt at Msg_Len = 300"},
 };
 
 static void check_instance(const char *run, const expect *x)
@@ -245,6 +254,51 @@ static void check_instance(const char *run, const expect *x)
     char sha[HB_SHA256_HEX];
     assert_int_equal(hb_sha256_file_hex(log, sha, &(hb_err){{0}}), 0);
     assert_string_equal(sha, json_string_value(json_object_get(e, "log_sha256")));
+    json_decref(e);
+}
+
+/* The log of a passing instance: a header naming the library with its
+ * SHA-256, the full flags and the compiler; one line per KAT file with its
+ * time, generated and expected digests and verdict; RESULT last. */
+static void check_log_format(const char *run, const char *inst)
+{
+    char path[4096], sha[HB_SHA256_HEX], want[512];
+    char *text = NULL;
+    hb_err err;
+    json_t *e = kt_kat_entry(run, "fx", inst);
+    assert_non_null(e);
+    snprintf(path, sizeof path, "%s/lib/fx/lib%s.so", run, inst);
+    assert_int_equal(hb_sha256_file_hex(path, sha, &err), 0);
+    snprintf(path, sizeof path, "%s/%s", run, json_string_value(json_object_get(e, "log")));
+    assert_int_equal(hb_read_file(path, &text, NULL, &err), 0);
+    assert_int_equal(strncmp(text, "hashbench ", 10), 0);
+    snprintf(want, sizeof want, "\nlibrary: lib/fx/lib%s.so\nlibrary_sha256: %s\n", inst, sha);
+    assert_non_null(strstr(text, want));
+    snprintf(want, sizeof want, "\ninstance: %s\n", inst);
+    assert_non_null(strstr(text, want));
+    assert_non_null(strstr(text, "\ndigest_bits: 256\nvariant: Reference\n"));
+    assert_non_null(strstr(text, "\nflags_kind: harness-default\nflags: -O2 -fPIC -shared\n"));
+    assert_non_null(strstr(text, "\ncompiler: cc (test)\n"));
+    size_t i;
+    json_t *f;
+    int lines = 0;
+    json_array_foreach(json_object_get(e, "files"), i, f) {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        snprintf(want, sizeof want, "\n%s ", name);
+        char *line = strstr(text, want);
+        assert_non_null(line);
+        line = strndup(line + 1, strcspn(line + 1, "\n"));
+        snprintf(want, sizeof want, " generated %s expected %s (kat.sha256 line ",
+                 json_string_value(json_object_get(f, "generated_sha256")),
+                 json_string_value(json_object_get(f, "expected_sha256")));
+        if (!strstr(line, want) || !strstr(line, " s (cpu ") ||
+            strcmp(line + strlen(line) - 5, " PASS") != 0)
+            fail_msg("log line '%s' lacks '%s', a time or the verdict", line, want);
+        free(line);
+        lines++;
+    }
+    assert_int_equal(lines, 2);
+    free(text);
     json_decref(e);
 }
 
@@ -271,7 +325,7 @@ static void test_failure_classes(void **state)
     assert_int_equal(hb_mkdirs(run, &(hb_err){{0}}), 0);
     json_t *b = kt_build_new();
     const char *libs[] = {"good", "wrong", "error", "overflow", "crash", "readpast",
-                          "hang", "nosym", "exit"};
+                          "hang", "nosym", "exit", "input"};
     for (size_t i = 0; i < sizeof expected / sizeof *expected; i++) {
         fx_lib(p, sizeof p, libs[i]);
         kt_build_add(b, run, "fx", expected[i].inst, 256, p, pkg, "harness-default");
@@ -282,6 +336,7 @@ static void test_failure_classes(void **state)
     assert_int_equal(failed, (int)(sizeof expected / sizeof *expected) - 1);
     for (size_t i = 0; i < sizeof expected / sizeof *expected; i++)
         check_instance(run, &expected[i]);
+    check_log_format(run, "Good");
 
     json_t *w = kt_kat_entry(run, "fx", "Wrong");
     json_t *f0 = json_array_get(json_object_get(w, "files"), 0);
@@ -314,11 +369,55 @@ static void test_failure_classes(void **state)
     json_decref(h);
 }
 
+/* Messages above the copy limit (KAT_2_33's 1 GiB) are guarded by being
+ * read-only during the call instead of compared afterwards: the digest is
+ * still right, and a library writing into such a message is stopped by
+ * SIGSEGV (a CRASH). 17 MiB stands in for 1 GiB. */
+static void test_large_message_guard(void **state)
+{
+    size_t n = 17u << 20;
+    unsigned char *m = malloc(n), dig[32], want[32];
+    char lib[4096], msg[256];
+    hb_err err;
+    kat_gen_ctx ctx;
+    (void)state;
+    assert_non_null(m);
+    for (size_t i = 0; i < n; i++)
+        m[i] = (unsigned char)(i * 131 + 7);
+    memset(&ctx, 0, sizeof ctx);
+    ctx.digest_bits = 256;
+    fx_lib(lib, sizeof lib, "good");
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    assert_non_null(h);
+    *(void **)&ctx.hash = dlsym(h, "CryptHash");
+    assert_non_null(ctx.hash);
+    assert_int_equal(kat_hash_guarded(&ctx, m, 8ULL * n, dig, &err), 0);
+    fx_digest(m, n, want);
+    assert_memory_equal(dig, want, 32);
+    dlclose(h);
+
+    fx_lib(lib, sizeof lib, "input");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (kat_child_load(lib, &ctx.hash, msg, sizeof msg) != 0)
+            _exit(3);
+        _exit(kat_hash_guarded(&ctx, m, 8ULL * n, dig, &err) == 1 ? 4 : 5);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV)
+        fail_msg("the input-changing library was not stopped by SIGSEGV (status %#x)",
+                 status);
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_nokat),
         cmocka_unit_test(test_failure_classes),
+        cmocka_unit_test(test_large_message_guard),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

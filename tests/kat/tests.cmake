@@ -4,7 +4,7 @@
 set(HB_KAT_T ${CMAKE_SOURCE_DIR}/tests/kat)
 set(HB_KAT_FX_DIR ${CMAKE_BINARY_DIR}/tests/kat/fixtures)
 
-set(HB_KAT_FIXTURES good wrong error overflow crash readpast hang nosym exit)
+set(HB_KAT_FIXTURES good wrong error overflow crash readpast hang nosym exit input strict)
 foreach(fx ${HB_KAT_FIXTURES})
   add_library(katfx_${fx} MODULE ${HB_KAT_T}/fixtures/fx_${fx}.c)
   set_target_properties(katfx_${fx} PROPERTIES PREFIX "lib"
@@ -33,3 +33,22 @@ add_test(NAME kat_drng_cli COMMAND hashbench drng KAT_2_12
   0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19)
 set_tests_properties(kat_drng_cli PROPERTIES PASS_REGULAR_EXPRESSION
   "^\n80\n40\nA0\n90\nC0\nA8\n50\n3D\n0E00\n0A00\nAC20\n58C0\n1250\n21BC\n10B2\n408D\n7A8B80\nA1D2C0\n21A780\n$")
+
+# The flag fallback: a guide build that fails its vectors is rebuilt once
+# with harness-default flags; both results are kept.
+hb_add_test(kat_fallback SOURCES ${HB_KAT_T}/test_kat_fallback.c ${HB_KAT_T}/kat_test_util.c
+  TIMEOUT 300)
+target_include_directories(kat_fallback PRIVATE ${HB_KAT_T})
+target_compile_definitions(kat_fallback PRIVATE KAT_FIXTURE_DIR="${HB_KAT_FX_DIR}"
+  KAT_FIXTURE_SRC_DIR="${HB_KAT_T}/fixtures")
+add_dependencies(kat_fallback katfx_strict)
+# GNU mode, as the harness-default rebuild: the reference answers.
+set_target_properties(katfx_strict PROPERTIES C_EXTENSIONS ON)
+
+# The KAT texts generated for the examples against OpenSSL (the example
+# modules are built by tests/examples/tests.cmake).
+hb_add_test(kat_openssl SOURCES ${HB_KAT_T}/test_kat_openssl.c ${HB_KAT_T}/kat_test_util.c
+  LIBS PkgConfig::LIBCRYPTO TIMEOUT 300)
+target_include_directories(kat_openssl PRIVATE ${HB_KAT_T})
+target_compile_definitions(kat_openssl PRIVATE HB_EX_LIB_DIR="${CMAKE_BINARY_DIR}")
+add_dependencies(kat_openssl hbex_SM3 hbex_SHA256 hbex_SHA512 hbex_SHA3_256 hbex_SHA3_512)

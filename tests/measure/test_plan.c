@@ -1,12 +1,20 @@
-/* The planners' rules on hand-computed cases, the disturbed-trial rule, and
- * plan_execute on the plain fixture: with the host's real counter rate no
- * trial is disturbed; with a rate twice too high every trial is, each is
- * re-run at most twice, all are kept and counted, and the outcome fails
- * with a reason instead of looping. */
+/* The planners' rules on hand-computed cases, the disturbed-trial rule,
+ * plan_execute driven by a scripted trial runner (so each stopping rule is
+ * checked exactly: calibration after warm-up from several calls, the
+ * reference rule's trial and call counts, the adaptive planner stopping on
+ * its CI target, its trial cap and its time budget, the 100-call floor, one
+ * re-run of a disturbed trial, a digest that changes between processes),
+ * and plan_execute on the plain fixture through the real probe: with the
+ * host's real counter rate no trial is disturbed; with a rate twice too high
+ * every trial is, each is re-run at most twice, all are kept and counted,
+ * and the outcome fails with a reason instead of looping. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "measure/counter.h"
@@ -49,13 +57,279 @@ static void request(trial_request *rq)
     rq->digest_bits = 256;
 }
 
+/* A scripted probe: every call is one "process" (its own pid) whose trial
+ * costs NS_PER_CALL per call, alternately NOISE above and below it, and
+ * ticks at RATE_HZ, or at half of it for the first DISTURB timed trials. */
+typedef struct fake_probe {
+    double ns_per_call, rate_hz, noise;
+    int disturb;            /* timed trials to disturb, from the first */
+    int digest_change_at;   /* timed trial whose digest differs; -1 none */
+    int fail_calibration;
+    double sleep_s;         /* wall time each timed trial takes */
+    int runs, timed;        /* invocations, timed ones */
+    trial_request calib;    /* the first calibration request */
+    trial_request timed_rq; /* the last timed request */
+    long pids[512];
+} fake_probe;
+
+static int fake_run(const trial_request *rq, trial_result *r, void *ctx, hb_err *err)
+{
+    (void)err;
+    fake_probe *f = ctx;
+    memset(r, 0, sizeof *r);
+    long pid = 1000 + f->runs++;
+    if (rq->calibrate) {
+        if (f->runs == 1)
+            f->calib = *rq;
+        if (f->fail_calibration) {
+            snprintf(r->failure, sizeof r->failure, "LOADFAIL: no CryptHash");
+            return 0;
+        }
+    } else {
+        f->timed_rq = *rq;
+        if (f->timed < 512)
+            f->pids[f->timed] = pid;
+        if (f->sleep_s > 0) {
+            struct timespec ts = {0, (long)(f->sleep_s * 1e9)};
+            nanosleep(&ts, NULL);
+        }
+    }
+    int index = rq->calibrate ? -1 : f->timed++;
+    double scale = 1.0 + (index >= 0 ? (index % 2 ? -f->noise : f->noise) : 0.0);
+    r->ok = 1;
+    r->calls = rq->calls;
+    r->ns = (unsigned long long)llround((double)rq->calls * f->ns_per_call * scale);
+    double rate = index >= 0 && index < f->disturb ? f->rate_hz / 2 : f->rate_hz;
+    r->ticks = (unsigned long long)llround((double)r->ns * rate / 1e9);
+    r->pid = pid;
+    r->cpu = rq->cpu;
+    r->rss_baseline_kb = 100;
+    r->rss_peak_kb = 120;
+    r->stack_peak_bytes = r->heap_peak_bytes = r->heap_allocs = -1;
+    snprintf(r->digest, sizeof r->digest, "%s",
+             index >= 0 && index == f->digest_change_at ? "cd" : "ab");
+    return 0;
+}
+
+static void fake_init(fake_probe *f, double ns_per_call)
+{
+    memset(f, 0, sizeof *f);
+    f->ns_per_call = ns_per_call;
+    f->rate_hz = 2e9;
+    f->digest_change_at = -1;
+}
+
+static plan_settings fake_settings(const char *planner, fake_probe *f)
+{
+    plan_settings s = {.planner = planner, .min_trials = 5, .target_ci_percent = 0.5,
+                       .budget_s = 1000, .max_retries = 2, .max_trials = 200,
+                       .host_rate_hz = f->rate_hz, .run = fake_run, .run_ctx = f};
+    return s;
+}
+
+static unsigned long long kept_calls(const plan_outcome *o, size_t *kept)
+{
+    unsigned long long calls = 0;
+    *kept = 0;
+    for (size_t i = 0; i < o->n_trials; i++)
+        if (!o->trials[i].disturbed) {
+            calls += o->trials[i].r.calls;
+            (*kept)++;
+        }
+    return calls;
+}
+
+/* Every timed trial was its own invocation of the probe. */
+static void assert_fresh_processes(const fake_probe *f, const plan_outcome *o)
+{
+    for (size_t i = 0; i < o->n_trials; i++)
+        for (size_t j = 0; j < i; j++)
+            assert_true(o->trials[i].r.pid != o->trials[j].r.pid);
+    for (size_t i = 0; i < o->n_trials && i < 512; i++)
+        assert_int_equal(o->trials[i].r.pid, f->pids[i]);
+}
+
+static void test_fake_reference(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 1e6); /* 1 ms per call */
+    f.noise = 0.2;
+    plan_settings s = fake_settings("reference", &f);
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_true(o.ok);
+    /* calibration: timed calls after warm-up, more than one, grown until
+     * the timed loop lasts 10 ms (8 calls = 8 ms, then 16) */
+    assert_true(f.calib.calibrate);
+    assert_true(f.calib.warmup >= 1);
+    assert_true(f.calib.calls > 1);
+    assert_int_equal(o.calib_calls, 16);
+    assert_true(fabs(o.calib_ns_per_call - 1e6) < 1);
+    /* the published rule: 5 trials of min(20000, max(ceil(1 s / t1), 20)) */
+    assert_int_equal(o.n_trials, 5);
+    assert_int_equal(o.calls_per_trial, 1000);
+    assert_int_equal(f.timed_rq.calls, 1000);
+    assert_false(f.timed_rq.calibrate);
+    assert_int_equal(o.warmup_calls, plan_warmup_calls(1e6));
+    assert_int_equal(f.timed_rq.warmup, o.warmup_calls);
+    assert_false(o.target_reached); /* noisy, and reference ignores the CI */
+    assert_int_equal(o.disturbed_retries, 0);
+    assert_fresh_processes(&f, &o);
+    plan_outcome_free(&o);
+}
+
+static void test_fake_adaptive_reaches_target(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 2000);
+    plan_settings s = fake_settings("adaptive", &f);
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_true(o.ok);
+    /* steady trials: the CI is 0 after the minimum of 5 */
+    assert_int_equal(o.n_trials, 5);
+    assert_true(o.target_reached);
+    /* short trials: 20 ms at 2 us per call */
+    assert_int_equal(o.calls_per_trial, plan_adaptive_calls(2000, f.rate_hz, 5));
+    assert_int_equal(o.calls_per_trial, 10000);
+    assert_fresh_processes(&f, &o);
+    plan_outcome_free(&o);
+}
+
+static void test_fake_adaptive_trial_cap(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 2000);
+    f.noise = 0.2; /* the CI never gets within 0.5 % */
+    plan_settings s = fake_settings("adaptive", &f);
+    s.max_trials = 12;
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_true(o.ok);
+    assert_int_equal(o.n_trials, 12);
+    assert_false(o.target_reached);
+    plan_outcome_free(&o);
+}
+
+static void test_fake_adaptive_budget(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 2000);
+    f.noise = 0.2;
+    f.sleep_s = 0.002; /* five trials take at least 10 ms, the budget 1 us */
+    plan_settings s = fake_settings("adaptive", &f);
+    s.budget_s = 1e-6;
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_true(o.ok);
+    /* the budget never cuts below the minimum number of trials */
+    assert_int_equal(o.n_trials, 5);
+    assert_false(o.target_reached);
+    plan_outcome_free(&o);
+}
+
+static void test_fake_hundred_calls(void **state)
+{
+    (void)state;
+    const char *planners[] = {"reference", "adaptive"};
+    for (int p = 0; p < 2; p++) {
+        fake_probe f;
+        fake_init(&f, 1e8); /* 100 ms per call: the rules ask for 20 and 1 */
+        plan_settings s = fake_settings(planners[p], &f);
+        s.min_trials = 2;
+        trial_request rq;
+        request(&rq);
+        plan_outcome o;
+        hb_err err;
+        assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+        assert_true(o.ok);
+        size_t kept;
+        assert_true(kept_calls(&o, &kept) >= PLAN_MIN_CALLS);
+        assert_int_equal(kept, 2);
+        assert_int_equal(o.calls_per_trial, 50);
+        plan_outcome_free(&o);
+    }
+}
+
+static void test_fake_disturbed_rerun(void **state)
+{
+    (void)state;
+    const char *planners[] = {"reference", "adaptive"};
+    for (int p = 0; p < 2; p++) {
+        fake_probe f;
+        fake_init(&f, 2000);
+        f.disturb = 1; /* the first timed trial ticks at half the rate */
+        plan_settings s = fake_settings(planners[p], &f);
+        trial_request rq;
+        request(&rq);
+        plan_outcome o;
+        hb_err err;
+        assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+        assert_true(o.ok);
+        assert_int_equal(o.n_trials, 6);
+        assert_true(o.trials[0].disturbed);
+        assert_true(fabs(o.trials[0].rate_hz - 1e9) < 1e6);
+        for (size_t i = 1; i < o.n_trials; i++)
+            assert_false(o.trials[i].disturbed);
+        assert_int_equal(o.disturbed_retries, 1);
+        size_t kept;
+        kept_calls(&o, &kept);
+        assert_int_equal(kept, 5);
+        plan_outcome_free(&o);
+    }
+}
+
+static void test_fake_failures(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 2000);
+    f.digest_change_at = 3;
+    plan_settings s = fake_settings("reference", &f);
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_false(o.ok);
+    assert_non_null(strstr(o.failure, "NONDETERMINISTIC"));
+    plan_outcome_free(&o);
+
+    fake_init(&f, 2000);
+    f.fail_calibration = 1;
+    s = fake_settings("adaptive", &f);
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_false(o.ok);
+    assert_non_null(strstr(o.failure, "calibration: LOADFAIL"));
+    assert_int_equal(f.timed, 0);
+    plan_outcome_free(&o);
+}
+
 static void test_undisturbed(void **state)
 {
     (void)state;
     double rate;
     hb_err err;
     assert_int_equal(counter_measure_rate(counter_arch_kind(), 0.05, &rate, &err), 0);
-    plan_settings s = {"reference", 3, 0.5, 1, 2, 10, rate};
+    plan_settings s = {.planner = "reference", .min_trials = 3, .target_ci_percent = 0.5,
+                       .budget_s = 1, .max_retries = 2, .max_trials = 10,
+                       .host_rate_hz = rate};
     trial_request rq;
     request(&rq);
     plan_outcome o;
@@ -78,7 +352,9 @@ static void test_all_disturbed(void **state)
     double rate;
     hb_err err;
     assert_int_equal(counter_measure_rate(counter_arch_kind(), 0.05, &rate, &err), 0);
-    plan_settings s = {"reference", 2, 0.5, 1, 2, 10, rate * 2};
+    plan_settings s = {.planner = "reference", .min_trials = 2, .target_ci_percent = 0.5,
+                       .budget_s = 1, .max_retries = 2, .max_trials = 10,
+                       .host_rate_hz = rate * 2};
     trial_request rq;
     request(&rq);
     plan_outcome o;
@@ -98,6 +374,13 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_fake_reference),
+        cmocka_unit_test(test_fake_adaptive_reaches_target),
+        cmocka_unit_test(test_fake_adaptive_trial_cap),
+        cmocka_unit_test(test_fake_adaptive_budget),
+        cmocka_unit_test(test_fake_hundred_calls),
+        cmocka_unit_test(test_fake_disturbed_rerun),
+        cmocka_unit_test(test_fake_failures),
         cmocka_unit_test(test_undisturbed),
         cmocka_unit_test(test_all_disturbed),
     };

@@ -1,8 +1,8 @@
 /* The probe on the fixture libraries, through trial_run (the way the
  * measurement stage runs it): the digest it prints equals an in-process
  * call of the same library, the 64 KiB stack array and the 1 MiB heap block
- * are seen, the plain fold uses no heap, and each misbehaviour is caught with
- * its own status. */
+ * are seen, the plain fold uses no heap, the probe runs on the core it was
+ * given, and each misbehaviour is caught with its own status. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "measure/measure.h"
 #include "measure/trial.h"
 #include "measure_fixture.h"
 #include "probe/probe_codes.h"
@@ -82,6 +83,23 @@ static void test_heap_1m(void **state)
     assert_true(r.stack_peak_bytes < 4096);
 }
 
+/* The probe pins itself to the requested core and reports it. */
+static void test_pinned(void **state)
+{
+    (void)state;
+    int cpu = measure_default_cpu();
+    assert_true(cpu >= 0);
+    trial_request rq;
+    request(&rq, "libmfix_plain.so", 64);
+    rq.cpu = cpu;
+    trial_result r;
+    hb_err err;
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    if (!r.ok)
+        fail_msg("%s", r.failure);
+    assert_int_equal(r.cpu, cpu);
+}
+
 static void test_without_memory_flag(void **state)
 {
     (void)state;
@@ -150,6 +168,7 @@ int main(void)
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_stack_64k),
         cmocka_unit_test(test_heap_1m),
+        cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_without_memory_flag),
         cmocka_unit_test(test_misbehaviour_caught),
         cmocka_unit_test(test_parse_line),

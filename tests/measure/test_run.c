@@ -2,7 +2,8 @@
  * records for each (instance, size) with derived figures that
  * stats_derive_record reproduces, a FAILED record for a nondeterministic
  * instance without stopping the run, skipped instances that did not build or
- * are excluded, both planners, resuming and --force. */
+ * are excluded, both planners (each trial a fresh process on the chosen
+ * core), resuming and --force. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,11 +143,19 @@ static void check_ok_record(const json_t *r, unsigned size, const char *planner)
     long long calls = 0, kept = 0;
     size_t i;
     json_t *t;
+    int cpu = measure_default_cpu();
     json_array_foreach(trials, i, t) {
         if (json_is_false(json_object_get(t, "disturbed"))) {
             kept++;
             calls += json_integer_value(json_object_get(t, "calls"));
         }
+        /* each trial a fresh probe process, pinned to the chosen core */
+        json_int_t pid = json_integer_value(json_object_get(t, "pid"));
+        assert_true(pid > 0);
+        for (size_t j = 0; j < i; j++)
+            assert_true(json_integer_value(json_object_get(json_array_get(trials, j),
+                                                           "pid")) != pid);
+        assert_int_equal(json_integer_value(json_object_get(t, "cpu")), cpu);
     }
     assert_int_equal(json_integer_value(json_object_get(plan, "trials")), kept);
     assert_true(kept >= 5 && calls >= 100);

@@ -252,7 +252,8 @@ def write_system(sysname, s, rng):
             save(os.path.join(root, "records", row[0], "%s__hash_%d.json" % (row[2], size)), rec)
     broken = build_entry(sysname, s, ("Whirl", "Whirl", "Whirl_1024", 1024, "Reference", 0),
                          build, None)
-    broken.update(status="BUILDFAIL", library=None, library_sha256=None, static_size=None)
+    broken.update(status="BUILDFAIL", reason="whirl1024.c:12: error: unknown type name u128",
+                  library=None, library_sha256=None, static_size=None)
     for k in ("library", "library_sha256", "static_size"):
         del broken[k]
     build["instances"].append(broken)

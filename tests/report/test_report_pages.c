@@ -99,6 +99,9 @@ static void test_sections_in_order(void **state)
     assert_non_null(strstr(m, "build flags: harness-default"));
     /* Instances without figures are named with the reason. */
     assert_non_null(strstr(m, "**Whirl\\_1024**: BUILDFAIL"));
+    /* A build failure is footnoted in section 3 with the build's own reason. */
+    assert_non_null(strstr(m, "**Whirl\\_1024**: not KAT-tested (build status BUILDFAIL: "
+                              "whirl1024.c:12: error: unknown type name u128)."));
     assert_non_null(strstr(m, "**Whirl\\_512**: FAILED record at 64 KiB"));
     free(m);
     free(h);
@@ -180,6 +183,73 @@ static void rename_instance(const char *data, const char *sys, const char *from,
     }
 }
 
+/* Sets the candidate field of every entry and record of CAND on SYS to TO. */
+static void rename_candidate(const char *data, const char *sys, const char *cand,
+                             const char *to)
+{
+    char rel[512];
+    const char *files[] = {"build.json", "kat.json"};
+    for (size_t f = 0; f < 2; f++) {
+        snprintf(rel, sizeof rel, "%s/%s", sys, files[f]);
+        json_t *j = rt_load_json(data, rel);
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(j, "instances"), i, e)
+            if (strcmp(json_string_value(json_object_get(e, "candidate")), cand) == 0)
+                json_object_set_new(e, "candidate", json_string(to));
+        rt_save_json(data, rel, j);
+        json_decref(j);
+    }
+    char dir[4096];
+    snprintf(rel, sizeof rel, "%s/records", sys);
+    rt_join(dir, data, rel);
+    json_t *recs = rt_list_files(dir);
+    size_t i;
+    json_t *r;
+    json_array_foreach(recs, i, r) {
+        snprintf(rel, sizeof rel, "%s/records/%s", sys, json_string_value(r));
+        json_t *j = rt_load_json(data, rel);
+        if (strcmp(json_string_value(json_object_get(j, "candidate")), cand) == 0) {
+            json_object_set_new(j, "candidate", json_string(to));
+            rt_save_json(data, rel, j);
+        }
+        json_decref(j);
+    }
+    json_decref(recs);
+}
+
+/* A candidate called like a system page gets a page of its own and leaves
+ * the summary in place. */
+static void test_candidate_named_summary(void **state)
+{
+    (void)state;
+    char data[4096], site[4096];
+    rt_copy_dataset(data);
+    rename_candidate(data, "x86_1", "SM3", "Summary");
+    rename_candidate(data, "x86_1", "Whirl", "method");
+    make_site(data, site);
+    char *sum = site_file(site, "x86_1/summary.md");
+    char *method = site_file(site, "x86_1/method.md");
+    char *cand = site_file(site, "x86_1/Summary.candidate.md");
+    char *cand2 = site_file(site, "x86_1/method.candidate.html");
+    char *index = site_file(site, "index.html");
+    assert_ptr_equal(strstr(sum, "# Summary: x86\\_1\n"), sum);
+    assert_ptr_equal(strstr(method, "# Method: x86\\_1\n"), method);
+    assert_ptr_equal(strstr(cand, "# Summary on x86\\_1\n"), cand);
+    assert_non_null(strstr(cand2, "<h1>method on x86_1</h1>"));
+    assert_non_null(strstr(sum, "[Summary](Summary.candidate.md)"));
+    assert_non_null(strstr(sum, "[method](method.candidate.md)"));
+    assert_non_null(strstr(cand, "(Summary.candidate.svg)"));
+    assert_non_null(strstr(index, "href=\"x86_1/Summary.candidate.html\""));
+    free(sum);
+    free(method);
+    free(cand);
+    free(cand2);
+    free(index);
+    rt_rmtree(site);
+    rt_rmtree(data);
+}
+
 static void test_markup_escaped(void **state)
 {
     (void)state;
@@ -254,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_counter_named),
         cmocka_unit_test(test_summary_ratio),
         cmocka_unit_test(test_markup_escaped),
+        cmocka_unit_test(test_candidate_named_summary),
         cmocka_unit_test(test_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

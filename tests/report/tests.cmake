@@ -2,6 +2,7 @@
 # validate and export, all on the synthetic dataset in tests/report/data
 # (written by tests/report/make_data.py), plus the command-line front ends.
 hb_add_test(report_numfmt SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_numfmt.c)
+hb_add_test(report_svg SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_svg.c LIBS m)
 hb_add_test(report_pages TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_pages.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)

@@ -1,0 +1,199 @@
+/* The flag fallback of SPEC §2 end to end: a package whose instance is
+ * only right in GNU C mode (fixtures/fx_strict.c) is built with the guide's
+ * reference flags by hashbench build, fails its submitted vectors, is
+ * rebuilt once with the harness-default flags and passes. Both results are
+ * kept (two logs, the guide's inside the kat.json entry), and kat.json
+ * points the later stages at the rebuilt library. The submitted vectors are
+ * text files in a nested Test_Vectors folder, one with CR LF line ends and
+ * trailing blanks, so the canonical comparison is exercised too; they come
+ * from the fixture built as a GNU-mode module by CMake. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "build/build.h"
+#include "common/digest.h"
+#include "common/fs.h"
+#include "kat/kat.h"
+#include "kat_test_util.h"
+
+static char *root;
+
+static int setup(void **state)
+{
+    (void)state;
+    root = kt_mkdtemp("fallback");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (!getenv("HB_KAT_KEEP"))
+        kt_rm_rf(root);
+    free(root);
+    return 0;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    hb_err err;
+    if (hb_write_atomic(path, text, strlen(text), &err) != 0)
+        fail_msg("%s", err.msg);
+}
+
+/* Copies SRC to DST with CR LF line ends, a trailing blank on every line
+ * and a blank line first: the same canonical text. */
+static void copy_crlf(const char *src, const char *dst)
+{
+    char *text = NULL;
+    hb_err err;
+    size_t len = 0, n = 0;
+    assert_int_equal(hb_read_file(src, &text, &len, &err), 0);
+    char *out = malloc(3 * len + 3);
+    assert_non_null(out);
+    memcpy(out, "\r\n", 2);
+    n = 2;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            out[n++] = ' ';
+            out[n++] = '\r';
+        }
+        out[n++] = text[i];
+    }
+    assert_int_equal(hb_mkdirs_for(dst, &err), 0);
+    assert_int_equal(hb_write_atomic(dst, out, n, &err), 0);
+    free(out);
+    free(text);
+}
+
+static int run_kat(const char *run, int *failed)
+{
+    kat_options o = {0};
+    hb_err err;
+    o.run_dir = run;
+    o.timeout_s = 120;
+    int rc = kat_run(&o, failed, &err);
+    if (rc != 0)
+        print_error("kat_run: %s\n", err.msg);
+    return rc;
+}
+
+/* The reference texts: the fixture as a GNU-mode module, no vectors. */
+static void reference_texts(const char *run)
+{
+    int failed = -1;
+    assert_int_equal(hb_mkdirs(run, &(hb_err){{0}}), 0);
+    json_t *b = kt_build_new();
+    kt_build_add(b, run, "ref", "Strict", 256, KAT_FIXTURE_DIR "/libkatfx_strict.so", NULL,
+                 "harness-default");
+    kt_build_save(b, run);
+    json_decref(b);
+    assert_int_equal(run_kat(run, &failed), 0);
+    assert_int_equal(failed, 0);
+}
+
+static void make_package(const char *pkg, const char *ref)
+{
+    char dir[2048], src[4096], dst[4096];
+    hb_err err;
+    snprintf(dir, sizeof dir, "%s/Implementations/Reference_Implementation/Strict", pkg);
+    assert_int_equal(hb_mkdirs(dir, &err), 0);
+    snprintf(dst, sizeof dst, "%s/CryptHash_AlgorithmInstance.h", dir);
+    write_text(dst, "#define ALGORITHM_INSTANCE \"Strict\"\n#define DIGEST_BIT_LENGTH 256\n");
+    snprintf(dst, sizeof dst, "%s/strict.c", dir);
+    assert_int_equal(hb_copy_file(KAT_FIXTURE_SRC_DIR "/fx_strict.c", dst, &err), 0);
+    snprintf(src, sizeof src, "%s/kat/ref/Strict/KAT_2_12_Strict.txt", ref);
+    snprintf(dst, sizeof dst, "%s/Test_Vectors/v1/Strict/KAT_2_12_Strict.txt", pkg);
+    assert_int_equal(hb_copy_file(src, dst, &err), 0);
+    snprintf(src, sizeof src, "%s/kat/ref/Strict/KAT_2_23_Strict.txt", ref);
+    snprintf(dst, sizeof dst, "%s/Test_Vectors/v1/Strict/KAT_2_23_Strict.txt", pkg);
+    copy_crlf(src, dst);
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+    const char *v = json_string_value(json_object_get(o, k));
+    if (!v)
+        fail_msg("no string '%s' in the kat.json entry", k);
+    return v;
+}
+
+static void assert_file_has(const char *run, const char *rel, const char *needle)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", run, rel);
+    if (!kt_contains(path, needle))
+        fail_msg("%s: '%s' not found", path, needle);
+}
+
+static void test_fallback(void **state)
+{
+    char ref[1024], pkg[1024], run[1024], path[4096], sha[HB_SHA256_HEX];
+    int failed = -1;
+    hb_err err;
+    (void)state;
+    snprintf(ref, sizeof ref, "%s/ref", root);
+    snprintf(pkg, sizeof pkg, "%s/Quirk", root);
+    snprintf(run, sizeof run, "%s/run", root);
+    reference_texts(ref);
+    make_package(pkg, ref);
+
+    const char *pkgs[] = {pkg};
+    build_options bo = {run, "reference", NULL, 1, pkgs, 1, NULL, NULL, NULL};
+    assert_int_equal(build_run(&bo, &failed, &err), 0);
+    assert_int_equal(failed, 0);
+    assert_int_equal(run_kat(run, &failed), 0);
+    assert_int_equal(failed, 0);
+
+    json_t *e = kt_kat_entry(run, "Quirk", "Strict");
+    assert_non_null(e);
+    assert_string_equal(str(e, "status"), "PASS");
+    assert_string_equal(str(e, "flags_kind"), "harness-default");
+    assert_string_equal(str(e, "library"), "lib/Quirk/harness-default/libStrict.so");
+    assert_non_null(strstr(str(e, "flags"), "-std=gnu11"));
+    assert_non_null(strstr(str(e, "reason"), "guide flags gave MISMATCH"));
+    snprintf(path, sizeof path, "%s/%s", run, str(e, "library"));
+    assert_int_equal(hb_sha256_file_hex(path, sha, &err), 0);
+    assert_string_equal(str(e, "library_sha256"), sha);
+    json_t *f = json_array_get(json_object_get(e, "files"), 1);
+    assert_string_equal(str(f, "expected_from"), "file");
+    assert_string_equal(str(f, "verdict"), "PASS");
+    assert_file_has(run, str(e, "log"), "\nflags_kind: harness-default\n");
+    assert_file_has(run, str(e, "log"), "RESULT Quirk Strict PASS\n");
+
+    /* The guide result, kept: its own library, log and MISMATCH at 2048. */
+    json_t *g = json_object_get(e, "guide");
+    assert_true(json_is_object(g));
+    assert_string_equal(str(g, "status"), "MISMATCH");
+    assert_string_equal(str(g, "library"), "lib/Quirk/libStrict.so");
+    assert_non_null(strstr(str(g, "flags"), "-std=c99 -Wpedantic -Wall -Wextra -O2"));
+    assert_string_not_equal(str(g, "log"), str(e, "log"));
+    assert_file_has(run, str(g, "log"), "\nflags_kind: guide\n");
+    assert_file_has(run, str(g, "log"), "first difference in record Msg_Len = 2048");
+    assert_file_has(run, str(g, "log"), "RESULT Quirk Strict MISMATCH\n");
+    snprintf(path, sizeof path, "%s/%s", run, str(g, "log"));
+    assert_int_equal(hb_sha256_file_hex(path, sha, &err), 0);
+    assert_string_equal(str(g, "log_sha256"), sha);
+    json_decref(e);
+
+    /* A second run keeps the result without rebuilding or testing again. */
+    snprintf(path, sizeof path, "%s/kat.json", run);
+    char before[HB_SHA256_HEX];
+    assert_int_equal(hb_sha256_file_hex(path, before, &err), 0);
+    assert_int_equal(run_kat(run, &failed), 0);
+    assert_int_equal(failed, 0);
+    assert_int_equal(hb_sha256_file_hex(path, sha, &err), 0);
+    assert_string_equal(before, sha);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fallback),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
