@@ -1,9 +1,10 @@
 /* Fuzz target: published datasets (docs/FORMATS.md, src/report/). A small
  * real dataset is committed in fuzz/dataset_base/ (one system, one
  * candidate, one instance, one record, its KAT log). Each input replaces
- * one of its files: the first byte chooses which (campaign.json,
- * build.json, kat.json, the record, the KAT log), the rest is the new
- * content. The dataset is then validated (report_validate) and rendered
+ * one of its files: the first byte chooses which ('0' campaign.json, '1'
+ * build.json, '2' kat.json, '3' the record, '4' the KAT log; other bytes
+ * wrap around, so the seeds in corpus/dataset stay text), the rest is the
+ * new content. The dataset is then validated (report_validate) and rendered
  * (report_site) into a scratch folder. Checked besides memory safety and
  * hangs: a failure is one line naming a file; validate never reports fewer
  * problems than zero, and its status agrees with its problem count; a
@@ -43,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         load_base();
     if (size < 1)
         return 0;
-    size_t pick = data[0] % NFILES;
+    size_t pick = (size_t)(unsigned char)(data[0] - '0') % NFILES;
     for (size_t i = 0; i < NFILES; i++) {
         snprintf(rel, sizeof rel, "data/%s", files[i]);
         if (i == pick)

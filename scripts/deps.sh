@@ -11,6 +11,11 @@ case "${1:-demo}" in
   bench) WANT="$TEST libbenchmark-dev g++ openssl" ;;
   *) echo "usage: scripts/deps.sh [demo|test|bench]" >&2; exit 2 ;;
 esac
+# The AArch64 test also needs the arm64 libraries (dpkg multiarch) and
+# qemu-aarch64 registered with binfmt_misc: scripts/cross-deps.sh.
+case "${1:-demo}" in
+  test|bench) sh "$(dirname "$0")/cross-deps.sh" ;;
+esac
 MISSING=""
 for p in $WANT; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

@@ -103,7 +103,7 @@ static const char *driver_reason(const char *name, const char *text)
     if (strcasecmp(name, "drng.c") == 0)
         return "official DRNG of the KAT driver";
     regex_t re;
-    if (regcomp(&re, "(^|[^A-Za-z0-9_])int[[:space:]]+main[[:space:]]*\\(",
+    if (regcomp(&re, "(^|[^A-Za-z0-9_])(int|void)[[:space:]]+main[[:space:]]*\\(",
                 REG_EXTENDED | REG_NOSUB) != 0)
         return NULL;
     int hit = regexec(&re, text, 0, NULL, 0) == 0;

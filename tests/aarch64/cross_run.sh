@@ -1,15 +1,19 @@
 #!/bin/sh
 # The AArch64 path end to end under emulation (ctest: aarch64_cross_run).
 # It cross-builds hashbench with cmake/aarch64-linux-gnu.cmake, then runs the
-# AArch64 hashbench under qemu-aarch64 on the bundled examples: build with
-# the cross compiler (reference profile) and KAT, requiring PASS for every
-# instance; a performance-profile build whose flags must be the ARM guide's;
-# a short measurement whose records must name cntvct_el0 at the frequency
-# that cntfrq_el0 gives (read by tests/aarch64/cntfrq.c). It then measures
-# the same examples natively (x86-64), publishes both runs into one dataset
-# (the emulated system's id says "qemu": its figures mean nothing), renders
-# the site and requires each candidate's x86 page and AArch64 page to link
-# to each other. run_check (tests/aarch64/run_check.c) does the checks.
+# AArch64 hashbench under qemu-aarch64 on the bundled examples (or the
+# packages in HB_EXAMPLES_DIR): build with the cross compiler (reference
+# profile) and KAT, requiring PASS for every instance; performance and
+# resource builds whose flags must be the ARM guide's and nothing else;
+# `hashbench check`, which must see an AArch64 host and name cntvct_el0 as
+# ticks; a short measurement whose records must name cntvct_el0 at the
+# frequency that cntfrq_el0 gives (read by tests/aarch64/cntfrq.c). It then
+# runs the same examples natively (x86-64), requires both architectures to
+# generate the same KAT texts, publishes both runs into one dataset (the
+# emulated system's id, arm_1_emulated, says its figures time qemu, not a
+# core), renders the site and requires each candidate's x86 page and AArch64
+# page to link to each other, and the AArch64 pages to give cntvct_el0
+# ticks, never cycles. run_check (tests/aarch64/run_check.c) does the checks.
 # Without qemu-aarch64, the cross compiler, the arm64 libraries or the
 # binfmt_misc entry (scripts/cross-deps.sh installs all of them) it skips
 # with exit code 77, or fails when HB_AARCH64_REQUIRED=1 or CI=true (CI
@@ -40,7 +44,7 @@ REF_FLAGS="-std=c99 -Wpedantic -Wall -Wextra -O2"
 
 skip() {
   if [ "${HB_AARCH64_REQUIRED:-0}" = 1 ] || [ "${CI:-}" = true ]; then
-    echo "aarch64: cannot run: $1 (HB_AARCH64_REQUIRED=1); run scripts/cross-deps.sh as root"
+    echo "aarch64: cannot run: $1 (the test is required here: HB_AARCH64_REQUIRED=1 or CI=true); run scripts/cross-deps.sh as root"
     exit 1
   fi
   echo "aarch64: skipped: $1; scripts/cross-deps.sh (as root) installs what is missing"

@@ -2,7 +2,8 @@
 # cmake/aarch64-linux-gnu.cmake, runs it under qemu-aarch64 on the examples
 # and checks the outputs with run_check (a native program: libelf, jansson).
 # It skips (exit 77) when the cross tools are missing, unless the environment
-# says HB_AARCH64_REQUIRED=1, as CI does.
+# says HB_AARCH64_REQUIRED=1 or CI=true (CI installs them: scripts/deps.sh
+# test runs scripts/cross-deps.sh).
 if(NOT CMAKE_CROSSCOMPILING)
   add_executable(aarch64_run_check ${CMAKE_CURRENT_LIST_DIR}/run_check.c)
   target_link_libraries(aarch64_run_check PRIVATE hbcore)

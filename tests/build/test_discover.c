@@ -46,6 +46,7 @@ static void test_drivers_left_out(void **state)
     }
     fx_write(fx_root, "Drv/" REF "D1/runner.c", "#include <stdio.h>\nint\nmain (int c, char **v)\n"
                                              "{ (void)c; (void)v; return 0; }\n");
+    fx_write(fx_root, "Drv/" REF "D1/demo.c", "void main(void) { }\n");
     fx_write(fx_root, "Drv/" REF "D1/helper.c", "int helper(void);\n"
                                              "int helper(void) { return 1; } /* domain() */\n");
     fx_write(fx_root, "Drv/" REF "D1/notes.txt", "int main(void)\n");
@@ -66,15 +67,17 @@ static void test_drivers_left_out(void **state)
     assert_int_equal(d->sources.n, 2);
     assert_string_equal(d->sources.v[0], REF "D1/helper.c");
     assert_string_equal(d->sources.v[1], REF "D1/impl.c");
-    /* Every driver, runner.c (main with a line break) and the link leading
-     * out of the package are listed as left out. */
-    assert_int_equal(d->excluded.n, (int)(sizeof drivers / sizeof drivers[0]) + 2);
-    int runner = 0, leak = 0;
+    /* Every driver, runner.c (main with a line break), demo.c (void main)
+     * and the link leading out of the package are listed as left out. */
+    assert_int_equal(d->excluded.n, (int)(sizeof drivers / sizeof drivers[0]) + 3);
+    int runner = 0, demo = 0, leak = 0;
     for (int i = 0; i < d->excluded.n; i++) {
         runner |= strstr(d->excluded.v[i], "runner.c (driver: defines main()") != NULL;
+        demo |= strstr(d->excluded.v[i], "demo.c (driver: defines main()") != NULL;
         leak |= strstr(d->excluded.v[i], "leak.c (leads outside") != NULL;
     }
     assert_true(runner);
+    assert_true(demo);
     assert_true(leak);
     discover_free(&l);
 }

@@ -21,6 +21,7 @@
 #include <openssl/evp.h>
 #include "common/digest.h"
 #include "common/fs.h"
+#include "common/proc.h"
 #include "kat/kat.h"
 #include "kat/kat_gen.h"
 #include "kat_test_util.h"
@@ -367,6 +368,26 @@ static void test_failure_classes(void **state)
     json_t *h = kt_kat_entry(run, "fx", "Hang");
     assert_non_null(h);
     json_decref(h);
+
+    /* The command line: every status printed, exit status 1 for failures. */
+    char exe[4096], *out = NULL;
+    snprintf(exe, sizeof exe, "%s/hashbench", getenv("HB_BUILD_DIR"));
+    char *argv[] = {exe, "kat", "--run-dir", run, "--timeout", "4", NULL};
+    hb_proc_opts po = hb_proc_defaults();
+    hb_proc_result res;
+    po.capture = &out;
+    po.capture_cap = 1 << 16;
+    assert_int_equal(hb_proc_exec(argv, &po, &res, &(hb_err){{0}}), 0);
+    assert_true(res.exited);
+    assert_int_equal(res.exit_code, 1);
+    assert_non_null(out);
+    for (size_t i = 0; i < sizeof expected / sizeof *expected; i++) {
+        char line[200];
+        snprintf(line, sizeof line, "%-9s fx/%s", expected[i].status, expected[i].inst);
+        if (!strstr(out, line))
+            fail_msg("'%s' not in the output:\n%s", line, out);
+    }
+    free(out);
 }
 
 /* Messages above the copy limit (KAT_2_33's 1 GiB) are guarded by being

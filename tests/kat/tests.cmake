@@ -27,6 +27,7 @@ target_compile_definitions(kat_gate PRIVATE KAT_FIXTURE_DIR="${HB_KAT_FX_DIR}")
 foreach(fx ${HB_KAT_FIXTURES})
   add_dependencies(kat_gate katfx_${fx})
 endforeach()
+add_dependencies(kat_gate hashbench)
 
 # `hashbench drng KAT_2_12 0 ... 19` prints exactly SPEC §3's check values.
 add_test(NAME kat_drng_cli COMMAND hashbench drng KAT_2_12
