@@ -10,6 +10,7 @@
 #   bench/accuracy.sh [--quick] [--no-readme] [--no-build] [--build DIR] [--cpu N]
 set -eu
 BENCH_NAME=accuracy
+# shellcheck source=bench/common.sh disable=SC2034
 . "$(dirname "$0")/common.sh"
 bench_setup "$@"
 bench_build_gbench

@@ -15,6 +15,8 @@
 #   --cpu N        core to pin every timer to (default: the last usable one)
 #   --no-build     use the binaries already in the build folder as they are
 
+# shellcheck shell=sh
+
 bench_die() {
     echo "$BENCH_NAME: $*" >&2
     exit 2
@@ -70,7 +72,7 @@ bench_setup() {
 # source is newer than the binary.
 bench_build_gbench() {
     out=$BENCH_BUILD/gbench_crypthash
-    if [ ! -x "$out" ] || [ "$BENCH_DIR/gbench_crypthash.cc" -nt "$out" ]; then
+    if [ ! -x "$out" ] || [ -n "$(find "$BENCH_DIR/gbench_crypthash.cc" -newer "$out")" ]; then
         ${CXX:-g++} -std=c++17 -O2 -Wall -Wextra -Werror -o "$out" \
             "$BENCH_DIR/gbench_crypthash.cc" -lbenchmark -lpthread -ldl ||
             bench_die "could not build $out (needs libbenchmark-dev)"

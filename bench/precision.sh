@@ -8,6 +8,7 @@
 #   bench/precision.sh [--quick] [--no-readme] [--no-build] [--build DIR] [--cpu N]
 set -eu
 BENCH_NAME=precision
+# shellcheck source=bench/common.sh disable=SC2034
 . "$(dirname "$0")/common.sh"
 bench_setup "$@"
 bench_run

@@ -9,6 +9,7 @@
 #   bench/speed.sh [--quick] [--no-readme] [--no-build] [--build DIR] [--cpu N]
 set -eu
 BENCH_NAME=speed
+# shellcheck source=bench/common.sh disable=SC2034
 . "$(dirname "$0")/common.sh"
 bench_setup "$@"
 bench_run

@@ -4,8 +4,9 @@
  * that neither passes nor lacks vectors with the guide flags is rebuilt once
  * with harness-default flags and tested again; both results are kept) and
  * writes DIR/kat.json (docs/FORMATS.md), whose `library` every later stage
- * uses. Resumable: an instance already in kat.json with the same library
- * and the same KAT files is kept. Instances run one after another. */
+ * uses. Resumable: an instance already in kat.json with the same library,
+ * the same KAT files and the same submitted vectors is kept. Instances run
+ * one after another. */
 #ifndef HB_KAT_KAT_H
 #define HB_KAT_KAT_H
 

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include "common/digest.h"
@@ -54,6 +56,7 @@ typedef struct plan {
 typedef struct child_arg {
     const plan *p;
     child_report *rep;
+    unsigned long cpu_s; /* CPU seconds before SIGXCPU */
 } child_arg;
 
 int kat_status_failed(const char *status)
@@ -77,6 +80,10 @@ static int child_main(void *arg)
     child_report *rep = a->rep;
     hb_err err;
     rep->pid = (long)getpid();
+    /* A soft limit below the hard one: running out of CPU time ends the
+     * child with SIGXCPU, told apart from any other kill. */
+    struct rlimit cpu = {(rlim_t)a->cpu_s, (rlim_t)a->cpu_s + 5};
+    setrlimit(RLIMIT_CPU, &cpu);
     kat_gen_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     if (kat_child_load(a->p->lib, &ctx.hash, rep->message, sizeof rep->message) != 0)
@@ -153,6 +160,10 @@ static void classify(const plan *p, const child_report *rep, const hb_proc_resul
         o->status = "TIMEOUT";
         snprintf(o->reason, sizeof o->reason, "no result within %.0f s%s",
                  timeout_s, where);
+    } else if (res->signaled && res->signo == SIGXCPU) {
+        o->status = "TIMEOUT";
+        snprintf(o->reason, sizeof o->reason, "no result within %.0f s of CPU time%s",
+                 timeout_s, where);
     } else if (res->signaled) {
         o->status = "CRASH";
         snprintf(o->reason, sizeof o->reason, "%s%s",
@@ -179,10 +190,9 @@ static int run_child(const kat_instance_spec *s, const plan *p, child_report *re
 {
     hb_proc_opts po = hb_proc_defaults();
     hb_proc_result res;
-    child_arg a = {p, rep};
     double timeout = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S;
+    child_arg a = {p, rep, (unsigned long)timeout + 2};
     po.timeout_s = timeout;
-    po.cpu_s = (unsigned long)timeout + 2;
     po.as_bytes = s->full ? KAT_AS_LIMIT_FULL : KAT_AS_LIMIT;
     po.fsize_bytes = KAT_FSIZE_LIMIT;
     if (hb_proc_fork(child_main, &a, &po, &res, err) != 0)
@@ -235,6 +245,28 @@ static void free_expectations(expectations *x)
 {
     strlist_free(&x->files);
     kat_manifest_free(&x->manifest);
+}
+
+int kat_instance_expected(const json_t *build, const char *name, char sha[HB_SHA256_HEX])
+{
+    expectations x;
+    hb_err err;
+    const char *inst = json_string_value(json_object_get(build, "instance"));
+    load_expectations(build, &x);
+    const char *text = kat_vectors_match(&x.files, name, x.prefer);
+    const kat_manifest_entry *m = x.have_manifest && inst ?
+        kat_manifest_find(&x.manifest, inst, name) : NULL;
+    int rc = 0;
+    if (text)
+        rc = kat_file_sha256(text, sha, &err) == 0 ? 1 : -1;
+    else if (x.manifest_error[0])
+        rc = -1;
+    else if (m) {
+        memcpy(sha, m->sha256, HB_SHA256_HEX);
+        rc = 1;
+    }
+    free_expectations(&x);
+    return rc;
 }
 
 typedef struct file_result {

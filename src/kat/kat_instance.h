@@ -8,6 +8,7 @@
 #define HB_KAT_KAT_INSTANCE_H
 
 #include <jansson.h>
+#include "common/digest.h"
 #include "common/err.h"
 
 typedef struct kat_instance_spec {
@@ -26,6 +27,12 @@ typedef struct kat_instance_spec {
  * build entry, unwritable run directory); every misbehaviour of the library
  * is a status in the entry. */
 int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err);
+
+/* The expected canonical SHA-256 of the KAT file NAME for the build.json
+ * entry BUILD, from its package's vectors as they are now (the same lookup
+ * as kat_instance_run): 1 with SHA filled, 0 when there is none, -1 when
+ * they cannot be read (a malformed manifest or text file). */
+int kat_instance_expected(const json_t *build, const char *name, char sha[HB_SHA256_HEX]);
 
 /* 1 when STATUS is one of the failure statuses (neither PASS, NOKAT nor
  * BASELINE). */

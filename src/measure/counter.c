@@ -182,11 +182,33 @@ int counter_read_overhead(counter_kind k, int samples, double *min_ticks,
     return 0;
 }
 
+/* The frequency the architecture states for K, where it states one:
+ * cntfrq_el0 for cntvct_el0 on AArch64; 0 elsewhere. */
+static double counter_nominal_hz(counter_kind k)
+{
+#if defined(__aarch64__)
+    if (k == COUNTER_CNTVCT) {
+        uint64_t hz;
+        __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+        return (double)hz;
+    }
+#else
+    (void)k;
+#endif
+    return 0;
+}
+
 json_t *counter_json(counter_kind k, double rate_hz)
 {
-    return json_pack("{s:s, s:b, s:f, s:s}", "name", counter_name(k),
-                     "is_cycles", counter_is_cycles(k), "rate_hz", rate_hz,
-                     "description", counter_description(k));
+    json_t *j = json_pack("{s:s, s:b, s:f, s:s}", "name", counter_name(k),
+                          "is_cycles", counter_is_cycles(k), "rate_hz", rate_hz,
+                          "description", counter_description(k));
+    double nominal = counter_nominal_hz(k);
+    if (j && nominal > 0) {
+        json_object_set_new(j, "nominal_hz", json_real(nominal));
+        json_object_set_new(j, "nominal_source", json_string("cntfrq_el0"));
+    }
+    return j;
 }
 
 int counter_characterise(int cpu, double seconds, counter_report *out,

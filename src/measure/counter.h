@@ -69,7 +69,9 @@ int counter_read_overhead(counter_kind k, int samples, double *min_ticks,
                           double *median_ticks, hb_err *err);
 
 /* The record's environment.counter object: {"name", "is_cycles",
- * "rate_hz", "description"}. A new reference owned by the caller. */
+ * "rate_hz", "description"}, plus "nominal_hz" and "nominal_source"
+ * ("cntfrq_el0") for cntvct_el0 on AArch64. A new reference owned by the
+ * caller. */
 json_t *counter_json(counter_kind k, double rate_hz);
 
 /* Everything `hashbench clock` and the host check show about the counter. */

@@ -428,7 +428,7 @@ static int find_files(const char *dir, const char *suffix, file_list *fl)
 }
 
 static int check_counter(const char *path, const json_t *obj,
-                         const char *counter, double freq);
+                         const char *counter, double freq, int nominal);
 
 static int check_record(const char *path, const char *counter, double freq)
 {
@@ -447,7 +447,7 @@ static int check_record(const char *path, const char *counter, double freq)
     else if (strcmp(status, "OK") != 0)
         rc = failf("%s: status %s, expected OK", path, status);
     else
-        rc = check_counter(path, cnt, counter, freq);
+        rc = check_counter(path, cnt, counter, freq, 1);
     json_decref(r);
     return rc;
 }
@@ -465,18 +465,19 @@ static int check_records(const char *run_dir, const char *counter, double freq)
     for (size_t i = 0; i < recs.n && !rc; i++)
         rc = check_record(recs.paths[i], counter, freq);
     if (!rc)
-        printf("records: %zu records, status OK, counter %s within %.0f%% of "
-               "cntfrq_el0 = %.6g Hz, not cycles\n", recs.n, counter,
-               RATE_TOLERANCE * 100, freq);
+        printf("records: %zu records, status OK, counter %s, not cycles, "
+               "nominal_hz = cntfrq_el0 = %.6g Hz, measured rate within %.0f%%\n",
+               recs.n, counter, freq, RATE_TOLERANCE * 100);
     free_files(&recs);
     return rc;
 }
 
 /* The counter object OBJ (a record's environment.counter, or the counter
  * of `hashbench check --json`) names COUNTER, says it does not count
- * cycles, and gives a rate within RATE_TOLERANCE of FREQ. */
+ * cycles, and gives a rate within RATE_TOLERANCE of FREQ; with NOMINAL, it
+ * also states FREQ itself as its cntfrq_el0 frequency. */
 static int check_counter(const char *path, const json_t *obj,
-                         const char *counter, double freq)
+                         const char *counter, double freq, int nominal)
 {
     hb_err err;
     const char *name;
@@ -492,6 +493,16 @@ static int check_counter(const char *path, const json_t *obj,
     if (!(fabs(rate - freq) <= RATE_TOLERANCE * freq))
         return failf("%s: counter rate %.6g Hz, but cntfrq_el0 says %.6g Hz",
                      path, rate, freq);
+    if (!nominal)
+        return 0;
+    const char *source;
+    double hz;
+    if (hb_json_get_num(obj, "nominal_hz", &hz, path, &err) < 0 ||
+        hb_json_get_str(obj, "nominal_source", &source, path, &err) < 0)
+        return failf("%s", err.msg);
+    if (strcmp(source, "cntfrq_el0") != 0 || hz != freq)
+        return failf("%s: nominal frequency %.6g Hz from %s, but cntfrq_el0 "
+                     "says %.6g Hz", path, hz, source, freq);
     return 0;
 }
 
@@ -514,7 +525,7 @@ static int check_check(const char *path, const char *counter, double freq)
     else if (strcmp(arch, "aarch64") != 0)
         rc = failf("%s: host arch %s, expected aarch64", path, arch);
     else
-        rc = check_counter(path, cnt, counter, freq);
+        rc = check_counter(path, cnt, counter, freq, 0);
     char want[128];
     snprintf(want, sizeof want, "%s ticks, not core cycles", counter);
     const char *detail = NULL;

@@ -5,5 +5,5 @@ hb_add_test(test_check SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_check.c)
 hb_add_test(test_campaign_unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_campaign_unit.c)
 add_test(NAME test_campaign_e2e
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/campaign_e2e.sh)
-set_tests_properties(test_campaign_e2e PROPERTIES TIMEOUT 400
+set_tests_properties(test_campaign_e2e PROPERTIES TIMEOUT 600
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

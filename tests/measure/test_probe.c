@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "measure/measure.h"
@@ -100,6 +101,37 @@ static void test_pinned(void **state)
     assert_int_equal(r.cpu, cpu);
 }
 
+/* The probe opens the counter it is told to: perf cycles when this kernel
+ * grants them (else NOCOUNTER, never a silent substitute), the
+ * architecture's own counter, and not the other architecture's. */
+static void test_counter_choice(void **state)
+{
+    (void)state;
+    trial_request rq;
+    request(&rq, "libmfix_plain.so", 64);
+    trial_result r;
+    hb_err err;
+    rq.counter = COUNTER_PERF_CYCLES;
+    int fd = counter_perf_open_cycles();
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    if (fd >= 0) {
+        close(fd);
+        if (!r.ok)
+            fail_msg("perf cycles open here but not in the probe: %s", r.failure);
+    } else {
+        assert_false(r.ok);
+        assert_non_null(strstr(r.failure, probe_exit_word(PROBE_NOCOUNTER)));
+        assert_non_null(strstr(r.failure, "perf_cycles"));
+    }
+    rq.counter = counter_arch_kind();
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    assert_true(r.ok);
+    rq.counter = counter_arch_kind() == COUNTER_TSC ? COUNTER_CNTVCT : COUNTER_TSC;
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.failure, probe_exit_word(PROBE_NOCOUNTER)));
+}
+
 static void test_without_memory_flag(void **state)
 {
     (void)state;
@@ -169,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_stack_64k),
         cmocka_unit_test(test_heap_1m),
         cmocka_unit_test(test_pinned),
+        cmocka_unit_test(test_counter_choice),
         cmocka_unit_test(test_without_memory_flag),
         cmocka_unit_test(test_misbehaviour_caught),
         cmocka_unit_test(test_parse_line),
