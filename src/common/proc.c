@@ -189,7 +189,7 @@ static int start(int (*fn)(void *), void *arg, char *const argv[],
     if (o->capture)
         *o->capture = NULL;
     int fds[2] = {-1, -1};
-    if (o->capture && pipe(fds) != 0)
+    if (o->capture && pipe2(fds, O_CLOEXEC) != 0)
         return hb_fail_errno(err, "cannot create a pipe");
     fflush(stdout);
     fflush(stderr);

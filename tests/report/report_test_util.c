@@ -56,7 +56,7 @@ static void copy_tree(const char *from, const char *to)
         if (is_dir(a)) {
             copy_tree(a, b);
         } else {
-            size_t len;
+            size_t len = 0;
             char *text = rt_read(a, &len);
             assert_non_null(text);
             FILE *fp = fopen(b, "wb");
