@@ -10,6 +10,7 @@
 #include <string.h>
 #include "campaign/campaign.h"
 #include "campaign/progress.h"
+#include "campaign/table.h"
 #include "common/fs.h"
 #include "measure/measure.h"
 
@@ -190,6 +191,11 @@ static int find_examples(char ***out, size_t *n)
 
 static void print_outcome(const campaign_options *o, const campaign_result *r)
 {
+    hb_err terr;
+    fflush(stderr);
+    if (campaign_print_table(o->run_dir, stdout, &terr) != 0)
+        fprintf(stderr, "hashbench run: %s\n", terr.msg);
+    fflush(stdout);
     int records = campaign_count_records(o->run_dir);
     fprintf(stderr, "campaign %s: %s/campaign.json, %d record%s\n",
             r->measured ? "complete" : "stopped", o->run_dir, records,

@@ -39,9 +39,11 @@
 #include "common/json.h"
 #include "report/pages.h"
 
-/* The counter rate in a record may be measured against CLOCK_MONOTONIC_RAW
- * rather than copied from cntfrq_el0; under emulation both agree closely. */
-#define RATE_TOLERANCE 0.02
+/* The rate in a record is measured against CLOCK_MONOTONIC_RAW over 0.2 s
+ * (the frequency cntfrq_el0 states is checked exactly, as nominal_hz); on a
+ * busy two-core machine a preemption between two reads can move it by a
+ * few milliseconds' worth, so the measured rate gets a wide margin. */
+#define RATE_TOLERANCE 0.05
 
 static int failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
