@@ -102,8 +102,8 @@ static void resolve_defaults(json_t *o)
     }
     if (json_is_null(json_object_get(o, "target_ci_percent")))
         json_object_set_new(o, "target_ci_percent", json_real(0.5));
-    if (json_is_null(json_object_get(o, "budget_s")))
-        json_object_set_new(o, "budget_s", json_real(10));
+    /* budget_s stays null when not given: the measure stage then caps each
+     * (instance, size) at a fraction of the reference rule's cost. */
     if (json_is_null(json_object_get(o, "trials")))
         json_object_set_new(o, "trials", json_integer(5));
     if (json_is_null(json_object_get(o, "shard")))

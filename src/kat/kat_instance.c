@@ -176,7 +176,7 @@ static void classify(const plan *p, const child_report *rep, const hb_proc_resul
         snprintf(o->reason, sizeof o->reason, "%s%s", rep->fault.detail, where);
     } else if (res->exit_code == CHILD_INTERNAL) {
         o->status = "ERROR";
-        snprintf(o->reason, sizeof o->reason, "the KAT run failed%s: %s", where,
+        snprintf(o->reason, sizeof o->reason, "the KAT run failed%s: %.850s", where,
                  rep->message);
     } else if (!rep->finished) {
         o->status = "ERROR";

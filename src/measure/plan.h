@@ -2,13 +2,17 @@
  * several timed calls after warm-up, then either the reference campaign's
  * rule ("reference": a fixed number of trials, calls per trial
  * min(20000, max(ceil(1 s / t1), 20)) with t1 the calibrated per-call time)
- * or the adaptive rule ("adaptive": short trials, each long enough for the
- * counter's resolution, added until the 95% CI half-width of the mean
+ * or the adaptive rule ("adaptive": short trials of about 1 ms, so that most
+ * run without being preempted, added until the 95% CI half-width of the mean
  * per-call cost is within target_ci_percent of the mean, with at least
- * min_trials trials and 100 calls, within budget_s). Every trial is a fresh
- * probe process (trial.h). A trial whose ticks/ns rate departs from the
- * host's counter rate by more than 5% is disturbed: kept, counted, and run
- * again at most max_retries times. */
+ * min_trials kept trials and 100 kept calls, within a time budget that by
+ * default is a fraction of what the reference rule would spend on the same
+ * size). Every trial is a fresh probe process (trial.h). A trial is
+ * disturbed when its ticks/ns rate departs from the host's counter rate by
+ * more than 5%, when its thread was switched out during the timed loop
+ * (involuntary or voluntary context switch), or when its thread CPU time
+ * falls short of its wall time by more than 1% + 2 us: it is kept with its
+ * reasons, counted, and run again at most max_retries times. */
 #ifndef HB_MEASURE_PLAN_H
 #define HB_MEASURE_PLAN_H
 
@@ -19,6 +23,19 @@
 
 #define PLAN_MIN_CALLS 100
 #define PLAN_DISTURBED_PERCENT 5.0
+#define PLAN_CPU_SHORT_PERCENT 1.0
+#define PLAN_CPU_SHORT_SLACK_NS 2000.0
+#define PLAN_DEFAULT_BUDGET_S 10.0
+#define PLAN_BUDGET_FRACTION 0.1
+
+/* Why a trial is disturbed: a bit set, 0 for an undisturbed trial. */
+enum {
+    PLAN_DISTURBED_RATE = 1,        /* counter rate departs from the host's */
+    PLAN_DISTURBED_INVOLUNTARY = 2, /* preempted during the timed loop */
+    PLAN_DISTURBED_VOLUNTARY = 4,   /* slept during the timed loop */
+    PLAN_DISTURBED_CPU_TIME = 8,    /* thread CPU time short of wall time */
+    PLAN_DISTURBED_N_REASONS = 4
+};
 
 /* Runs one trial (calibration or timed) for RQ into RES; trial_run's
  * contract. The planner calls it once per trial, so each trial is a fresh
@@ -30,7 +47,12 @@ typedef struct plan_settings {
     const char *planner;       /* "reference" or "adaptive" */
     int min_trials;            /* reference: the trial count; adaptive: the minimum */
     double target_ci_percent;  /* adaptive */
-    double budget_s;           /* adaptive: wall-clock budget for adding trials */
+    double budget_s;           /* adaptive: wall-clock budget for adding trials;
+                                  with budget_explicit 0 only an upper bound
+                                  (<= 0: PLAN_DEFAULT_BUDGET_S) */
+    int budget_explicit;       /* 1: budget_s as given, no reference cap */
+    double budget_fraction;    /* cap: this share of the reference rule's
+                                  cost (<= 0: PLAN_BUDGET_FRACTION) */
     int max_retries;           /* re-runs of a disturbed trial */
     int max_trials;            /* adaptive: hard cap */
     double host_rate_hz;       /* the counter's measured rate on this host */
@@ -42,7 +64,7 @@ typedef struct plan_settings {
 typedef struct plan_trial {
     trial_result r;
     double rate_hz;
-    int disturbed;
+    int disturbed;                    /* PLAN_DISTURBED_* bits, 0: kept */
 } plan_trial;
 
 typedef struct plan_outcome {
@@ -53,6 +75,8 @@ typedef struct plan_outcome {
     unsigned long long calls_per_trial;
     unsigned long long warmup_calls;
     int target_reached;               /* adaptive: CI target met */
+    double budget_s;                  /* adaptive: the budget applied */
+    double reference_cost_s;          /* estimated timed work of the reference rule */
     int disturbed_retries;
     plan_trial *trials;               /* malloc'd; plan_outcome_free */
     size_t n_trials;
@@ -62,15 +86,39 @@ typedef struct plan_outcome {
 /* Calls per trial of the reference rule for T1_NS nanoseconds per call. */
 unsigned long long plan_reference_calls(double t1_ns);
 
-/* Calls per trial of the adaptive rule: a trial of at least 20 ms and
- * 10^5 ticks at RATE_HZ, and at least 100 / MIN_TRIALS calls. */
-unsigned long long plan_adaptive_calls(double t1_ns, double rate_hz, int min_trials);
+/* Calls per trial of the adaptive rule: a trial of at least 1 ms and 10^5
+ * ticks at RATE_HZ (short, so that few are preempted), at least 1 call, and
+ * at least 10 when one call takes 10 ms or more (so that the 100-call floor
+ * needs no more than 10 processes). */
+unsigned long long plan_adaptive_calls(double t1_ns, double rate_hz);
 
 /* Warm-up calls before timing: about 5 ms of work, between 10 and 10000. */
 unsigned long long plan_warmup_calls(double t1_ns);
 
+/* Adaptive warm-up: about 1 ms of work, between 1 and 10000 calls. */
+unsigned long long plan_adaptive_warmup_calls(double t1_ns);
+
+/* Seconds of timed and warm-up work the reference rule spends on MIN_TRIALS
+ * trials at T1_NS per call (a lower bound of its wall time). */
+double plan_reference_cost_s(double t1_ns, int min_trials);
+
+/* The adaptive budget in seconds for S at T1_NS per call: budget_s when
+ * explicit, else the smaller of budget_s (default 10 s) and budget_fraction
+ * (default 0.1) of plan_reference_cost_s. */
+double plan_adaptive_budget(const plan_settings *s, double t1_ns, int min_trials);
+
 /* 1 when a trial's RATE_HZ departs from HOST_RATE_HZ by more than 5%. */
 int plan_is_disturbed(double rate_hz, double host_rate_hz);
+
+/* The PLAN_DISTURBED_* bits of trial R with counter rate RATE_HZ: the rate
+ * rule, and, when the probe reported them (R->sched_known), a context switch
+ * in the timed loop or thread CPU time below wall time by more than
+ * PLAN_CPU_SHORT_PERCENT % + PLAN_CPU_SHORT_SLACK_NS. */
+int plan_disturbance(const trial_result *r, double rate_hz, double host_rate_hz);
+
+/* The record's name of disturbance bit BIT ("rate", "involuntary_switch",
+ * "voluntary_switch", "cpu_time"), or NULL. */
+const char *plan_disturbed_reason_name(int bit);
 
 /* Calibrates and runs the trials of S for the request TEMPLATE (lib, size,
  * counter, cpu, ...; calls and warmup are set here). Fills OUT; a probe

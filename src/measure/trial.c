@@ -130,6 +130,16 @@ int trial_parse_line(const char *line, trial_result *res)
     field_ll(line, "stack_peak_bytes", &res->stack_peak_bytes);
     field_ll(line, "heap_peak_bytes", &res->heap_peak_bytes);
     field_ll(line, "heap_allocs", &res->heap_allocs);
+    long long cpu_ns, vcsw, ivcsw;
+    res->sched_known = 0;
+    res->vcsw = res->ivcsw = -1;
+    if (field_ll(line, "cpu_ns", &cpu_ns) == 0 && field_ll(line, "vcsw", &vcsw) == 0 &&
+        field_ll(line, "ivcsw", &ivcsw) == 0 && cpu_ns >= 0 && vcsw >= 0 && ivcsw >= 0) {
+        res->sched_known = 1;
+        res->cpu_ns = (unsigned long long)cpu_ns;
+        res->vcsw = vcsw;
+        res->ivcsw = ivcsw;
+    }
     res->ok = 1;
     return 0;
 }

@@ -40,6 +40,9 @@ typedef struct trial_result {
     int cpu;
     long rss_baseline_kb, rss_peak_kb;
     long long stack_peak_bytes, heap_peak_bytes, heap_allocs; /* -1 unknown */
+    int sched_known;          /* 1: the probe reported the three below */
+    unsigned long long cpu_ns; /* thread CPU time across the timed loop */
+    long long vcsw, ivcsw;    /* voluntary / involuntary context switches in it */
     char digest[TRIAL_DIGEST_HEX];
 } trial_result;
 

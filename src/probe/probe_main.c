@@ -5,7 +5,10 @@
  * same digest, leave the message unchanged, return 0 and write nothing
  * outside the digest (guard bytes). It then runs the warm-up calls, times
  * exactly --calls calls in a loop with the chosen counter and
- * CLOCK_MONOTONIC_RAW, and prints ONE line of key=value pairs on its
+ * CLOCK_MONOTONIC_RAW, reads around that loop the thread's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID) and its voluntary and involuntary context
+ * switches (getrusage RUSAGE_THREAD), so the planner can tell a preempted
+ * trial from an undisturbed one, and prints ONE line of key=value pairs on its
  * original standard output (the library's own output goes to standard
  * error). With --memory it also runs one call on a painted stack with heap
  * tracking. Every failure has its own exit code (probe_codes.h) and a
@@ -22,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #define GUARD_BYTES 64
@@ -257,6 +262,27 @@ static void print_hex(FILE *f, const unsigned char *p, size_t n)
         fprintf(f, "%02x", p[i]);
 }
 
+/* The thread's CPU time in ns, or 0 when the clock is unavailable. */
+static unsigned long long thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* The thread's context switch counts; -1 each when getrusage fails. */
+static void thread_switches(long *voluntary, long *involuntary)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0) {
+        *voluntary = *involuntary = -1;
+        return;
+    }
+    *voluntary = ru.ru_nvcsw;
+    *involuntary = ru.ru_nivcsw;
+}
+
 static int run(const probe_args *a)
 {
     probe_ctx c;
@@ -275,12 +301,17 @@ static int run(const probe_args *a)
     int bad = 0;
     for (unsigned long long i = 0; i < a->warmup; i++)
         bad |= c.fn(c.digest_bits, c.msg, c.bits, c.digest);
+    long vcsw0, ivcsw0, vcsw1, ivcsw1;
+    thread_switches(&vcsw0, &ivcsw0);
+    unsigned long long cpu0 = thread_cpu_ns();
     uint64_t t0 = counter_clock_ns();
     uint64_t k0 = counter_reader_read(&r);
     for (unsigned long long i = 0; i < a->calls; i++)
         bad |= c.fn(c.digest_bits, c.msg, c.bits, c.digest);
     uint64_t k1 = counter_reader_read(&r);
     uint64_t t1 = counter_clock_ns();
+    unsigned long long cpu1 = thread_cpu_ns();
+    thread_switches(&vcsw1, &ivcsw1);
     counter_reader_close(&r);
     if (bad)
         return fail(PROBE_ERROR_RETURN, "CryptHash returned non-zero during timing");
@@ -307,6 +338,10 @@ static int run(const probe_args *a)
             counter_kind_name(a->counter), (unsigned long long)(k1 - k0),
             (unsigned long long)(t1 - t0), a->calls, a->warmup, a->size,
             (long)getpid(), sched_getcpu(), rss_base, status_kb("VmHWM"));
+    /* CPU time and switches are printed only when both reads worked. */
+    if (cpu0 && cpu1 >= cpu0 && vcsw0 >= 0 && vcsw1 >= 0)
+        fprintf(o, " cpu_ns=%llu vcsw=%ld ivcsw=%ld", cpu1 - cpu0, vcsw1 - vcsw0,
+                ivcsw1 - ivcsw0);
     if (a->memory)
         fprintf(o, " stack_peak_bytes=%zu heap_peak_bytes=%zu heap_allocs=%zu "
                    "heap_approximate=%d",
