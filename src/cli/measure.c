@@ -22,15 +22,18 @@ const char hb_usage_measure[] =
     "\n"
     "  --plan P           reference: the published rule, N trials (default 5) of\n"
     "                     min(20000, max(ceil(1 s / t1), 20)) calls;\n"
-    "                     adaptive (default): short trials until the 95% CI is\n"
-    "                     within --target-ci of the mean (at least N trials)\n"
+    "                     adaptive (default): short (1 ms) trials until the 95% CI\n"
+    "                     is within --target-ci of the mean (at least N trials\n"
+    "                     and 100 calls); preempted trials are run again\n"
     "  --cpu N            core to pin the probe to (default: the last one)\n"
     "  --sizes LIST       message bytes, comma-separated\n"
     "                     (default 32,128,512,1024,4096,8192,16384,65536)\n"
     "  --instances LIST   only these instances (Inst or Cand/Inst), comma-separated\n"
     "  --trials N         reference: trials; adaptive: minimum trials (default 5)\n"
     "  --target-ci P      adaptive target CI half-width in percent (default 0.5)\n"
-    "  --budget S         adaptive time budget per (instance, size) in s (default 10)\n"
+    "  --budget S         adaptive time budget per (instance, size) in s (default:\n"
+    "                     a tenth of the reference rule's cost for that size,\n"
+    "                     at most 10 s; a given S is used as it is)\n"
     "  --force            redo existing records\n";
 
 #define MAX_SIZES 64

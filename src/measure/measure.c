@@ -262,7 +262,10 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
                        c->settings.planner);
     c->settings.min_trials = o->trials > 0 ? o->trials : 5;
     c->settings.target_ci_percent = o->target_ci > 0 ? o->target_ci : 0.5;
-    c->settings.budget_s = o->budget_s > 0 ? o->budget_s : 10.0;
+    /* no --budget: at most 10 s and at most a tenth of what the reference
+     * rule would spend on the same size (plan_adaptive_budget) */
+    c->settings.budget_explicit = o->budget_s > 0;
+    c->settings.budget_s = o->budget_s > 0 ? o->budget_s : PLAN_DEFAULT_BUDGET_S;
     c->settings.max_retries = 2;
     c->settings.max_trials = 200;
     c->cpu = o->cpu >= 0 ? o->cpu : measure_default_cpu();

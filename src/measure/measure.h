@@ -28,7 +28,8 @@ typedef struct measure_options {
     int n_instances;
     int trials;                      /* reference: trials; adaptive: minimum; 0 = 5 */
     double target_ci;                /* percent; 0 = 0.5 */
-    double budget_s;                 /* adaptive budget per (instance, size); 0 = 10 */
+    double budget_s;                 /* adaptive budget per (instance, size); 0 =
+                                        automatic (plan_adaptive_budget) */
     int force;                       /* redo existing records */
     hb_progress_fn progress;
     void *progress_ctx;

@@ -1,7 +1,8 @@
 /* The planners: see plan.h. Calibration doubles its call count until the
  * timed loop lasts at least 10 ms (so the per-call time does not come from
  * one cold call), then the chosen rule sets calls per trial; the adaptive
- * rule recomputes the statistics after each kept trial. */
+ * rule sets its budget from the calibrated per-call time and recomputes the
+ * statistics after each kept trial. */
 #include "measure/plan.h"
 
 #include <math.h>
@@ -14,8 +15,10 @@
 #define CALIB_FIRST_CALLS 8
 #define CALIB_MIN_NS 10e6
 #define CALIB_ROUNDS 6
-#define ADAPTIVE_MIN_TRIAL_NS 20e6
+#define ADAPTIVE_MIN_TRIAL_NS 1e6
 #define ADAPTIVE_MIN_TRIAL_TICKS 1e5
+#define ADAPTIVE_LONG_CALL_NS 10e6
+#define ADAPTIVE_LONG_CALL_CALLS 10
 
 static double mono_s(void)
 {
@@ -38,12 +41,12 @@ unsigned long long plan_reference_calls(double t1_ns)
     return calls_for(1e9, t1_ns, 20, 20000);
 }
 
-unsigned long long plan_adaptive_calls(double t1_ns, double rate_hz, int min_trials)
+unsigned long long plan_adaptive_calls(double t1_ns, double rate_hz)
 {
     double ns = ADAPTIVE_MIN_TRIAL_NS;
     if (rate_hz > 0 && ADAPTIVE_MIN_TRIAL_TICKS / rate_hz * 1e9 > ns)
         ns = ADAPTIVE_MIN_TRIAL_TICKS / rate_hz * 1e9;
-    double floor_calls = ceil((double)PLAN_MIN_CALLS / (min_trials > 0 ? min_trials : 1));
+    double floor_calls = t1_ns >= ADAPTIVE_LONG_CALL_NS ? ADAPTIVE_LONG_CALL_CALLS : 1;
     return calls_for(ns, t1_ns, floor_calls, 1e12);
 }
 
@@ -52,11 +55,58 @@ unsigned long long plan_warmup_calls(double t1_ns)
     return calls_for(5e6, t1_ns, 10, 10000);
 }
 
+unsigned long long plan_adaptive_warmup_calls(double t1_ns)
+{
+    return calls_for(1e6, t1_ns, 1, 10000);
+}
+
+double plan_reference_cost_s(double t1_ns, int min_trials)
+{
+    double calls = (double)(plan_reference_calls(t1_ns) + plan_warmup_calls(t1_ns));
+    return (double)(min_trials > 0 ? min_trials : 5) * calls * t1_ns * 1e-9;
+}
+
+double plan_adaptive_budget(const plan_settings *s, double t1_ns, int min_trials)
+{
+    double b = s->budget_s > 0 ? s->budget_s : PLAN_DEFAULT_BUDGET_S;
+    if (s->budget_explicit)
+        return b;
+    double f = s->budget_fraction > 0 ? s->budget_fraction : PLAN_BUDGET_FRACTION;
+    double cap = f * plan_reference_cost_s(t1_ns, min_trials);
+    return cap < b ? cap : b;
+}
+
 int plan_is_disturbed(double rate_hz, double host_rate_hz)
 {
     if (!(host_rate_hz > 0))
         return 0;
     return fabs(rate_hz / host_rate_hz - 1.0) * 100.0 > PLAN_DISTURBED_PERCENT;
+}
+
+int plan_disturbance(const trial_result *r, double rate_hz, double host_rate_hz)
+{
+    int bits = plan_is_disturbed(rate_hz, host_rate_hz) ? PLAN_DISTURBED_RATE : 0;
+    if (!r->sched_known)
+        return bits;
+    if (r->ivcsw > 0)
+        bits |= PLAN_DISTURBED_INVOLUNTARY;
+    if (r->vcsw > 0)
+        bits |= PLAN_DISTURBED_VOLUNTARY;
+    double wall = (double)r->ns;
+    if ((double)r->cpu_ns < wall * (1.0 - PLAN_CPU_SHORT_PERCENT / 100.0) - PLAN_CPU_SHORT_SLACK_NS)
+        bits |= PLAN_DISTURBED_CPU_TIME;
+    return bits;
+}
+
+const char *plan_disturbed_reason_name(int bit)
+{
+    switch (bit) {
+    case PLAN_DISTURBED_RATE: return "rate";
+    case PLAN_DISTURBED_INVOLUNTARY: return "involuntary_switch";
+    case PLAN_DISTURBED_VOLUNTARY: return "voluntary_switch";
+    case PLAN_DISTURBED_CPU_TIME: return "cpu_time";
+    default: return NULL;
+    }
 }
 
 /* One trial through the settings' runner (the probe by default). */
@@ -112,7 +162,7 @@ static int push_trial(plan_outcome *out, const trial_result *r, double host_rate
     t = &out->trials[out->n_trials++];
     t->r = *r;
     t->rate_hz = r->ns ? (double)r->ticks * 1e9 / (double)r->ns : 0;
-    t->disturbed = plan_is_disturbed(t->rate_hz, host_rate);
+    t->disturbed = plan_disturbance(r, t->rate_hz, host_rate);
     return t->disturbed;
 }
 
@@ -168,11 +218,15 @@ static double current_ci(const plan_outcome *out, unsigned long long size)
     return ci;
 }
 
-static size_t kept(const plan_outcome *out)
+static size_t kept(const plan_outcome *out, unsigned long long *calls)
 {
     size_t k = 0;
+    *calls = 0;
     for (size_t i = 0; i < out->n_trials; i++)
-        k += !out->trials[i].disturbed;
+        if (!out->trials[i].disturbed) {
+            k++;
+            *calls += out->trials[i].r.calls;
+        }
     return k;
 }
 
@@ -189,38 +243,48 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
     trial_request rq = *tmpl;
     rq.calibrate = 0;
     rq.memory = 0;
-    rq.calls = adaptive ? plan_adaptive_calls(out->calib_ns_per_call, s->host_rate_hz,
-                                              min_trials)
-                        : plan_reference_calls(out->calib_ns_per_call);
-    if (rq.calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
-        rq.calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
-                   (unsigned long long)min_trials;
-    rq.warmup = plan_warmup_calls(out->calib_ns_per_call);
+    if (adaptive) {
+        rq.calls = plan_adaptive_calls(out->calib_ns_per_call, s->host_rate_hz);
+        rq.warmup = plan_adaptive_warmup_calls(out->calib_ns_per_call);
+    } else {
+        rq.calls = plan_reference_calls(out->calib_ns_per_call);
+        /* the reference rule's trials alone must reach 100 calls */
+        if (rq.calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
+            rq.calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
+                       (unsigned long long)min_trials;
+        rq.warmup = plan_warmup_calls(out->calib_ns_per_call);
+    }
     rq.timeout_s = timeout_for(rq.calls + rq.warmup, out->calib_ns_per_call);
     out->calls_per_trial = rq.calls;
     out->warmup_calls = rq.warmup;
+    out->reference_cost_s = plan_reference_cost_s(out->calib_ns_per_call, min_trials);
+    out->budget_s = adaptive ? plan_adaptive_budget(s, out->calib_ns_per_call, min_trials)
+                             : 0;
     double start = mono_s();
     int max_trials = s->max_trials > 0 ? s->max_trials : 200;
     size_t max_runs = (size_t)max_trials * (size_t)(1 + s->max_retries);
     for (;;) {
-        size_t k = kept(out);
+        unsigned long long calls;
+        size_t k = kept(out, &calls);
         if (out->n_trials >= max_runs || (!adaptive && out->n_trials >=
                 (size_t)min_trials * (size_t)(1 + s->max_retries))) {
             if (k == 0) {
                 out->ok = 0;
                 snprintf(out->failure, sizeof out->failure, "every trial was "
-                         "disturbed: the counter rate departs from the host's");
+                         "disturbed (counter rate, context switches or CPU time "
+                         "short of wall time)");
             }
             break;
         }
-        if ((int)k >= min_trials) {
+        /* the floors first: min_trials kept trials and 100 kept calls */
+        if ((int)k >= min_trials && (!adaptive || calls >= PLAN_MIN_CALLS)) {
             if (!adaptive)
                 break;
             if (current_ci(out, tmpl->size) <= s->target_ci_percent) {
                 out->target_reached = 1;
                 break;
             }
-            if (mono_s() - start >= s->budget_s || (int)k >= max_trials)
+            if (mono_s() - start >= out->budget_s || (int)k >= max_trials)
                 break;
         }
         int rc = run_one(s, &rq, out, err);

@@ -75,7 +75,10 @@ static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
                         json_pack("{s:I, s:f}", "calls", (json_int_t)o->calib_calls,
                                   "ns_per_call", o->calib_ns_per_call));
     json_object_set_new(p, "target_ci_percent", json_real(s->target_ci_percent));
-    json_object_set_new(p, "budget_s", json_real(s->budget_s));
+    json_object_set_new(p, "budget_s", adaptive ? json_real(o->budget_s) : json_null());
+    json_object_set_new(p, "budget_rule", !adaptive ? json_null()
+                        : json_string(s->budget_explicit ? "explicit" : "reference_fraction"));
+    json_object_set_new(p, "reference_cost_s", json_real(o->reference_cost_s));
     json_object_set_new(p, "max_retries", json_integer(s->max_retries));
     json_object_set_new(p, "min_trials", json_integer(s->min_trials));
     json_object_set_new(p, "target_reached",
@@ -83,21 +86,52 @@ static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
     return p;
 }
 
+static json_t *reasons_json(int bits)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < PLAN_DISTURBED_N_REASONS; i++)
+        if (bits & (1 << i))
+            json_array_append_new(a, json_string(plan_disturbed_reason_name(1 << i)));
+    return a;
+}
+
 static json_t *trials_json(const plan_outcome *o)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < o->n_trials; i++) {
         const plan_trial *t = &o->trials[i];
+        int known = t->r.sched_known;
         json_array_append_new(arr, json_pack(
-            "{s:I, s:I, s:I, s:I, s:f, s:b, s:I, s:i, s:I, s:I}",
+            "{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:f, s:b, s:o, s:I, s:i, s:I, s:I}",
             "index", (json_int_t)i, "calls", (json_int_t)t->r.calls,
             "ticks", (json_int_t)t->r.ticks, "ns", (json_int_t)t->r.ns,
-            "rate_hz", t->rate_hz, "disturbed", t->disturbed,
+            "cpu_ns", known ? json_integer((json_int_t)t->r.cpu_ns) : json_null(),
+            "voluntary_switches", known ? json_integer((json_int_t)t->r.vcsw) : json_null(),
+            "involuntary_switches", known ? json_integer((json_int_t)t->r.ivcsw) : json_null(),
+            "rate_hz", t->rate_hz, "disturbed", t->disturbed != 0,
+            "disturbed_reasons", reasons_json(t->disturbed),
             "pid", (json_int_t)t->r.pid, "cpu", t->r.cpu,
             "rss_baseline_kb", (json_int_t)t->r.rss_baseline_kb,
             "rss_peak_kb", (json_int_t)t->r.rss_peak_kb));
     }
     return arr;
+}
+
+/* How many trials each reason disturbed (a trial may have several). */
+static json_t *disturbed_counts_json(const plan_outcome *o)
+{
+    json_t *c = json_object();
+    size_t any = 0;
+    for (size_t i = 0; i < o->n_trials; i++)
+        any += o->trials[i].disturbed != 0;
+    json_object_set_new(c, "trials", json_integer((json_int_t)any));
+    for (int b = 0; b < PLAN_DISTURBED_N_REASONS; b++) {
+        size_t n = 0;
+        for (size_t i = 0; i < o->n_trials; i++)
+            n += (o->trials[i].disturbed & (1 << b)) != 0;
+        json_object_set_new(c, plan_disturbed_reason_name(1 << b), json_integer((json_int_t)n));
+    }
+    return c;
 }
 
 static json_t *int_or_null(long long v)
@@ -161,6 +195,7 @@ json_t *record_build(const record_input *in, hb_err *err)
     json_object_set_new(r, "trials", trials_json(in->outcome));
     json_object_set_new(r, "disturbed_retries",
                         json_integer(in->outcome->disturbed_retries));
+    json_object_set_new(r, "disturbed", disturbed_counts_json(in->outcome));
     json_object_set_new(r, "memory", memory_json(in->outcome, in->memory));
     const char *failure = in->failure ? in->failure : "";
     if (!*failure) {
@@ -182,6 +217,19 @@ static int same_num(const json_t *obj, const char *name, double v)
     return json_is_number(x) && fabs(json_number_value(x) - v) < 1e-9;
 }
 
+/* The budget part of a record's plan against S: the reference planner has
+ * none; an adaptive record must have the same rule (and the same budget
+ * when it was explicit). */
+static int budget_matches(const json_t *plan, const plan_settings *s)
+{
+    if (strcmp(s->planner, "adaptive") != 0)
+        return 1;
+    const char *rule = json_string_value(json_object_get(plan, "budget_rule"));
+    if (!rule || strcmp(rule, s->budget_explicit ? "explicit" : "reference_fraction"))
+        return 0;
+    return !s->budget_explicit || same_num(plan, "budget_s", s->budget_s);
+}
+
 int record_is_current(const char *path, const plan_settings *s,
                       const char *library_sha256, int *failed)
 {
@@ -197,7 +245,7 @@ int record_is_current(const char *path, const plan_settings *s,
              (!library_sha256 || (lib && !strcmp(lib, library_sha256))) &&
              same_num(plan, "min_trials", s->min_trials) &&
              same_num(plan, "target_ci_percent", s->target_ci_percent) &&
-             same_num(plan, "budget_s", s->budget_s) &&
+             budget_matches(plan, s) &&
              same_num(plan, "max_retries", s->max_retries);
     if (ok)
         *failed = strcmp(status, "OK") != 0;

@@ -21,6 +21,8 @@ typedef struct pages_counter {
     char name[64];        /* "tsc", "perf_cycles", ...; "not recorded" */
     char description[160];
     double rate_hz;       /* NaN when unknown */
+    double nominal_hz;    /* the frequency the hardware states (cntfrq_el0); NaN if none */
+    char nominal_source[32];
     int is_cycles;        /* 1 only for core cycles */
     char unit[80];        /* "cycles" or e.g. "TSC ticks" */
     int mixed;            /* records disagree on the counter */

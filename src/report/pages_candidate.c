@@ -121,6 +121,11 @@ static void env_clock(FILE *fp, const json_t *env, const pages_counter *pc)
         fputs(")", fp);
     }
     fprintf(fp, ", rate %s", pages_rate(pc->rate_hz, rate, sizeof rate));
+    if (pc->nominal_hz == pc->nominal_hz && pc->nominal_hz > 0) {
+        fprintf(fp, " (stated %s by ", pages_rate(pc->nominal_hz, rate, sizeof rate));
+        esc_md(fp, pc->nominal_source[0] ? pc->nominal_source : "the hardware");
+        fputs(")", fp);
+    }
     fputs(pc->is_cycles ? "; core cycles" : "; **not core cycles**", fp);
     fputs(" |\n| Clock state | governor ", fp);
     pages_scalar(fp, json_object_get(env, "governor"));
@@ -380,8 +385,8 @@ static void perf_row(FILE *fp, const report_record *r, const char *inst)
     fprintf(fp, " | %s", numfmt_sig3(report_num(d, "ticks_per_byte"), a, sizeof a));
     fprintf(fp, " | %s", numfmt_time_ns(report_num(d, "mean_ns_per_call"), a, sizeof a));
     fprintf(fp, " | %s", numfmt_sig3(report_num(d, "mb_per_s"), a, sizeof a));
-    fprintf(fp, " | %s (%lld × ", numfmt_count(report_num(d, "n"), a, sizeof a),
-            (long long)report_num(d, "trials"));
+    fprintf(fp, " | %s (%s × ", numfmt_count(report_num(d, "n"), a, sizeof a),
+            numfmt_count(report_num(d, "trials"), p, sizeof p));
     double cpt = report_num(plan, "calls_per_trial");
     if (isfinite(cpt))
         fprintf(fp, "%s)", numfmt_count(cpt, b, sizeof b));

@@ -102,8 +102,14 @@ static void sec_counter(FILE *fp, const report_system *s)
         fputs(": ", fp);
         esc_md(fp, pc.description);
     }
-    fprintf(fp, "; rate %s, measured against CLOCK\\_MONOTONIC\\_RAW. ",
+    fprintf(fp, "; rate %s, measured against CLOCK\\_MONOTONIC\\_RAW",
             pages_rate(pc.rate_hz, rate, sizeof rate));
+    if (pc.nominal_hz == pc.nominal_hz && pc.nominal_hz > 0) {
+        fprintf(fp, "; the hardware states %s (", pages_rate(pc.nominal_hz, rate, sizeof rate));
+        esc_md(fp, pc.nominal_source[0] ? pc.nominal_source : "nominal");
+        fputs(")", fp);
+    }
+    fputs(". ", fp);
     if (pc.is_cycles)
         fputs("It counts core cycles (hardware event through perf\\_event\\_open).", fp);
     else

@@ -17,6 +17,9 @@ static void counter_from(const json_t *c, pages_counter *out)
     snprintf(out->description, sizeof out->description, "%s",
              report_str(c, "description", ""));
     out->rate_hz = report_num(c, "rate_hz");
+    out->nominal_hz = report_num(c, "nominal_hz");
+    snprintf(out->nominal_source, sizeof out->nominal_source, "%s",
+             report_str(c, "nominal_source", ""));
     out->is_cycles = json_is_true(json_object_get(c, "is_cycles"));
 }
 

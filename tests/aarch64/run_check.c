@@ -633,8 +633,9 @@ static int count_ci(const char *hay, const char *needle)
 }
 
 /* The page PATH gives its figures as ticks of COUNTER, and "cycles" only
- * ever appears as "not core cycles". */
-static int check_label(const char *path, const char *counter)
+ * ever appears as "not core cycles"; a candidate page (NOMINAL set) of a
+ * cntvct_el0 system also states the frequency read from cntfrq_el0. */
+static int check_label(const char *path, const char *counter, int nominal)
 {
     char *text;
     hb_err err;
@@ -650,6 +651,8 @@ static int check_label(const char *path, const char *counter)
         rc = failf("%s: says 'cycles' %d times, only %d of them 'not core "
                    "cycles', but %s counts no cycles", path, cycles, denied,
                    counter);
+    else if (nominal && strcmp(counter, "cntvct_el0") == 0 && count_ci(text, "cntfrq") == 0)
+        rc = failf("%s: does not state the timer frequency read from cntfrq_el0", path);
     free(text);
     return rc;
 }
@@ -670,7 +673,7 @@ static int check_labels(const char *site, const char *sys, const char *counter,
         for (int e = 0; e < 2 && !rc; e++) {
             char path[PATH_MAX];
             snprintf(path, sizeof path, "%s/%s/%s.%s", site, sys, stem, ext[e]);
-            rc = check_label(path, counter);
+            rc = check_label(path, counter, i >= 0);
             pages++;
         }
     }
