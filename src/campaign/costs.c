@@ -30,10 +30,13 @@ double costs_estimate(const campaign_settings *s, double t1_ns, double rate_hz)
     int trials = s->trials > 0 ? s->trials : 5;
     if (!(t1_ns > 0))
         t1_ns = 1;
-    double calls = strcmp(s->planner, "reference") == 0
-        ? (double)plan_reference_calls(t1_ns)
-        : (double)plan_adaptive_calls(t1_ns, rate_hz, trials);
-    double warm = (double)plan_warmup_calls(t1_ns);
+    int ref = strcmp(s->planner, "reference") == 0;
+    double calls = ref ? (double)plan_reference_calls(t1_ns)
+                       : (double)plan_adaptive_calls(t1_ns, rate_hz);
+    double warm = ref ? (double)plan_warmup_calls(t1_ns)
+                      : (double)plan_adaptive_warmup_calls(t1_ns);
+    if (!ref && calls * trials < PLAN_MIN_CALLS) /* adaptive: 100 calls at least */
+        trials = (int)(PLAN_MIN_CALLS / calls + 0.999);
     /* the trials, the memory run and the calibration runs */
     return trials * (calls + warm) * t1_ns * 1e-9 + (trials + 3) *
            COSTS_PROBE_START_S;
