@@ -2,7 +2,8 @@
  * hashbench's parsers read files by path (they report FILE:LINE), so each
  * target writes the fuzz input into a private scratch folder and hands the
  * parser that path. The scratch folder is made once per fuzzing process
- * under $TMPDIR (or /tmp) and removed at exit. Everything here is static:
+ * under $TMPDIR (else /dev/shm, a memory file system, when it exists, else
+ * /tmp) and removed at exit; the targets reuse it for every input. Everything here is static:
  * each target is a single translation unit plus the hashbench library. */
 #ifndef HB_FUZZ_UTIL_H
 #define HB_FUZZ_UTIL_H
@@ -45,8 +46,11 @@ static inline const char *fuzz_scratch(void)
 {
     if (!fuzz_dir[0]) {
         const char *tmp = getenv("TMPDIR");
-        snprintf(fuzz_dir, sizeof fuzz_dir, "%s/hbfuzz.XXXXXX",
-                 tmp && *tmp ? tmp : "/tmp");
+        struct stat st;
+        if (!tmp || !*tmp)
+            tmp = stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
+                  access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        snprintf(fuzz_dir, sizeof fuzz_dir, "%s/hbfuzz.XXXXXX", tmp);
         if (!mkdtemp(fuzz_dir)) {
             perror("mkdtemp");
             abort();

@@ -220,14 +220,24 @@ static int is_leftover(const char *rel)
     return strstr(hb_basename(rel), ".tmp.") != NULL;
 }
 
+/* Fills SRC (in the current shard) and DST (in the merged folder) for the
+ * file REL; 0 when REL is to be passed over (a leftover temporary file). */
+static int copy_paths(const merge_ctx *m, const char *rel, char src[PATH_MAX],
+                      char dst[PATH_MAX])
+{
+    if (is_leftover(rel))
+        return 0;
+    snprintf(src, PATH_MAX, "%s/%s", m->s[m->cur].dir, rel);
+    snprintf(dst, PATH_MAX, "%s/%s", m->out, rel);
+    return 1;
+}
+
 static int copy_exclusive(void *ctx, const char *rel, hb_err *err)
 {
     merge_ctx *m = ctx;
     char src[PATH_MAX], dst[PATH_MAX];
-    if (is_leftover(rel))
+    if (!copy_paths(m, rel, src, dst))
         return 0;
-    snprintf(src, sizeof src, "%s/%s", m->s[m->cur].dir, rel);
-    snprintf(dst, sizeof dst, "%s/%s", m->out, rel);
     if (hb_is_file(dst))
         return hb_fail(err, "%s: also present in another shard; an instance "
                        "was tested or measured twice: merge shards split from "
@@ -241,10 +251,8 @@ static int copy_owned(void *ctx, const char *rel, hb_err *err)
 {
     merge_ctx *m = ctx;
     char src[PATH_MAX], dst[PATH_MAX];
-    if (is_leftover(rel))
+    if (!copy_paths(m, rel, src, dst))
         return 0;
-    snprintf(src, sizeof src, "%s/%s", m->s[m->cur].dir, rel);
-    snprintf(dst, sizeof dst, "%s/%s", m->out, rel);
     if (strlist_contains(&m->s[m->cur].owned_paths, rel) ||
         (!strlist_contains(&m->all_owned_paths, rel) && !hb_is_file(dst)))
         return hb_copy_file(src, dst, err);
@@ -434,7 +442,7 @@ static int prepare_out(const char *out, const char *const *dirs, int n,
         if (!merged)
             return hb_fail(err, "%s: %s holds a campaign that is not a merge; "
                            "merge into a new folder", path, out);
-        if (tree_remove(out, err) < 0)
+        if (hb_remove_tree(out, err) < 0)
             return -1;
     } else if (hb_is_dir(out)) {
         char build[PATH_MAX];

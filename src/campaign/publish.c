@@ -152,29 +152,34 @@ static char *replace_prefixes(const publish_ctx *c, const char *s)
     return cur;
 }
 
+static void rewrite_texts(const publish_ctx *c, json_t *v);
+
+/* The new text of the member X when it is a string that needs rewriting
+ * (malloc'd), else NULL after rewriting inside X. */
+static char *rewrite_member(const publish_ctx *c, json_t *x)
+{
+    char *s = json_is_string(x) ? replace_prefixes(c, json_string_value(x)) : NULL;
+    if (!s)
+        rewrite_texts(c, x);
+    return s;
+}
+
 static void rewrite_texts(const publish_ctx *c, json_t *v)
 {
     const char *key;
     json_t *x;
     size_t i;
+    char *s;
     if (json_is_array(v)) {
         json_array_foreach(v, i, x) {
-            char *s = json_is_string(x) ? replace_prefixes(c, json_string_value(x))
-                                        : NULL;
-            if (s)
+            if ((s = rewrite_member(c, x)) != NULL)
                 json_array_set_new(v, i, json_string(s));
-            else
-                rewrite_texts(c, x);
             free(s);
         }
     } else if (json_is_object(v)) {
         json_object_foreach(v, key, x) {
-            char *s = json_is_string(x) ? replace_prefixes(c, json_string_value(x))
-                                        : NULL;
-            if (s)
+            if ((s = rewrite_member(c, x)) != NULL)
                 json_object_set_new(v, key, json_string(s));
-            else
-                rewrite_texts(c, x);
             free(s);
         }
     }
@@ -367,7 +372,7 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
 
 static int assemble(publish_ctx *c, hb_err *err)
 {
-    if (tree_remove(c->stage, err) < 0 || hb_mkdirs(c->stage, err) < 0)
+    if (hb_remove_tree(c->stage, err) < 0 || hb_mkdirs(c->stage, err) < 0)
         return -1;
     if (publish_campaign(c, err) < 0 || publish_json(c, "build.json", err) < 0 ||
         publish_json(c, "kat.json", err) < 0)
@@ -383,14 +388,14 @@ static int swap_in(const char *stage, const char *dest, hb_err *err)
 {
     char old[PATH_MAX + 8];
     snprintf(old, sizeof old, "%s.old", stage);
-    if (tree_remove(old, err) < 0)
+    if (hb_remove_tree(old, err) < 0)
         return -1;
     if (hb_is_dir(dest) && rename(dest, old) != 0)
         return hb_fail_errno(err, "%s: cannot move the previous dataset aside",
                              dest);
     if (rename(stage, dest) != 0)
         return hb_fail_errno(err, "%s: cannot put the new dataset in place", dest);
-    return tree_remove(old, err);
+    return hb_remove_tree(old, err);
 }
 
 int publish_run(const char *run_dir, const char *system, const char *data_dir,
@@ -423,7 +428,7 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     snprintf(dest, sizeof dest, "%s/%s", data_dir, system);
     if (assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0) {
         hb_err ignored;
-        tree_remove(c.stage, &ignored);
+        hb_remove_tree(c.stage, &ignored);
         return -1;
     }
     if (counts)

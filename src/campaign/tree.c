@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,25 +50,6 @@ int tree_walk(const char *root, const char *sub, tree_visit_fn fn, void *ctx,
               hb_err *err)
 {
     return walk_dir(root, sub ? sub : "", fn, ctx, err);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path) == 0 ? 0 : -1;
-}
-
-int tree_remove(const char *path, hb_err *err)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return 0;
-    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
-        return hb_fail_errno(err, "%s: cannot remove", path);
-    return 0;
 }
 
 int tree_same_file(const char *a, const char *b)

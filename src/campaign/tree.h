@@ -1,5 +1,6 @@
-/* Walking, copying and removing folder trees of a run directory or dataset:
- * merge and publish copy records and logs with these. Entries are visited in
+/* Walking and comparing folder trees of a run directory or dataset: merge
+ * and publish copy records and logs with these (hb_remove_tree in
+ * common/fs.h removes a tree). Entries are visited in
  * byte order of their names, so every walk is deterministic. */
 #ifndef HB_CAMPAIGN_TREE_H
 #define HB_CAMPAIGN_TREE_H
@@ -14,9 +15,6 @@ typedef int (*tree_visit_fn)(void *ctx, const char *rel, hb_err *err);
  * a missing ROOT/SUB is an empty tree. Symbolic links are not followed. */
 int tree_walk(const char *root, const char *sub, tree_visit_fn fn, void *ctx,
               hb_err *err);
-
-/* Removes PATH and everything below it; a missing PATH is not an error. */
-int tree_remove(const char *path, hb_err *err);
 
 /* 1 when the files A and B have the same bytes; 0 otherwise (or unreadable). */
 int tree_same_file(const char *a, const char *b);

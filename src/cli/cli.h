@@ -25,6 +25,13 @@ void hb_cli_usage(FILE *fp, const char *name);
 int hb_cli_usage_error(const char *name, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Reads "DATASET [OPT VALUE]" for command NAME: the one positional argument
+ * into *DATA, the value of option OPT into *VALUE (each left as it was when
+ * absent). Returns 0, or the status of hb_cli_usage_error for an unknown
+ * option or a second folder. */
+int hb_cli_dataset_args(const char *name, int argc, char **argv, const char *opt,
+                        const char **data, const char **value);
+
 /* Folder holding the hashbench executable (to find hashbench-probe and the
  * bundled files); filled by main(). */
 extern char hb_cli_exe_dir[4096];

@@ -2,7 +2,6 @@
  * plotting tools. */
 #include "cli/cli.h"
 
-#include <string.h>
 #include "report/report.h"
 
 const char hb_summary_export[] = "write a dataset's figures as CSV";
@@ -16,16 +15,9 @@ const char hb_usage_export[] =
 int cmd_export(int argc, char **argv)
 {
     const char *data = NULL, *csv = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc)
-            csv = argv[++i];
-        else if (argv[i][0] == '-')
-            return hb_cli_usage_error("export", "unknown option '%s'", argv[i]);
-        else if (!data)
-            data = argv[i];
-        else
-            return hb_cli_usage_error("export", "one dataset folder only ('%s')", argv[i]);
-    }
+    int rc = hb_cli_dataset_args("export", argc, argv, "--csv", &data, &csv);
+    if (rc != 0)
+        return rc;
     if (!data || !csv)
         return hb_cli_usage_error("export", "give the dataset folder and --csv FILE");
     hb_err err = {{0}};

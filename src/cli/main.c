@@ -53,6 +53,22 @@ int hb_cli_usage_error(const char *name, const char *fmt, ...)
     return 2;
 }
 
+int hb_cli_dataset_args(const char *name, int argc, char **argv, const char *opt,
+                        const char **data, const char **value)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], opt) == 0 && i + 1 < argc)
+            *value = argv[++i];
+        else if (argv[i][0] == '-')
+            return hb_cli_usage_error(name, "unknown option '%s'", argv[i]);
+        else if (!*data)
+            *data = argv[i];
+        else
+            return hb_cli_usage_error(name, "one dataset folder only ('%s')", argv[i]);
+    }
+    return 0;
+}
+
 static void list_commands(FILE *fp)
 {
     fprintf(fp, "usage: hashbench [--version] COMMAND [OPTIONS]\n\n"

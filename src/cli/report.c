@@ -2,7 +2,6 @@
  * Markdown pages, their SVG charts and the HTML rendering). */
 #include "cli/cli.h"
 
-#include <string.h>
 #include "report/report.h"
 
 const char hb_summary_report[] = "write the report pages and HTML site of a dataset";
@@ -20,16 +19,9 @@ const char hb_usage_report[] =
 int cmd_report(int argc, char **argv)
 {
     const char *data = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-            out = argv[++i];
-        else if (argv[i][0] == '-')
-            return hb_cli_usage_error("report", "unknown option '%s'", argv[i]);
-        else if (!data)
-            data = argv[i];
-        else
-            return hb_cli_usage_error("report", "one dataset folder only ('%s')", argv[i]);
-    }
+    int rc = hb_cli_dataset_args("report", argc, argv, "--out", &data, &out);
+    if (rc != 0)
+        return rc;
     if (!data || !out)
         return hb_cli_usage_error("report", "give the dataset folder and --out SITE");
     hb_err err = {{0}};

@@ -20,21 +20,14 @@ const char hb_usage_validate[] =
 int cmd_validate(int argc, char **argv)
 {
     const char *data = NULL, *site = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--site") == 0 && i + 1 < argc)
-            site = argv[++i];
-        else if (argv[i][0] == '-')
-            return hb_cli_usage_error("validate", "unknown option '%s'", argv[i]);
-        else if (!data)
-            data = argv[i];
-        else
-            return hb_cli_usage_error("validate", "one dataset folder only ('%s')", argv[i]);
-    }
+    int rc = hb_cli_dataset_args("validate", argc, argv, "--site", &data, &site);
+    if (rc != 0)
+        return rc;
     if (!data)
         return hb_cli_usage_error("validate", "give the dataset folder");
     hb_err err = {{0}};
     report_validate_stats st;
-    int rc = report_validate(data, site, stdout, &st, &err);
+    rc = report_validate(data, site, stdout, &st, &err);
     if (rc < 0) {
         fprintf(stderr, "hashbench validate: %s\n", err.msg);
         return 2;

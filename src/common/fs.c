@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -158,6 +160,25 @@ int hb_is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path) == 0 ? 0 : -1;
+}
+
+int hb_remove_tree(const char *path, hb_err *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return hb_fail_errno(err, "%s: cannot remove", path);
+    return 0;
 }
 
 int hb_path_join(char *out, size_t outsz, const char *a, const char *b, hb_err *err)

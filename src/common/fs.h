@@ -39,6 +39,10 @@ int hb_read_file(const char *path, char **out, size_t *len, hb_err *err);
 int hb_is_file(const char *path);
 int hb_is_dir(const char *path);
 
+/* Removes PATH and everything below it, following no symbolic link; a
+ * missing PATH is not an error. */
+int hb_remove_tree(const char *path, hb_err *err);
+
 /* Joins A and B with one '/' into OUT (size OUTSZ); fails when it does not fit. */
 int hb_path_join(char *out, size_t outsz, const char *a, const char *b, hb_err *err);
 

@@ -1,6 +1,8 @@
 /* JSON helpers over jansson: see json.h. */
 #include "common/json.h"
 
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
@@ -91,4 +93,31 @@ int hb_json_get_arr(const json_t *obj, const char *name, json_t **out,
         return missing(name, "an array", file, err);
     *out = v;
     return 0;
+}
+
+static void list_below(const char *root, const char *rel, json_t *list)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char sub[4096], full[8192];
+        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        snprintf(full, sizeof full, "%s/%s", root, sub);
+        if (hb_is_dir(full))
+            list_below(root, sub, list);
+        else
+            json_array_append_new(list, json_string(sub));
+    }
+    closedir(d);
+}
+
+void hb_json_list_files(const char *root, json_t *list)
+{
+    list_below(root, "", list);
 }

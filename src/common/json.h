@@ -1,7 +1,8 @@
 /* JSON files through jansson: loading with errors that name the file and
  * line, atomic saving with a stable layout (insertion order, two-space
  * indent, trailing newline) so regenerated files are byte-identical, and
- * typed field getters that report a missing or mistyped field by name. */
+ * typed field getters that report a missing or mistyped field by name; also
+ * the list of a folder's files as a JSON array of strings. */
 #ifndef HB_COMMON_JSON_H
 #define HB_COMMON_JSON_H
 
@@ -26,5 +27,10 @@ int hb_json_get_obj(const json_t *obj, const char *name, json_t **out,
                     const char *file, hb_err *err);
 int hb_json_get_arr(const json_t *obj, const char *name, json_t **out,
                     const char *file, hb_err *err);
+
+/* Appends to LIST the paths, relative to ROOT, of the files below ROOT
+ * (every folder entered, in readdir order); an unreadable folder adds
+ * nothing. */
+void hb_json_list_files(const char *root, json_t *list);
 
 #endif

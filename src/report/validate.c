@@ -4,7 +4,6 @@
  * See report.h for the contract. */
 #include "report/report.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 #include "common/digest.h"
 #include "common/fs.h"
+#include "common/json.h"
 #include "measure/stats.h"
 #include "report/dataset.h"
 
@@ -243,50 +243,6 @@ static void check_system(vctx *v, const report_system *s)
     check_kat(v, s);
 }
 
-/* Appends the relative paths of the regular files under ROOT/REL to LIST. */
-static void list_files(const char *root, const char *rel, json_t *list)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char sub[4096], full[8192];
-        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-        snprintf(full, sizeof full, "%s/%s", root, sub);
-        if (hb_is_dir(full))
-            list_files(root, sub, list);
-        else
-            json_array_append_new(list, json_string(sub));
-    }
-    closedir(d);
-}
-
-/* Removes the folder PATH and everything in it (the temporary site). */
-static void remove_tree(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char full[8192];
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(full, sizeof full, "%s/%s", path, e->d_name);
-        if (hb_is_dir(full))
-            remove_tree(full);
-        else
-            unlink(full);
-    }
-    closedir(d);
-    rmdir(path);
-}
-
 /* Copies line LINE_START of BUF (at most 80 bytes, controls as '?') to OUT. */
 static void line_excerpt(const char *buf, size_t n, size_t at, char *out, size_t outsz)
 {
@@ -353,8 +309,8 @@ static int check_site(vctx *v, const char *site, hb_err *err)
     int rc = report_site(v->root, fresh, err);
     if (rc == 0) {
         json_t *want = json_array(), *have = json_array();
-        list_files(fresh, "", want);
-        list_files(site, "", have);
+        hb_json_list_files(fresh, want);
+        hb_json_list_files(site, have);
         size_t i;
         json_t *f;
         char a[8192], b[8192], wl[96], hl[96];
@@ -378,7 +334,8 @@ static int check_site(vctx *v, const char *site, hb_err *err)
         json_decref(want);
         json_decref(have);
     }
-    remove_tree(fresh);
+    hb_err ignored;
+    hb_remove_tree(fresh, &ignored);
     return rc;
 }
 

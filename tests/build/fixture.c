@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,17 +68,10 @@ void fx_write_exec(const char *root, const char *rel, const char *text)
     assert_int_equal(chmod(fx_path(root, rel), 0755), 0);
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st;
-    (void)flag;
-    (void)f;
-    return remove(path);
-}
-
 void fx_rmtree(const char *path)
 {
-    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    hb_err ignored;
+    hb_remove_tree(path, &ignored);
 }
 
 const char *fx_header(const char *name, int bits)

@@ -5,7 +5,6 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,17 +22,17 @@ char *kt_mkdtemp(const char *tag)
     return strdup(buf);
 }
 
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 void kt_rm_rf(const char *path)
 {
-    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    hb_err ignored;
+    hb_remove_tree(path, &ignored);
+}
+
+void kt_release(char *root)
+{
+    if (!getenv("HB_KAT_KEEP"))
+        kt_rm_rf(root);
+    free(root);
 }
 
 json_t *kt_build_new(void)

@@ -13,6 +13,10 @@ char *kt_mkdtemp(const char *tag);
 /* Removes PATH and everything below it. */
 void kt_rm_rf(const char *path);
 
+/* Ends a test's temporary folder ROOT from kt_mkdtemp: removes it unless
+ * HB_KAT_KEEP is set (to inspect a failed run), then frees the string. */
+void kt_release(char *root);
+
 /* A build.json skeleton ({"schema": 1, "instances": []}). */
 json_t *kt_build_new(void);
 

@@ -44,9 +44,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    if (!getenv("HB_KAT_KEEP"))
-        kt_rm_rf(root);
-    free(root);
+    kt_release(root);
     return 0;
 }
 

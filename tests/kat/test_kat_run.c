@@ -89,9 +89,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    if (!getenv("HB_KAT_KEEP")) /* set it to inspect a failed run */
-        kt_rm_rf(root);
-    free(root);
+    kt_release(root);
     return 0;
 }
 

@@ -56,8 +56,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    kt_rm_rf(dir);
-    free(dir);
+    kt_release(dir);
     return 0;
 }
 

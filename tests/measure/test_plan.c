@@ -1,11 +1,16 @@
-/* The planners' rules on hand-computed cases, the disturbed-trial rule,
+/* The planners' rules on hand-computed cases, the disturbed-trial rules
+ * (counter rate, context switches, CPU time short of wall time), the
+ * adaptive budget (a tenth of the reference rule's cost unless given),
  * plan_execute driven by a scripted trial runner (so each stopping rule is
  * checked exactly: calibration after warm-up from several calls, the
  * reference rule's trial and call counts, the adaptive planner stopping on
- * its CI target, its trial cap and its time budget, the 100-call floor, one
- * re-run of a disturbed trial, a digest that changes between processes),
+ * its CI target, its trial cap, its explicit and its default time budget,
+ * the 100-call floor reached with short trials, re-runs of trials disturbed
+ * by the rate or by preemption with their reasons kept, a digest that
+ * changes between processes),
  * and plan_execute on the plain fixture through the real probe: with the
- * host's real counter rate no trial is disturbed; with a rate twice too high
+ * host's real counter rate no trial is disturbed by the rate rule (on a
+ * busy host some may be preempted: they are re-run); with a rate twice too high
  * every trial is, each is re-run at most twice, all are kept and counted,
  * and the outcome fails with a reason instead of looping. */
 #include <math.h>
@@ -31,18 +36,79 @@ static void test_rules(void **state)
     assert_int_equal(plan_reference_calls(3e7), 34);
     assert_int_equal(plan_reference_calls(10), 20000);
     assert_int_equal(plan_reference_calls(1e8), 20);
-    /* adaptive: >= 20 ms, >= 1e5 ticks, >= 100/min_trials calls */
-    assert_int_equal(plan_adaptive_calls(1000, 2.5e9, 5), 20000);
-    assert_int_equal(plan_adaptive_calls(1000, 1e6, 5), 100000);
-    assert_int_equal(plan_adaptive_calls(1e9, 2.5e9, 5), 20);
-    assert_int_equal(plan_adaptive_calls(1e9, 2.5e9, 8), 13);
+    /* adaptive: >= 1 ms, >= 1e5 ticks, >= 1 call, >= 10 from 10 ms a call */
+    assert_int_equal(plan_adaptive_calls(1000, 2.5e9), 1000);
+    assert_int_equal(plan_adaptive_calls(1000, 1e6), 100000);
+    assert_int_equal(plan_adaptive_calls(3e5, 2.5e9), 4);
+    assert_int_equal(plan_adaptive_calls(5e6, 2.5e9), 1);
+    assert_int_equal(plan_adaptive_calls(1e7, 2.5e9), 10);
+    assert_int_equal(plan_adaptive_calls(1e9, 2.5e9), 10);
     assert_int_equal(plan_warmup_calls(1000), 5000);
     assert_int_equal(plan_warmup_calls(1e9), 10);
     assert_int_equal(plan_warmup_calls(1), 10000);
+    assert_int_equal(plan_adaptive_warmup_calls(1000), 1000);
+    assert_int_equal(plan_adaptive_warmup_calls(1e9), 1);
+    assert_int_equal(plan_adaptive_warmup_calls(1), 10000);
+    /* reference cost at 1 ms a call: 5 x (1000 + 10) calls = 5.05 s */
+    assert_true(fabs(plan_reference_cost_s(1e6, 5) - 5.05) < 1e-9);
+    plan_settings b = {.planner = "adaptive", .budget_s = 10};
+    assert_true(fabs(plan_adaptive_budget(&b, 1e6, 5) - 0.505) < 1e-9);
+    b.budget_s = 0.2; /* an upper bound below the cap */
+    assert_true(fabs(plan_adaptive_budget(&b, 1e6, 5) - 0.2) < 1e-12);
+    b.budget_s = 0; /* default upper bound: 10 s (reference: 5 x 20010 s) */
+    assert_true(fabs(plan_adaptive_budget(&b, 1e9, 5) - PLAN_DEFAULT_BUDGET_S) < 1e-12);
+    b.budget_fraction = 0.5;
+    b.budget_s = 10;
+    assert_true(fabs(plan_adaptive_budget(&b, 1e6, 5) - 2.525) < 1e-9);
+    b.budget_explicit = 1;
+    b.budget_s = 3;
+    assert_true(fabs(plan_adaptive_budget(&b, 1e6, 5) - 3) < 1e-12);
+    b.budget_s = 100; /* explicit: above the reference cost too */
+    assert_true(fabs(plan_adaptive_budget(&b, 1e6, 5) - 100) < 1e-12);
     assert_true(plan_is_disturbed(1.06e9, 1e9));
     assert_true(plan_is_disturbed(0.94e9, 1e9));
     assert_false(plan_is_disturbed(1.04e9, 1e9));
     assert_false(plan_is_disturbed(0.96e9, 1e9));
+}
+
+static void test_disturbance(void **state)
+{
+    (void)state;
+    trial_result r;
+    memset(&r, 0, sizeof r);
+    r.ns = 1000000;
+    r.ticks = 2000000;
+    /* no scheduling figures from the probe: the rate rule alone */
+    assert_int_equal(plan_disturbance(&r, 2e9, 2e9), 0);
+    assert_int_equal(plan_disturbance(&r, 1e9, 2e9), PLAN_DISTURBED_RATE);
+    r.sched_known = 1;
+    r.cpu_ns = 1000300; /* read around the loop: a little above wall time */
+    assert_int_equal(plan_disturbance(&r, 2e9, 2e9), 0);
+    r.ivcsw = 1;
+    assert_int_equal(plan_disturbance(&r, 2e9, 2e9), PLAN_DISTURBED_INVOLUNTARY);
+    r.ivcsw = 0;
+    r.vcsw = 2;
+    assert_int_equal(plan_disturbance(&r, 2e9, 2e9), PLAN_DISTURBED_VOLUNTARY);
+    r.vcsw = 0;
+    /* CPU time short of wall time: 1 % + 2 us is tolerated, more is not */
+    r.cpu_ns = 988000;
+    assert_int_equal(plan_disturbance(&r, 2e9, 2e9), 0);
+    r.cpu_ns = 987000;
+    assert_int_equal(plan_disturbance(&r, 2e9, 2e9), PLAN_DISTURBED_CPU_TIME);
+    /* a preempted trial on a wall-clock counter: its rate is normal */
+    r.cpu_ns = 500000;
+    r.ivcsw = 3;
+    assert_int_equal(plan_disturbance(&r, 2e9, 2e9),
+                     PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
+    assert_int_equal(plan_disturbance(&r, 1e9, 2e9), PLAN_DISTURBED_RATE |
+                     PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
+    assert_string_equal(plan_disturbed_reason_name(PLAN_DISTURBED_RATE), "rate");
+    assert_string_equal(plan_disturbed_reason_name(PLAN_DISTURBED_INVOLUNTARY),
+                        "involuntary_switch");
+    assert_string_equal(plan_disturbed_reason_name(PLAN_DISTURBED_VOLUNTARY),
+                        "voluntary_switch");
+    assert_string_equal(plan_disturbed_reason_name(PLAN_DISTURBED_CPU_TIME), "cpu_time");
+    assert_null(plan_disturbed_reason_name(3));
 }
 
 static void request(trial_request *rq)
@@ -63,6 +129,9 @@ static void request(trial_request *rq)
 typedef struct fake_probe {
     double ns_per_call, rate_hz, noise;
     int disturb;            /* timed trials to disturb, from the first */
+    int preempt;            /* timed trials switched out, from the first */
+    int steal;              /* timed trials with half their wall time as CPU time */
+    int sched;              /* 1: report CPU time and switches */
     int digest_change_at;   /* timed trial whose digest differs; -1 none */
     int fail_calibration;
     double sleep_s;         /* wall time each timed trial takes */
@@ -106,6 +175,12 @@ static int fake_run(const trial_request *rq, trial_result *r, void *ctx, hb_err 
     r->rss_baseline_kb = 100;
     r->rss_peak_kb = 120;
     r->stack_peak_bytes = r->heap_peak_bytes = r->heap_allocs = -1;
+    if (f->sched) {
+        r->sched_known = 1;
+        r->cpu_ns = index >= 0 && index < f->steal ? r->ns / 2 : r->ns;
+        r->ivcsw = index >= 0 && index < f->preempt ? 1 : 0;
+        r->vcsw = 0;
+    }
     snprintf(r->digest, sizeof r->digest, "%s",
              index >= 0 && index == f->digest_change_at ? "cd" : "ab");
     return 0;
@@ -197,9 +272,10 @@ static void test_fake_adaptive_reaches_target(void **state)
     /* steady trials: the CI is 0 after the minimum of 5 */
     assert_int_equal(o.n_trials, 5);
     assert_true(o.target_reached);
-    /* short trials: 20 ms at 2 us per call */
-    assert_int_equal(o.calls_per_trial, plan_adaptive_calls(2000, f.rate_hz, 5));
-    assert_int_equal(o.calls_per_trial, 10000);
+    /* short trials: 1 ms at 2 us per call */
+    assert_int_equal(o.calls_per_trial, plan_adaptive_calls(2000, f.rate_hz));
+    assert_int_equal(o.calls_per_trial, 500);
+    assert_int_equal(o.warmup_calls, plan_adaptive_warmup_calls(2000));
     assert_fresh_processes(&f, &o);
     plan_outcome_free(&o);
 }
@@ -232,6 +308,7 @@ static void test_fake_adaptive_budget(void **state)
     f.sleep_s = 0.002; /* five trials take at least 10 ms, the budget 1 us */
     plan_settings s = fake_settings("adaptive", &f);
     s.budget_s = 1e-6;
+    s.budget_explicit = 1;
     trial_request rq;
     request(&rq);
     plan_outcome o;
@@ -241,6 +318,59 @@ static void test_fake_adaptive_budget(void **state)
     /* the budget never cuts below the minimum number of trials */
     assert_int_equal(o.n_trials, 5);
     assert_false(o.target_reached);
+    assert_true(o.budget_s == 1e-6);
+    plan_outcome_free(&o);
+}
+
+/* Without --budget the adaptive planner spends at most a tenth of the
+ * reference rule's cost: at 2 us a call that rule times 5 x (20000 + 2500)
+ * calls = 0.225 s, so the budget is 22.5 ms; each scripted trial sleeps
+ * 2 ms, so no more than 12 trials fit (an upper bound the sleeps guarantee,
+ * however slow the host). */
+static void test_fake_adaptive_default_budget(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 2000);
+    f.noise = 0.2;
+    f.sleep_s = 0.002;
+    plan_settings s = fake_settings("adaptive", &f);
+    s.budget_s = 10;
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_true(o.ok);
+    assert_true(fabs(o.reference_cost_s - 0.225) < 1e-9);
+    assert_true(fabs(o.budget_s - 0.0225) < 1e-9);
+    assert_true(o.n_trials >= 5);
+    assert_true(o.n_trials <= 12);
+    assert_false(o.target_reached);
+    plan_outcome_free(&o);
+}
+
+/* A slow call (0.5 ms, e.g. a long message): one-millisecond trials of 2
+ * calls, added until 100 kept calls even though the CI target is met at
+ * once. */
+static void test_fake_adaptive_short_trials(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 5e5);
+    plan_settings s = fake_settings("adaptive", &f);
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_true(o.ok);
+    assert_int_equal(o.calls_per_trial, 2);
+    assert_int_equal(o.n_trials, 50);
+    size_t kept;
+    assert_int_equal(kept_calls(&o, &kept), PLAN_MIN_CALLS);
+    assert_true(o.target_reached);
+    assert_fresh_processes(&f, &o);
     plan_outcome_free(&o);
 }
 
@@ -250,7 +380,7 @@ static void test_fake_hundred_calls(void **state)
     const char *planners[] = {"reference", "adaptive"};
     for (int p = 0; p < 2; p++) {
         fake_probe f;
-        fake_init(&f, 1e8); /* 100 ms per call: the rules ask for 20 and 1 */
+        fake_init(&f, 1e8); /* 100 ms per call: the rules ask for 20 and 10 */
         plan_settings s = fake_settings(planners[p], &f);
         s.min_trials = 2;
         trial_request rq;
@@ -261,8 +391,9 @@ static void test_fake_hundred_calls(void **state)
         assert_true(o.ok);
         size_t kept;
         assert_true(kept_calls(&o, &kept) >= PLAN_MIN_CALLS);
-        assert_int_equal(kept, 2);
-        assert_int_equal(o.calls_per_trial, 50);
+        /* reference: its 2 trials grow to 50 calls; adaptive: 10 of 10 */
+        assert_int_equal(kept, p == 0 ? 2 : 10);
+        assert_int_equal(o.calls_per_trial, p == 0 ? 50 : 10);
         plan_outcome_free(&o);
     }
 }
@@ -291,6 +422,47 @@ static void test_fake_disturbed_rerun(void **state)
         size_t kept;
         kept_calls(&o, &kept);
         assert_int_equal(kept, 5);
+        plan_outcome_free(&o);
+    }
+}
+
+/* Trials preempted (an involuntary switch) or short of CPU time (time
+ * stolen without a switch the thread sees) while their counter rate is
+ * normal: each is re-run at most twice, and kept with its reasons. */
+static void test_fake_preempted_rerun(void **state)
+{
+    (void)state;
+    const char *planners[] = {"adaptive"};
+    for (int p = 0; p < 1; p++) {
+        fake_probe f;
+        fake_init(&f, 2000);
+        f.sched = 1;
+        f.preempt = 2; /* trials 0 and 1 preempted, 2 fine */
+        f.steal = 4;   /* trials 0 to 3 short of CPU time */
+        plan_settings s = fake_settings(planners[p], &f);
+        trial_request rq;
+        request(&rq);
+        plan_outcome o;
+        hb_err err;
+        assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+        assert_true(o.ok);
+        /* the first slot: 0 and 1 re-run, 2 still short and kept as such
+         * (two retries used); the second slot: 3 re-run, 4 fine */
+        assert_int_equal(o.trials[0].disturbed,
+                         PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
+        assert_int_equal(o.trials[1].disturbed,
+                         PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
+        assert_int_equal(o.trials[2].disturbed, PLAN_DISTURBED_CPU_TIME);
+        assert_int_equal(o.trials[3].disturbed, PLAN_DISTURBED_CPU_TIME);
+        assert_int_equal(o.disturbed_retries, 3);
+        assert_true(fabs(o.trials[0].rate_hz - f.rate_hz) < 1e3);
+        size_t kept;
+        kept_calls(&o, &kept);
+        assert_int_equal(kept, 5);
+        assert_int_equal(o.n_trials, 9);
+        for (size_t i = 4; i < o.n_trials; i++)
+            assert_int_equal(o.trials[i].disturbed, 0);
+        assert_fresh_processes(&f, &o);
         plan_outcome_free(&o);
     }
 }
@@ -336,13 +508,24 @@ static void test_undisturbed(void **state)
     assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
     assert_true(o.ok);
     assert_true(o.calib_calls > 1);
-    /* a fixed-rate counter matches itself: nothing disturbed */
-    if (counter_arch_kind() != COUNTER_PERF_CYCLES) {
-        assert_int_equal(o.n_trials, 3);
-        assert_int_equal(o.disturbed_retries, 0);
-    }
+    /* a fixed-rate counter matches itself: nothing disturbed by the rate
+     * (a busy host may preempt some trials: those are re-run) */
+    if (counter_arch_kind() != COUNTER_PERF_CYCLES)
+        for (size_t i = 0; i < o.n_trials; i++)
+            assert_false(o.trials[i].disturbed & PLAN_DISTURBED_RATE);
+    /* at most 3 tries of each slot, the last slot started below 9 runs */
+    assert_true(o.n_trials >= 3 && o.n_trials <= 11);
+    size_t disturbed = 0;
     for (size_t i = 0; i < o.n_trials; i++)
+        disturbed += o.trials[i].disturbed != 0;
+    assert_int_equal(o.n_trials - disturbed, o.n_trials < 9 ? 3 : o.n_trials - disturbed);
+    assert_true((size_t)o.disturbed_retries <= disturbed);
+    for (size_t i = 0; i < o.n_trials; i++) {
         assert_int_equal(o.trials[i].r.calls, o.calls_per_trial);
+        /* the probe reports the loop's CPU time and switches */
+        assert_true(o.trials[i].r.sched_known);
+        assert_true(o.trials[i].r.cpu_ns > 0);
+    }
     plan_outcome_free(&o);
 }
 
@@ -364,7 +547,7 @@ static void test_all_disturbed(void **state)
     assert_int_equal(o.n_trials, 6);       /* 2 trials, each tried 3 times */
     assert_int_equal(o.disturbed_retries, 4);
     for (size_t i = 0; i < o.n_trials; i++)
-        assert_true(o.trials[i].disturbed);
+        assert_true(o.trials[i].disturbed & PLAN_DISTURBED_RATE);
     plan_outcome_free(&o);
 }
 
@@ -374,12 +557,16 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_disturbance),
         cmocka_unit_test(test_fake_reference),
         cmocka_unit_test(test_fake_adaptive_reaches_target),
         cmocka_unit_test(test_fake_adaptive_trial_cap),
         cmocka_unit_test(test_fake_adaptive_budget),
+        cmocka_unit_test(test_fake_adaptive_default_budget),
+        cmocka_unit_test(test_fake_adaptive_short_trials),
         cmocka_unit_test(test_fake_hundred_calls),
         cmocka_unit_test(test_fake_disturbed_rerun),
+        cmocka_unit_test(test_fake_preempted_rerun),
         cmocka_unit_test(test_fake_failures),
         cmocka_unit_test(test_undisturbed),
         cmocka_unit_test(test_all_disturbed),

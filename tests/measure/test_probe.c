@@ -62,6 +62,10 @@ static void test_plain(void **state)
     assert_true(r.stack_peak_bytes > 0 && r.stack_peak_bytes < 4096);
     assert_true(r.rss_baseline_kb > 0 && r.rss_peak_kb >= r.rss_baseline_kb);
     assert_true(r.pid > 0 && r.cpu >= 0);
+    /* the probe reads the timed loop's CPU time and context switches */
+    assert_true(r.sched_known);
+    assert_true(r.cpu_ns > 0);
+    assert_true(r.vcsw >= 0 && r.ivcsw >= 0);
 }
 
 static void test_stack_64k(void **state)
@@ -176,6 +180,14 @@ static void test_parse_line(void **state)
     assert_int_equal(r.rss_peak_kb, 6);
     assert_string_equal(r.digest, "ab");
     assert_int_equal(r.heap_allocs, -1);
+    assert_false(r.sched_known); /* no CPU time or switches reported */
+    assert_int_equal(trial_parse_line("status=ok counter=tsc ticks=10 ns=4 calls=2 "
+                                      "pid=7 cpu=1 rss_baseline_kb=5 rss_peak_kb=6 "
+                                      "cpu_ns=3 vcsw=0 ivcsw=2 digest=ab", &r), 0);
+    assert_true(r.sched_known);
+    assert_int_equal(r.cpu_ns, 3);
+    assert_int_equal(r.vcsw, 0);
+    assert_int_equal(r.ivcsw, 2);
     assert_int_equal(trial_parse_line("status=ok ticks=10", &r), -1);
     assert_int_equal(trial_parse_line("status=OVERFLOW reason=wrote past it", &r), -1);
     assert_string_equal(r.failure, "OVERFLOW: wrote past it");

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "common/fs.h"
+#include "common/json.h"
 
 void rt_join(char *out, const char *a, const char *b)
 {
@@ -35,12 +37,6 @@ void rt_tempdir(char *out)
     assert_non_null(mkdtemp(out));
 }
 
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static void copy_tree(const char *from, const char *to)
 {
     DIR *d = opendir(from);
@@ -53,7 +49,7 @@ static void copy_tree(const char *from, const char *to)
             continue;
         rt_join(a, from, e->d_name);
         rt_join(b, to, e->d_name);
-        if (is_dir(a)) {
+        if (hb_is_dir(a)) {
             copy_tree(a, b);
         } else {
             size_t len = 0;
@@ -77,22 +73,8 @@ void rt_copy_dataset(char *out)
 
 void rt_rmtree(const char *path)
 {
-    DIR *d = opendir(path);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char p[4096];
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        rt_join(p, path, e->d_name);
-        if (is_dir(p))
-            rt_rmtree(p);
-        else
-            unlink(p);
-    }
-    closedir(d);
-    rmdir(path);
+    hb_err ignored;
+    hb_remove_tree(path, &ignored);
 }
 
 char *rt_read(const char *path, size_t *len)
@@ -138,28 +120,6 @@ void rt_save_json(const char *dir, const char *rel, json_t *j)
                                              JSON_REAL_PRECISION(17)), 0);
 }
 
-static void list_into(const char *root, const char *rel, json_t *out)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char sub[4096], full[4096];
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-        rt_join(full, root, sub);
-        if (is_dir(full))
-            list_into(root, sub, out);
-        else
-            json_array_append_new(out, json_string(sub));
-    }
-    closedir(d);
-}
-
 static int cmp_json_str(const void *a, const void *b)
 {
     return strcmp(json_string_value(*(json_t *const *)a),
@@ -169,7 +129,7 @@ static int cmp_json_str(const void *a, const void *b)
 json_t *rt_list_files(const char *dir)
 {
     json_t *raw = json_array();
-    list_into(dir, "", raw);
+    hb_json_list_files(dir, raw);
     size_t n = json_array_size(raw);
     json_t **items = malloc((n ? n : 1) * sizeof *items);
     for (size_t i = 0; i < n; i++)

@@ -157,8 +157,10 @@ static void test_summary_ratio(void **state)
     rt_rmtree(site);
 }
 
-static void rename_instance(const char *data, const char *sys, const char *from,
-                            const char *to)
+/* Sets FIELD to TO in every build.json and kat.json entry of SYS whose
+ * FIELD is FROM. */
+static void rename_entries(const char *data, const char *sys, const char *field,
+                           const char *from, const char *to)
 {
     char rel[512];
     const char *files[] = {"build.json", "kat.json"};
@@ -168,11 +170,18 @@ static void rename_instance(const char *data, const char *sys, const char *from,
         size_t i;
         json_t *e;
         json_array_foreach(json_object_get(j, "instances"), i, e)
-            if (strcmp(json_string_value(json_object_get(e, "instance")), from) == 0)
-                json_object_set_new(e, "instance", json_string(to));
+            if (strcmp(json_string_value(json_object_get(e, field)), from) == 0)
+                json_object_set_new(e, field, json_string(to));
         rt_save_json(data, rel, j);
         json_decref(j);
     }
+}
+
+static void rename_instance(const char *data, const char *sys, const char *from,
+                            const char *to)
+{
+    char rel[512];
+    rename_entries(data, sys, "instance", from, to);
     const int sizes[] = {32, 1024, 65536};
     for (size_t s = 0; s < 3; s++) {
         snprintf(rel, sizeof rel, "%s/records/Whirl/%s__hash_%d.json", sys, from, sizes[s]);
@@ -188,18 +197,7 @@ static void rename_candidate(const char *data, const char *sys, const char *cand
                              const char *to)
 {
     char rel[512];
-    const char *files[] = {"build.json", "kat.json"};
-    for (size_t f = 0; f < 2; f++) {
-        snprintf(rel, sizeof rel, "%s/%s", sys, files[f]);
-        json_t *j = rt_load_json(data, rel);
-        size_t i;
-        json_t *e;
-        json_array_foreach(json_object_get(j, "instances"), i, e)
-            if (strcmp(json_string_value(json_object_get(e, "candidate")), cand) == 0)
-                json_object_set_new(e, "candidate", json_string(to));
-        rt_save_json(data, rel, j);
-        json_decref(j);
-    }
+    rename_entries(data, sys, "candidate", cand, to);
     char dir[4096];
     snprintf(rel, sizeof rel, "%s/records", sys);
     rt_join(dir, data, rel);

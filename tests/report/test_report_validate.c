@@ -59,6 +59,23 @@ static void test_clean_dataset_passes(void **state)
     free(out);
 }
 
+/* Changes the ticks of trial IDX in the record REL of DATA: adds TICKS to
+ * them when ADD, else sets them to TICKS. Returns 1 when that trial is
+ * marked disturbed. */
+static int set_trial_ticks(const char *data, const char *rel, size_t idx, json_int_t ticks,
+                           int add)
+{
+    json_t *r = rt_load_json(data, rel);
+    json_t *t = json_array_get(json_object_get(r, "trials"), idx);
+    if (add)
+        ticks += json_integer_value(json_object_get(t, "ticks"));
+    json_object_set_new(t, "ticks", json_integer(ticks));
+    int disturbed = json_is_true(json_object_get(t, "disturbed"));
+    rt_save_json(data, rel, r);
+    json_decref(r);
+    return disturbed;
+}
+
 static void test_one_tick_changed(void **state)
 {
     (void)state;
@@ -66,12 +83,7 @@ static void test_one_tick_changed(void **state)
     const char *rel = "x86_1/records/SM3/SM3__hash_1024.json";
     report_validate_stats st;
     rt_copy_dataset(data);
-    json_t *r = rt_load_json(data, rel);
-    json_t *t0 = json_array_get(json_object_get(r, "trials"), 0);
-    json_object_set_new(t0, "ticks",
-                        json_integer(json_integer_value(json_object_get(t0, "ticks")) + 1));
-    rt_save_json(data, rel, r);
-    json_decref(r);
+    set_trial_ticks(data, rel, 0, 1, 1);
     assert_int_equal(run_validate(data, NULL, &out, &st), 1);
     assert_non_null(strstr(out, "x86_1/records/SM3/SM3__hash_1024.json: field "
                                 "mean_ticks_per_call: recorded "));
@@ -89,12 +101,7 @@ static void test_disturbed_trial_ignored(void **state)
     const char *rel = "x86_1/records/SM3/SM3__hash_1024.json";
     report_validate_stats st;
     rt_copy_dataset(data);
-    json_t *r = rt_load_json(data, rel);
-    json_t *t2 = json_array_get(json_object_get(r, "trials"), 2);
-    assert_true(json_is_true(json_object_get(t2, "disturbed")));
-    json_object_set_new(t2, "ticks", json_integer(1));
-    rt_save_json(data, rel, r);
-    json_decref(r);
+    assert_true(set_trial_ticks(data, rel, 2, 1, 0));
     assert_int_equal(run_validate(data, NULL, &out, &st), 0);
     free(out);
     rt_rmtree(data);
