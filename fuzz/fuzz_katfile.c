@@ -33,14 +33,30 @@ static void check_canon(const uint8_t *data, size_t size)
 }
 
 /* A truncated file can stop inside a Dst line: a well-formed file's Dst
- * has exactly Dst_Len / 4 hex digits. Flags a violation in *bad_dst. */
+ * has exactly Dst_Len / 4 hex digits. Flags a violation in *bad_dst. The
+ * line is split as the grammar splits it (blanks allowed around '='), so
+ * that "Dst_Len=512" updates the length as the grammar does. */
 static int bad_dst;
+static const char *value_of(const char *line, const char *key)
+{
+    size_t k = strlen(key);
+    if (strncmp(line, key, k) != 0)
+        return NULL;
+    line += k;
+    line += strspn(line, " \t");
+    if (*line != '=')
+        return NULL;
+    line++;
+    return line + strspn(line, " \t");
+}
+
 static void check_dst(const char *line, long long *dst_bits)
 {
-    if (strncmp(line, "Dst_Len = ", 10) == 0)
-        *dst_bits = atoll(line + 10);
-    else if (strncmp(line, "Dst = ", 6) == 0 && *dst_bits >= 0 &&
-             (long long)strlen(line + 6) != *dst_bits / 4)
+    const char *v;
+    if ((v = value_of(line, "Dst_Len")) != NULL)
+        *dst_bits = strtoll(v, NULL, 10);
+    else if ((v = value_of(line, "Dst")) != NULL && *dst_bits >= 0 &&
+             (long long)strlen(v) != *dst_bits / 4)
         bad_dst = 1;
 }
 

@@ -1,11 +1,20 @@
 /* Error reporting for library code: see err.h. Messages are truncated to
- * HB_ERR_MAX bytes, never overflowed. */
+ * HB_ERR_MAX bytes, never overflowed, and kept on one line: text quoted
+ * from an input (a parser's "near '...'" excerpt, a file name from a
+ * submission) cannot break it, as control characters become '?'. */
 #include "common/err.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+static void one_line(hb_err *err)
+{
+    for (char *p = err->msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
 
 int hb_fail(hb_err *err, const char *fmt, ...)
 {
@@ -14,6 +23,7 @@ int hb_fail(hb_err *err, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        one_line(err);
     }
     return -1;
 }
@@ -32,6 +42,7 @@ int hb_fail_at(hb_err *err, const char *file, long line, const char *fmt, ...)
             vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
             va_end(ap);
         }
+        one_line(err);
     }
     return -1;
 }
@@ -47,6 +58,7 @@ int hb_fail_errno(hb_err *err, const char *fmt, ...)
         if (n >= 0 && (size_t)n < sizeof err->msg)
             snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s",
                      strerror(saved));
+        one_line(err);
     }
     errno = saved;
     return -1;

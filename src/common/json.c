@@ -42,7 +42,8 @@ int hb_json_save(const char *path, const json_t *root, hb_err *err)
 
 static int missing(const char *name, const char *type, const char *file, hb_err *err)
 {
-    return hb_fail(err, "%s: field '%s' missing or not %s", file, name, type);
+    return hb_fail(err, "%s: field '%s' missing or not %s; repair the file or "
+                   "regenerate it with hashbench", file, name, type);
 }
 
 int hb_json_get_str(const json_t *obj, const char *name, const char **out,

@@ -15,8 +15,9 @@ int hb_json_load(const char *path, json_t **out, hb_err *err);
 /* Saves ROOT to PATH atomically (does not steal the reference). */
 int hb_json_save(const char *path, const json_t *root, hb_err *err);
 
-/* Field getters: fail with "FILE: field 'NAME' missing or not a T" where
- * FILE is the name given for messages. Strings point into OBJ. */
+/* Field getters: fail with "FILE: field 'NAME' missing or not a T; ..."
+ * (and what to do) where FILE is the name given for messages. Strings point
+ * into OBJ. */
 int hb_json_get_str(const json_t *obj, const char *name, const char **out,
                     const char *file, hb_err *err);
 int hb_json_get_int(const json_t *obj, const char *name, long long *out,

@@ -167,9 +167,10 @@ static int read_trial(const json_t *tr, size_t i, const char *file,
     const json_t *dist = json_object_get(tr, "disturbed");
     if (!json_is_boolean(dist))
         return hb_fail_at(err, file, 0, "trials[%zu]: field 'disturbed' missing "
-                          "or not a boolean", i);
+                          "or not a boolean; re-run the measurement", i);
     if (calls < 0)
-        return hb_fail_at(err, file, 0, "trials[%zu]: negative calls", i);
+        return hb_fail_at(err, file, 0, "trials[%zu]: negative calls; re-run "
+                          "the measurement", i);
     out->calls = (unsigned long long)calls;
     out->ticks = ticks;
     out->ns = ns;
@@ -186,7 +187,8 @@ int stats_derive_record(const json_t *record, const char *file, json_t **derived
         hb_json_get_int(record, "size_bytes", &size, file, err) != 0)
         return -1;
     if (size < 0)
-        return hb_fail_at(err, file, 0, "size_bytes is negative");
+        return hb_fail_at(err, file, 0, "size_bytes is negative; re-run the "
+                          "measurement");
     size_t n = json_array_size(trials);
     stats_trial *t = calloc(n ? n : 1, sizeof *t);
     if (!t)

@@ -24,13 +24,25 @@ typedef struct vctx {
 
 static void problem(vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Prints one problem as one line: control characters quoted from the data
+ * (a path holding a newline) become '?'. */
 static void problem(vctx *v, const char *fmt, ...)
 {
+    char *line = NULL;
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(v->out, fmt, ap);
+    int n = vasprintf(&line, fmt, ap);
     va_end(ap);
-    fputc('\n', v->out);
+    if (n < 0) {
+        fputs("(out of memory while reporting a problem)\n", v->out);
+    } else {
+        for (char *c = line; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+        fputs(line, v->out);
+        fputc('\n', v->out);
+        free(line);
+    }
     v->st->problems++;
 }
 

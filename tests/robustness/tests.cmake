@@ -9,4 +9,7 @@ add_dependencies(robustness_hostile hashbench)
 if(TARGET hashbench-probe)
   add_dependencies(robustness_hostile hashbench-probe)
 endif()
+hb_add_test(robustness_malformed
+  SOURCES ${RB_DIR}/test_malformed.c
+  TIMEOUT 120)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
