@@ -417,7 +417,8 @@ static void disp_row(FILE *fp, const report_record *r, const char *inst)
     fprintf(fp, " | %s – %s", numfmt_count(report_num(d, "min_trial_mean"), a, sizeof a),
             numfmt_count(report_num(d, "max_trial_mean"), b, sizeof b));
     double retries = report_num(r->json, "disturbed_retries");
-    fprintf(fp, " | %lld | %s |\n", (long long)report_num(d, "trials"),
+    fprintf(fp, " | %s", numfmt_count(report_num(d, "trials"), b, sizeof b));
+    fprintf(fp, " | %s |\n",
             isfinite(retries) ? numfmt_count(retries, a, sizeof a) : "not recorded");
 }
 

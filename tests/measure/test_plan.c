@@ -202,6 +202,16 @@ static plan_settings fake_settings(const char *planner, fake_probe *f)
     return s;
 }
 
+/* plan_execute with S on the standard request; asserts that it succeeded. */
+static void execute_ok(const plan_settings *s, plan_outcome *o)
+{
+    trial_request rq;
+    hb_err err;
+    request(&rq);
+    assert_int_equal(plan_execute(s, &rq, o, &err), 0);
+    assert_true(o->ok);
+}
+
 static unsigned long long kept_calls(const plan_outcome *o, size_t *kept)
 {
     unsigned long long calls = 0;
@@ -231,12 +241,8 @@ static void test_fake_reference(void **state)
     fake_init(&f, 1e6); /* 1 ms per call */
     f.noise = 0.2;
     plan_settings s = fake_settings("reference", &f);
-    trial_request rq;
-    request(&rq);
     plan_outcome o;
-    hb_err err;
-    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-    assert_true(o.ok);
+    execute_ok(&s, &o);
     /* calibration: timed calls after warm-up, more than one, grown until
      * the timed loop lasts 10 ms (8 calls = 8 ms, then 16) */
     assert_true(f.calib.calibrate);
@@ -263,12 +269,8 @@ static void test_fake_adaptive_reaches_target(void **state)
     fake_probe f;
     fake_init(&f, 2000);
     plan_settings s = fake_settings("adaptive", &f);
-    trial_request rq;
-    request(&rq);
     plan_outcome o;
-    hb_err err;
-    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-    assert_true(o.ok);
+    execute_ok(&s, &o);
     /* steady trials: the CI is 0 after the minimum of 5 */
     assert_int_equal(o.n_trials, 5);
     assert_true(o.target_reached);
@@ -288,12 +290,8 @@ static void test_fake_adaptive_trial_cap(void **state)
     f.noise = 0.2; /* the CI never gets within 0.5 % */
     plan_settings s = fake_settings("adaptive", &f);
     s.max_trials = 12;
-    trial_request rq;
-    request(&rq);
     plan_outcome o;
-    hb_err err;
-    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-    assert_true(o.ok);
+    execute_ok(&s, &o);
     assert_int_equal(o.n_trials, 12);
     assert_false(o.target_reached);
     plan_outcome_free(&o);
@@ -309,12 +307,8 @@ static void test_fake_adaptive_budget(void **state)
     plan_settings s = fake_settings("adaptive", &f);
     s.budget_s = 1e-6;
     s.budget_explicit = 1;
-    trial_request rq;
-    request(&rq);
     plan_outcome o;
-    hb_err err;
-    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-    assert_true(o.ok);
+    execute_ok(&s, &o);
     /* the budget never cuts below the minimum number of trials */
     assert_int_equal(o.n_trials, 5);
     assert_false(o.target_reached);
@@ -336,12 +330,8 @@ static void test_fake_adaptive_default_budget(void **state)
     f.sleep_s = 0.002;
     plan_settings s = fake_settings("adaptive", &f);
     s.budget_s = 10;
-    trial_request rq;
-    request(&rq);
     plan_outcome o;
-    hb_err err;
-    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-    assert_true(o.ok);
+    execute_ok(&s, &o);
     assert_true(fabs(o.reference_cost_s - 0.225) < 1e-9);
     assert_true(fabs(o.budget_s - 0.0225) < 1e-9);
     assert_true(o.n_trials >= 5);
@@ -359,12 +349,8 @@ static void test_fake_adaptive_short_trials(void **state)
     fake_probe f;
     fake_init(&f, 5e5);
     plan_settings s = fake_settings("adaptive", &f);
-    trial_request rq;
-    request(&rq);
     plan_outcome o;
-    hb_err err;
-    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-    assert_true(o.ok);
+    execute_ok(&s, &o);
     assert_int_equal(o.calls_per_trial, 2);
     assert_int_equal(o.n_trials, 50);
     size_t kept;
@@ -383,12 +369,8 @@ static void test_fake_hundred_calls(void **state)
         fake_init(&f, 1e8); /* 100 ms per call: the rules ask for 20 and 10 */
         plan_settings s = fake_settings(planners[p], &f);
         s.min_trials = 2;
-        trial_request rq;
-        request(&rq);
         plan_outcome o;
-        hb_err err;
-        assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-        assert_true(o.ok);
+        execute_ok(&s, &o);
         size_t kept;
         assert_true(kept_calls(&o, &kept) >= PLAN_MIN_CALLS);
         /* reference: its 2 trials grow to 50 calls; adaptive: 10 of 10 */
@@ -407,12 +389,8 @@ static void test_fake_disturbed_rerun(void **state)
         fake_init(&f, 2000);
         f.disturb = 1; /* the first timed trial ticks at half the rate */
         plan_settings s = fake_settings(planners[p], &f);
-        trial_request rq;
-        request(&rq);
         plan_outcome o;
-        hb_err err;
-        assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-        assert_true(o.ok);
+        execute_ok(&s, &o);
         assert_int_equal(o.n_trials, 6);
         assert_true(o.trials[0].disturbed);
         assert_true(fabs(o.trials[0].rate_hz - 1e9) < 1e6);
@@ -432,39 +410,32 @@ static void test_fake_disturbed_rerun(void **state)
 static void test_fake_preempted_rerun(void **state)
 {
     (void)state;
-    const char *planners[] = {"adaptive"};
-    for (int p = 0; p < 1; p++) {
-        fake_probe f;
-        fake_init(&f, 2000);
-        f.sched = 1;
-        f.preempt = 2; /* trials 0 and 1 preempted, 2 fine */
-        f.steal = 4;   /* trials 0 to 3 short of CPU time */
-        plan_settings s = fake_settings(planners[p], &f);
-        trial_request rq;
-        request(&rq);
-        plan_outcome o;
-        hb_err err;
-        assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-        assert_true(o.ok);
-        /* the first slot: 0 and 1 re-run, 2 still short and kept as such
-         * (two retries used); the second slot: 3 re-run, 4 fine */
-        assert_int_equal(o.trials[0].disturbed,
-                         PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
-        assert_int_equal(o.trials[1].disturbed,
-                         PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
-        assert_int_equal(o.trials[2].disturbed, PLAN_DISTURBED_CPU_TIME);
-        assert_int_equal(o.trials[3].disturbed, PLAN_DISTURBED_CPU_TIME);
-        assert_int_equal(o.disturbed_retries, 3);
-        assert_true(fabs(o.trials[0].rate_hz - f.rate_hz) < 1e3);
-        size_t kept;
-        kept_calls(&o, &kept);
-        assert_int_equal(kept, 5);
-        assert_int_equal(o.n_trials, 9);
-        for (size_t i = 4; i < o.n_trials; i++)
-            assert_int_equal(o.trials[i].disturbed, 0);
-        assert_fresh_processes(&f, &o);
-        plan_outcome_free(&o);
-    }
+    fake_probe f;
+    fake_init(&f, 2000);
+    f.sched = 1;
+    f.preempt = 2; /* trials 0 and 1 preempted, 2 fine */
+    f.steal = 4;   /* trials 0 to 3 short of CPU time */
+    plan_settings s = fake_settings("adaptive", &f);
+    plan_outcome o;
+    execute_ok(&s, &o);
+    /* the first slot: 0 and 1 re-run, 2 still short and kept as such
+     * (two retries used); the second slot: 3 re-run, 4 fine */
+    assert_int_equal(o.trials[0].disturbed,
+                     PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
+    assert_int_equal(o.trials[1].disturbed,
+                     PLAN_DISTURBED_INVOLUNTARY | PLAN_DISTURBED_CPU_TIME);
+    assert_int_equal(o.trials[2].disturbed, PLAN_DISTURBED_CPU_TIME);
+    assert_int_equal(o.trials[3].disturbed, PLAN_DISTURBED_CPU_TIME);
+    assert_int_equal(o.disturbed_retries, 3);
+    assert_true(fabs(o.trials[0].rate_hz - f.rate_hz) < 1e3);
+    size_t kept;
+    kept_calls(&o, &kept);
+    assert_int_equal(kept, 5);
+    assert_int_equal(o.n_trials, 9);
+    for (size_t i = 4; i < o.n_trials; i++)
+        assert_int_equal(o.trials[i].disturbed, 0);
+    assert_fresh_processes(&f, &o);
+    plan_outcome_free(&o);
 }
 
 static void test_fake_failures(void **state)
