@@ -416,6 +416,16 @@ static int prepare(build_ctx *c, hb_err *err)
         return hb_fail(err, "no run directory; give --run-dir DIR");
     if (opt->n_packages < 1)
         return hb_fail(err, "no submission package given; name at least one folder");
+    /* The packages first: a package that cannot be read leaves the run
+     * directory as it was, not even created. */
+    for (int i = 0; i < opt->n_packages; i++) {
+        if (hb_is_file(opt->packages[i]))
+            continue; /* a README or the like caught by a glob: not a package */
+        int from = c->found.n;
+        if (discover_package(opt->packages[i], &c->found, err) != 0 ||
+            check_candidate_unique(&c->found, from, err) != 0)
+            return -1;
+    }
     if (hb_mkdirs(opt->run_dir, err) != 0)
         return -1;
     if (!realpath(opt->run_dir, c->run_dir))
@@ -430,14 +440,6 @@ static int prepare(build_ctx *c, hb_err *err)
     if (compile_toolchain_probe(cc, &c->tc, err) != 0)
         return -1;
     c->aarch64 = profile_target_is_aarch64(c->tc.target);
-    for (int i = 0; i < opt->n_packages; i++) {
-        if (hb_is_file(opt->packages[i]))
-            continue; /* a README or the like caught by a glob: not a package */
-        int from = c->found.n;
-        if (discover_package(opt->packages[i], &c->found, err) != 0 ||
-            check_candidate_unique(&c->found, from, err) != 0)
-            return -1;
-    }
     c->n_tasks = c->found.n;
     c->tasks = calloc((size_t)c->n_tasks + 1, sizeof *c->tasks);
     if (!c->tasks)

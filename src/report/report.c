@@ -142,28 +142,12 @@ static int system_pages(const report_dataset *ds, const report_system *s,
     return 0;
 }
 
-/* A record's kat_log must stay inside the dataset: the pages link to it.
- * (validate lists such paths as problems; the site refuses them.) */
-static int check_record_paths(const report_dataset *ds, hb_err *err)
-{
-    for (size_t i = 0; i < ds->nsys; i++)
-        for (size_t k = 0; k < ds->sys[i].nrecs; k++) {
-            const report_record *r = &ds->sys[i].recs[k];
-            const char *log = report_str(r->json, "kat_log", "");
-            if (log[0] == '/' || strstr(log, ".."))
-                return hb_fail(err, "%s: field kat_log: path '%.200s' must be relative "
-                               "to the dataset without '..'; publish the campaign again",
-                               r->file, log);
-        }
-    return 0;
-}
-
 int report_site(const char *data_dir, const char *out_dir, hb_err *err)
 {
     report_dataset ds;
     if (report_dataset_load(data_dir, &ds, err) < 0)
         return -1;
-    if (check_record_paths(&ds, err) < 0) {
+    if (report_check_paths(&ds, err) < 0) {
         report_dataset_free(&ds);
         return -1;
     }

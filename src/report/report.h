@@ -14,6 +14,14 @@
 
 int report_site(const char *data_dir, const char *out_dir, hb_err *err);
 
+/* The first path field of DS (a record's, then campaign.json's, build.json's
+ * and kat.json's, system by system) that is absolute or holds a ".."
+ * component: fills ERR with the line report_validate prints for it and
+ * returns -1; 0 when every path is clean. report_site refuses such a
+ * dataset before writing anything: its pages print and link these paths. */
+struct report_dataset;
+int report_check_paths(const struct report_dataset *ds, hb_err *err);
+
 /* Counts of what report_validate looked at and found. */
 typedef struct report_validate_stats {
     int records;   /* record files checked */

@@ -1,7 +1,8 @@
 /* report_validate: re-derives every published figure from the raw evidence
  * of a dataset and reports every difference as one line naming the file and
  * the field; optionally regenerates the site and compares it byte for byte.
- * See report.h for the contract. */
+ * report_check_paths applies its path check for report_site, stopping at the
+ * first problem. See report.h for the contract. */
 #include "report/report.h"
 
 #include <sys/stat.h>
@@ -20,12 +21,14 @@ typedef struct vctx {
     const char *root;
     FILE *out;
     report_validate_stats *st;
+    hb_err *first; /* when set, keeps the first problem instead of printing */
 } vctx;
 
 static void problem(vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints one problem as one line: control characters quoted from the data
- * (a path holding a newline) become '?'. */
+ * (a path holding a newline) become '?'. With V->first, keeps the first
+ * problem there (hb_fail makes it one line) and prints nothing. */
 static void problem(vctx *v, const char *fmt, ...)
 {
     char *line = NULL;
@@ -33,7 +36,13 @@ static void problem(vctx *v, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vasprintf(&line, fmt, ap);
     va_end(ap);
-    if (n < 0) {
+    if (v->first) {
+        if (!v->first->msg[0])
+            hb_fail(v->first, "%s", n < 0 ? "out of memory while reporting a problem"
+                                          : line);
+        if (n >= 0)
+            free(line);
+    } else if (n < 0) {
         fputs("(out of memory while reporting a problem)\n", v->out);
     } else {
         for (char *c = line; *c; c++)
@@ -237,7 +246,8 @@ static void check_record_kat(vctx *v, const report_system *s, const report_recor
     }
 }
 
-static void check_system(vctx *v, const report_system *s)
+/* The path fields of campaign.json, build.json and kat.json of S. */
+static void check_system_paths(vctx *v, const report_system *s)
 {
     char file[512];
     const json_t *files[] = {s->campaign, s->build, s->kat};
@@ -247,12 +257,30 @@ static void check_system(vctx *v, const report_system *s)
         if (files[i])
             check_paths(v, file, files[i], "");
     }
+}
+
+static void check_system(vctx *v, const report_system *s)
+{
+    check_system_paths(v, s);
     for (size_t i = 0; i < s->nrecs; i++) {
         check_paths(v, s->recs[i].file, s->recs[i].json, "");
         check_record(v, &s->recs[i]);
         check_record_kat(v, s, &s->recs[i]);
     }
     check_kat(v, s);
+}
+
+int report_check_paths(const report_dataset *ds, hb_err *err)
+{
+    report_validate_stats st = {0};
+    vctx v = {ds->root, NULL, &st, err};
+    hb_err_clear(err);
+    for (size_t i = 0; i < ds->nsys && !st.problems; i++) {
+        for (size_t k = 0; k < ds->sys[i].nrecs && !st.problems; k++)
+            check_paths(&v, ds->sys[i].recs[k].file, ds->sys[i].recs[k].json, "");
+        check_system_paths(&v, &ds->sys[i]);
+    }
+    return st.problems ? -1 : 0;
 }
 
 /* Copies line LINE_START of BUF (at most 80 bytes, controls as '?') to OUT. */
@@ -361,7 +389,7 @@ int report_validate(const char *data_dir, const char *site_dir, FILE *out,
                             "'hashbench report'", site_dir);
     if (report_dataset_load(data_dir, &ds, err) < 0)
         return -1;
-    vctx v = {data_dir, out, st};
+    vctx v = {data_dir, out, st, NULL};
     for (size_t i = 0; i < ds.nsys; i++)
         check_system(&v, &ds.sys[i]);
     report_dataset_free(&ds);

@@ -12,4 +12,10 @@ endif()
 hb_add_test(robustness_malformed
   SOURCES ${RB_DIR}/test_malformed.c
   TIMEOUT 120)
+# The same malformed inputs through the hashbench command line on copies of
+# examples/SM3: one error line naming file and line, the exit status, and
+# the run directory, dataset and site left as they were.
+add_test(NAME robustness_malformed_cli
+  COMMAND sh ${RB_DIR}/malformed_cli.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_malformed_cli PROPERTIES TIMEOUT 120)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
