@@ -124,6 +124,21 @@ expect build-missing-source-new 2 "hashbench.ini:6: " "fix the path"
 [ ! -e "$C/new" ] && ok "build-missing-source-new: run directory not created" ||
     bad "build-missing-source-new: $C/new was created"
 
+# kat_logged NAME NOTE: the KAT log of case $C names the bad vector file and
+# line in a NOTE line matching NOTE, and ends with the MISMATCH verdict; then
+# nothing but what the kat stage writes has changed.
+kat_logged() {
+  log=$C/R/kat/SM3/SM3.log
+  if grep -q "^NOTE .*$2" "$log" && grep -q '^RESULT SM3 SM3 MISMATCH$' "$log"; then
+    ok "$1: the KAT log names the file and line"
+  else
+    bad "$1: the KAT log does not name the file and line"
+    cat "$log"
+  fi
+  same "$1: nothing but kat.json, kat/ and the harness-default rebuild changed" \
+    "$C/R" "$C/R.snap" "$KAT_WRITES"
+}
+
 # ---- 2. submitted KAT text truncated inside a record ----
 # What the kat stage writes, left out of the comparison in cases 2 and 3.
 KAT_WRITES=' \./(kat\.json|kat|kat/.*|lib/[^/]+/harness-default(/.*)?|logs/build/[^/]+/[^/]+\.harness-default\.log)$'
@@ -140,12 +155,7 @@ expect kat-truncated 1 "Test_Vectors/KAT_2_12_SM3.txt:7: " \
     "replace it with a complete copy" "$KAT_OTHER"
 grep -q '^MISMATCH  SM3/SM3 ' "$T/kat-truncated.log" &&
     ok "kat-truncated: the instance's verdict is MISMATCH" || bad "kat-truncated: no MISMATCH line"
-grep -q '^NOTE .*Test_Vectors/KAT_2_12_SM3.txt:7: file ends inside the record' \
-    "$C/R/kat/SM3/SM3.log" && grep -q '^RESULT SM3 SM3 MISMATCH$' "$C/R/kat/SM3/SM3.log" &&
-    ok "kat-truncated: the KAT log names the file and line" ||
-    { bad "kat-truncated: the KAT log does not name the file and line"; cat "$C/R/kat/SM3/SM3.log"; }
-same "kat-truncated: nothing but kat.json, kat/ and the harness-default rebuild changed" \
-    "$C/R" "$C/R.snap" "$KAT_WRITES"
+kat_logged kat-truncated 'Test_Vectors/KAT_2_12_SM3.txt:7: file ends inside the record'
 
 # ---- 3. kat.sha256 with a bad digest line ----
 C=$T/c3
@@ -157,12 +167,7 @@ run kat-manifest "$B" kat --run-dir "$C/R"
 expect kat-manifest 1 "kat.sha256:2: " "repair the line" "$KAT_OTHER"
 grep -q "is not a SHA-256 (64 hex digits)" "$T/kat-manifest.log" &&
     ok "kat-manifest: says what is wrong" || bad "kat-manifest: does not say what is wrong"
-grep -q '^NOTE .*kat.sha256:2: ' "$C/R/kat/SM3/SM3.log" &&
-    grep -q '^RESULT SM3 SM3 MISMATCH$' "$C/R/kat/SM3/SM3.log" &&
-    ok "kat-manifest: the KAT log names the file and line" ||
-    { bad "kat-manifest: the KAT log does not name the file and line"; cat "$C/R/kat/SM3/SM3.log"; }
-same "kat-manifest: nothing but kat.json, kat/ and the harness-default rebuild changed" \
-    "$C/R" "$C/R.snap" "$KAT_WRITES"
+kat_logged kat-manifest 'kat.sha256:2: '
 
 # ---- a published dataset and its site, for cases 4 and 5 ----
 C=$T/c4
