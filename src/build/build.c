@@ -330,8 +330,11 @@ static json_t *baseline_entry(const build_ctx *c, hb_err *err)
         hb_copy_file(c->opt->baseline_lib, lib, err) != 0 ||
         compile_inspect(lib, &o, err) != 0)
         return NULL;
-    int n = snprintf(text, sizeof text, "# copied from %s (built with hashbench)\n"
-                     "# result: %s\n", c->opt->baseline_lib, o.built ? "BUILT" : "BUILDFAIL");
+    /* the name only: the build folder is a path of this machine, and the
+     * library's SHA-256 in build.json identifies the copy */
+    int n = snprintf(text, sizeof text, "# copied from %s (built with hashbench %s)\n"
+                     "# result: %s\n", hb_basename(c->opt->baseline_lib), HB_VERSION,
+                     o.built ? "BUILT" : "BUILDFAIL");
     if (hb_write_atomic(log, text, (size_t)(n < (int)sizeof text ? n : 0), err) != 0)
         return NULL;
     json_t *e = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[]}",

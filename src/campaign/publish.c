@@ -19,7 +19,8 @@
 
 typedef struct prefix_rule {
     char from[PATH_MAX + 1]; /* absolute folder with a trailing '/' */
-    char to[80];             /* "ID/" for the run directory, "" for packages */
+    char to[80];             /* "ID/" for run directories, "" for packages */
+    int package;             /* a submission folder */
 } prefix_rule;
 
 typedef struct publish_ctx {
@@ -45,13 +46,21 @@ static int valid_system(const char *s)
     return 1;
 }
 
-static void add_rule(publish_ctx *c, const char *folder, const char *to)
+/* A rule for FOLDER; one that no longer exists (a merged shard's run
+ * directory removed since) is taken as written when absolute. */
+static void add_rule(publish_ctx *c, const char *folder, const char *to, int package)
 {
     char abs[PATH_MAX];
-    if (c->n_rules >= PUBLISH_MAX_PREFIXES || !folder || !realpath(folder, abs))
+    if (c->n_rules >= PUBLISH_MAX_PREFIXES || !folder)
         return;
+    if (!realpath(folder, abs)) {
+        if (folder[0] != '/' || strlen(folder) >= sizeof abs)
+            return;
+        snprintf(abs, sizeof abs, "%s", folder);
+    }
     snprintf(c->rules[c->n_rules].from, sizeof c->rules[0].from, "%s/", abs);
     snprintf(c->rules[c->n_rules].to, sizeof c->rules[0].to, "%s", to);
+    c->rules[c->n_rules].package = package;
     c->n_rules++;
 }
 
@@ -121,15 +130,27 @@ static void rewrite_fields(const publish_ctx *c, json_t *v)
 }
 
 /* S with every occurrence of each rule's FROM replaced by its TO, or NULL
- * when nothing matched (malloc'd, owned by the caller). */
-static char *replace_prefixes(const publish_ctx *c, const char *s)
+ * when nothing matched (malloc'd, owned by the caller). With NAMED, a
+ * package folder becomes its own name ("SM3/") rather than nothing: free
+ * text such as a compiler log has no "relative to the package" context. */
+static char *replace_prefixes_as(const publish_ctx *c, const char *s, int named)
 {
     char *cur = NULL;
     for (int r = 0; r < c->n_rules; r++) {
         const char *src = cur ? cur : s, *from = c->rules[r].from;
         if (!strstr(src, from))
             continue;
-        size_t fl = strlen(from), tl = strlen(c->rules[r].to), n = 0;
+        char to[PATH_MAX + 1];
+        if (named && c->rules[r].package) {
+            size_t len = strlen(from) - 1; /* without the trailing '/' */
+            const char *base = from + len;
+            while (base > from && base[-1] != '/')
+                base--;
+            snprintf(to, sizeof to, "%.*s/", (int)(from + len - base), base);
+        } else {
+            snprintf(to, sizeof to, "%s", c->rules[r].to);
+        }
+        size_t fl = strlen(from), tl = strlen(to), n = 0;
         for (const char *p = src; (p = strstr(p, from)); p += fl)
             n++;
         char *out = malloc(strlen(src) + n * tl + 1), *o = out;
@@ -142,7 +163,7 @@ static char *replace_prefixes(const publish_ctx *c, const char *s)
             o += len;
             if (!q)
                 break;
-            memcpy(o, c->rules[r].to, tl);
+            memcpy(o, to, tl);
             o += tl;
         }
         *o = '\0';
@@ -150,6 +171,11 @@ static char *replace_prefixes(const publish_ctx *c, const char *s)
         cur = out;
     }
     return cur;
+}
+
+static char *replace_prefixes(const publish_ctx *c, const char *s)
+{
+    return replace_prefixes_as(c, s, 0);
 }
 
 static void rewrite_texts(const publish_ctx *c, json_t *v);
@@ -319,8 +345,40 @@ static int visit_kat_log(void *ctx, const char *rel, hb_err *err)
     return hb_copy_file(src, dst, err);
 }
 
+/* Compiler logs, logs/build/<cand>/<Inst>[.harness-default].log: the
+ * evidence behind each build status, named by build.json's "log". They
+ * quote the run directory and the package folder (the command line, the
+ * working folder); those become "ID/" and the package's name, so the copy
+ * holds no path of this machine but the compiler's own. */
+static int visit_build_log(void *ctx, const char *rel, hb_err *err)
+{
+    publish_ctx *c = ctx;
+    size_t n = strlen(rel);
+    if (n < 4 || strcmp(rel + n - 4, ".log") != 0)
+        return 0;
+    char src[PATH_MAX], dst[PATH_MAX];
+    if (hb_path_join(src, sizeof src, c->run_dir, rel, err) < 0 ||
+        hb_path_join(dst, sizeof dst, c->stage, rel, err) < 0)
+        return -1;
+    char *text = NULL;
+    size_t len = 0;
+    if (hb_read_file(src, &text, &len, err) < 0)
+        return -1;
+    for (size_t i = 0; i < len; i++) /* compiler output quoting a NUL byte */
+        if (text[i] == '\0')
+            text[i] = '?';
+    char *out = replace_prefixes_as(c, text, 1);
+    int rc = hb_write_atomic(dst, out ? out : text, out ? strlen(out) : len, err);
+    free(out);
+    free(text);
+    if (rc == 0)
+        c->counts.build_logs++;
+    return rc;
+}
+
 /* Package folders named in build.json and campaign.json's submissions: text
- * quoting them is made package-relative, like the source paths already are. */
+ * quoting them is made package-relative, like the source paths already are.
+ * A merged campaign's shard run directories stand for this one. */
 static void add_package_rules(publish_ctx *c)
 {
     char path[PATH_MAX];
@@ -330,13 +388,17 @@ static void add_package_rules(publish_ctx *c)
     snprintf(path, sizeof path, "%s/build.json", c->run_dir);
     if (hb_json_load(path, &doc, &ignored) == 0) {
         json_array_foreach(json_object_get(doc, "instances"), i, x)
-            add_rule(c, json_string_value(json_object_get(x, "package")), "");
+            add_rule(c, json_string_value(json_object_get(x, "package")), "", 1);
         json_decref(doc);
     }
     snprintf(path, sizeof path, "%s/campaign.json", c->run_dir);
     if (hb_json_load(path, &doc, &ignored) == 0) {
         json_array_foreach(json_object_get(doc, "submissions"), i, x)
-            add_rule(c, json_string_value(x), "");
+            add_rule(c, json_string_value(x), "", 1);
+        /* a merged campaign's files (its compiler logs) quote the shards' run
+         * directories: those stand for this one */
+        json_array_foreach(json_object_get(doc, "merged_from"), i, x)
+            add_rule(c, json_string_value(x), c->rules[0].to, 0);
         json_decref(doc);
     }
 }
@@ -378,7 +440,8 @@ static int assemble(publish_ctx *c, hb_err *err)
         publish_json(c, "kat.json", err) < 0)
         return -1;
     if (tree_walk(c->run_dir, "records", visit_record, c, err) < 0 ||
-        tree_walk(c->run_dir, "kat", visit_kat_log, c, err) < 0)
+        tree_walk(c->run_dir, "kat", visit_kat_log, c, err) < 0 ||
+        tree_walk(c->run_dir, "logs/build", visit_build_log, c, err) < 0)
         return -1;
     return 0;
 }
@@ -416,7 +479,7 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     }
     c.run_dir = run_dir;
     c.system = system;
-    add_rule(&c, run_dir, "");
+    add_rule(&c, run_dir, "", 0);
     if (c.n_rules == 0)
         return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
     snprintf(c.rules[0].to, sizeof c.rules[0].to, "%s/", system);

@@ -1,5 +1,6 @@
 /* Publishing a run directory as one system of a dataset: DATA/ID/ receives
- * campaign.json, build.json, kat.json, the records and the KAT logs, with
+ * campaign.json, build.json, kat.json, the records, the KAT logs and the
+ * compiler logs (their run-directory and package paths rewritten), with
  * every path field rewritten relative to DATA (e.g. "x86_1/kat/SM3/SM3.log"),
  * the submission's absolute "package" dropped and libraries left behind
  * (their SHA-256 identifies them). The new DATA/ID is assembled beside the
@@ -15,6 +16,7 @@
 typedef struct publish_counts {
     int records;
     int kat_logs;
+    int build_logs;
 } publish_counts;
 
 /* Publishes RUN_DIR as system SYSTEM ([A-Za-z0-9_-], at most 64) under

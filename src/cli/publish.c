@@ -9,10 +9,12 @@ const char hb_summary_publish[] = "publish a run directory into a dataset";
 const char hb_usage_publish[] =
     "usage: hashbench publish --run-dir DIR --system ID --data DATA\n"
     "\n"
-    "Copies campaign.json, build.json, kat.json, the records and the KAT logs\n"
-    "of DIR to DATA/ID/ (replacing an earlier publication of ID), rewriting\n"
-    "every path relative to DATA and dropping the submissions' absolute\n"
-    "package paths; libraries are not copied (their SHA-256 identifies them).\n"
+    "Copies campaign.json, build.json, kat.json, the records, the KAT logs\n"
+    "and the compiler logs of DIR to DATA/ID/ (replacing an earlier\n"
+    "publication of ID), rewriting every path relative to DATA and dropping\n"
+    "the submissions' absolute package paths (in a compiler log a package\n"
+    "folder becomes its name); libraries are not copied (their SHA-256\n"
+    "identifies them).\n"
     "Refuses when an absolute path would remain.\n"
     "\n"
     "  --system ID   the test system, e.g. x86_1 or arm_1 ([A-Za-z0-9_-])\n"
@@ -40,7 +42,7 @@ int cmd_publish(int argc, char **argv)
         fprintf(stderr, "hashbench publish: %s\n", err.msg);
         return 2;
     }
-    printf("published %s as %s/%s: %d records, %d KAT logs\n", run_dir, data,
-           system, c.records, c.kat_logs);
+    printf("published %s as %s/%s: %d records, %d KAT logs, %d compiler logs\n",
+           run_dir, data, system, c.records, c.kat_logs, c.build_logs);
     return 0;
 }

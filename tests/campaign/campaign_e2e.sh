@@ -185,9 +185,9 @@ rc=$?
 # 5. publish the merged campaign: no absolute path anywhere
 "$B" publish --run-dir "$T/merged" --system x86_1 --data "$T/data" >"$T/publish.log" 2>&1 &&
     ok "publish" || { bad "publish failed"; cat "$T/publish.log"; }
-python3 - "$T/data" "$T" <<'EOF' && ok "published dataset holds no absolute path" || bad "absolute path in dataset"
+python3 - "$T/data" "$T" "$HB_SOURCE_DIR" <<'EOF' && ok "published dataset holds no absolute path" || bad "absolute path in dataset"
 import json, os, sys
-root, tmp = sys.argv[1], sys.argv[2]
+root, tmp, src = sys.argv[1], sys.argv[2], os.path.realpath(sys.argv[3])
 def strings(v):
     if isinstance(v, str): yield v
     elif isinstance(v, list):
@@ -205,6 +205,14 @@ for d, _, files in os.walk(root):
             n += 1
 assert n >= 4
 assert not any(f.endswith(".so") for _, _, fs in os.walk(root) for f in fs)
+# every compiler log build.json names is published, with the run directory
+# and the package folders rewritten
+build = json.load(open(os.path.join(root, "x86_1", "build.json")))
+for e in build["instances"]:
+    text = open(os.path.join(root, e["log"])).read()
+    assert tmp not in text and src not in text, (e["log"], text)
+    if e["candidate"] != "baseline":
+        assert "# working folder: %s/\n" % e["candidate"] in text, (e["log"], text)
 EOF
 [ "$(record_set "$T/data/x86_1" | wc -l)" -eq "$NREF" ] &&
     ok "published dataset has every record" || bad "published record count"
