@@ -187,7 +187,8 @@ void kat_reader_close(kat_reader *r)
 
 enum { G_LEN, G_MSG, G_EXP, G_DLEN, G_DST };
 static const char *const g_expect[] = {
-    "Msg_Len = <bits>", "Msg = <hex> or Msg_Seed = <hex>", "Msg_Exp = <hex> .... <hex>",
+    "Msg_Len = <bits>", "Msg = <hex> or Msg_Seed = <128 hex digits, or none>",
+    "Msg_Exp = <hex> .... <hex>",
     "Dst_Len = <bits>", "Dst = <hex>"};
 
 /* Splits "KEY = VALUE" (VALUE may be empty); returns 0 when KEY matches. */
@@ -255,7 +256,9 @@ static int feed_state(kat_grammar *g, const char *line, const char *path,
                                   "the file", 2 * ((g->msg_len + 7) / 8), g->msg_len);
             return G_DLEN;
         }
-        if (key_is(line, "Msg_Seed", &v) == 0 && is_hex(v, strlen(v)))
+        /* 64 seed bytes, or nothing for the all-zero and all-FF messages */
+        if (key_is(line, "Msg_Seed", &v) == 0 && (strlen(v) == 0 || strlen(v) == 128) &&
+            is_hex(v, strlen(v)))
             return G_EXP;
         break;
     case G_EXP:

@@ -129,6 +129,23 @@ static void test_truncated_file(void **state)
     path_of(p, sizeof p, "badmsg.txt");
     assert_int_equal(kat_file_sha256(p, sha, &err), -1);
     assert_non_null(strstr(err.msg, "badmsg.txt:2:"));
+    /* a long message's seed: 128 hex digits, or none (all-zero, all-FF) */
+    static const char *const seeds[] = {"", "4B41"};
+    char text[512];
+    for (int i = 0; i < 2; i++) {
+        snprintf(text, sizeof text, "Msg_Len = 8388608\nMsg_Seed = %s\n"
+                 "Msg_Exp = 0000000000000000 .... 0000000000000000\n"
+                 "Dst_Len = 32\nDst = 00112233\n", seeds[i]);
+        write_text("seed.txt", text);
+        path_of(p, sizeof p, "seed.txt");
+        if (i == 0) {
+            assert_int_equal(kat_file_sha256(p, sha, &err), 0);
+        } else {
+            assert_int_equal(kat_file_sha256(p, sha, &err), -1);
+            assert_non_null(strstr(err.msg, "seed.txt:2:"));
+            assert_non_null(strstr(err.msg, "128 hex digits"));
+        }
+    }
 }
 
 /* Three records; REC_B's digest is changed in the "theirs" copy. */
