@@ -22,6 +22,7 @@ typedef struct vctx {
     FILE *out;
     report_validate_stats *st;
     hb_err *first; /* when set, keeps the first problem instead of printing */
+    int bad_paths; /* path fields refused: the site cannot be regenerated */
 } vctx;
 
 static void problem(vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -202,18 +203,21 @@ static void check_paths(vctx *v, const char *file, const json_t *j, const char *
         json_t *val;
         json_object_foreach((json_t *)j, key, val) {
             snprintf(sub, sizeof sub, "%s%s%s", where, where[0] ? "." : "", key);
-            if (json_is_string(val) && is_path_key(key) && bad_path(json_string_value(val)))
+            if (json_is_string(val) && is_path_key(key) && bad_path(json_string_value(val))) {
+                v->bad_paths++;
                 problem(v, "%s: field %s: path '%s' must be relative to the dataset "
                            "without '..'; publish the campaign again", file, sub,
                         json_string_value(val));
-            else if (strcmp(key, "probe_command") == 0 && json_is_array(val)) {
+            } else if (strcmp(key, "probe_command") == 0 && json_is_array(val)) {
                 size_t i;
                 json_t *a;
                 json_array_foreach(val, i, a)
-                    if (json_is_string(a) && bad_path(json_string_value(a)))
+                    if (json_is_string(a) && bad_path(json_string_value(a))) {
+                        v->bad_paths++;
                         problem(v, "%s: field %s[%zu]: path '%s' must be relative to "
                                    "the dataset without '..'; publish the campaign again",
                                 file, sub, i, json_string_value(a));
+                    }
             } else {
                 check_paths(v, file, val, sub);
             }
@@ -273,7 +277,7 @@ static void check_system(vctx *v, const report_system *s)
 int report_check_paths(const report_dataset *ds, hb_err *err)
 {
     report_validate_stats st = {0};
-    vctx v = {ds->root, NULL, &st, err};
+    vctx v = {ds->root, NULL, &st, err, 0};
     hb_err_clear(err);
     for (size_t i = 0; i < ds->nsys && !st.problems; i++) {
         for (size_t k = 0; k < ds->sys[i].nrecs && !st.problems; k++)
@@ -389,11 +393,16 @@ int report_validate(const char *data_dir, const char *site_dir, FILE *out,
                             "'hashbench report'", site_dir);
     if (report_dataset_load(data_dir, &ds, err) < 0)
         return -1;
-    vctx v = {data_dir, out, st, NULL};
+    vctx v = {data_dir, out, st, NULL, 0};
     for (size_t i = 0; i < ds.nsys; i++)
         check_system(&v, &ds.sys[i]);
     report_dataset_free(&ds);
-    if (site_dir && check_site(&v, site_dir, err) < 0)
+    /* 'hashbench report' refuses such a dataset: there is no site to compare
+     * with, and the problems above already say why */
+    if (site_dir && v.bad_paths)
+        problem(&v, "%s: not compared: the site cannot be regenerated from a "
+                    "dataset with the path problems above", site_dir);
+    else if (site_dir && check_site(&v, site_dir, err) < 0)
         return -1;
     return st->problems ? 1 : 0;
 }

@@ -224,6 +224,11 @@ grep -q '"log": "x86_1/kat/SM3/SM3.log"' "$F" || { echo "FAILED: no KAT log path
 sed 's#"x86_1/kat/SM3/SM3.log"#"x86_1/../../etc/passwd"#' "$F" >"$T/f.json" && mv "$T/f.json" "$F"
 dataset_case kat-dotdot "$T/d5k" "x86_1/kat.json: field instances[0].log: path 'x86_1/../../etc/passwd'" \
     "publish the campaign again" 1
+# validate --site: the bad path is said once, and the site is not compared
+# (report would refuse the dataset) rather than failing a second time
+run kat-dotdot-site "$B" validate "$T/d5k" --site "$C/site"
+expect kat-dotdot-site 1 "x86_1/kat.json: field instances[0].log: path 'x86_1/../../etc/passwd'" \
+    "publish the campaign again" "$VALIDATE_OTHER|: not compared: the site cannot be regenerated"
 
 echo "$PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
