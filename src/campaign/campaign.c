@@ -544,11 +544,17 @@ static int run_kat(campaign_ctx *c, const strlist *mine,
 static int run_measure(campaign_ctx *c, const strlist *mine,
                        campaign_result *res, hb_err *err)
 {
-    if (phase_done(c, "measure", &res->measure_failed)) {
+    int done = phase_done(c, "measure", &res->measure_failed);
+    if (done && c->problems && !c->o->allow_unfit_host) {
         log_line(c->o, "measure: done in an earlier session");
         res->measured = 1;
         return 0;
     }
+    /* As with the KAT stage: finished records whose library and settings
+     * are unchanged are kept, the others measured again. */
+    if (done)
+        log_line(c->o, "measure: done in an earlier session; checking that each "
+                 "record still matches its library");
     if (c->problems && !c->o->allow_unfit_host) {
         mark_phase(c, "measure", 0, 0, "refused: unfit host");
         finish_session(c, "refused: unfit host");
