@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static void one_line(hb_err *err)
+void hb_one_line(char *s)
 {
-    for (char *p = err->msg; *p; p++)
+    for (char *p = s; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';
 }
@@ -23,7 +23,7 @@ int hb_fail(hb_err *err, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
-        one_line(err);
+        hb_one_line(err->msg);
     }
     return -1;
 }
@@ -42,7 +42,7 @@ int hb_fail_at(hb_err *err, const char *file, long line, const char *fmt, ...)
             vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
             va_end(ap);
         }
-        one_line(err);
+        hb_one_line(err->msg);
     }
     return -1;
 }
@@ -58,7 +58,7 @@ int hb_fail_errno(hb_err *err, const char *fmt, ...)
         if (n >= 0 && (size_t)n < sizeof err->msg)
             snprintf(err->msg + n, sizeof err->msg - (size_t)n, ": %s",
                      strerror(saved));
-        one_line(err);
+        hb_one_line(err->msg);
     }
     errno = saved;
     return -1;

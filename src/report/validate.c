@@ -46,9 +46,7 @@ static void problem(vctx *v, const char *fmt, ...)
     } else if (n < 0) {
         fputs("(out of memory while reporting a problem)\n", v->out);
     } else {
-        for (char *c = line; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7f)
-                *c = '?';
+        hb_one_line(line);
         fputs(line, v->out);
         fputc('\n', v->out);
         free(line);
