@@ -21,6 +21,7 @@ typedef struct prefix_rule {
     char from[PATH_MAX + 1]; /* absolute folder with a trailing '/' */
     char to[80];             /* "ID/" for run directories, "" for packages */
     int package;             /* a submission folder */
+    char name[NAME_MAX + 2]; /* a package's folder name with '/', for logs */
 } prefix_rule;
 
 typedef struct publish_ctx {
@@ -61,6 +62,8 @@ static void add_rule(publish_ctx *c, const char *folder, const char *to, int pac
     snprintf(c->rules[c->n_rules].from, sizeof c->rules[0].from, "%s/", abs);
     snprintf(c->rules[c->n_rules].to, sizeof c->rules[0].to, "%s", to);
     c->rules[c->n_rules].package = package;
+    snprintf(c->rules[c->n_rules].name, sizeof c->rules[0].name, "%s/",
+             hb_basename(abs));
     c->n_rules++;
 }
 
@@ -140,16 +143,8 @@ static char *replace_prefixes_as(const publish_ctx *c, const char *s, int named)
         const char *src = cur ? cur : s, *from = c->rules[r].from;
         if (!strstr(src, from))
             continue;
-        char to[PATH_MAX + 1];
-        if (named && c->rules[r].package) {
-            size_t len = strlen(from) - 1; /* without the trailing '/' */
-            const char *base = from + len;
-            while (base > from && base[-1] != '/')
-                base--;
-            snprintf(to, sizeof to, "%.*s/", (int)(from + len - base), base);
-        } else {
-            snprintf(to, sizeof to, "%s", c->rules[r].to);
-        }
+        const char *to = named && c->rules[r].package ? c->rules[r].name
+                                                      : c->rules[r].to;
         size_t fl = strlen(from), tl = strlen(to), n = 0;
         for (const char *p = src; (p = strstr(p, from)); p += fl)
             n++;
