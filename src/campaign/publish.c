@@ -322,6 +322,17 @@ static int visit_record(void *ctx, const char *rel, hb_err *err)
     return publish_json(c, rel, err);
 }
 
+/* SRC, the file REL of the run directory, and DST, where it goes in the
+ * dataset being assembled. */
+static int stage_paths(const publish_ctx *c, const char *rel, char src[PATH_MAX],
+                       char dst[PATH_MAX], hb_err *err)
+{
+    if (hb_path_join(src, PATH_MAX, c->run_dir, rel, err) < 0 ||
+        hb_path_join(dst, PATH_MAX, c->stage, rel, err) < 0)
+        return -1;
+    return 0;
+}
+
 /* KAT logs are kat/<cand>/<Inst>.log (not the generated texts below them). */
 static int visit_kat_log(void *ctx, const char *rel, hb_err *err)
 {
@@ -333,8 +344,7 @@ static int visit_kat_log(void *ctx, const char *rel, hb_err *err)
         strchr(slash2 + 1, '/'))
         return 0;
     char src[PATH_MAX], dst[PATH_MAX];
-    if (hb_path_join(src, sizeof src, c->run_dir, rel, err) < 0 ||
-        hb_path_join(dst, sizeof dst, c->stage, rel, err) < 0)
+    if (stage_paths(c, rel, src, dst, err) < 0)
         return -1;
     c->counts.kat_logs++;
     return hb_copy_file(src, dst, err);
@@ -352,8 +362,7 @@ static int visit_build_log(void *ctx, const char *rel, hb_err *err)
     if (n < 4 || strcmp(rel + n - 4, ".log") != 0)
         return 0;
     char src[PATH_MAX], dst[PATH_MAX];
-    if (hb_path_join(src, sizeof src, c->run_dir, rel, err) < 0 ||
-        hb_path_join(dst, sizeof dst, c->stage, rel, err) < 0)
+    if (stage_paths(c, rel, src, dst, err) < 0)
         return -1;
     char *text = NULL;
     size_t len = 0;
