@@ -12,11 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "sandbox/sandbox.h"
 
 hb_proc_opts hb_proc_defaults(void)
 {
@@ -49,7 +53,8 @@ static int open_out(const char *path)
 }
 
 /* Runs in the child between fork and the work: never returns on failure. */
-static void child_setup(const hb_proc_opts *o, int capture_fd, pid_t parent)
+static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t parent,
+                        int sandboxed)
 {
     setpgid(0, 0);
     /* Its own group shields the child from a kill of ours: make it die with
@@ -57,7 +62,7 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, pid_t parent)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(125);
-    int in = open("/dev/null", O_RDONLY);
+    int in = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY);
     if (in >= 0) {
         dup2(in, 0);
         close(in);
@@ -81,7 +86,12 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, pid_t parent)
     struct rlimit core = {0, 0};
     setrlimit(RLIMIT_CORE, &core);
     set_limit(RLIMIT_AS, o->as_bytes);
-    set_limit(RLIMIT_CPU, o->cpu_s);
+    if (o->cpu_s) {
+        /* A soft limit below the hard one: running out of CPU time ends the
+         * child with SIGXCPU, told apart from any other kill. */
+        struct rlimit cpu = {(rlim_t)o->cpu_s, (rlim_t)o->cpu_s + 5};
+        setrlimit(RLIMIT_CPU, &cpu);
+    }
     set_limit(RLIMIT_FSIZE, o->fsize_bytes);
     if (o->cpu >= 0) {
         cpu_set_t set;
@@ -90,8 +100,14 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, pid_t parent)
         if (sched_setaffinity(0, sizeof set, &set) != 0)
             _exit(125);
     }
-    if (o->cwd && chdir(o->cwd) != 0)
+    if (!sandboxed && o->cwd && chdir(o->cwd) != 0)
         _exit(126);
+    if (sandboxed && hb_sandbox_drop_privileges() != 0)
+        _exit(125);
+    /* After the drop: RLIMIT_NPROC counts the processes of the uid the step
+     * runs as (and means nothing to root). */
+    set_limit(RLIMIT_NPROC, o->nproc ? o->nproc : sandboxed ? HB_PROC_SANDBOX_NPROC : 0);
+    set_limit(RLIMIT_NOFILE, o->nofile ? o->nofile : sandboxed ? HB_PROC_SANDBOX_NOFILE : 0);
 }
 
 static int wait_child(pid_t pid, int pipe_fd, const hb_proc_opts *o,
@@ -182,15 +198,70 @@ static int wait_child(pid_t pid, int pipe_fd, const hb_proc_opts *o,
     return 0;
 }
 
+/* The sandboxed form of ARGV (see sandbox.h): the filter in a memory file
+ * the child inherits, and the bound paths opened. Nothing to do (0, *OUT
+ * NULL) without a sandbox or with --no-sandbox. */
+typedef struct sandbox_run {
+    char **argv;
+    int seccomp_fd;
+    int fds[HB_SANDBOX_MAX_BINDS + 1];
+    int nfds;
+} sandbox_run;
+
+static void sandbox_release(sandbox_run *s)
+{
+    hb_sandbox_argv_free(s->argv);
+    s->argv = NULL;
+    if (s->seccomp_fd >= 0)
+        close(s->seccomp_fd);
+    s->seccomp_fd = -1;
+    hb_sandbox_close_fds(s->fds, s->nfds);
+    s->nfds = 0;
+}
+
+static int sandbox_prepare(const hb_proc_opts *o, char *const argv[], sandbox_run *s,
+                           hb_err *err)
+{
+    const void *bpf;
+    size_t len;
+    memset(s, 0, sizeof *s);
+    s->seccomp_fd = -1;
+    if (!o->sandbox || !hb_sandbox_enabled())
+        return 0;
+    if (!argv)
+        return hb_fail(err, "internal: a sandboxed child must execute a program");
+    if (hb_sandbox_filter(o->sandbox, &bpf, &len, err) != 0)
+        return -1;
+    s->seccomp_fd = memfd_create("hb-seccomp", 0); /* inherited: bwrap reads it */
+    if (s->seccomp_fd < 0)
+        return hb_fail_errno(err, "sandbox: cannot create a memory file");
+    if (write(s->seccomp_fd, bpf, len) != (ssize_t)len || lseek(s->seccomp_fd, 0, SEEK_SET) != 0) {
+        sandbox_release(s);
+        return hb_fail_errno(err, "sandbox: cannot write the seccomp filter");
+    }
+    if (hb_sandbox_argv(o->sandbox, argv, s->seccomp_fd, &s->argv, s->fds, &s->nfds, err) != 0) {
+        sandbox_release(s);
+        return -1;
+    }
+    return 0;
+}
+
 static int start(int (*fn)(void *), void *arg, char *const argv[],
                  const hb_proc_opts *o, hb_proc_result *res, hb_err *err)
 {
     memset(res, 0, sizeof *res);
     if (o->capture)
         *o->capture = NULL;
+    sandbox_run sb;
+    if (sandbox_prepare(o, argv, &sb, err) != 0)
+        return -1;
+    if (sb.argv)
+        argv = sb.argv;
     int fds[2] = {-1, -1};
-    if (o->capture && pipe2(fds, O_CLOEXEC) != 0)
+    if (o->capture && pipe2(fds, O_CLOEXEC) != 0) {
+        sandbox_release(&sb);
         return hb_fail_errno(err, "cannot create a pipe");
+    }
     fflush(stdout);
     fflush(stderr);
     pid_t parent = getpid();
@@ -200,12 +271,13 @@ static int start(int (*fn)(void *), void *arg, char *const argv[],
             close(fds[0]);
             close(fds[1]);
         }
+        sandbox_release(&sb);
         return hb_fail_errno(err, "cannot fork");
     }
     if (pid == 0) {
         if (fds[0] >= 0)
             close(fds[0]);
-        child_setup(o, fds[1], parent);
+        child_setup(o, fds[1], -1, parent, sb.argv != NULL);
         if (fn) {
             int rc = fn(arg);
             fflush(stdout);
@@ -216,6 +288,7 @@ static int start(int (*fn)(void *), void *arg, char *const argv[],
         _exit(127);
     }
     setpgid(pid, pid); /* also from the parent, so killpg works at once */
+    sandbox_release(&sb);
     if (fds[1] >= 0) {
         close(fds[1]);
         fcntl(fds[0], F_SETFL, O_NONBLOCK);
@@ -245,4 +318,111 @@ const char *hb_proc_describe(const hb_proc_result *res, char *buf, size_t bufsz)
     else
         snprintf(buf, bufsz, "exit %d", res->exit_code);
     return buf;
+}
+
+/* ---- interactive children ---- */
+
+int hb_proc_spawn(char *const argv[], const hb_proc_opts *o, hb_proc_child *c, hb_err *err)
+{
+    memset(c, 0, sizeof *c);
+    c->pid = -1;
+    c->to_child = c->from_child = -1;
+    sandbox_run sb;
+    if (sandbox_prepare(o, argv, &sb, err) != 0)
+        return -1;
+    if (sb.argv)
+        argv = sb.argv;
+    int in[2] = {-1, -1}, out[2] = {-1, -1};
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+        int e = errno;
+        for (int i = 0; i < 2; i++) {
+            if (in[i] >= 0)
+                close(in[i]);
+            if (out[i] >= 0)
+                close(out[i]);
+        }
+        sandbox_release(&sb);
+        errno = e;
+        return hb_fail_errno(err, "cannot create a pipe");
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t parent = getpid();
+    c->start_s = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        sandbox_release(&sb);
+        return hb_fail_errno(err, "cannot fork");
+    }
+    if (pid == 0) {
+        close(in[1]);
+        close(out[0]);
+        child_setup(o, out[1], in[0], parent, sb.argv != NULL);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    sandbox_release(&sb);
+    close(in[0]);
+    close(out[1]);
+    /* A child that dies must not kill us with SIGPIPE on our next write. */
+    signal(SIGPIPE, SIG_IGN);
+    c->pid = pid;
+    c->to_child = in[1];
+    c->from_child = out[0];
+    return 0;
+}
+
+int hb_proc_reap(hb_proc_child *c, double grace_s, hb_proc_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (c->to_child >= 0)
+        close(c->to_child);
+    if (c->from_child >= 0)
+        close(c->from_child);
+    c->to_child = c->from_child = -1;
+    if (c->pid <= 0)
+        return -1;
+    int status = 0;
+    struct rusage ru;
+    double end = now_s() + grace_s;
+    pid_t w;
+    while ((w = wait4(c->pid, &status, WNOHANG, &ru)) == 0 && now_s() < end) {
+        struct timespec ts = {0, 2000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (w != c->pid) {
+        res->timed_out = c->timed_out = 1;
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL);
+        wait4(c->pid, &status, 0, &ru);
+    }
+    kill(-c->pid, SIGKILL); /* anything left in its group */
+    res->wall_s = now_s() - c->start_s;
+    res->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+    res->timed_out = c->timed_out;
+    if (WIFEXITED(status) && !res->timed_out) {
+        res->exited = 1;
+        res->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        res->signaled = !res->timed_out;
+        res->signo = WTERMSIG(status);
+    }
+    c->pid = -1;
+    return 0;
+}
+
+void hb_proc_kill(hb_proc_child *c, int timed_out)
+{
+    if (c->pid > 0) {
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL);
+        if (timed_out)
+            c->timed_out = 1;
+    }
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include "common/err.h"
 
+struct hb_sandbox;
+
 typedef struct hb_proc_opts {
     double timeout_s;                /* wall-clock limit; 0 = none */
     unsigned long long as_bytes;     /* RLIMIT_AS; 0 = unlimited */
@@ -20,8 +22,22 @@ typedef struct hb_proc_opts {
     int stderr_to_stdout;            /* stderr joins stdout (file or capture) */
     char **capture;                  /* stdout into a malloc'd NUL-ended buffer */
     size_t capture_cap;              /* at most this many bytes kept */
-    const char *cwd;                 /* working folder of the child; NULL = ours */
+    const char *cwd;                 /* working folder of the child; NULL = ours
+                                        (ignored in a sandbox: its scratch) */
+    unsigned long nproc;             /* RLIMIT_NPROC; 0 = unlimited, except in a
+                                        sandbox (then HB_PROC_SANDBOX_NPROC) */
+    unsigned long nofile;            /* RLIMIT_NOFILE; 0 = as inherited, except
+                                        in a sandbox (HB_PROC_SANDBOX_NOFILE) */
+    const struct hb_sandbox *sandbox; /* run argv inside this sandbox (exec
+                                        only; see sandbox/sandbox.h); NULL or
+                                        --no-sandbox: directly */
 } hb_proc_opts;
+
+/* The default process and descriptor limits of a sandboxed step: room for
+ * bubblewrap's two processes and a compiler's driver, cc1, as and ld, not
+ * for a fork bomb. */
+#define HB_PROC_SANDBOX_NPROC 64
+#define HB_PROC_SANDBOX_NOFILE 256
 
 /* Default options: no limits, no pinning, output discarded. */
 hb_proc_opts hb_proc_defaults(void);
@@ -33,6 +49,7 @@ typedef struct hb_proc_result {
     int signo;
     int timed_out;   /* 1: we killed it at the timeout */
     double wall_s;
+    double cpu_s;    /* the child's user + system CPU time (hb_proc_reap) */
     size_t captured; /* bytes in *capture */
     int truncated;   /* capture hit capture_cap */
 } hb_proc_result;
@@ -46,6 +63,30 @@ int hb_proc_fork(int (*fn)(void *), void *arg, const hb_proc_opts *opts,
 /* Executes argv (argv[0] a path, argv NULL-terminated) in a child. */
 int hb_proc_exec(char *const argv[], const hb_proc_opts *opts,
                  hb_proc_result *res, hb_err *err);
+
+/* An interactive child: its standard input and output are pipes. */
+typedef struct hb_proc_child {
+    int pid;         /* -1 when not running */
+    int to_child;    /* write end of its standard input */
+    int from_child;  /* read end of its standard output */
+    double start_s;  /* CLOCK_MONOTONIC at the fork */
+    int timed_out;   /* set by hb_proc_kill(c, 1) */
+} hb_proc_child;
+
+/* Starts argv (argv[0] a path) as an interactive child under OPTS (limits,
+ * pinning, sandbox; capture and stdout_path are ignored; stderr goes to
+ * stderr_path or /dev/null). Ignores SIGPIPE in the caller, so that writing
+ * to a child that died gives EPIPE. Returns 0, or -1 when it could not be
+ * started. */
+int hb_proc_spawn(char *const argv[], const hb_proc_opts *opts, hb_proc_child *c,
+                  hb_err *err);
+
+/* Closes both pipes, waits up to GRACE_S seconds for the child to end, then
+ * kills its group, and fills RES (with the CPU time from wait4). */
+int hb_proc_reap(hb_proc_child *c, double grace_s, hb_proc_result *res);
+
+/* Kills the child's group now (TIMED_OUT: it is reported as a timeout). */
+void hb_proc_kill(hb_proc_child *c, int timed_out);
 
 /* A short description of how the child ended: "exit 0", "signal 11 (SIGSEGV)",
  * "timeout after 10.0 s". Writes into buf and returns it. */

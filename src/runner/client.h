@@ -1,22 +1,69 @@
 /* The parent's side of hashbench-runner, the sandboxed process that runs a
  * submitted library for everything except timing: the KAT procedures
- * (digests streamed back, verdicts computed here), the recomputation of a
- * probe trial's digest fold, and the comparison of an instance's variants.
- * The runner only hashes; it never sees submitted vectors, never writes a
- * file hashbench reads, and every answer it gives is checked here. */
+ * (messages sent, digests streamed back, verdicts computed here), the CAVP
+ * vector checks, the recomputation of a probe trial's digest fold, and the
+ * comparison of an instance's variants. The runner only hashes; it never
+ * sees expected values, writes nothing hashbench reads, and every answer it
+ * gives is checked here. */
 #ifndef HB_RUNNER_CLIENT_H
 #define HB_RUNNER_CLIENT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "common/err.h"
+#include "common/proc.h"
+#include "kat/guard.h"
 #include "probe/trial_msg.h"
 
 typedef struct runner_target {
     const char *lib;   /* path of the library */
     int digest_bits;
     double timeout_s;  /* wall-clock limit of the whole runner process */
+    unsigned long long as_bytes; /* its address-space limit; 0: 2 GiB */
 } runner_target;
+
+/* Where hashbench-runner is: PATH, or (by default) beside the running
+ * executable. The string is copied. */
+void runner_set_path(const char *path);
+const char *runner_path(void);
+
+/* How a call went: the answer came (OK), the library misbehaved and said
+ * so under the guards (FAULT), or the runner ended, timed out or answered
+ * nonsense (GONE: runner_close says how). */
+enum { RUNNER_CALL_OK = 0, RUNNER_CALL_FAULT = 1, RUNNER_CALL_GONE = 2 };
+
+typedef struct runner_session {
+    hb_proc_child child;
+    int digest_bits;
+    double deadline;      /* CLOCK_MONOTONIC seconds */
+    int gone;             /* the runner can no longer answer */
+    char why[256];        /* with gone: a protocol problem, or "" */
+} runner_session;
+
+/* Starts the runner on T's library in the sandbox and waits for it to say
+ * whether the library loaded. Returns 0 (loaded), 1 (the library did not
+ * load, or the runner died before it could say: LOADFAIL holds why), -1 on
+ * hashbench's own failure. After 0 or 1, runner_close must be called. */
+int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_t sz,
+                hb_err *err);
+
+/* One guarded call on MSG (BITS bits); the digest into DIGEST. Returns a
+ * RUNNER_CALL_* value (F filled with FAULT), -1 on hashbench's own failure. */
+int runner_hash(runner_session *s, const unsigned char *msg, unsigned long long bits,
+                unsigned char *digest, kat_fault *f, hb_err *err);
+
+/* KAT_Loop in the runner (kat/guard.h: kat_guarded_loop). */
+int runner_loop(runner_session *s, const unsigned char *m0, size_t len, long rounds,
+                unsigned char *digest, kat_fault *f, hb_err *err);
+
+/* The fold of a probe trial's digests (trial_msg.h), as 32 hex digits. */
+int runner_fold(runner_session *s, uint64_t seed, unsigned long long size,
+                unsigned long long calls, char fold[TM_FOLD_HEX], kat_fault *f,
+                hb_err *err);
+
+/* Ends the runner (asks it to stop, kills it after a short grace) and says
+ * how it ended in RES. */
+void runner_close(runner_session *s, hb_proc_result *res);
 
 typedef struct runner_fold_job {
     uint64_t seed;
@@ -25,10 +72,10 @@ typedef struct runner_fold_job {
     char fold[TM_FOLD_HEX];   /* out: the recomputed fold; "" when not computed */
 } runner_fold_job;
 
-/* Recomputes the fold of every job (trial_msg.h) in one sandboxed runner
- * process that loads T's library, as the KAT child does. Returns 0 when the
- * runner was run: a job left with an empty fold was not computed and WHY
- * (WHYSZ bytes) says how the runner ended; -1 on hashbench's own failure. */
+/* Recomputes the fold of every job in one runner process that loads T's
+ * library, as the KAT stage does. Returns 0 when the runner was run: a job
+ * left with an empty fold was not computed and WHY (WHYSZ bytes) says how
+ * the runner ended; -1 on hashbench's own failure. */
 int runner_folds(const runner_target *t, runner_fold_job *jobs, size_t n,
                  char *why, size_t whysz, hb_err *err);
 

@@ -1,0 +1,304 @@
+/* The parent's side of hashbench-runner: see client.h. Every read and write
+ * on the runner's pipes waits with poll() against the session's deadline,
+ * so a runner that hangs, stops reading or stops answering costs at most
+ * its time limit; every answer is checked for size before it is used. */
+#include "runner/client.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner/protocol.h"
+#include "sandbox/sandbox.h"
+
+#define RUNNER_DEFAULT_AS (2ULL << 30)
+#define RUNNER_FSIZE (1ULL << 20)
+
+static char runner_exe[PATH_MAX];
+
+void runner_set_path(const char *path)
+{
+    snprintf(runner_exe, sizeof runner_exe, "%s", path ? path : "");
+}
+
+const char *runner_path(void)
+{
+    if (!runner_exe[0]) {
+        char self[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n > 0) {
+            self[n] = '\0';
+            char *slash = strrchr(self, '/');
+            if (slash)
+                *slash = '\0';
+            if (snprintf(runner_exe, sizeof runner_exe, "%s/hashbench-runner", self) >=
+                (int)sizeof runner_exe)
+                runner_exe[0] = '\0';
+        }
+    }
+    return runner_exe;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int gone(runner_session *s, const char *why)
+{
+    s->gone = 1;
+    if (why && !s->why[0] && snprintf(s->why, sizeof s->why, "%s", why) < 0)
+        s->why[0] = '\0';
+    return RUNNER_CALL_GONE;
+}
+
+/* Waits until FD is ready for EVENTS; 0, or -1 at the deadline (the runner
+ * is then killed and reported as timed out). */
+static int wait_fd(runner_session *s, int fd, short events)
+{
+    for (;;) {
+        double left = s->deadline - now_s();
+        if (left <= 0) {
+            hb_proc_kill(&s->child, 1);
+            return -1;
+        }
+        struct pollfd p = {fd, events, 0};
+        int ms = left > 1.0 ? 1000 : (int)(left * 1000.0) + 1;
+        int r = poll(&p, 1, ms);
+        if (r > 0)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+    }
+}
+
+static int send_all(runner_session *s, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        if (wait_fd(s, s->child.to_child, POLLOUT) != 0)
+            return -1;
+        size_t chunk = n > (1u << 20) ? (1u << 20) : n;
+        ssize_t w = write(s->child.to_child, p, chunk);
+        if (w < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int recv_all(runner_session *s, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n > 0) {
+        if (wait_fd(s, s->child.from_child, POLLIN) != 0)
+            return -1;
+        ssize_t r = read(s->child.from_child, p, n);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* Reads one answer; its payload (at most CAP bytes) into BUF. */
+static int recv_answer(runner_session *s, runner_answer *a, void *buf, size_t cap,
+                       size_t *len)
+{
+    if (recv_all(s, a, sizeof *a) != 0)
+        return gone(s, NULL);
+    if (a->length > cap || a->length > RUNNER_MAX_PAYLOAD)
+        return gone(s, "the runner's answer was malformed (the library wrote into it?)");
+    if (a->length && recv_all(s, buf, (size_t)a->length) != 0)
+        return gone(s, NULL);
+    *len = (size_t)a->length;
+    return 0;
+}
+
+int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_t sz,
+                hb_err *err)
+{
+    char bits[16];
+    hb_sandbox sb;
+    memset(s, 0, sizeof *s);
+    memset(&sb, 0, sizeof sb);
+    s->child.pid = -1;
+    s->child.to_child = s->child.from_child = -1;
+    s->digest_bits = t->digest_bits;
+    loadfail[0] = '\0';
+    const char *exe = runner_path();
+    if (access(exe, X_OK) != 0)
+        return hb_fail(err, "%s is missing: build hashbench again (it builds the runner "
+                       "beside it)", exe);
+    if (t->digest_bits <= 0 || t->digest_bits % 8 || t->digest_bits > 8 * KAT_MAX_DIGEST_BYTES)
+        return hb_fail(err, "digest length %d bits: give a multiple of 8 up to %d",
+                       t->digest_bits, 8 * KAT_MAX_DIGEST_BYTES);
+    snprintf(bits, sizeof bits, "%d", t->digest_bits);
+    char *argv[] = {(char *)exe, "--lib", (char *)t->lib, "--digest-bits", bits, NULL};
+    sb.profile = HB_SANDBOX_RUN;
+    if (hb_sandbox_add_ro(&sb, exe, err) != 0 || hb_sandbox_add_ro(&sb, t->lib, err) != 0)
+        return -1;
+    hb_proc_opts o = hb_proc_defaults();
+    o.as_bytes = t->as_bytes ? t->as_bytes : RUNNER_DEFAULT_AS;
+    o.cpu_s = (unsigned long)t->timeout_s + 2;
+    o.fsize_bytes = RUNNER_FSIZE;
+    o.sandbox = &sb;
+    if (hb_proc_spawn(argv, &o, &s->child, err) != 0)
+        return -1;
+    s->deadline = s->child.start_s + t->timeout_s;
+    runner_answer a;
+    char text[RUNNER_MAX_PAYLOAD + 1];
+    size_t len = 0;
+    if (recv_answer(s, &a, text, RUNNER_MAX_PAYLOAD, &len) != 0) {
+        snprintf(loadfail, sz, "%s", s->why[0] ? s->why : "the runner ended before "
+                 "the library was loaded");
+        return 1;
+    }
+    text[len] = '\0';
+    hb_one_line(text);
+    if (a.status == RUNNER_OK && len == 0)
+        return 0;
+    snprintf(loadfail, sz, "%s", len ? text : "the library did not load");
+    gone(s, NULL);
+    return 1;
+}
+
+/* The answer to a call: the digest, or the fault, or the runner is gone. */
+static int call_answer(runner_session *s, unsigned char *out, size_t out_len, kat_fault *f)
+{
+    runner_answer a;
+    char buf[RUNNER_MAX_PAYLOAD + 1];
+    size_t len = 0;
+    memset(f, 0, sizeof *f);
+    if (recv_answer(s, &a, buf, RUNNER_MAX_PAYLOAD, &len) != 0)
+        return RUNNER_CALL_GONE;
+    if (a.status == RUNNER_OK && len == out_len) {
+        memcpy(out, buf, len);
+        return RUNNER_CALL_OK;
+    }
+    buf[len] = '\0';
+    hb_one_line(buf);
+    if (a.status == RUNNER_FAULT && a.kind >= KAT_FAULT_ERROR && a.kind <= KAT_FAULT_INPUT) {
+        f->kind = (int)a.kind;
+        if (snprintf(f->detail, sizeof f->detail, "%s", buf) < 0)
+            f->detail[0] = '\0';
+        return RUNNER_CALL_FAULT;
+    }
+    char why[300];
+    snprintf(why, sizeof why, "the runner's answer was malformed%s%.200s", len ? ": " : "",
+             buf);
+    return gone(s, why);
+}
+
+static int request(runner_session *s, uint32_t op, uint64_t a, uint64_t b, uint64_t c,
+                   const void *payload, size_t len)
+{
+    runner_request rq = {op, 0, a, b, c};
+    if (s->gone)
+        return RUNNER_CALL_GONE;
+    if (send_all(s, &rq, sizeof rq) != 0 || (len && send_all(s, payload, len) != 0))
+        return gone(s, NULL);
+    return 0;
+}
+
+int runner_hash(runner_session *s, const unsigned char *msg, unsigned long long bits,
+                unsigned char *digest, kat_fault *f, hb_err *err)
+{
+    size_t n = (size_t)((bits + 7) / 8);
+    if ((bits + 7) / 8 > RUNNER_MAX_MESSAGE)
+        return hb_fail(err, "a message of %llu bits is more than the runner takes", bits);
+    int rc = request(s, RUNNER_OP_HASH, bits, 0, 0, msg, n);
+    if (rc != 0)
+        return rc;
+    rc = call_answer(s, digest, (size_t)s->digest_bits / 8, f);
+    if (rc == RUNNER_CALL_FAULT)
+        f->msg_len = bits;
+    return rc;
+}
+
+int runner_loop(runner_session *s, const unsigned char *m0, size_t len, long rounds,
+                unsigned char *digest, kat_fault *f, hb_err *err)
+{
+    (void)err;
+    int rc = request(s, RUNNER_OP_LOOP, (uint64_t)rounds, len, 0, m0, len);
+    if (rc != 0)
+        return rc;
+    rc = call_answer(s, digest, (size_t)s->digest_bits / 8, f);
+    if (rc == RUNNER_CALL_FAULT)
+        f->msg_len = 8ULL * len;
+    return rc;
+}
+
+int runner_fold(runner_session *s, uint64_t seed, unsigned long long size,
+                unsigned long long calls, char fold[TM_FOLD_HEX], kat_fault *f,
+                hb_err *err)
+{
+    (void)err;
+    unsigned char hex[32];
+    fold[0] = '\0';
+    int rc = request(s, RUNNER_OP_FOLD, seed, size, calls, NULL, 0);
+    if (rc != 0)
+        return rc;
+    rc = call_answer(s, hex, sizeof hex, f);
+    if (rc == RUNNER_CALL_FAULT)
+        f->msg_len = 8ULL * size;
+    if (rc != RUNNER_CALL_OK)
+        return rc;
+    for (int i = 0; i < 32; i++)
+        if (!strchr("0123456789abcdef", hex[i]) || !hex[i])
+            return gone(s, "the runner's fold was not hexadecimal");
+    memcpy(fold, hex, 32);
+    fold[32] = '\0';
+    return RUNNER_CALL_OK;
+}
+
+void runner_close(runner_session *s, hb_proc_result *res)
+{
+    if (!s->gone && s->child.to_child >= 0) {
+        runner_request rq = {RUNNER_OP_END, 0, 0, 0, 0};
+        if (write(s->child.to_child, &rq, sizeof rq) != (ssize_t)sizeof rq)
+            s->gone = 1;
+    }
+    hb_proc_reap(&s->child, s->gone ? 0.5 : 2.0, res);
+}
+
+int runner_folds(const runner_target *t, runner_fold_job *jobs, size_t n,
+                 char *why, size_t whysz, hb_err *err)
+{
+    runner_session s;
+    hb_proc_result res;
+    char how[128];
+    why[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        jobs[i].fold[0] = '\0';
+    int rc = runner_open(&s, t, why, whysz, err);
+    if (rc < 0)
+        return -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        kat_fault f;
+        int c = runner_fold(&s, jobs[i].seed, jobs[i].size, jobs[i].calls, jobs[i].fold,
+                            &f, err);
+        if (c == RUNNER_CALL_FAULT)
+            snprintf(why, whysz, "%s", f.detail);
+        if (c != RUNNER_CALL_OK)
+            rc = 1;
+    }
+    runner_close(&s, &res);
+    if (rc != 0 && !why[0])
+        snprintf(why, whysz, "the runner ended with %s%s%s",
+                 hb_proc_describe(&res, how, sizeof how), s.why[0] ? ": " : "", s.why);
+    return 0;
+}

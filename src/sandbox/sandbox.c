@@ -1,0 +1,411 @@
+/* The sandbox: see sandbox.h. The filter is built with libseccomp and
+ * exported as BPF once per profile; bubblewrap loads it (--seccomp) right
+ * before it executes the step. Host paths are handed to bubblewrap as open
+ * descriptors (--ro-bind-fd), opened by hashbench itself, so that binding a
+ * run directory below a folder that `nobody` cannot enter still works, and a
+ * path swapped for a symbolic link after the check cannot redirect a bind. */
+#include "sandbox/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <pwd.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/proc.h"
+
+#define BWRAP_PATH "/usr/bin/bwrap"
+#define NOBODY_ID 65534u
+#define SANDBOX_TMP_BYTES "268435456" /* /tmp inside: 256 MiB of tmpfs */
+
+static int enabled = 1;
+
+void hb_sandbox_set_enabled(int on)
+{
+    enabled = on ? 1 : 0;
+}
+
+int hb_sandbox_enabled(void)
+{
+    return enabled;
+}
+
+int hb_sandbox_add_ro(hb_sandbox *sb, const char *path, hb_err *err)
+{
+    if (sb->n_ro >= HB_SANDBOX_MAX_BINDS)
+        return hb_fail(err, "sandbox: more than %d read-only paths", HB_SANDBOX_MAX_BINDS);
+    sb->ro[sb->n_ro++] = path;
+    return 0;
+}
+
+void hb_sandbox_host_ids(unsigned *uid, unsigned *gid)
+{
+    if (geteuid() == 0) {
+        const struct passwd *pw = getpwnam("nobody");
+        *uid = pw ? (unsigned)pw->pw_uid : NOBODY_ID;
+        *gid = pw ? (unsigned)pw->pw_gid : NOBODY_ID;
+    } else {
+        *uid = (unsigned)geteuid();
+        *gid = (unsigned)getegid();
+    }
+}
+
+int hb_sandbox_own_scratch(const char *dir, hb_err *err)
+{
+    unsigned uid, gid;
+    hb_sandbox_host_ids(&uid, &gid);
+    if (geteuid() == 0 && chown(dir, uid, gid) != 0)
+        return hb_fail_errno(err, "cannot hand the scratch folder %s to the sandbox", dir);
+    if (chmod(dir, 0700) != 0)
+        return hb_fail_errno(err, "cannot set the mode of the scratch folder %s", dir);
+    return 0;
+}
+
+int hb_sandbox_drop_privileges(void)
+{
+    if (geteuid() != 0)
+        return 0;
+    unsigned uid, gid;
+    hb_sandbox_host_ids(&uid, &gid);
+    if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
+        setresuid(uid, uid, uid) != 0)
+        return -1;
+    return geteuid() == 0 ? -1 : 0;
+}
+
+/* ---- the seccomp filter ---- */
+
+/* Denied to every step: debugging and reading other processes, mounting,
+ * kernel keyrings, BPF, loading modules or kernels, rebooting, new
+ * namespaces, setting clocks, io_uring (a path around the filter), handles
+ * that bypass paths, and userfaultfd. */
+static const char *const denied_all[] = {
+    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp",
+    "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree",
+    "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr",
+    "bpf", "keyctl", "add_key", "request_key",
+    "kexec_load", "kexec_file_load", "reboot",
+    "init_module", "finit_module", "delete_module",
+    "unshare", "setns",
+    "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+    "swapon", "swapoff", "acct", "syslog", "quotactl", "iopl", "ioperm",
+    "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "open_by_handle_at", "name_to_handle_at", "userfaultfd", "fanotify_init",
+    "lookup_dcookie", "personality",
+};
+
+/* Denied to the runner and the probe: new processes (threads stay allowed,
+ * so that their CPU time is counted with the process's). */
+static const char *const denied_run[] = {"fork", "vfork"};
+
+static int deny_name(scmp_filter_ctx ctx, const char *name, int errnum)
+{
+    int nr = seccomp_syscall_resolve_name(name);
+    if (nr == __NR_SCMP_ERROR)
+        return 0; /* not a system call on any architecture of the filter */
+    return seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned)errnum), nr, 0);
+}
+
+static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
+                        size_t *len, hb_err *err)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx)
+        return hb_fail(err, "sandbox: libseccomp cannot create a filter");
+    int rc = 0;
+    /* hashbench may itself run under emulation (an AArch64 build under
+     * qemu-user): the kernel then sees the emulator's system calls. The
+     * filter covers both 64-bit architectures; any other (i386, x32) is
+     * killed, so no second system call table is left open. */
+    uint32_t arches[] = {SCMP_ARCH_X86_64, SCMP_ARCH_AARCH64};
+    for (size_t i = 0; i < sizeof arches / sizeof arches[0] && rc == 0; i++) {
+        if (arches[i] == seccomp_arch_native())
+            continue;
+        rc = seccomp_arch_add(ctx, arches[i]);
+        if (rc == -EEXIST)
+            rc = 0;
+    }
+    if (rc == 0)
+        rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    for (size_t i = 0; i < sizeof denied_all / sizeof denied_all[0] && rc == 0; i++)
+        rc = deny_name(ctx, denied_all[i], EPERM);
+    if (rc == 0 && !allow_perf)
+        rc = deny_name(ctx, "perf_event_open", EPERM);
+    /* Sockets: only local ones (AF_UNIX); the network namespace is empty
+     * anyway. */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
+                              SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
+                              SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+    /* clone3 passes its flags in memory, where a filter cannot look:
+     * ENOSYS makes the C library fall back to clone, whose flags it can. */
+    if (rc == 0)
+        rc = deny_name(ctx, "clone3", ENOSYS);
+    if (rc == 0 && profile == HB_SANDBOX_RUN) {
+        for (size_t i = 0; i < sizeof denied_run / sizeof denied_run[0] && rc == 0; i++)
+            rc = deny_name(ctx, denied_run[i], EPERM);
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                                  SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    }
+    if (rc != 0) {
+        seccomp_release(ctx);
+        return hb_fail(err, "sandbox: libseccomp refused a rule (%s)", strerror(-rc));
+    }
+    /* Export through a memory file, then keep the bytes. */
+    int fd = memfd_create("hb-seccomp", MFD_CLOEXEC);
+    if (fd < 0) {
+        seccomp_release(ctx);
+        return hb_fail_errno(err, "sandbox: cannot create a memory file");
+    }
+    rc = seccomp_export_bpf(ctx, fd);
+    seccomp_release(ctx);
+    off_t size = rc == 0 ? lseek(fd, 0, SEEK_END) : -1;
+    void *buf = size > 0 ? malloc((size_t)size) : NULL;
+    if (!buf || pread(fd, buf, (size_t)size, 0) != size) {
+        free(buf);
+        close(fd);
+        return hb_fail(err, "sandbox: cannot export the seccomp filter");
+    }
+    close(fd);
+    *out = buf;
+    *len = (size_t)size;
+    return 0;
+}
+
+int hb_sandbox_filter(const hb_sandbox *sb, const void **bpf, size_t *len, hb_err *err)
+{
+    static void *cache[2][2];
+    static size_t cache_len[2][2];
+    int p = sb->profile == HB_SANDBOX_COMPILE, f = sb->allow_perf ? 1 : 0;
+    if (!cache[p][f] &&
+        build_filter(sb->profile, sb->allow_perf, &cache[p][f], &cache_len[p][f], err) != 0)
+        return -1;
+    *bpf = cache[p][f];
+    *len = cache_len[p][f];
+    return 0;
+}
+
+/* ---- the command line ---- */
+
+typedef struct words {
+    char **v;
+    size_t n, cap;
+    int failed;
+} words;
+
+static void add(words *w, const char *s)
+{
+    if (w->failed)
+        return;
+    if (w->n + 2 > w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        char **v = realloc(w->v, cap * sizeof *v);
+        if (!v) {
+            w->failed = 1;
+            return;
+        }
+        w->v = v;
+        w->cap = cap;
+    }
+    if (!(w->v[w->n] = strdup(s))) {
+        w->failed = 1;
+        return;
+    }
+    w->v[++w->n] = NULL;
+}
+
+static void add_fd(words *w, int fd)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%d", fd);
+    add(w, num);
+}
+
+/* The system's top-level folders: a symbolic link (merged /usr) becomes
+ * the same link inside, a real folder a read-only bind. */
+static void add_system(words *w)
+{
+    static const char *const tops[] = {"/bin", "/sbin", "/lib", "/lib64", "/lib32",
+                                       "/libx32"};
+    add(w, "--ro-bind");
+    add(w, "/usr");
+    add(w, "/usr");
+    for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++) {
+        char target[256];
+        ssize_t n = readlink(tops[i], target, sizeof target - 1);
+        struct stat st;
+        if (n > 0) {
+            target[n] = '\0';
+            add(w, "--symlink");
+            add(w, target);
+            add(w, tops[i]);
+        } else if (lstat(tops[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            add(w, "--ro-bind");
+            add(w, tops[i]);
+            add(w, tops[i]);
+        }
+    }
+}
+
+void hb_sandbox_argv_free(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+/* Opens PATH for a bind (O_PATH, inherited by the child) and adds
+ * OPTION FD PATH. */
+static int add_bind(words *w, const char *option, const char *path, int *fds, int *nfds,
+                    hb_err *err)
+{
+    int fd = open(path, O_PATH);
+    if (fd < 0)
+        return hb_fail_errno(err, "sandbox: cannot open %s", path);
+    fds[(*nfds)++] = fd;
+    add(w, option);
+    add_fd(w, fd);
+    add(w, path);
+    return 0;
+}
+
+void hb_sandbox_close_fds(int *fds, int nfds)
+{
+    for (int i = 0; i < nfds; i++)
+        close(fds[i]);
+}
+
+int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
+                    char ***out, int fds[HB_SANDBOX_MAX_BINDS + 1], int *nfds,
+                    hb_err *err)
+{
+    words w = {0};
+    unsigned uid, gid;
+    char num[16];
+    hb_sandbox_host_ids(&uid, &gid);
+    *out = NULL;
+    add(&w, BWRAP_PATH);
+    add(&w, "--unshare-all"); /* user, pid, net, ipc, uts, cgroup */
+    add(&w, "--die-with-parent");
+    add(&w, "--new-session");
+    add(&w, "--cap-drop");
+    add(&w, "ALL");
+    add(&w, "--uid");
+    snprintf(num, sizeof num, "%u", uid);
+    add(&w, num);
+    add(&w, "--gid");
+    snprintf(num, sizeof num, "%u", gid);
+    add(&w, num);
+    add(&w, "--hostname");
+    add(&w, "sandbox");
+    add(&w, "--clearenv");
+    if (sb->profile == HB_SANDBOX_COMPILE) {
+        add(&w, "--setenv");
+        add(&w, "PATH");
+        add(&w, "/usr/bin:/bin");
+        add(&w, "--setenv");
+        add(&w, "LC_ALL");
+        add(&w, "C");
+    }
+    add_system(&w);
+    add(&w, "--proc");
+    add(&w, "/proc");
+    add(&w, "--dev");
+    add(&w, "/dev");
+    add(&w, "--size");
+    add(&w, SANDBOX_TMP_BYTES);
+    add(&w, "--tmpfs");
+    add(&w, "/tmp");
+    *nfds = 0;
+    for (int i = 0; i < sb->n_ro; i++)
+        if (add_bind(&w, "--ro-bind-fd", sb->ro[i], fds, nfds, err) != 0)
+            goto fail;
+    if (sb->rw) {
+        if (add_bind(&w, "--bind-fd", sb->rw, fds, nfds, err) != 0)
+            goto fail;
+        add(&w, "--chdir");
+        add(&w, sb->rw);
+    } else {
+        add(&w, "--chdir");
+        add(&w, "/");
+    }
+    add(&w, "--seccomp");
+    add_fd(&w, seccomp_fd);
+    add(&w, "--");
+    for (size_t i = 0; argv[i]; i++)
+        add(&w, argv[i]);
+    if (w.failed) {
+        hb_fail(err, "out of memory for the sandbox's command line");
+        goto fail;
+    }
+    *out = w.v;
+    return 0;
+fail:
+    hb_sandbox_close_fds(fds, *nfds);
+    *nfds = 0;
+    hb_sandbox_argv_free(w.v);
+    return -1;
+}
+
+/* ---- the check ---- */
+
+int hb_sandbox_check(hb_err *err)
+{
+    static int checked, result;
+    static hb_err saved;
+    if (!enabled)
+        return 0;
+    if (checked) {
+        if (result != 0 && err)
+            *err = saved;
+        return result;
+    }
+    checked = 1;
+    result = -1;
+    if (access(BWRAP_PATH, X_OK) != 0) {
+        hb_fail(&saved, "the sandbox needs bubblewrap (%s is missing): run "
+                "`apt-get install bubblewrap` as root, or give --no-sandbox to run "
+                "submitted code unsandboxed (recorded in campaign.json)", BWRAP_PATH);
+    } else {
+        hb_sandbox sb = {HB_SANDBOX_RUN, {0}, 0, NULL, 0};
+        char *argv[] = {"/bin/true", NULL};
+        hb_proc_opts o = hb_proc_defaults();
+        char *out = NULL;
+        hb_proc_result r;
+        o.timeout_s = 30;
+        o.sandbox = &sb;
+        o.capture = &out;
+        o.stderr_to_stdout = 1;
+        if (hb_proc_exec(argv, &o, &r, &saved) == 0) {
+            if (r.exited && r.exit_code == 0) {
+                result = 0;
+            } else {
+                char how[128];
+                if (out)
+                    hb_one_line(out);
+                hb_fail(&saved, "the sandbox cannot start here (bubblewrap: %s%s%.300s): "
+                        "user namespaces must be allowed (sysctl "
+                        "user.max_user_namespaces > 0); or give --no-sandbox to run "
+                        "submitted code unsandboxed (recorded in campaign.json)",
+                        hb_proc_describe(&r, how, sizeof how), out && *out ? ": " : "",
+                        out ? out : "");
+            }
+        }
+        free(out);
+    }
+    if (result != 0 && err)
+        *err = saved;
+    return result;
+}
