@@ -52,6 +52,35 @@ static int open_out(const char *path)
     return open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 }
 
+/* bubblewrap's outer process ends without waiting for the sandbox's first
+ * process, so a sandboxed step's CPU time would never reach hashbench's
+ * wait4. The forked child therefore stays as a keeper: it becomes the
+ * subreaper of everything below it, starts the step in a child of its own,
+ * waits for every descendant and exits with the step's status, so that the
+ * rusage hashbench reads of it covers the whole step. Returns in the step's
+ * process only. */
+static void keep_accounts(void)
+{
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+        _exit(125);
+    pid_t step = fork();
+    if (step < 0)
+        _exit(125);
+    if (step == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        return;
+    }
+    close_range(0, ~0U, 0); /* the pipes' ends belong to the step */
+    int st = 0, status = 0;
+    pid_t w;
+    while ((w = wait(&st)) != -1 || errno == EINTR)
+        if (w == step)
+            status = st;
+    if (WIFEXITED(status))
+        _exit(WEXITSTATUS(status));
+    _exit(128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0));
+}
+
 /* Runs in the child between fork and the work: never returns on failure. */
 static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t parent,
                         int sandboxed)
@@ -108,9 +137,37 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t 
      * runs as (and means nothing to root). */
     set_limit(RLIMIT_NPROC, o->nproc ? o->nproc : sandboxed ? HB_PROC_SANDBOX_NPROC : 0);
     set_limit(RLIMIT_NOFILE, o->nofile ? o->nofile : sandboxed ? HB_PROC_SANDBOX_NOFILE : 0);
+    if (sandboxed)
+        keep_accounts();
 }
 
-static int wait_child(pid_t pid, int pipe_fd, const hb_proc_opts *o,
+/* How a child ended, from its wait status. bubblewrap (and the keeper)
+ * report a step killed by signal N as exit status 128 + N. */
+static void decode_status(int status, int timed_out, int sandboxed, hb_proc_result *res)
+{
+    res->timed_out = timed_out;
+    if (WIFEXITED(status) && !timed_out) {
+        int code = WEXITSTATUS(status);
+        if (sandboxed && code > 128 && code < 128 + 65) {
+            res->signaled = 1;
+            res->signo = code - 128;
+        } else {
+            res->exited = 1;
+            res->exit_code = code;
+        }
+    } else if (WIFSIGNALED(status)) {
+        res->signaled = !timed_out;
+        res->signo = WTERMSIG(status);
+    }
+}
+
+static double ru_cpu_s(const struct rusage *ru)
+{
+    return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6 +
+           (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec * 1e-6;
+}
+
+static int wait_child(pid_t pid, int pipe_fd, int sandboxed, const hb_proc_opts *o,
                       hb_proc_result *res, hb_err *err)
 {
     double start = now_s();
@@ -125,14 +182,16 @@ static int wait_child(pid_t pid, int pipe_fd, const hb_proc_opts *o,
             return hb_fail(err, "out of memory for child output");
         }
     }
-    int status = 0, done = 0;
+    int status = 0, done = 0, timed_out = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
     while (!done) {
         double left = o->timeout_s > 0 ? o->timeout_s - (now_s() - start) : 1.0;
         if (left <= 0) {
-            res->timed_out = 1;
+            timed_out = 1;
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+            wait4(pid, &status, 0, &ru);
             break;
         }
         int ms = (int)(left * 1000.0);
@@ -162,7 +221,7 @@ static int wait_child(pid_t pid, int pipe_fd, const hb_proc_opts *o,
             struct timespec ts = {0, (long)ms * 1000000L};
             nanosleep(&ts, NULL);
         }
-        pid_t w = waitpid(pid, &status, WNOHANG);
+        pid_t w = wait4(pid, &status, WNOHANG, &ru);
         if (w == pid)
             done = 1;
     }
@@ -183,13 +242,8 @@ static int wait_child(pid_t pid, int pipe_fd, const hb_proc_opts *o,
     }
     kill(-pid, SIGKILL); /* anything the child left behind in its group */
     res->wall_s = now_s() - start;
-    if (WIFEXITED(status) && !res->timed_out) {
-        res->exited = 1;
-        res->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        res->signaled = !res->timed_out;
-        res->signo = WTERMSIG(status);
-    }
+    res->cpu_s = ru_cpu_s(&ru);
+    decode_status(status, timed_out, sandboxed, res);
     if (o->capture) {
         buf[n] = '\0';
         *o->capture = buf;
@@ -288,12 +342,13 @@ static int start(int (*fn)(void *), void *arg, char *const argv[],
         _exit(127);
     }
     setpgid(pid, pid); /* also from the parent, so killpg works at once */
+    int sandboxed = sb.argv != NULL;
     sandbox_release(&sb);
     if (fds[1] >= 0) {
         close(fds[1]);
         fcntl(fds[0], F_SETFL, O_NONBLOCK);
     }
-    return wait_child(pid, fds[0], o, res, err);
+    return wait_child(pid, fds[0], sandboxed, o, res, err);
 }
 
 int hb_proc_fork(int (*fn)(void *), void *arg, const hb_proc_opts *opts,
@@ -366,6 +421,7 @@ int hb_proc_spawn(char *const argv[], const hb_proc_opts *o, hb_proc_child *c, h
         _exit(127);
     }
     setpgid(pid, pid);
+    c->sandboxed = sb.argv != NULL;
     sandbox_release(&sb);
     close(in[0]);
     close(out[1]);
@@ -395,24 +451,15 @@ int hb_proc_reap(hb_proc_child *c, double grace_s, hb_proc_result *res)
         struct timespec ts = {0, 2000000L};
         nanosleep(&ts, NULL);
     }
-    if (w != c->pid) {
-        res->timed_out = c->timed_out = 1;
+    if (w != c->pid) { /* did not end when asked: killed (not a timeout) */
         kill(-c->pid, SIGKILL);
         kill(c->pid, SIGKILL);
         wait4(c->pid, &status, 0, &ru);
     }
     kill(-c->pid, SIGKILL); /* anything left in its group */
     res->wall_s = now_s() - c->start_s;
-    res->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-    res->timed_out = c->timed_out;
-    if (WIFEXITED(status) && !res->timed_out) {
-        res->exited = 1;
-        res->exit_code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        res->signaled = !res->timed_out;
-        res->signo = WTERMSIG(status);
-    }
+    res->cpu_s = ru_cpu_s(&ru);
+    decode_status(status, c->timed_out, c->sandboxed, res);
     c->pid = -1;
     return 0;
 }

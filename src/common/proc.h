@@ -71,6 +71,7 @@ typedef struct hb_proc_child {
     int from_child;  /* read end of its standard output */
     double start_s;  /* CLOCK_MONOTONIC at the fork */
     int timed_out;   /* set by hb_proc_kill(c, 1) */
+    int sandboxed;   /* runs inside the sandbox (its status is bwrap's) */
 } hb_proc_child;
 
 /* Starts argv (argv[0] a path) as an interactive child under OPTS (limits,

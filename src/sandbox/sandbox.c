@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <pwd.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/proc.h"
+#include "sandbox/stage.h"
 
 #define BWRAP_PATH "/usr/bin/bwrap"
 #define NOBODY_ID 65534u
@@ -267,11 +269,15 @@ void hb_sandbox_argv_free(char **argv)
 }
 
 /* Opens PATH for a bind (O_PATH, inherited by the child) and adds
- * OPTION FD PATH. */
-static int add_bind(words *w, const char *option, const char *path, int *fds, int *nfds,
-                    hb_err *err)
+ * OPTION FD PATH. A read-only input is bound from its staged copy
+ * (stage.h); the scratch folder is already in the staging area. */
+static int add_bind(words *w, const char *option, const char *path, int stage, int *fds,
+                    int *nfds, hb_err *err)
 {
-    int fd = open(path, O_PATH);
+    char src[PATH_MAX];
+    if (stage && hb_stage_input(path, src, sizeof src, err) != 0)
+        return -1;
+    int fd = open(stage ? src : path, O_PATH); /* inherited by bwrap */
     if (fd < 0)
         return hb_fail_errno(err, "sandbox: cannot open %s", path);
     fds[(*nfds)++] = fd;
@@ -330,10 +336,10 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     add(&w, "/tmp");
     *nfds = 0;
     for (int i = 0; i < sb->n_ro; i++)
-        if (add_bind(&w, "--ro-bind-fd", sb->ro[i], fds, nfds, err) != 0)
+        if (add_bind(&w, "--ro-bind-fd", sb->ro[i], 1, fds, nfds, err) != 0)
             goto fail;
     if (sb->rw) {
-        if (add_bind(&w, "--bind-fd", sb->rw, fds, nfds, err) != 0)
+        if (add_bind(&w, "--bind-fd", sb->rw, 0, fds, nfds, err) != 0)
             goto fail;
         add(&w, "--chdir");
         add(&w, sb->rw);

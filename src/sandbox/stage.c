@@ -1,0 +1,287 @@
+/* The staging area: see stage.h. A small list remembers what was staged
+ * (by path, device, inode, size and modification time), so that the
+ * thousands of probe trials of a campaign copy each library once. */
+#include "sandbox/stage.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/fs.h"
+#include "sandbox/sandbox.h"
+
+#define STAGE_PARENT "/tmp"
+#define STAGE_PREFIX "hashbench-stage."
+
+typedef struct staged {
+    char *src;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    char *copy;
+    struct staged *next;
+} staged;
+
+static char root[PATH_MAX];
+static pid_t root_pid;
+static unsigned long seq;
+static staged *cache;
+
+int hb_stage_needed(void)
+{
+    return geteuid() == 0;
+}
+
+/* Removes the staging folders of hashbench processes that are gone. */
+static void remove_stale(void)
+{
+    DIR *d = opendir(STAGE_PARENT);
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char path[PATH_MAX];
+        long pid;
+        if (strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) != 0 ||
+            sscanf(e->d_name + strlen(STAGE_PREFIX), "%ld.", &pid) != 1 || pid <= 0)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if (snprintf(path, sizeof path, "%s/%s", STAGE_PARENT, e->d_name) <
+            (int)sizeof path)
+            hb_remove_tree(path, &(hb_err){{0}});
+    }
+    closedir(d);
+}
+
+void hb_stage_cleanup(void)
+{
+    if (root[0] && root_pid == getpid())
+        hb_remove_tree(root, &(hb_err){{0}});
+    root[0] = '\0';
+    while (cache) {
+        staged *n = cache->next;
+        free(cache->src);
+        free(cache->copy);
+        free(cache);
+        cache = n;
+    }
+    remove_stale();
+}
+
+static void cleanup_at_exit(void)
+{
+    if (root_pid == getpid())
+        hb_stage_cleanup();
+}
+
+static int stage_root(hb_err *err)
+{
+    static int registered;
+    if (root[0] && root_pid == getpid())
+        return 0;
+    remove_stale();
+    if (snprintf(root, sizeof root, "%s/%s%ld.XXXXXX", STAGE_PARENT, STAGE_PREFIX,
+                 (long)getpid()) >= (int)sizeof root || !mkdtemp(root)) {
+        root[0] = '\0';
+        return hb_fail_errno(err, "sandbox: cannot create a staging folder in %s",
+                             STAGE_PARENT);
+    }
+    root_pid = getpid();
+    if (chmod(root, 0711) != 0)
+        return hb_fail_errno(err, "sandbox: cannot set the mode of %s", root);
+    if (!registered) {
+        atexit(cleanup_at_exit);
+        registered = 1;
+    }
+    return 0;
+}
+
+static int fresh_name(char *out, size_t outsz, const char *src, hb_err *err)
+{
+    if (stage_root(err) != 0)
+        return -1;
+    const char *base = strrchr(src, '/');
+    base = base && base[1] ? base + 1 : "input";
+    if (snprintf(out, outsz, "%s/%lu-%.100s", root, ++seq, base) >= (int)outsz)
+        return hb_fail(err, "sandbox: staging path too long for %s", src);
+    return 0;
+}
+
+/* Copies the regular file SRC (ST: its status) to DST, mode MODE. */
+static int copy_file(const char *src, const struct stat *st, const char *dst, mode_t mode,
+                     hb_err *err)
+{
+    if ((unsigned long long)st->st_size > HB_STAGE_MAX_FILE)
+        return hb_fail(err, "%s: %lld bytes, more than the %llu MiB hashbench reads of "
+                       "one submitted file; remove it from the package or shrink it",
+                       src, (long long)st->st_size, HB_STAGE_MAX_FILE >> 20);
+    int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0)
+        return hb_fail_errno(err, "%s: cannot read it", src);
+    int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (out < 0) {
+        close(in);
+        return hb_fail_errno(err, "sandbox: cannot create %s", dst);
+    }
+    char buf[65536];
+    ssize_t r;
+    unsigned long long total = 0;
+    int rc = 0;
+    while ((r = read(in, buf, sizeof buf)) > 0) {
+        total += (unsigned long long)r;
+        if (total > HB_STAGE_MAX_FILE) {
+            rc = hb_fail(err, "%s: grew past %llu MiB while it was read", src,
+                         HB_STAGE_MAX_FILE >> 20);
+            break;
+        }
+        if (write(out, buf, (size_t)r) != r) {
+            rc = hb_fail_errno(err, "sandbox: cannot write %s (disk full?)", dst);
+            break;
+        }
+    }
+    if (rc == 0 && r < 0)
+        rc = hb_fail_errno(err, "%s: read failed", src);
+    if (rc == 0 && fchmod(out, mode) != 0)
+        rc = hb_fail_errno(err, "sandbox: cannot set the mode of %s", dst);
+    close(in);
+    if (close(out) != 0 && rc == 0)
+        rc = hb_fail_errno(err, "sandbox: cannot write %s", dst);
+    return rc;
+}
+
+typedef struct tree_budget {
+    unsigned long long bytes;
+    unsigned long entries;
+} tree_budget;
+
+/* Copies the folder SRC to DST: folders, regular files, symbolic links as
+ * links; anything else (devices, sockets, pipes) is left out. */
+static int copy_tree(const char *src, const char *dst, tree_budget *b, int depth,
+                     hb_err *err)
+{
+    if (depth > 64)
+        return hb_fail(err, "%s: folders nested more than 64 deep", src);
+    if (mkdir(dst, 0755) != 0)
+        return hb_fail_errno(err, "sandbox: cannot create %s", dst);
+    DIR *d = opendir(src);
+    if (!d)
+        return hb_fail_errno(err, "%s: cannot list it", src);
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char s[PATH_MAX], t[PATH_MAX];
+        struct stat st;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (++b->entries > HB_STAGE_MAX_ENTRIES) {
+            rc = hb_fail(err, "%s: more than %d files and folders in the package", src,
+                         HB_STAGE_MAX_ENTRIES);
+            break;
+        }
+        if (snprintf(s, sizeof s, "%s/%s", src, e->d_name) >= (int)sizeof s ||
+            snprintf(t, sizeof t, "%s/%s", dst, e->d_name) >= (int)sizeof t) {
+            rc = hb_fail(err, "%s/%s: path too long", src, e->d_name);
+            break;
+        }
+        if (lstat(s, &st) != 0) {
+            rc = hb_fail_errno(err, "%s: cannot read it", s);
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = copy_tree(s, t, b, depth + 1, err);
+        } else if (S_ISREG(st.st_mode)) {
+            b->bytes += (unsigned long long)st.st_size;
+            if (b->bytes > HB_STAGE_MAX_TREE)
+                rc = hb_fail(err, "%s: the package holds more than %llu MiB", s,
+                             HB_STAGE_MAX_TREE >> 20);
+            else
+                rc = copy_file(s, &st, t, (st.st_mode & 0111) ? 0755 : 0644, err);
+        } else if (S_ISLNK(st.st_mode)) {
+            char target[PATH_MAX];
+            ssize_t n = readlink(s, target, sizeof target - 1);
+            if (n < 0)
+                rc = hb_fail_errno(err, "%s: cannot read the link", s);
+            else {
+                target[n] = '\0';
+                if (symlink(target, t) != 0)
+                    rc = hb_fail_errno(err, "sandbox: cannot create %s", t);
+            }
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int hb_stage_input(const char *src, char *out, size_t outsz, hb_err *err)
+{
+    struct stat st;
+    if (!hb_stage_needed() || !hb_sandbox_enabled()) {
+        if (snprintf(out, outsz, "%s", src) >= (int)outsz)
+            return hb_fail(err, "path too long: %s", src);
+        return 0;
+    }
+    if (stat(src, &st) != 0)
+        return hb_fail_errno(err, "sandbox: cannot read %s", src);
+    for (staged *c = cache; c; c = c->next)
+        if (!strcmp(c->src, src) && c->dev == st.st_dev && c->ino == st.st_ino &&
+            c->size == st.st_size && c->mtime.tv_sec == st.st_mtim.tv_sec &&
+            c->mtime.tv_nsec == st.st_mtim.tv_nsec) {
+            if (snprintf(out, outsz, "%s", c->copy) >= (int)outsz)
+                return hb_fail(err, "path too long: %s", c->copy);
+            return 0;
+        }
+    char copy[PATH_MAX];
+    if (fresh_name(copy, sizeof copy, src, err) != 0)
+        return -1;
+    int rc;
+    if (S_ISDIR(st.st_mode)) {
+        tree_budget b = {0, 0};
+        rc = copy_tree(src, copy, &b, 0, err);
+    } else if (S_ISREG(st.st_mode)) {
+        rc = copy_file(src, &st, copy, (st.st_mode & 0111) ? 0755 : 0644, err);
+    } else {
+        rc = hb_fail(err, "sandbox: %s is neither a file nor a folder", src);
+    }
+    if (rc != 0) {
+        hb_remove_tree(copy, &(hb_err){{0}});
+        return -1;
+    }
+    staged *c = calloc(1, sizeof *c);
+    if (c && (c->src = strdup(src)) && (c->copy = strdup(copy))) {
+        c->dev = st.st_dev;
+        c->ino = st.st_ino;
+        c->size = st.st_size;
+        c->mtime = st.st_mtim;
+        c->next = cache;
+        cache = c;
+    } else if (c) {
+        free(c->src);
+        free(c);
+    }
+    if (snprintf(out, outsz, "%s", copy) >= (int)outsz)
+        return hb_fail(err, "path too long: %s", copy);
+    return 0;
+}
+
+int hb_stage_scratch(char *out, size_t outsz, hb_err *err)
+{
+    if (stage_root(err) != 0)
+        return -1;
+    if (snprintf(out, outsz, "%s/scratch-%lu", root, ++seq) >= (int)outsz)
+        return hb_fail(err, "sandbox: scratch path too long");
+    if (mkdir(out, 0700) != 0)
+        return hb_fail_errno(err, "sandbox: cannot create %s", out);
+    return hb_sandbox_own_scratch(out, err);
+}
+
+void hb_stage_scratch_remove(const char *dir)
+{
+    hb_remove_tree(dir, &(hb_err){{0}});
+}
