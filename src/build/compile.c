@@ -12,9 +12,16 @@
 
 #include "common/fs.h"
 #include "common/proc.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/stage.h"
 
 #define COMPILE_OUTPUT_CAP (256u * 1024u)
 #define COMPILE_FSIZE_CAP (512ull << 20)
+/* The address space of each compiler process (driver, cc1, as, ld): a
+ * preprocessor bomb ends as a failed compile, not as a host out of memory. */
+#define COMPILE_AS_CAP (4ull << 30)
+/* Where the sandboxed compiler writes the library. */
+#define COMPILE_OUT_INSIDE "/out"
 
 /* The compiler runs with the package as its working folder, so neither it
  * nor the programs it starts (as, ld, ...) may be found through a relative
@@ -260,6 +267,80 @@ static void compile_failure_reason(const char *output, const char *how,
         snprintf(reason, size, "compiler failed (%s); see the log", how);
 }
 
+/* The sandbox of a compile (SPEC §8): the package read-only at its own
+ * path and as the working folder, a scratch folder at /out for the library,
+ * the compiler's own folder when it lives outside /usr. ROOT receives that
+ * folder's path. */
+static void compile_sandbox(const compile_job *job, const char *scratch, char *root,
+                            size_t rootsz, hb_sandbox *sb)
+{
+    char real[PATH_MAX];
+    memset(sb, 0, sizeof *sb);
+    sb->profile = HB_SANDBOX_COMPILE;
+    sb->ro[sb->n_ro++] = job->package;
+    sb->rw = scratch;
+    sb->rw_at = COMPILE_OUT_INSIDE;
+    sb->cwd = job->package;
+    root[0] = '\0';
+    if (realpath(job->tc->path, real) && strncmp(real, "/usr/", 5) != 0) {
+        /* <root>/bin/<cc>: the folder above bin holds its helpers */
+        char *slash = strrchr(real, '/');
+        if (slash)
+            *slash = '\0';
+        slash = strrchr(real, '/');
+        if (slash && slash != real)
+            *slash = '\0';
+        snprintf(root, rootsz, "%s", real);
+        sb->ro_direct = root;
+    }
+}
+
+/* Runs the compiler of JOB, writing the library to TMP (directly, or via
+ * the sandbox's scratch folder), with its output in *OUTPUT. */
+static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char **output,
+                        hb_proc_result *r, hb_err *err)
+{
+    char scratch[PATH_MAX] = "", inside[PATH_MAX], made[PATH_MAX], root[PATH_MAX];
+    int sandboxed = hb_sandbox_enabled();
+    strlist argv = {0};
+    hb_sandbox sb;
+    if (sandboxed && hb_stage_scratch(scratch, sizeof scratch, err) != 0)
+        return -1;
+    snprintf(inside, sizeof inside, "%s/%s", COMPILE_OUT_INSIDE, hb_basename(tmp));
+    if (make_argv(job, sandboxed ? inside : tmp, &argv) != 0) {
+        strlist_free(&argv);
+        if (scratch[0])
+            hb_stage_scratch_remove(scratch);
+        return hb_fail(err, "out of memory");
+    }
+    put_command(log, &argv, job);
+    fflush(log);
+    hb_proc_opts o = hb_proc_defaults();
+    o.timeout_s = job->timeout_s > 0 ? job->timeout_s : COMPILE_TIMEOUT_S;
+    o.cpu_s = (unsigned long)o.timeout_s;
+    o.as_bytes = COMPILE_AS_CAP;
+    o.fsize_bytes = COMPILE_FSIZE_CAP;
+    o.cwd = job->package;
+    o.capture = output;
+    o.capture_cap = COMPILE_OUTPUT_CAP;
+    o.stderr_to_stdout = 1;
+    if (sandboxed) {
+        compile_sandbox(job, scratch, root, sizeof root, &sb);
+        o.sandbox = &sb;
+    }
+    unlink(tmp);
+    int rc = hb_proc_exec(argv.v, &o, r, err);
+    strlist_free(&argv);
+    if (rc == 0 && sandboxed && r->exited && r->exit_code == 0) {
+        snprintf(made, sizeof made, "%s/%s", scratch, hb_basename(tmp));
+        if (hb_is_file(made) && hb_copy_file(made, tmp, err) != 0)
+            rc = -1;
+    }
+    if (scratch[0])
+        hb_stage_scratch_remove(scratch);
+    return rc;
+}
+
 int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -268,38 +349,23 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
         return hb_fail(err, "%s: path too long", job->library);
     if (hb_mkdirs_for(job->library, err) != 0)
         return -1;
-    strlist argv = {0};
     char *text = NULL, *output = NULL, how[128];
     size_t len = 0;
     FILE *log = open_memstream(&text, &len);
-    if (!log || make_argv(job, tmp, &argv) != 0) {
-        if (log)
-            fclose(log);
-        free(text);
-        strlist_free(&argv);
+    if (!log)
         return hb_fail(err, "out of memory");
-    }
-    put_command(log, &argv, job);
-    fflush(log);
-    hb_proc_opts o = hb_proc_defaults();
-    o.timeout_s = job->timeout_s > 0 ? job->timeout_s : COMPILE_TIMEOUT_S;
-    o.fsize_bytes = COMPILE_FSIZE_CAP;
-    o.cwd = job->package;
-    o.capture = &output;
-    o.capture_cap = COMPILE_OUTPUT_CAP;
-    o.stderr_to_stdout = 1;
     hb_proc_result r;
-    unlink(tmp);
-    int rc = hb_proc_exec(argv.v, &o, &r, err);
-    strlist_free(&argv);
+    int rc = run_compiler(job, tmp, log, &output, &r, err);
     if (rc == 0) {
         fputs(output ? output : "", log);
         if (r.truncated)
             fprintf(log, "\n# (compiler output cut at %u bytes)\n", COMPILE_OUTPUT_CAP);
         fprintf(log, "# compiler: %s after %.1f s\n", hb_proc_describe(&r, how, sizeof how),
                 r.wall_s);
-        if (r.exited && r.exit_code == 0)
+        if (r.exited && r.exit_code == 0 && hb_is_file(tmp))
             finish_library(job, tmp, out, log);
+        else if (r.exited && r.exit_code == 0)
+            snprintf(out->reason, sizeof out->reason, "the compiler wrote no library");
         else
             compile_failure_reason(output, how, out->reason, sizeof out->reason);
         fprintf(log, "# result: %s%s%s\n", out->built ? "BUILT" : "BUILDFAIL",

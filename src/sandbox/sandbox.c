@@ -261,6 +261,20 @@ static void add_system(words *w)
     }
 }
 
+/* Replaces the last word added (w must not have failed). */
+static void replace_last(words *w, const char *s)
+{
+    if (w->failed || w->n == 0)
+        return;
+    char *c = strdup(s);
+    if (!c) {
+        w->failed = 1;
+        return;
+    }
+    free(w->v[w->n - 1]);
+    w->v[w->n - 1] = c;
+}
+
 void hb_sandbox_argv_free(char **argv)
 {
     for (size_t i = 0; argv && argv[i]; i++)
@@ -326,6 +340,12 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         add(&w, "C");
     }
     add_system(&w);
+    if (sb->profile == HB_SANDBOX_COMPILE && access("/etc/alternatives", F_OK) == 0) {
+        /* Debian's cc, c++ and friends are links through here */
+        add(&w, "--ro-bind");
+        add(&w, "/etc/alternatives");
+        add(&w, "/etc/alternatives");
+    }
     add(&w, "--proc");
     add(&w, "/proc");
     add(&w, "--dev");
@@ -338,15 +358,17 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     for (int i = 0; i < sb->n_ro; i++)
         if (add_bind(&w, "--ro-bind-fd", sb->ro[i], 1, fds, nfds, err) != 0)
             goto fail;
-    if (sb->rw) {
-        if (add_bind(&w, "--bind-fd", sb->rw, 0, fds, nfds, err) != 0)
-            goto fail;
-        add(&w, "--chdir");
-        add(&w, sb->rw);
-    } else {
-        add(&w, "--chdir");
-        add(&w, "/");
+    if (sb->ro_direct) {
+        add(&w, "--ro-bind");
+        add(&w, sb->ro_direct);
+        add(&w, sb->ro_direct);
     }
+    if (sb->rw && add_bind(&w, "--bind-fd", sb->rw, 0, fds, nfds, err) != 0)
+        goto fail;
+    if (sb->rw && sb->rw_at) /* the bind's destination: the word after the fd */
+        replace_last(&w, sb->rw_at);
+    add(&w, "--chdir");
+    add(&w, sb->cwd ? sb->cwd : sb->rw ? (sb->rw_at ? sb->rw_at : sb->rw) : "/");
     add(&w, "--seccomp");
     add_fd(&w, seccomp_fd);
     add(&w, "--");
@@ -385,7 +407,9 @@ int hb_sandbox_check(hb_err *err)
                 "`apt-get install bubblewrap` as root, or give --no-sandbox to run "
                 "submitted code unsandboxed (recorded in campaign.json)", BWRAP_PATH);
     } else {
-        hb_sandbox sb = {HB_SANDBOX_RUN, {0}, 0, NULL, 0};
+        hb_sandbox sb;
+        memset(&sb, 0, sizeof sb);
+        sb.profile = HB_SANDBOX_RUN;
         char *argv[] = {"/bin/true", NULL};
         hb_proc_opts o = hb_proc_defaults();
         char *out = NULL;

@@ -29,9 +29,15 @@ typedef struct hb_sandbox {
     const char *ro[HB_SANDBOX_MAX_BINDS]; /* host paths, bound read-only at the
                                              same path inside */
     int n_ro;
-    const char *rw;     /* the private scratch folder, writable, same path;
-                           NULL for none. It is made the working folder. */
+    const char *rw;     /* the private scratch folder (stage.h:
+                           hb_stage_scratch), writable; NULL for none */
     int allow_perf;     /* 1: perf_event_open allowed (the probe's counter) */
+    const char *rw_at;  /* where the scratch appears inside; NULL: its own path */
+    const char *cwd;    /* the working folder inside; NULL: the scratch, or /
+                           without one */
+    const char *ro_direct; /* a host folder bound read-only as it is, without a
+                              staging copy (a compiler installed outside /usr);
+                              NULL for none */
 } hb_sandbox;
 
 /* Process-wide choice made once by the command line: 1 (the default) runs
