@@ -18,6 +18,7 @@
 #include "build/profile.h"
 #include "common/digest.h"
 #include "common/fs.h"
+#include "sandbox/sandbox.h"
 #include "common/json.h"
 
 enum task_state { TASK_COMPILE, TASK_REUSE, TASK_REFUSED, TASK_SKIPPED };
@@ -392,6 +393,9 @@ static int save_json(build_ctx *c, int *n_failed, hb_err *err)
     json_t *root = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:o}", "schema", 1,
         "tool", "hashbench " HB_VERSION, "arch", c->tc.arch, "profile", c->profile,
         "compiler", c->tc.name, "compiler_version", c->tc.version, "instances", arr);
+    if (c->old)
+        json_object_set(root, "sandbox", json_object_get(c->old, "sandbox"));
+    hb_sandbox_record(root);
     char path[PATH_MAX];
     int rc = under(path, c->run_dir, BUILD_JSON, err);
     if (rc == 0)

@@ -17,6 +17,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/measure.h"
+#include "sandbox/sandbox.h"
 
 void campaign_utc_now(char *buf, size_t bufsz)
 {
@@ -346,6 +347,8 @@ static void start_session(campaign_ctx *c)
     json_object_set_new(c->session, "environment", host_info_json(&c->facts.host));
     json_object_set_new(c->session, "phases_run", json_array());
     set_str(c->session, "outcome", "interrupted");
+    set_str(c->session, "sandbox", hb_sandbox_describe());
+    hb_sandbox_record(d);
     json_array_append_new(sessions, c->session);
 }
 

@@ -1,6 +1,7 @@
 /* hashbench's entry point: the table of subcommands, `help`, `--version`,
  * and dispatch. Each command lives in its own file in this folder. */
 #include "cli/cli.h"
+#include "sandbox/sandbox.h"
 
 #include <libgen.h>
 #include <stdarg.h>
@@ -77,7 +78,11 @@ static void list_commands(FILE *fp)
                 "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(fp, "\n'hashbench help COMMAND' shows one command's options.\n");
+    fprintf(fp, "\nbuild, kat, measure and run execute submitted code in a sandbox\n"
+                "(bubblewrap and a seccomp filter; docs/THREAT_MODEL.md). They refuse to\n"
+                "start when it cannot be set up; --no-sandbox runs the code unisolated\n"
+                "and is recorded in build.json, kat.json and campaign.json.\n"
+                "\n'hashbench help COMMAND' shows one command's options.\n");
 }
 
 static int cmd_help(int argc, char **argv)
@@ -116,6 +121,43 @@ static void find_exe_dir(const char *argv0)
     snprintf(hb_cli_exe_dir, sizeof hb_cli_exe_dir, "%s", dirname(buf));
 }
 
+/* The commands that run submitted code (the compiler on its sources, its
+ * library): they take --no-sandbox, and refuse to start when the sandbox
+ * cannot be set up. */
+static int runs_submitted_code(const char *name)
+{
+    static const char *const names[] = {"build", "kat", "measure", "run"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Takes --no-sandbox out of ARGV (it may stand anywhere after the command
+ * name) and checks that the sandbox can run. Returns 0, or the exit status. */
+static int sandbox_option(const char *name, int *argc, char **argv)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--no-sandbox") == 0)
+            hb_sandbox_set_enabled(0);
+        else
+            argv[out++] = argv[i];
+    }
+    argv[out] = NULL;
+    *argc = out;
+    hb_err err;
+    if (hb_sandbox_check(&err) != 0) {
+        fprintf(stderr, "hashbench %s: %s\n", name, err.msg);
+        return 2;
+    }
+    if (!hb_sandbox_enabled())
+        fprintf(stderr, "hashbench %s: --no-sandbox: submitted code runs without "
+                "isolation, as this user; the records say so\n", name);
+    hb_sandbox_describe(); /* once, before any thread starts */
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     find_exe_dir(argv[0]);
@@ -138,5 +180,11 @@ int main(int argc, char **argv)
         fputs(c->usage, stdout);
         return 0;
     }
-    return c->run(argc - 1, argv + 1);
+    int n = argc - 1;
+    if (runs_submitted_code(name)) {
+        int rc = sandbox_option(name, &n, argv + 1);
+        if (rc != 0)
+            return rc;
+    }
+    return c->run(n, argv + 1);
 }

@@ -52,6 +52,18 @@ static int open_out(const char *path)
     return open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 }
 
+/* The sandboxed form of a command (see sandbox.h): the filter in a memory
+ * file, the bound paths as descriptors. All are close-on-exec in the parent,
+ * so that a child started by another thread never inherits them; the child
+ * they belong to clears the flag on its own copies before it executes
+ * bubblewrap. */
+typedef struct sandbox_run {
+    char **argv;
+    int seccomp_fd;
+    int fds[HB_SANDBOX_MAX_BINDS + 1];
+    int nfds;
+} sandbox_run;
+
 /* bubblewrap's outer process ends without waiting for the sandbox's first
  * process, so a sandboxed step's CPU time would never reach hashbench's
  * wait4. The forked child therefore stays as a keeper: it becomes the
@@ -83,8 +95,9 @@ static void keep_accounts(void)
 
 /* Runs in the child between fork and the work: never returns on failure. */
 static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t parent,
-                        int sandboxed)
+                        const sandbox_run *sb)
 {
+    int sandboxed = sb->argv != NULL;
     setpgid(0, 0);
     /* Its own group shields the child from a kill of ours: make it die with
      * hashbench instead, even when hashbench is killed without warning. */
@@ -137,8 +150,12 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t 
      * runs as (and means nothing to root). */
     set_limit(RLIMIT_NPROC, o->nproc ? o->nproc : sandboxed ? HB_PROC_SANDBOX_NPROC : 0);
     set_limit(RLIMIT_NOFILE, o->nofile ? o->nofile : sandboxed ? HB_PROC_SANDBOX_NOFILE : 0);
-    if (sandboxed)
+    if (sandboxed) {
+        for (int i = 0; i < sb->nfds; i++)
+            fcntl(sb->fds[i], F_SETFD, 0);
+        fcntl(sb->seccomp_fd, F_SETFD, 0);
         keep_accounts();
+    }
 }
 
 /* How a child ended, from its wait status. bubblewrap (and the keeper)
@@ -255,12 +272,6 @@ static int wait_child(pid_t pid, int pipe_fd, int sandboxed, const hb_proc_opts 
 /* The sandboxed form of ARGV (see sandbox.h): the filter in a memory file
  * the child inherits, and the bound paths opened. Nothing to do (0, *OUT
  * NULL) without a sandbox or with --no-sandbox. */
-typedef struct sandbox_run {
-    char **argv;
-    int seccomp_fd;
-    int fds[HB_SANDBOX_MAX_BINDS + 1];
-    int nfds;
-} sandbox_run;
 
 static void sandbox_release(sandbox_run *s)
 {
@@ -286,7 +297,7 @@ static int sandbox_prepare(const hb_proc_opts *o, char *const argv[], sandbox_ru
         return hb_fail(err, "internal: a sandboxed child must execute a program");
     if (hb_sandbox_filter(o->sandbox, &bpf, &len, err) != 0)
         return -1;
-    s->seccomp_fd = memfd_create("hb-seccomp", 0); /* inherited: bwrap reads it */
+    s->seccomp_fd = memfd_create("hb-seccomp", MFD_CLOEXEC);
     if (s->seccomp_fd < 0)
         return hb_fail_errno(err, "sandbox: cannot create a memory file");
     if (write(s->seccomp_fd, bpf, len) != (ssize_t)len || lseek(s->seccomp_fd, 0, SEEK_SET) != 0) {
@@ -331,7 +342,7 @@ static int start(int (*fn)(void *), void *arg, char *const argv[],
     if (pid == 0) {
         if (fds[0] >= 0)
             close(fds[0]);
-        child_setup(o, fds[1], -1, parent, sb.argv != NULL);
+        child_setup(o, fds[1], -1, parent, &sb);
         if (fn) {
             int rc = fn(arg);
             fflush(stdout);
@@ -416,7 +427,7 @@ int hb_proc_spawn(char *const argv[], const hb_proc_opts *o, hb_proc_child *c, h
     if (pid == 0) {
         close(in[1]);
         close(out[0]);
-        child_setup(o, out[1], in[0], parent, sb.argv != NULL);
+        child_setup(o, out[1], in[0], parent, &sb);
         execv(argv[0], argv);
         _exit(127);
     }

@@ -10,6 +10,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_instance.h"
+#include "sandbox/sandbox.h"
 
 #define BASELINE_REASON "OpenSSL libcrypto baseline; the oracle, not KAT-checked"
 
@@ -285,6 +286,7 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
         if (o->progress)
             o->progress(o->progress_ctx, step, done, total);
         rc = do_instance(o, b, json_object_get(kat, "instances"), &entry, err);
+        hb_sandbox_record(kat);
         if (rc == 0)
             rc = hb_json_save(kpath, kat, err);
         if (rc == 0 && entry && kat_status_failed(str_of(entry, "status")))

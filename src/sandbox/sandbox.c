@@ -12,7 +12,9 @@
 #include <limits.h>
 #include <linux/sched.h>
 #include <sched.h>
+#include <pthread.h>
 #include <pwd.h>
+#include <jansson.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,16 +51,28 @@ int hb_sandbox_add_ro(hb_sandbox *sb, const char *path, hb_err *err)
     return 0;
 }
 
-void hb_sandbox_host_ids(unsigned *uid, unsigned *gid)
+static unsigned host_uid, host_gid;
+
+static void find_host_ids(void)
 {
     if (geteuid() == 0) {
         const struct passwd *pw = getpwnam("nobody");
-        *uid = pw ? (unsigned)pw->pw_uid : NOBODY_ID;
-        *gid = pw ? (unsigned)pw->pw_gid : NOBODY_ID;
+        host_uid = pw ? (unsigned)pw->pw_uid : NOBODY_ID;
+        host_gid = pw ? (unsigned)pw->pw_gid : NOBODY_ID;
     } else {
-        *uid = (unsigned)geteuid();
-        *gid = (unsigned)getegid();
+        host_uid = (unsigned)geteuid();
+        host_gid = (unsigned)getegid();
     }
+}
+
+void hb_sandbox_host_ids(unsigned *uid, unsigned *gid)
+{
+    /* Looked up once, in the parent: a child forked from a threaded
+     * process must not call getpwnam (it may wait for a lock forever). */
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_host_ids);
+    *uid = host_uid;
+    *gid = host_gid;
 }
 
 int hb_sandbox_own_scratch(const char *dir, hb_err *err)
@@ -190,13 +204,15 @@ int hb_sandbox_filter(const hb_sandbox *sb, const void **bpf, size_t *len, hb_er
 {
     static void *cache[2][2];
     static size_t cache_len[2][2];
-    int p = sb->profile == HB_SANDBOX_COMPILE, f = sb->allow_perf ? 1 : 0;
-    if (!cache[p][f] &&
-        build_filter(sb->profile, sb->allow_perf, &cache[p][f], &cache_len[p][f], err) != 0)
-        return -1;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    int p = sb->profile == HB_SANDBOX_COMPILE, f = sb->allow_perf ? 1 : 0, rc = 0;
+    pthread_mutex_lock(&lock); /* the build stage compiles from several threads */
+    if (!cache[p][f])
+        rc = build_filter(sb->profile, sb->allow_perf, &cache[p][f], &cache_len[p][f], err);
     *bpf = cache[p][f];
     *len = cache_len[p][f];
-    return 0;
+    pthread_mutex_unlock(&lock);
+    return rc;
 }
 
 /* ---- the command line ---- */
@@ -291,7 +307,7 @@ static int add_bind(words *w, const char *option, const char *path, int stage, i
     char src[PATH_MAX];
     if (stage && hb_stage_input(path, src, sizeof src, err) != 0)
         return -1;
-    int fd = open(stage ? src : path, O_PATH); /* inherited by bwrap */
+    int fd = open(stage ? src : path, O_PATH | O_CLOEXEC); /* see proc.c */
     if (fd < 0)
         return hb_fail_errno(err, "sandbox: cannot open %s", path);
     fds[(*nfds)++] = fd;
@@ -385,6 +401,46 @@ fail:
     *nfds = 0;
     hb_sandbox_argv_free(w.v);
     return -1;
+}
+
+/* ---- the description ---- */
+
+#define NO_SANDBOX "none (--no-sandbox)"
+
+const char *hb_sandbox_describe(void)
+{
+    static char text[256];
+    if (!enabled)
+        return NO_SANDBOX;
+    if (text[0])
+        return text;
+    char *out = NULL, version[64] = "unknown";
+    char *argv[] = {BWRAP_PATH, "--version", NULL};
+    hb_proc_opts o = hb_proc_defaults();
+    hb_proc_result r;
+    hb_err err;
+    o.timeout_s = 10;
+    o.capture = &out;
+    o.capture_cap = 4096;
+    if (hb_proc_exec(argv, &o, &r, &err) == 0 && out && !strncmp(out, "bubblewrap ", 11))
+        snprintf(version, sizeof version, "%.*s", (int)strcspn(out + 11, " \r\n"),
+                 out + 11);
+    free(out);
+    const struct scmp_version *v = seccomp_version();
+    unsigned uid, gid;
+    hb_sandbox_host_ids(&uid, &gid);
+    snprintf(text, sizeof text, "bubblewrap %s, seccomp (libseccomp %u.%u.%u), uid %u",
+             version, v ? v->major : 0, v ? v->minor : 0, v ? v->micro : 0, uid);
+    return text;
+}
+
+void hb_sandbox_record(json_t *doc)
+{
+    const char *was = json_string_value(json_object_get(doc, "sandbox"));
+    const char *now = hb_sandbox_describe();
+    if (was && !strncmp(was, "none", 4) && strncmp(now, "none", 4) != 0)
+        now = NO_SANDBOX " in an earlier run";
+    json_object_set_new(doc, "sandbox", json_string(now));
 }
 
 /* ---- the check ---- */

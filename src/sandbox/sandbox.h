@@ -46,6 +46,16 @@ typedef struct hb_sandbox {
 void hb_sandbox_set_enabled(int on);
 int hb_sandbox_enabled(void);
 
+/* One line naming how this process isolates submitted code, for the
+ * records: e.g. "bubblewrap 0.8.0, seccomp (libseccomp 2.5.4), uid 65534",
+ * or "none (--no-sandbox)". */
+const char *hb_sandbox_describe(void);
+
+/* Sets DOC's "sandbox" field to hb_sandbox_describe(), except that a
+ * record which says an earlier run was unsandboxed keeps saying so. */
+struct json_t;
+void hb_sandbox_record(struct json_t *doc);
+
 /* Adds PATH to the read-only binds of SB; fails when there is no room. */
 int hb_sandbox_add_ro(hb_sandbox *sb, const char *path, hb_err *err);
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,8 @@ static char root[PATH_MAX];
 static pid_t root_pid;
 static unsigned long seq;
 static staged *cache;
+/* The build stage compiles from several threads: one staging at a time. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 int hb_stage_needed(void)
 {
@@ -219,7 +222,17 @@ static int copy_tree(const char *src, const char *dst, tree_budget *b, int depth
     return rc;
 }
 
+static int stage_input(const char *src, char *out, size_t outsz, hb_err *err);
+
 int hb_stage_input(const char *src, char *out, size_t outsz, hb_err *err)
+{
+    pthread_mutex_lock(&lock);
+    int rc = stage_input(src, out, outsz, err);
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+static int stage_input(const char *src, char *out, size_t outsz, hb_err *err)
 {
     struct stat st;
     if (!hb_stage_needed() || !hb_sandbox_enabled()) {
@@ -272,9 +285,13 @@ int hb_stage_input(const char *src, char *out, size_t outsz, hb_err *err)
 
 int hb_stage_scratch(char *out, size_t outsz, hb_err *err)
 {
-    if (stage_root(err) != 0)
+    pthread_mutex_lock(&lock);
+    int rc = stage_root(err);
+    unsigned long n = ++seq;
+    pthread_mutex_unlock(&lock);
+    if (rc != 0)
         return -1;
-    if (snprintf(out, outsz, "%s/scratch-%lu", root, ++seq) >= (int)outsz)
+    if (snprintf(out, outsz, "%s/scratch-%lu", root, n) >= (int)outsz)
         return hb_fail(err, "sandbox: scratch path too long");
     if (mkdir(out, 0700) != 0)
         return hb_fail_errno(err, "sandbox: cannot create %s", out);
