@@ -206,6 +206,40 @@ static void sec_kat_policy(FILE *fp, const report_system *s)
     fputs(any ? ".\n\n" : " not recorded.\n\n", fp);
 }
 
+/* How submitted code was isolated: campaign.json's record, else the KAT
+ * stage's, else the build's. */
+static void sec_isolation(FILE *fp, const report_system *s)
+{
+    const json_t *v = json_object_get(s->campaign, "sandbox");
+    if (!json_is_string(v))
+        v = json_object_get(s->kat, "sandbox");
+    if (!json_is_string(v))
+        v = json_object_get(s->build, "sandbox");
+    const char *text = json_string_value(v);
+    fputs("## Isolation\n\n", fp);
+    if (!text) {
+        fputs("How submitted code was isolated is not recorded in this dataset.\n\n", fp);
+        return;
+    }
+    if (strncmp(text, "none", 4) == 0) {
+        fputs("**Submitted code was not isolated** (", fp);
+        pages_scalar(fp, v);
+        fputs("): the compiler, the KAT runs and the probe ran as the user who ran "
+              "hashbench, so a submission could have read or changed anything that "
+              "user can, including other candidates' evidence.\n\n", fp);
+        return;
+    }
+    fputs("Every run of submitted code (the compiler on its sources, the KAT and "
+          "vector checks, the timing probe) ran in a sandbox: ", fp);
+    pages_scalar(fp, v);
+    fputs(". Inside: an unprivileged user, its own pid, mount, network, IPC and UTS "
+          "namespaces, an empty environment, the system's /usr read-only plus the "
+          "step's own inputs, one scratch folder, a seccomp filter, and limits on "
+          "memory, CPU time, file size, processes and open files. Verdicts are "
+          "computed by hashbench from the digests the sandboxed runner sends back; "
+          "the library never sees the expected values.\n\n", fp);
+}
+
 static void sec_planner(FILE *fp, const report_system *s)
 {
     fputs("## Planner and its settings\n\n", fp);
@@ -351,6 +385,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_counter(fp, s);
     sec_build(fp, s);
     sec_kat_policy(fp, s);
+    sec_isolation(fp, s);
     sec_planner(fp, s);
     sec_statistics(fp);
     sec_memory(fp);

@@ -218,6 +218,13 @@ for e in build["instances"]:
 EOF
 [ "$(record_set "$T/data/x86_1" | wc -l)" -eq "$NREF" ] &&
     ok "published dataset has every record" || bad "published record count"
+# the isolation of submitted code is recorded with the evidence
+python3 - "$T/data/x86_1" <<'EOF' && ok "the dataset records the sandbox" || bad "sandbox not recorded"
+import json, os, sys
+for f in ("campaign.json", "build.json", "kat.json"):
+    v = json.load(open(os.path.join(sys.argv[1], f))).get("sandbox", "")
+    assert v.startswith("bubblewrap "), (f, v)
+EOF
 
 # 6. a library rebuilt after the campaign finished: resuming re-tests and
 #    re-measures that instance only, and every record and KAT result then
