@@ -269,7 +269,9 @@ static void compile_failure_reason(const char *output, const char *how,
 
 /* The sandbox of a compile (SPEC §8): the package read-only at its own
  * path and as the working folder, a scratch folder at /out for the library,
- * the compiler's own folder when it lives outside /usr. ROOT receives that
+ * and a compiler that lives outside /usr: its installation folder (the one
+ * above its bin/) as it is when the sandbox can reach it, else a copy of
+ * the compiler file alone (enough for a wrapper script). ROOT receives the
  * folder's path. */
 static void compile_sandbox(const compile_job *job, const char *scratch, char *root,
                             size_t rootsz, hb_sandbox *sb)
@@ -291,7 +293,10 @@ static void compile_sandbox(const compile_job *job, const char *scratch, char *r
         if (slash && slash != real)
             *slash = '\0';
         snprintf(root, rootsz, "%s", real);
-        sb->ro_direct = root;
+        if (hb_stage_reachable(root))
+            sb->ro_direct = root;
+        else
+            sb->ro[sb->n_ro++] = job->tc->path;
     }
 }
 

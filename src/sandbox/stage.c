@@ -1,6 +1,8 @@
 /* The staging area: see stage.h. A small list remembers what was staged
- * (by path, device, inode, size and modification time), so that the
- * thousands of probe trials of a campaign copy each library once. */
+ * (by path, device, inode, size and modification time, and for a folder a
+ * fingerprint of every entry's name, size and time), so that the thousands
+ * of probe trials of a campaign copy each library once and the instances of
+ * a package share one copy of it, while a changed file is copied again. */
 #include "sandbox/stage.h"
 
 #include <dirent.h>
@@ -27,6 +29,7 @@ typedef struct staged {
     ino_t ino;
     off_t size;
     struct timespec mtime;
+    unsigned long long tree;   /* a folder: fingerprint of its entries */
     char *copy;
     struct staged *next;
 } staged;
@@ -224,6 +227,40 @@ static int copy_tree(const char *src, const char *dst, tree_budget *b, int depth
 
 static int stage_input(const char *src, char *out, size_t outsz, hb_err *err);
 
+static unsigned long long mix(unsigned long long h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL; /* FNV-1a, 64 bits */
+    return h;
+}
+
+/* Folds the name, type, size and time of every entry below DIR into *H
+ * (in directory order: enough to tell that something changed). */
+static void fingerprint(const char *dir, int depth, unsigned long long *h)
+{
+    DIR *d = depth < 64 ? opendir(dir) : NULL;
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char p[PATH_MAX];
+        struct stat st;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= (int)sizeof p ||
+            lstat(p, &st) != 0)
+            continue;
+        *h = mix(*h, e->d_name, strlen(e->d_name) + 1);
+        *h = mix(*h, &st.st_mode, sizeof st.st_mode);
+        *h = mix(*h, &st.st_size, sizeof st.st_size);
+        *h = mix(*h, &st.st_mtim, sizeof st.st_mtim);
+        *h = mix(*h, &st.st_ino, sizeof st.st_ino);
+        if (S_ISDIR(st.st_mode))
+            fingerprint(p, depth + 1, h);
+    }
+    closedir(d);
+}
+
 int hb_stage_input(const char *src, char *out, size_t outsz, hb_err *err)
 {
     pthread_mutex_lock(&lock);
@@ -242,10 +279,13 @@ static int stage_input(const char *src, char *out, size_t outsz, hb_err *err)
     }
     if (stat(src, &st) != 0)
         return hb_fail_errno(err, "sandbox: cannot read %s", src);
+    unsigned long long tree = 0xcbf29ce484222325ULL;
+    if (S_ISDIR(st.st_mode))
+        fingerprint(src, 0, &tree);
     for (staged *c = cache; c; c = c->next)
         if (!strcmp(c->src, src) && c->dev == st.st_dev && c->ino == st.st_ino &&
             c->size == st.st_size && c->mtime.tv_sec == st.st_mtim.tv_sec &&
-            c->mtime.tv_nsec == st.st_mtim.tv_nsec) {
+            c->mtime.tv_nsec == st.st_mtim.tv_nsec && c->tree == tree) {
             if (snprintf(out, outsz, "%s", c->copy) >= (int)outsz)
                 return hb_fail(err, "path too long: %s", c->copy);
             return 0;
@@ -272,6 +312,7 @@ static int stage_input(const char *src, char *out, size_t outsz, hb_err *err)
         c->ino = st.st_ino;
         c->size = st.st_size;
         c->mtime = st.st_mtim;
+        c->tree = tree;
         c->next = cache;
         cache = c;
     } else if (c) {
@@ -281,6 +322,24 @@ static int stage_input(const char *src, char *out, size_t outsz, hb_err *err)
     if (snprintf(out, outsz, "%s", copy) >= (int)outsz)
         return hb_fail(err, "path too long: %s", copy);
     return 0;
+}
+
+int hb_stage_reachable(const char *path)
+{
+    char buf[PATH_MAX];
+    struct stat st;
+    if (!hb_stage_needed())
+        return 1;
+    if (!realpath(path, buf) || stat(buf, &st) != 0 || !(st.st_mode & S_IROTH))
+        return 0;
+    for (char *slash = strrchr(buf, '/'); slash; slash = strrchr(buf, '/')) {
+        *slash = '\0';
+        if (stat(buf[0] ? buf : "/", &st) != 0 || !(st.st_mode & S_IXOTH))
+            return 0;
+        if (!buf[0])
+            break;
+    }
+    return 1;
 }
 
 int hb_stage_scratch(char *out, size_t outsz, hb_err *err)

@@ -28,6 +28,10 @@ int hb_stage_needed(void);
  * needed. Fails naming the file that is too large or cannot be read. */
 int hb_stage_input(const char *src, char *out, size_t outsz, hb_err *err);
 
+/* 1 when the sandboxed uid can reach PATH as it is: every folder on the
+ * way searchable by others, and PATH itself readable by others. */
+int hb_stage_reachable(const char *path);
+
 /* A new empty scratch folder, writable by the sandboxed uid only, into
  * OUT. The caller removes it with hb_stage_scratch_remove. */
 int hb_stage_scratch(char *out, size_t outsz, hb_err *err);
