@@ -33,10 +33,12 @@ typedef struct hb_proc_opts {
                                         --no-sandbox: directly */
 } hb_proc_opts;
 
-/* The default process and descriptor limits of a sandboxed step: room for
- * bubblewrap's two processes and a compiler's driver, cc1, as and ld, not
- * for a fork bomb. */
-#define HB_PROC_SANDBOX_NPROC 64
+/* The default process and descriptor limits of a sandboxed step. The
+ * kernel counts RLIMIT_NPROC over every process of the sandbox's host uid
+ * (nobody), side-by-side steps and unrelated services included, so the
+ * limit stops a fork bomb, not a busy host; the runner and the probe may
+ * not fork at all (their seccomp profile). */
+#define HB_PROC_SANDBOX_NPROC 1024
 #define HB_PROC_SANDBOX_NOFILE 256
 
 /* Default options: no limits, no pinning, output discarded. */

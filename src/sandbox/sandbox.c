@@ -150,8 +150,10 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
         if (rc == -EEXIST)
             rc = 0;
     }
-    if (rc == 0)
-        rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    /* Killing the whole process needs a kernel API level that an emulator
+     * may not report; killing the thread is the older equivalent. */
+    if (rc == 0 && seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) != 0)
+        rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL);
     for (size_t i = 0; i < sizeof denied_all / sizeof denied_all[0] && rc == 0; i++)
         rc = deny_name(ctx, denied_all[i], EPERM);
     if (rc == 0 && !allow_perf)
