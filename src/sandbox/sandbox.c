@@ -162,10 +162,10 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
      * anyway. */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socket), 1,
-                              SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+                              SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EAFNOSUPPORT), SCMP_SYS(socketpair), 1,
-                              SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+                              SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
     /* clone3 passes its flags in memory, where a filter cannot look:
      * ENOSYS makes the C library fall back to clone, whose flags it can. */
     if (rc == 0)
