@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <openssl/evp.h>
@@ -429,12 +430,58 @@ static void test_large_message_guard(void **state)
     free(m);
 }
 
+/* hashbench's own write error (here a file size limit standing in for a
+ * full disk) is not the instance's fault: the stage stops with an error
+ * that says so, no verdict is recorded, and the next run checks the
+ * instance again and gives its real status. */
+static void test_write_error_is_not_a_verdict(void **state)
+{
+    char run[1024], p[4096];
+    int failed = -1;
+    kat_options o = {0};
+    hb_err err;
+    struct rlimit old, small;
+    (void)state;
+    sub(run, sizeof run, "full");
+    assert_int_equal(hb_mkdirs(run, &err), 0);
+    json_t *b = kt_build_new();
+    fx_lib(p, sizeof p, "good");
+    kt_build_add(b, run, "fx", "Good", 256, p, NULL, "harness-default");
+    kt_build_save(b, run);
+    json_decref(b);
+    o.run_dir = run;
+    o.timeout_s = 60;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    small = old;
+    small.rlim_cur = 64 * 1024; /* KAT_2_12's text is larger */
+    signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int rc = kat_run(&o, &failed, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, SIG_DFL);
+    assert_int_equal(rc, -1);
+    if (!strstr(err.msg, "not the instance's fault") || !strstr(err.msg, "KAT_2_12_Good"))
+        fail_msg("the error does not say it is hashbench's: %s", err.msg);
+    snprintf(p, sizeof p, "%s/kat.json", run);
+    if (hb_is_file(p)) {
+        json_t *kept = kt_kat_entry(run, "fx", "Good");
+        if (kept)
+            fail_msg("a verdict was recorded after hashbench's own write error");
+    }
+    assert_int_equal(kat_run(&o, &failed, &err), 0);
+    json_t *e = kt_kat_entry(run, "fx", "Good");
+    assert_non_null(e);
+    assert_string_equal(json_string_value(json_object_get(e, "status")), "NOKAT");
+    json_decref(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_nokat),
         cmocka_unit_test(test_failure_classes),
         cmocka_unit_test(test_large_message_guard),
+        cmocka_unit_test(test_write_error_is_not_a_verdict),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
