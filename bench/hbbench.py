@@ -29,6 +29,8 @@ ACCURACY_TARGET = 3.0       # percent, |ratio - 1|
 PRECISION_TARGET_LARGE = 1.0  # percent, sizes >= 1024 B
 PRECISION_TARGET_SMALL = 2.0  # percent, sizes < 1024 B
 SPEED_TARGET = 10.0         # adaptive at least this many times faster
+SANDBOX_TARGET = 3.0        # percent, |sandboxed / unsandboxed - 1| per figure
+SANDBOX_WALL_TARGET = 10.0  # percent, growth of a whole campaign's wall time
 # The adaptive planner's time budget per (instance, size) in the quick
 # precision and speed runs. Full runs use hashbench's default budget (the
 # smaller of 10 s and a tenth of the reference rule's cost at that size), so
@@ -476,9 +478,81 @@ def bench_speed(ctx):
     finish(ctx, lines, "bench/speed.sh")
 
 
+def bench_sandbox(ctx):
+    """The sandbox's cost: the same instances measured with and without it,
+    alternated in one run (figures: ratio of mean ticks per byte), and a
+    whole demo campaign (`hashbench run --loop`, every stage) with and
+    without it (wall time)."""
+    rounds = 2 if ctx.quick else 4
+    sizes = [64, 16384] if ctx.quick else [32, 1024, 16384]
+    instances = ["SM3", "SHA256"] if ctx.quick else ["SM3", "SHA256", "SHA512", "SHA3_256"]
+    modes = ["sandbox", "no-sandbox"]
+    run_dir = os.path.join(ctx.work, "run")
+    build_run_dir(ctx, run_dir, ["SM3", "SHA2", "SHA3"])
+    cpb = {(m, i, s): [] for m in modes for i in instances for s in sizes}
+    rec0 = None
+    for r in range(rounds):
+        for m in (modes if r % 2 == 0 else modes[::-1]):  # alternate who goes first
+            say("sandbox: round %d/%d, %s" % (r + 1, rounds, m))
+            extra = ["--no-sandbox"] if m == "no-sandbox" else []
+            _, recs = measure(ctx, run_dir, instances, sizes, extra=extra)
+            for i in instances:
+                for s in sizes:
+                    cpb[(m, i, s)].append(recs[(i, s)]["derived"]["ticks_per_byte"])
+            rec0 = rec0 or recs[(instances[0], sizes[0])]
+    walls = {m: [] for m in modes}
+    campaign_rounds = 1 if ctx.quick else 2
+    run_args = ["--allow-unfit-host", "--loop", "--cpu", str(ctx.cpu)]
+    if ctx.quick:
+        run_args += ["--sizes", "64,16384", "--budget", str(QUICK_BUDGET)]
+    for r in range(campaign_rounds):
+        for m in (modes if r % 2 == 0 else modes[::-1]):
+            say("sandbox: campaign %d/%d, %s" % (r + 1, campaign_rounds, m))
+            d = os.path.join(ctx.work, "campaign-%s-%d" % (m, r))
+            argv = [ctx.hashbench, "run", "--run-dir", d] + run_args
+            if m == "no-sandbox":
+                argv.append("--no-sandbox")
+            with open(ctx.log, "a") as log:
+                log.write("$ " + " ".join(argv) + "\n")
+                t0 = time.monotonic()
+                p = subprocess.run(argv, stdout=log, stderr=log)
+                walls[m].append(time.monotonic() - t0)
+            if p.returncode > 1:
+                raise BenchError("hashbench run failed (exit %d); see %s" % (p.returncode, ctx.log))
+    unit = counter_unit(rec0)
+    cmd = "bench/sandbox.sh" + (" --quick" if ctx.quick else "")
+    lines = header(ctx, rec0, cmd)
+    lines += ["%d rounds; in each, `hashbench measure` times %s at %s bytes once sandboxed "
+              "and once with `--no-sandbox`, the order alternating between rounds. Ratio: "
+              "median over rounds of sandboxed / unsandboxed mean %s per byte, with the "
+              "range of the per-round ratios." % (
+                  rounds, ", ".join(instances), ", ".join(map(str, sizes)), unit), "",
+              "| instance | " + " | ".join("%d B" % s for s in sizes) + " |",
+              "| --- | " + " | ".join("---:" for _ in sizes) + " |"]
+    worst = 0.0
+    for i in instances:
+        cells = []
+        for s in sizes:
+            ratios = [a / b for a, b in zip(cpb[("sandbox", i, s)], cpb[("no-sandbox", i, s)])]
+            med = statistics.median(ratios)
+            worst = max(worst, abs(med - 1) * 100)
+            cells.append("%.3f (%.2f–%.2f)" % (med, min(ratios), max(ratios)))
+        lines.append("| %s | %s |" % (i, " | ".join(cells)))
+    ws, wn = statistics.median(walls["sandbox"]), statistics.median(walls["no-sandbox"])
+    growth = (ws / wn - 1) * 100
+    lines += ["", "Whole campaign (`hashbench run %s` on the examples, fresh run directory, "
+              "%d round(s)): sandboxed %.1f s, unsandboxed %.1f s: %+.1f %%." % (
+                  " ".join(run_args), campaign_rounds, ws, wn, growth), "",
+              "**Targets: every figure within %.0f %% (worst %.2f %%) — %s; campaign wall time "
+              "growth under %.0f %% (%+.1f %%) — %s.**" % (
+                  SANDBOX_TARGET, worst, verdict(worst, SANDBOX_TARGET), SANDBOX_WALL_TARGET,
+                  growth, verdict(growth, SANDBOX_WALL_TARGET))]
+    finish(ctx, lines, "bench/sandbox.sh")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("bench", choices=["accuracy", "precision", "speed"])
+    ap.add_argument("bench", choices=["accuracy", "precision", "speed", "sandbox"])
     ap.add_argument("--root", required=True)
     ap.add_argument("--build", required=True)
     ap.add_argument("--cpu", type=int)
@@ -489,7 +563,7 @@ def main():
     say("%s: work folder %s (commands and their output: %s)" % (ctx.name, ctx.work, ctx.log))
     try:
         {"accuracy": bench_accuracy, "precision": bench_precision,
-         "speed": bench_speed}[ctx.name](ctx)
+         "speed": bench_speed, "sandbox": bench_sandbox}[ctx.name](ctx)
     except BenchError as e:
         print("%s: %s" % (ctx.name, e), file=sys.stderr)
         return 1
