@@ -18,7 +18,7 @@
 #include "build/profile.h"
 #include "common/digest.h"
 #include "common/fs.h"
-#include "sandbox/sandbox.h"
+#include "sandbox/check.h"
 #include "common/json.h"
 
 enum task_state { TASK_COMPILE, TASK_REUSE, TASK_REFUSED, TASK_SKIPPED };

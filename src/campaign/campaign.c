@@ -17,7 +17,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/measure.h"
-#include "sandbox/sandbox.h"
+#include "sandbox/check.h"
 
 void campaign_utc_now(char *buf, size_t bufsz)
 {

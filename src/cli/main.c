@@ -1,6 +1,7 @@
 /* hashbench's entry point: the table of subcommands, `help`, `--version`,
  * and dispatch. Each command lives in its own file in this folder. */
 #include "cli/cli.h"
+#include "sandbox/check.h"
 #include "sandbox/sandbox.h"
 
 #include <libgen.h>

@@ -10,7 +10,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_instance.h"
-#include "sandbox/sandbox.h"
+#include "sandbox/check.h"
 
 #define BASELINE_REASON "OpenSSL libcrypto baseline; the oracle, not KAT-checked"
 

@@ -1,9 +1,10 @@
 /* The sandbox: see sandbox.h. The filter is built with libseccomp and
  * exported as BPF once per profile; bubblewrap loads it (--seccomp) right
- * before it executes the step. Host paths are handed to bubblewrap as open
- * descriptors (--ro-bind-fd), opened by hashbench itself, so that binding a
- * run directory below a folder that `nobody` cannot enter still works, and a
- * path swapped for a symbolic link after the check cannot redirect a bind. */
+ * before it executes the step. Inputs are bound from their staged copies
+ * (stage.h), handed to bubblewrap as descriptors hashbench opened itself
+ * (--ro-bind-fd), so that nothing can swap a path between the check and the
+ * bind. Starting bubblewrap is common/proc.c's; checking that it works and
+ * naming it in the records, check.c's. */
 #include "sandbox/sandbox.h"
 
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <sched.h>
 #include <pthread.h>
 #include <pwd.h>
-#include <jansson.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/proc.h"
 #include "sandbox/stage.h"
 
-#define BWRAP_PATH "/usr/bin/bwrap"
-#define NOBODY_ID 65534u
 #define SANDBOX_TMP_BYTES "268435456" /* /tmp inside: 256 MiB of tmpfs */
 
 static int enabled = 1;
@@ -51,47 +48,12 @@ int hb_sandbox_add_ro(hb_sandbox *sb, const char *path, hb_err *err)
     return 0;
 }
 
-static unsigned host_uid, host_gid;
-
-static void find_host_ids(void)
-{
-    if (geteuid() == 0) {
-        const struct passwd *pw = getpwnam("nobody");
-        host_uid = pw ? (unsigned)pw->pw_uid : NOBODY_ID;
-        host_gid = pw ? (unsigned)pw->pw_gid : NOBODY_ID;
-    } else {
-        host_uid = (unsigned)geteuid();
-        host_gid = (unsigned)getegid();
-    }
-}
-
-void hb_sandbox_host_ids(unsigned *uid, unsigned *gid)
-{
-    /* Looked up once, in the parent: a child forked from a threaded
-     * process must not call getpwnam (it may wait for a lock forever). */
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, find_host_ids);
-    *uid = host_uid;
-    *gid = host_gid;
-}
-
-int hb_sandbox_own_scratch(const char *dir, hb_err *err)
-{
-    unsigned uid, gid;
-    hb_sandbox_host_ids(&uid, &gid);
-    if (geteuid() == 0 && chown(dir, uid, gid) != 0)
-        return hb_fail_errno(err, "cannot hand the scratch folder %s to the sandbox", dir);
-    if (chmod(dir, 0700) != 0)
-        return hb_fail_errno(err, "cannot set the mode of the scratch folder %s", dir);
-    return 0;
-}
-
 int hb_sandbox_drop_privileges(void)
 {
     if (geteuid() != 0)
         return 0;
     unsigned uid, gid;
-    hb_sandbox_host_ids(&uid, &gid);
+    hb_stage_host_ids(&uid, &gid);
     if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
         setresuid(uid, uid, uid) != 0)
         return -1;
@@ -332,9 +294,9 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     words w = {0};
     unsigned uid, gid;
     char num[16];
-    hb_sandbox_host_ids(&uid, &gid);
+    hb_stage_host_ids(&uid, &gid);
     *out = NULL;
-    add(&w, BWRAP_PATH);
+    add(&w, HB_SANDBOX_BWRAP);
     add(&w, "--unshare-all"); /* user, pid, net, ipc, uts, cgroup */
     add(&w, "--die-with-parent");
     add(&w, "--new-session");
@@ -403,97 +365,4 @@ fail:
     *nfds = 0;
     hb_sandbox_argv_free(w.v);
     return -1;
-}
-
-/* ---- the description ---- */
-
-#define NO_SANDBOX "none (--no-sandbox)"
-
-const char *hb_sandbox_describe(void)
-{
-    static char text[256];
-    if (!enabled)
-        return NO_SANDBOX;
-    if (text[0])
-        return text;
-    char *out = NULL, version[64] = "unknown";
-    char *argv[] = {BWRAP_PATH, "--version", NULL};
-    hb_proc_opts o = hb_proc_defaults();
-    hb_proc_result r;
-    hb_err err;
-    o.timeout_s = 10;
-    o.capture = &out;
-    o.capture_cap = 4096;
-    if (hb_proc_exec(argv, &o, &r, &err) == 0 && out && !strncmp(out, "bubblewrap ", 11))
-        snprintf(version, sizeof version, "%.*s", (int)strcspn(out + 11, " \r\n"),
-                 out + 11);
-    free(out);
-    const struct scmp_version *v = seccomp_version();
-    unsigned uid, gid;
-    hb_sandbox_host_ids(&uid, &gid);
-    snprintf(text, sizeof text, "bubblewrap %s, seccomp (libseccomp %u.%u.%u), uid %u",
-             version, v ? v->major : 0, v ? v->minor : 0, v ? v->micro : 0, uid);
-    return text;
-}
-
-void hb_sandbox_record(json_t *doc)
-{
-    const char *was = json_string_value(json_object_get(doc, "sandbox"));
-    const char *now = hb_sandbox_describe();
-    if (was && !strncmp(was, "none", 4) && strncmp(now, "none", 4) != 0)
-        now = NO_SANDBOX " in an earlier run";
-    json_object_set_new(doc, "sandbox", json_string(now));
-}
-
-/* ---- the check ---- */
-
-int hb_sandbox_check(hb_err *err)
-{
-    static int checked, result;
-    static hb_err saved;
-    if (!enabled)
-        return 0;
-    if (checked) {
-        if (result != 0 && err)
-            *err = saved;
-        return result;
-    }
-    checked = 1;
-    result = -1;
-    if (access(BWRAP_PATH, X_OK) != 0) {
-        hb_fail(&saved, "the sandbox needs bubblewrap (%s is missing): run "
-                "`apt-get install bubblewrap` as root, or give --no-sandbox to run "
-                "submitted code unsandboxed (recorded in campaign.json)", BWRAP_PATH);
-    } else {
-        hb_sandbox sb;
-        memset(&sb, 0, sizeof sb);
-        sb.profile = HB_SANDBOX_RUN;
-        char *argv[] = {"/bin/true", NULL};
-        hb_proc_opts o = hb_proc_defaults();
-        char *out = NULL;
-        hb_proc_result r;
-        o.timeout_s = 30;
-        o.sandbox = &sb;
-        o.capture = &out;
-        o.stderr_to_stdout = 1;
-        if (hb_proc_exec(argv, &o, &r, &saved) == 0) {
-            if (r.exited && r.exit_code == 0) {
-                result = 0;
-            } else {
-                char how[128];
-                if (out)
-                    hb_one_line(out);
-                hb_fail(&saved, "the sandbox cannot start here (bubblewrap: %s%s%.300s): "
-                        "user namespaces must be allowed (sysctl "
-                        "user.max_user_namespaces > 0); or give --no-sandbox to run "
-                        "submitted code unsandboxed (recorded in campaign.json)",
-                        hb_proc_describe(&r, how, sizeof how), out && *out ? ": " : "",
-                        out ? out : "");
-            }
-        }
-        free(out);
-    }
-    if (result != 0 && err)
-        *err = saved;
-    return result;
 }

@@ -17,6 +17,7 @@
 #include "common/err.h"
 
 #define HB_SANDBOX_MAX_BINDS 16
+#define HB_SANDBOX_BWRAP "/usr/bin/bwrap"
 
 /* What a step may do beyond computing. */
 typedef enum hb_sandbox_profile {
@@ -46,31 +47,8 @@ typedef struct hb_sandbox {
 void hb_sandbox_set_enabled(int on);
 int hb_sandbox_enabled(void);
 
-/* One line naming how this process isolates submitted code, for the
- * records: e.g. "bubblewrap 0.8.0, seccomp (libseccomp 2.5.4), uid 65534",
- * or "none (--no-sandbox)". */
-const char *hb_sandbox_describe(void);
-
-/* Sets DOC's "sandbox" field to hb_sandbox_describe(), except that a
- * record which says an earlier run was unsandboxed keeps saying so. */
-struct json_t;
-void hb_sandbox_record(struct json_t *doc);
-
 /* Adds PATH to the read-only binds of SB; fails when there is no room. */
 int hb_sandbox_add_ro(hb_sandbox *sb, const char *path, hb_err *err);
-
-/* Checks once per process that a sandboxed child can be started here
- * (bubblewrap installed and able to create its namespaces, the seccomp
- * filter built), by running /bin/true inside one. Returns 0, or -1 with what
- * is missing and what to install; always 0 when the sandbox is disabled. */
-int hb_sandbox_check(hb_err *err);
-
-/* The uid and gid a sandboxed child runs as on the host: nobody's when
- * hashbench is root, ours otherwise. The scratch folder is handed to them. */
-void hb_sandbox_host_ids(unsigned *uid, unsigned *gid);
-
-/* Makes DIR (created by hashbench) writable for the sandboxed uid. */
-int hb_sandbox_own_scratch(const char *dir, hb_err *err);
 
 /* For hb_proc, in the parent before fork: the seccomp program of PROFILE as
  * raw BPF (a buffer owned by this module, valid for the process's life). */

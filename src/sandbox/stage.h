@@ -20,6 +20,10 @@
 #define HB_STAGE_MAX_TREE (512ULL << 20)  /* bytes of one staged folder */
 #define HB_STAGE_MAX_ENTRIES 100000       /* entries of one staged folder */
 
+/* The uid and gid a sandboxed child runs as on the host: nobody's when
+ * hashbench is root, ours otherwise (looked up once, in the parent). */
+void hb_stage_host_ids(unsigned *uid, unsigned *gid);
+
 /* 1 when inputs must be staged (hashbench runs as root). */
 int hb_stage_needed(void);
 
