@@ -418,7 +418,7 @@ int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err)
     plan p;
     outcome o;
     file_result f[KAT_KIND_COUNT];
-    char lib_sha[HB_SHA256_HEX] = "", log_sha[HB_SHA256_HEX], reason[HB_ERR_MAX + 256];
+    char lib_sha[HB_SHA256_HEX] = "", log_sha[HB_SHA256_HEX], reason[HB_ERR_MAX + 256] = "";
     *out = NULL;
     if (make_plan(s, &p, err) != 0)
         return -1;

@@ -147,9 +147,16 @@ int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_
         return hb_fail(err, "digest length %d bits: give a multiple of 8 up to %d",
                        t->digest_bits, 8 * KAT_MAX_DIGEST_BYTES);
     snprintf(bits, sizeof bits, "%d", t->digest_bits);
-    char *argv[] = {(char *)exe, "--lib", (char *)t->lib, "--digest-bits", bits, NULL};
+    /* The sandbox binds and the runner loads the library by an absolute
+     * path: a relative one means nothing in the sandbox's working folder. */
+    if (!realpath(t->lib, s->lib)) {
+        snprintf(loadfail, sz, "%s: %s", t->lib, strerror(errno));
+        s->gone = 1;
+        return 1;
+    }
+    char *argv[] = {(char *)exe, "--lib", s->lib, "--digest-bits", bits, NULL};
     sb.profile = HB_SANDBOX_RUN;
-    if (hb_sandbox_add_ro(&sb, exe, err) != 0 || hb_sandbox_add_ro(&sb, t->lib, err) != 0)
+    if (hb_sandbox_add_ro(&sb, exe, err) != 0 || hb_sandbox_add_ro(&sb, s->lib, err) != 0)
         return -1;
     hb_proc_opts o = hb_proc_defaults();
     o.as_bytes = t->as_bytes ? t->as_bytes : RUNNER_DEFAULT_AS;

@@ -8,6 +8,7 @@
 #ifndef HB_RUNNER_CLIENT_H
 #define HB_RUNNER_CLIENT_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "common/err.h"
@@ -38,6 +39,7 @@ typedef struct runner_session {
     double deadline;      /* CLOCK_MONOTONIC seconds */
     int gone;             /* the runner can no longer answer */
     char why[256];        /* with gone: a protocol problem, or "" */
+    char lib[PATH_MAX];   /* the library's absolute path */
 } runner_session;
 
 /* Starts the runner on T's library in the sandbox and waits for it to say
