@@ -129,6 +129,19 @@ static int safe_name(const char *s)
                      "0123456789_-.+") == strlen(s);
 }
 
+/* 1 for a KAT status that says the library misbehaved under test (it
+ * crashed, hung, did not load, wrote out of bounds or failed a call): such
+ * an instance is not timed, whatever the planner's budget. A MISMATCH is
+ * timed and flagged. */
+static int kat_misbehaved(const char *status)
+{
+    static const char *const bad[] = {"CRASH", "TIMEOUT", "LOADFAIL", "OVERFLOW", "ERROR"};
+    for (size_t i = 0; status && i < sizeof bad / sizeof bad[0]; i++)
+        if (strcmp(status, bad[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* The instance of build.json entry B that will be timed, or NULL. */
 typedef struct measure_target {
     const json_t *build, *kat;
@@ -151,6 +164,8 @@ static int target_of(const json_t *b, const json_t *kat, measure_target *t,
     if (!status || strcmp(status, "BUILT") != 0 || (excl && *excl))
         return 0;
     t->kat = find_kat(kat, t->cand, t->inst);
+    if (kat_misbehaved(json_string_value(json_object_get(t->kat, "status"))))
+        return 0;
     const json_t *src = t->kat && json_is_string(json_object_get(t->kat, "library"))
                             ? t->kat : b;
     t->lib = json_string_value(json_object_get(src, "library"));

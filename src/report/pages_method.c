@@ -189,8 +189,10 @@ static void sec_kat_policy(FILE *fp, const report_system *s)
           "(messages from the official DRNG, the KAT\\_2\\_12, KAT\\_2\\_23 and "
           "KAT\\_Loop files; KAT\\_2\\_33 only in a full run) and compared line by "
           "line, on a canonical form, with the submitted vectors or their "
-          "manifest. An instance that does not PASS is still timed and flagged, "
-          "unless its candidate's notes exclude it; its page gives the reason. "
+          "manifest. An instance whose library misbehaved under test (CRASH, "
+          "TIMEOUT, LOADFAIL, OVERFLOW, ERROR) is not timed. A MISMATCH is "
+          "still timed and flagged, unless its candidate's notes exclude it; its "
+          "page gives the reason. "
           "The baseline is the oracle and is not KAT-checked (BASELINE).\n\n"
           "Outcomes in this dataset:", fp);
     int any = 0;
