@@ -630,3 +630,11 @@ int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out
     free_rebuild_input(&r);
     return rc;
 }
+
+const char *build_algorithm_instance(const json_t *entry)
+{
+    const char *n = json_string_value(json_object_get(entry, "algorithm_instance"));
+    if (!n || !n[0])
+        n = json_string_value(json_object_get(entry, "instance"));
+    return n ? n : "";
+}
