@@ -237,25 +237,18 @@ static int open_member(const char *run_dir, member *m, double timeout_s, hb_err 
 /* How a runner that stopped answering (GONE) ended. */
 static void classify_gone(member *m, const hb_proc_result *res, double timeout_s)
 {
-    char how[128], text[300];
-    const char *outcome = "ERROR";
-    if (res->timed_out) {
-        outcome = "TIMEOUT";
-        snprintf(text, sizeof text, "no answer within %.0f s", timeout_s);
-    } else if (res->signaled && res->signo == SIGXCPU) {
-        outcome = "TIMEOUT";
-        snprintf(text, sizeof text, "no answer within %.0f s of CPU time", timeout_s);
-    } else if (res->signaled) {
-        outcome = "CRASH";
-        snprintf(text, sizeof text, "%s", hb_proc_describe(res, how, sizeof how));
-    } else if (m->s.why[0]) {
-        snprintf(text, sizeof text, "%s", m->s.why);
-    } else {
-        snprintf(text, sizeof text, "the library ended the process (%s)",
-                 hb_proc_describe(res, how, sizeof how));
-    }
-    m->outcome = outcome;
-    snprintf(m->detail, sizeof m->detail, "%s", text);
+    char how[128];
+    m->outcome = runner_gone_status(&m->s, res);
+    if (res->timed_out)
+        snprintf(m->detail, sizeof m->detail, "no answer within %.0f s", timeout_s);
+    else if (res->signaled && res->signo == SIGXCPU)
+        snprintf(m->detail, sizeof m->detail, "no answer within %.0f s of CPU time",
+                 timeout_s);
+    else if (strcmp(m->outcome, "CRASH") == 0)
+        snprintf(m->detail, sizeof m->detail, "%s", hb_proc_describe(res, how, sizeof how));
+    else
+        snprintf(m->detail, sizeof m->detail, "the library ended the process (%s)%s%.200s",
+                 hb_proc_describe(res, how, sizeof how), m->s.why[0] ? ": " : "", m->s.why);
     hb_one_line(m->detail);
 }
 
