@@ -297,9 +297,11 @@ static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
 static json_t *task_entry(const build_ctx *c, const build_task *t)
 {
     const discover_instance *in = t->in;
-    json_t *e = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s,"
+                          " s:s}",
         "candidate", in->candidate, "algorithm", in->algorithm,
-        "instance", in->instance, "digest_bits", in->digest_bits,
+        "instance", in->instance, "algorithm_instance", in->algorithm_instance,
+        "digest_bits", in->digest_bits,
         "variant", in->variant, "package", in->package,
         "source_dir", in->source_dir, "profile", c->profile,
         "flags_kind", "guide", "flags", t->flags_str,
@@ -627,4 +629,12 @@ int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out
         rc = rebuild(abs, entry, &r, out, err);
     free_rebuild_input(&r);
     return rc;
+}
+
+const char *build_algorithm_instance(const json_t *entry)
+{
+    const char *n = json_string_value(json_object_get(entry, "algorithm_instance"));
+    if (!n || !n[0])
+        n = json_string_value(json_object_get(entry, "instance"));
+    return n ? n : "";
 }

@@ -49,4 +49,9 @@ int build_run(const build_options *opt, int *n_failed, hb_err *err);
 int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out,
                           hb_err *err);
 
+/* The name the submission gives the instance of build.json entry ENTRY,
+ * shared by its variants and carried by its KAT files: algorithm_instance,
+ * or (an older build.json) instance; "" when neither is there. */
+const char *build_algorithm_instance(const json_t *entry);
+
 #endif

@@ -284,6 +284,7 @@ static int discover_folder(const char *package, const char *dir_rel,
     variant_of(dir_rel, in->variant);
     const char *name = f.name_line ? f.name : hb_basename(dir_rel);
     sanitize_name(name, in->instance);
+    snprintf(in->algorithm_instance, sizeof in->algorithm_instance, "%s", in->instance);
     if (!override_name_valid(name) && f.name_line)
         set_error(in,
                  "%s:%ld: ALGORITHM_INSTANCE is not 1-64 characters from "
@@ -359,13 +360,53 @@ static int find_discovered(const discover_list *l, int from, int end,
     return -1;
 }
 
+/* Gives each variant twin of FOUND[from..end) (an instance whose name an
+ * instance of another variant found earlier already has) the name
+ * <name>-<Variant>, when that fits and is free; a twin left with its name is
+ * refused by the build stage. */
+static void name_variant_twins(discover_list *found, int from, int end)
+{
+    for (int i = from; i < end; i++) {
+        discover_instance *d = &found->v[i];
+        int j = find_discovered(found, from, i, d->instance, NULL);
+        if (j < 0 || d->error[0] || strcmp(found->v[j].variant, d->variant) == 0)
+            continue;
+        char name[sizeof d->instance];
+        int n = snprintf(name, sizeof name, "%s-%s", d->instance, d->variant);
+        if (n > 0 && (size_t)n < sizeof name && override_name_valid(name) &&
+            find_discovered(found, from, end, name, NULL) < 0)
+            memcpy(d->instance, name, (size_t)n + 1);
+    }
+}
+
+/* The name given by an ALGORITHM_INSTANCE="NAME" word of DEFINES, or NULL. */
+static const char *defined_instance_name(const strlist *defines, char *buf, size_t sz)
+{
+    static const char key[] = "ALGORITHM_INSTANCE=\"";
+    for (int i = 0; i < defines->n; i++) {
+        const char *v = defines->v[i];
+        size_t n = strlen(v);
+        if (strncmp(v, key, sizeof key - 1) == 0 && n > sizeof key && v[n - 1] == '"' &&
+            n - sizeof key < sz) {
+            memcpy(buf, v + sizeof key - 1, n - sizeof key);
+            buf[n - sizeof key] = '\0';
+            return override_name_valid(buf) ? buf : NULL;
+        }
+    }
+    return NULL;
+}
+
 /* Fills IN from the override section OI, completing it from the discovered
  * instance BASE (may be NULL). */
 static int apply_override(const override_file *o, const override_instance *oi,
                           const discover_instance *base, const char *package,
                           discover_instance *in, hb_err *err)
 {
+    char defined[OVERRIDE_NAME_MAX + 1];
+    const char *shared = defined_instance_name(&oi->defines, defined, sizeof defined);
     snprintf(in->instance, sizeof in->instance, "%s", oi->name);
+    snprintf(in->algorithm_instance, sizeof in->algorithm_instance, "%s",
+             shared ? shared : base ? base->algorithm_instance : oi->name);
     snprintf(in->skip, sizeof in->skip, "%s", oi->skip);
     snprintf(in->exclude_timing, sizeof in->exclude_timing, "%s", oi->exclude_timing);
     const char *dir = oi->dir[0] ? oi->dir : base ? base->source_dir : NULL;
@@ -457,6 +498,7 @@ static int discover_candidate(const char *abs, const override_file *o,
     if (discover_layout(abs, out, err) != 0)
         return -1;
     int end = out->n;
+    name_variant_twins(out, from, end);
     unsigned char *replaced = calloc((size_t)(end - from) + 1, 1);
     if (!replaced)
         return hb_fail(err, "out of memory");

@@ -10,7 +10,13 @@
  * speed* (case-insensitive), the official DRNG drng.c (used by the KAT
  * driver only), any other .c file whose text defines `int main(`, and a
  * symbolic link that leads outside the package.
- * Each left-out file is listed in `excluded` with the reason. */
+ * Each left-out file is listed in `excluded` with the reason.
+ *
+ * Variants: when folders of several X_Implementation variants define the
+ * same instance name, the first (Reference, Optimized, Additional order)
+ * keeps it and each other becomes <name>-<Variant> (when that is a free
+ * name of at most 64 characters); algorithm_instance keeps the shared name,
+ * so that the KAT stage can compare the variants (kat/variants.h). */
 #ifndef HB_BUILD_DISCOVER_H
 #define HB_BUILD_DISCOVER_H
 
@@ -22,6 +28,8 @@ typedef struct discover_instance {
     char candidate[OVERRIDE_NAME_MAX + 1];
     char algorithm[OVERRIDE_NAME_MAX + 1];
     char instance[OVERRIDE_NAME_MAX + 1]; /* always a valid name (see error) */
+    char algorithm_instance[OVERRIDE_NAME_MAX + 1]; /* the submission's own name
+                                of the instance, shared by its variants */
     int digest_bits;
     char variant[32];
     char package[4096];      /* absolute path of the package */

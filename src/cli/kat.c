@@ -16,6 +16,7 @@
 const char hb_summary_kat[] = "check every built instance against its known-answer tests";
 const char hb_usage_kat[] =
     "usage: hashbench kat --run-dir DIR [--loop] [--full] [--timeout S] [--instances LIST]\n"
+    "                     [--variants-seed HEX]\n"
     "       hashbench kat --write-manifest PACKAGE [--from-run DIR]\n"
     "       hashbench kat --vectors FILE.rsp LIBRARY [--digest-bits N] [--timeout S]\n"
     "\n"
@@ -24,11 +25,16 @@ const char hb_usage_kat[] =
     "writes the texts to DIR/kat/<cand>/<Inst>/, compares them with the package's\n"
     "Test_Vector(s) files or its kat.sha256 manifest, and records each status in\n"
     "DIR/kat.json with a log in DIR/kat/<cand>/<Inst>.log. A failing guide build is\n"
-    "rebuilt once with harness-default flags and tested again.\n"
+    "rebuilt once with harness-default flags and tested again. Then the variants\n"
+    "of each instance (e.g. SM3 and SM3-Optimized) are compared on 1000 messages\n"
+    "of random bit lengths, each library in its own sandboxed runner.\n"
     "  --loop           also KAT_Loop (one million chained hashes)\n"
     "  --full           also KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S      seconds allowed per instance (default 600)\n"
     "  --instances LIST comma-separated Inst or Cand/Inst names (default: all)\n"
+    "  --variants-seed HEX  compare variants with this seed (32 hex digits, as\n"
+    "                   kat.json records it) instead of a random one: repeats a\n"
+    "                   recorded comparison\n"
     "\n"
     "--write-manifest writes PACKAGE/kat.sha256 from the package's KAT text files,\n"
     "or, with --from-run, from the texts generated in DIR for that package.\n"
@@ -38,7 +44,7 @@ const char hb_usage_kat[] =
     "Exit status: 0 all passed (or no vectors), 1 some instances failed, 2 error.\n";
 
 typedef struct kat_cli {
-    const char *run_dir, *manifest_pkg, *from_run, *rsp;
+    const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed;
     int loop, full, digest_bits;
     double timeout_s;
     char *instances;
@@ -67,7 +73,8 @@ static int parse_args(int argc, char **argv, kat_cli *c)
         {"instances", required_argument, 0, 'i'},
         {"write-manifest", required_argument, 0, 'm'},
         {"from-run", required_argument, 0, 'r'}, {"vectors", required_argument, 0, 'v'},
-        {"digest-bits", required_argument, 0, 'b'}, {0, 0, 0, 0}};
+        {"digest-bits", required_argument, 0, 'b'},
+        {"variants-seed", required_argument, 0, 's'}, {0, 0, 0, 0}};
     double num;
     int ch;
     optind = 1;
@@ -80,6 +87,7 @@ static int parse_args(int argc, char **argv, kat_cli *c)
         case 'm': c->manifest_pkg = optarg; break;
         case 'r': c->from_run = optarg; break;
         case 'v': c->rsp = optarg; break;
+        case 's': c->variants_seed = optarg; break;
         case 't':
             if (parse_number(optarg, &c->timeout_s) != 0)
                 return hb_cli_usage_error("kat", "--timeout '%s': give seconds > 0", optarg);
@@ -110,6 +118,33 @@ static const char **split_instances(char *list, int *n)
     return v;
 }
 
+/* The variant check headed by a kat.json entry: its verdict, then one line
+ * per variant that disagreed or failed. */
+static void print_variants(const json_t *v)
+{
+    size_t i;
+    json_t *m;
+    if (!v)
+        return;
+    printf("%-9s variants of %s: seed %s\n", json_string_value(json_object_get(v, "verdict")),
+           json_string_value(json_object_get(v, "algorithm_instance")),
+           json_string_value(json_object_get(v, "seed")));
+    json_array_foreach(json_object_get(v, "members"), i, m) {
+        const json_t *d = json_object_get(m, "first_disagreement");
+        const char *outcome = json_string_value(json_object_get(m, "outcome"));
+        if (json_is_object(d))
+            printf("          %s differs first on message %lld (%lld bits), %lld of %lld "
+                   "differ\n", json_string_value(json_object_get(m, "instance")),
+                   (long long)json_integer_value(json_object_get(d, "index")),
+                   (long long)json_integer_value(json_object_get(d, "bits")),
+                   (long long)json_integer_value(json_object_get(m, "disagreements")),
+                   (long long)json_integer_value(json_object_get(m, "compared")));
+        if (outcome && strcmp(outcome, "OK") != 0)
+            printf("          %s %s: %s\n", json_string_value(json_object_get(m, "instance")),
+                   outcome, json_string_value(json_object_get(m, "detail")));
+    }
+}
+
 static void print_statuses(const char *run_dir)
 {
     char path[4096];
@@ -126,6 +161,7 @@ static void print_statuses(const char *run_dir)
                json_string_value(json_object_get(e, "candidate")),
                json_string_value(json_object_get(e, "instance")),
                reason && reason[0] ? "  " : "", reason ? reason : "");
+        print_variants(json_object_get(e, "variants"));
     }
     json_decref(kat);
 }
@@ -141,6 +177,7 @@ static int run_gate(kat_cli *c)
     o.full = c->full;
     o.timeout_s = c->timeout_s;
     o.progress = print_progress;
+    o.variants_seed = c->variants_seed;
     if (c->instances) {
         names = split_instances(c->instances, &n);
         if (!names || n == 0) {
@@ -158,8 +195,9 @@ static int run_gate(kat_cli *c)
     }
     print_statuses(c->run_dir);
     if (n_failed) {
-        fprintf(stderr, "hashbench kat: %d instance(s) failed their KATs; see the "
-                        "logs under %s/kat/\n", n_failed, c->run_dir);
+        fprintf(stderr, "hashbench kat: %d instance(s) failed their KATs or group(s) "
+                        "of variants do not agree; see the logs under %s/kat/ and "
+                        "%s/kat.json\n", n_failed, c->run_dir, c->run_dir);
         return 1;
     }
     return 0;

@@ -10,6 +10,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_instance.h"
+#include "kat/variants.h"
 #include "sandbox/check.h"
 
 #define BASELINE_REASON "OpenSSL libcrypto baseline; the oracle, not KAT-checked"
@@ -20,7 +21,7 @@ static const char *str_of(const json_t *o, const char *k)
     return v ? v : "";
 }
 
-static int selected(const kat_options *o, const char *cand, const char *inst)
+int kat_selected(const kat_options *o, const char *cand, const char *inst)
 {
     if (!o->instances)
         return 1;
@@ -40,7 +41,7 @@ static int safe_name(const char *s)
     return s[0] && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
 }
 
-static json_t *find_entry(json_t *arr, const char *cand, const char *inst, size_t *idx)
+json_t *kat_find_entry(json_t *arr, const char *cand, const char *inst, size_t *idx)
 {
     size_t i;
     json_t *e;
@@ -209,7 +210,7 @@ static int load_kat_json(const char *path, json_t **kat, hb_err *err)
 static void store(json_t *arr, json_t *entry)
 {
     size_t idx;
-    if (find_entry(arr, str_of(entry, "candidate"), str_of(entry, "instance"), &idx))
+    if (kat_find_entry(arr, str_of(entry, "candidate"), str_of(entry, "instance"), &idx))
         json_array_set_new(arr, idx, entry);
     else
         json_array_append_new(arr, entry);
@@ -221,7 +222,7 @@ static int count_selected(const kat_options *o, const json_t *list)
     json_t *b;
     int n = 0;
     json_array_foreach(list, i, b)
-        n += selected(o, str_of(b, "candidate"), str_of(b, "instance"));
+        n += kat_selected(o, str_of(b, "candidate"), str_of(b, "instance"));
     return n;
 }
 
@@ -241,10 +242,10 @@ static int do_instance(const kat_options *o, const json_t *b, json_t *arr,
     if (json_is_true(json_object_get(b, "baseline"))) {
         entry = baseline_entry(b);
     } else if (strcmp(str_of(b, "status"), "BUILT") != 0) {
-        if (find_entry(arr, cand, inst, &idx)) /* an older library's result */
+        if (kat_find_entry(arr, cand, inst, &idx)) /* an older library's result */
             json_array_remove(arr, idx);
         return 0;
-    } else if (reusable(find_entry(arr, cand, inst, &idx), b, o)) {
+    } else if (reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) {
         *entry_out = json_array_get(arr, idx);
         return 0;
     } else if (test_instance(o, b, &entry, err) != 0) {
@@ -262,6 +263,9 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     char bpath[PATH_MAX], kpath[PATH_MAX];
     json_t *build = NULL, *kat = NULL;
     *n_failed = 0;
+    if (o->variants_seed && !variants_seed_valid(o->variants_seed))
+        return hb_fail(err, "variant seed '%.40s': give %d hex digits (the seed a "
+                       "variants result records)", o->variants_seed, VARIANTS_SEED_DIGITS);
     if (hb_path_join(bpath, sizeof bpath, o->run_dir, "build.json", err) != 0 ||
         hb_path_join(kpath, sizeof kpath, o->run_dir, KAT_JSON, err) != 0)
         return -1;
@@ -280,7 +284,7 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     json_array_foreach(list, i, b) {
         char step[300];
         json_t *entry;
-        if (rc != 0 || !selected(o, str_of(b, "candidate"), str_of(b, "instance")))
+        if (rc != 0 || !kat_selected(o, str_of(b, "candidate"), str_of(b, "instance")))
             continue;
         snprintf(step, sizeof step, "kat %s/%s", str_of(b, "candidate"), str_of(b, "instance"));
         if (o->progress)
@@ -293,6 +297,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
             (*n_failed)++;
         done++;
     }
+    if (rc == 0)
+        rc = variants_run(o, list, kat, kpath, n_failed, err);
     if (rc == 0 && o->progress)
         o->progress(o->progress_ctx, "kat", done, total);
     json_decref(build);

@@ -6,10 +6,12 @@
  * writes DIR/kat.json (docs/FORMATS.md), whose `library` every later stage
  * uses. Resumable: an instance already in kat.json with the same library,
  * the same KAT files and the same submitted vectors is kept. Instances run
- * one after another. */
+ * one after another; then the variants of each instance are compared
+ * (variants.h). */
 #ifndef HB_KAT_KAT_H
 #define HB_KAT_KAT_H
 
+#include <jansson.h>
 #include "common/err.h"
 #include "common/progress.h"
 
@@ -22,14 +24,24 @@ typedef struct kat_options {
     double timeout_s;                /* per instance run; <= 0: 600 s */
     const char *const *instances;    /* "Inst" or "Cand/Inst"; NULL = all */
     int n_instances;
+    const char *variants_seed;       /* seed of the variant check (32 hex
+                                        digits); NULL: drawn with getrandom */
     hb_progress_fn progress;         /* may be NULL */
     void *progress_ctx;
 } kat_options;
 
 /* Runs the KAT stage. *n_failed gets the number of selected instances whose
- * final status is a failure (not PASS, NOKAT or BASELINE). Returns 0 when
- * kat.json was written (even with failures), -1 on an input or harness
- * error (missing or bad build.json, unwritable run directory). */
+ * final status is a failure (not PASS, NOKAT or BASELINE) plus the groups of
+ * variants that do not agree. Returns 0 when kat.json was written (even with
+ * failures), -1 on an input or harness error (missing or bad build.json,
+ * unwritable run directory, a --variants-seed that is not 32 hex digits). */
 int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
+
+/* 1 when OPT selects instance INST of candidate CAND. */
+int kat_selected(const kat_options *opt, const char *cand, const char *inst);
+
+/* The entry of CAND/INST in the kat.json (or build.json) array ARR, its
+ * index into *IDX; NULL when there is none. */
+json_t *kat_find_entry(json_t *arr, const char *cand, const char *inst, size_t *idx);
 
 #endif

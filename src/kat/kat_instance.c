@@ -15,6 +15,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "build/build.h"
 #include "common/proc.h"
 #include "kat/kat_gen.h"
 #include "kat/katfile.h"
@@ -39,6 +40,7 @@ typedef struct child_report {
 /* What the instance is asked to do. */
 typedef struct plan {
     const char *cand, *inst;
+    const char *label;     /* the name in the KAT files (algorithm_instance) */
     int digest_bits;
     char lib[PATH_MAX];
     int n;
@@ -73,6 +75,7 @@ static int make_plan(const kat_instance_spec *s, plan *p, hb_err *err)
         hb_json_get_int(s->build, "digest_bits", &bits, "build.json", err) != 0)
         return -1;
     p->digest_bits = (int)bits;
+    p->label = build_algorithm_instance(s->build);
     if (hb_path_join(p->lib, sizeof p->lib, s->run_dir, lib, err) != 0)
         return -1;
     p->kinds[p->n++] = KAT_2_12;
@@ -83,7 +86,7 @@ static int make_plan(const kat_instance_spec *s, plan *p, hb_err *err)
         p->kinds[p->n++] = KAT_2_33;
     for (int i = 0; i < p->n; i++) {
         char dir[PATH_MAX];
-        if (kat_file_name(p->kinds[i], p->inst, p->names[i], sizeof p->names[i], err) != 0 ||
+        if (kat_file_name(p->kinds[i], p->label, p->names[i], sizeof p->names[i], err) != 0 ||
             hb_path_join(dir, sizeof dir, s->run_dir, s->texts_rel, err) != 0 ||
             hb_path_join(p->paths[i], sizeof p->paths[i], dir, p->names[i], err) != 0)
             return -1;
@@ -214,11 +217,11 @@ int kat_instance_expected(const json_t *build, const char *name, char sha[HB_SHA
 {
     expectations x;
     hb_err err;
-    const char *inst = json_string_value(json_object_get(build, "instance"));
+    const char *label = build_algorithm_instance(build);
     load_expectations(build, &x);
     const char *text = kat_vectors_match(&x.files, name, x.prefer);
-    const kat_manifest_entry *m = x.have_manifest && inst ?
-        kat_manifest_find(&x.manifest, inst, name) : NULL;
+    const kat_manifest_entry *m = x.have_manifest && label[0] ?
+        kat_manifest_find(&x.manifest, label, name) : NULL;
     int rc = 0;
     if (text)
         rc = kat_file_sha256(text, sha, &err) == 0 ? 1 : -1;
@@ -248,7 +251,7 @@ static void compare_one(const expectations *x, const plan *p, int i, const char 
     hb_err err;
     const char *text = kat_vectors_match(&x->files, p->names[i], x->prefer);
     const kat_manifest_entry *m = x->have_manifest ?
-        kat_manifest_find(&x->manifest, p->inst, p->names[i]) : NULL;
+        kat_manifest_find(&x->manifest, p->label, p->names[i]) : NULL;
     memset(f, 0, sizeof f[0]);
     if (text) {
         kat_cmp c;

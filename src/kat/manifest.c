@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <jansson.h>
+#include "build/build.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_gen.h"
@@ -300,13 +301,14 @@ static int add_run_instance(const char *run_dir, const json_t *kat, const json_t
         return hb_fail(err, "%s/kat.json: %s/%s has KAT status %s; run 'hashbench "
                        "kat' and fix the instance first", run_dir, cand, inst,
                        st ? st : "(none)");
+    const char *label = build_algorithm_instance(e); /* variants share it */
     for (int k = 0; k < KAT_KIND_COUNT; k++) {
-        if (kat_file_name((kat_kind)k, inst, name, sizeof name, err) != 0)
+        if (kat_file_name((kat_kind)k, label, name, sizeof name, err) != 0)
             return -1;
         if (snprintf(path, sizeof path, "%s/kat/%s/%s/%s", run_dir, cand, inst, name) >=
             (int)sizeof path)
             return hb_fail(err, "%s: path too long", run_dir);
-        if (hb_is_file(path) && add_manifest_line(lines, path, inst, err) != 0)
+        if (hb_is_file(path) && add_manifest_line(lines, path, label, err) != 0)
             return -1;
     }
     return 0;

@@ -1,14 +1,16 @@
 /* The page of one candidate on one system, with the sections of the guide
  * §3.5: 1 Basic information, 2 Assessment environment, 3 Functional testing
- * (KAT) with a note for every non-PASS instance, 4 Performance (headline and
- * dispersion tables, chart, instances without figures), 5 Resource
- * consumption, 7 Raw evidence index. See pages.h for the contract. */
+ * (KAT) with a note for every non-PASS instance and the comparison of each
+ * instance's variants, 4 Performance (headline and dispersion tables, chart,
+ * instances without figures), 5 Resource consumption, 7 Raw evidence index.
+ * See pages.h for the contract. */
 #include "report/pages.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
+#include "kat/variants.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 
@@ -351,6 +353,151 @@ static void sec_kat(cand_ctx *c)
     fputs("\n", fp);
 }
 
+/* "NAME (Variant)" of a member of a variants result. */
+static void member_name(FILE *fp, const json_t *m)
+{
+    fputs("**", fp);
+    esc_md(fp, report_str(m, "instance", "?"));
+    fputs("** (", fp);
+    esc_md(fp, report_str(m, "variant", "?"));
+    fputs(")", fp);
+}
+
+/* "message I (B bits)" of a {"index", "bits"} object. */
+static void message_at(FILE *fp, const json_t *at)
+{
+    fprintf(fp, "message %lld (%lld bits)",
+            (long long)json_integer_value(json_object_get(at, "index")),
+            (long long)json_integer_value(json_object_get(at, "bits")));
+}
+
+/* The first 16 characters of a digest field, then "…" when there is more. */
+static void digest_start(FILE *fp, const json_t *d, const char *key)
+{
+    char head[17];
+    const char *hex = report_str(d, key, "not recorded");
+    snprintf(head, sizeof head, "%s", hex);
+    esc_md(fp, head);
+    fputs(strlen(hex) > 16 ? "…" : "", fp);
+}
+
+/* The note of one variants result V: what each variant that differed or
+ * failed did. SEED is NULL when it is not a valid seed. */
+static void variants_notes(FILE *fp, const json_t *v, const char *seed, int num)
+{
+    size_t i;
+    const json_t *m, *first = json_array_get(json_object_get(v, "members"), 0);
+    fprintf(fp, "- \\[%d\\] ", num);
+    esc_md(fp, report_str(v, "algorithm_instance", "?"));
+    fputs(": ", fp);
+    esc_md(fp, report_str(v, "verdict", "not recorded"));
+    fputs(".", fp);
+    json_array_foreach(json_object_get(v, "members"), i, m) {
+        const json_t *d = json_object_get(m, "first_disagreement");
+        const char *outcome = report_str(m, "outcome", "OK");
+        if (json_is_object(d)) {
+            fputs(" ", fp);
+            member_name(fp, m);
+            fputs(" differs from ", fp);
+            member_name(fp, first);
+            fprintf(fp, " on %lld of %lld messages compared, first on ",
+                    (long long)json_integer_value(json_object_get(m, "disagreements")),
+                    (long long)json_integer_value(json_object_get(m, "compared")));
+            message_at(fp, d);
+            if (seed)
+                fprintf(fp, " (the second line printed by `hashbench drng %s-%lld 32 %lld`)",
+                        seed, (long long)json_integer_value(json_object_get(d, "index")),
+                        (long long)json_integer_value(json_object_get(d, "bits")));
+            fputs(", where its digest is ", fp);
+            digest_start(fp, d, "digest");
+            fputs(" and the first variant's ", fp);
+            digest_start(fp, d, "first_digest");
+            fputs(".", fp);
+        }
+        if (strcmp(outcome, "OK") != 0) {
+            fputs(" ", fp);
+            member_name(fp, m);
+            fputs(": ", fp);
+            esc_md(fp, outcome);
+            const json_t *at = json_object_get(m, "failed_at");
+            if (json_is_object(at)) {
+                fputs(" on ", fp);
+                message_at(fp, at);
+            }
+            fputs(", ", fp);
+            esc_md(fp, report_str(m, "detail", "no detail recorded"));
+            fputs(".", fp);
+        }
+    }
+    fputs("\n", fp);
+}
+
+/* The variants result of instance K of the candidate, or NULL. */
+static const json_t *variants_at(const cand_ctx *c, size_t k)
+{
+    const json_t *v = json_object_get(report_kat_entry(c->s, c->cand, inst_at(c, k)),
+                                      "variants");
+    return json_is_object(v) ? v : NULL;
+}
+
+/* Reference against optimized: one row per group of variants. */
+static void sec_variants(cand_ctx *c)
+{
+    FILE *fp = c->fp;
+    int groups = 0, notes = 0;
+    fputs("### Variants compared\n\n", fp);
+    for (size_t k = 0; k < c->ninsts; k++)
+        groups += variants_at(c, k) != NULL;
+    if (!groups) {
+        fputs("No instance of this candidate was compared across variants (none was "
+              "submitted in more than one variant that built).\n\n", fp);
+        return;
+    }
+    fputs("Each variant of an instance hashed the same messages of random bit lengths "
+          "(most of them not whole bytes) in its own sandboxed process, and every "
+          "digest was compared with the first variant's. Message *i* of a seed is "
+          "the second line printed by `hashbench drng SEED-i 32 BITS`; `hashbench "
+          "kat --variants-seed SEED` repeats a comparison.\n\n", fp);
+    static const char *const h[] = {"Instance", "Variants", "Messages", "Verdict", "Seed"};
+    pages_table_head(fp, h, 5, "llrll");
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const json_t *v = variants_at(c, k), *m;
+        size_t i;
+        if (!v)
+            continue;
+        fputs("| ", fp);
+        esc_md(fp, report_str(v, "algorithm_instance", "?"));
+        fputs(" | ", fp);
+        json_array_foreach(json_object_get(v, "members"), i, m) {
+            fputs(i ? ", " : "", fp);
+            member_name(fp, m);
+        }
+        fprintf(fp, " | %lld, 0–%lld bits | ",
+                (long long)json_integer_value(json_object_get(v, "messages")),
+                (long long)json_integer_value(json_object_get(v, "max_bits")));
+        esc_md(fp, report_str(v, "verdict", "not recorded"));
+        if (strcmp(report_str(v, "verdict", ""), "AGREE") != 0)
+            fprintf(fp, " \\[%d\\]", ++notes);
+        const char *seed = report_str(v, "seed", "");
+        if (variants_seed_valid(seed))
+            fprintf(fp, " | `%s` |\n", seed);
+        else
+            fputs(" | not valid |\n", fp);
+    }
+    fputs("\n", fp);
+    if (!notes)
+        return;
+    fputs("Notes:\n\n", fp);
+    notes = 0;
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const json_t *v = variants_at(c, k);
+        const char *seed = report_str(v, "seed", "");
+        if (v && strcmp(report_str(v, "verdict", ""), "AGREE") != 0)
+            variants_notes(fp, v, variants_seed_valid(seed) ? seed : NULL, ++notes);
+    }
+    fputs("\n", fp);
+}
+
 static void perf_intro(cand_ctx *c)
 {
     FILE *fp = c->fp;
@@ -633,6 +780,7 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     sec_basic(&c);
     sec_env(&c);
     sec_kat(&c);
+    sec_variants(&c);
     sec_perf(&c, stem);
     sec_resources(&c);
     sec_evidence(&c);

@@ -1,11 +1,14 @@
 /* The method page of one system, generated from its dataset: the host and
  * its checks, the counter, build profiles and flags, the flag fallback rule,
- * the KAT policy, the planner and its settings, the statistics, the memory
- * method and the limitations that follow from this dataset. See pages.h. */
+ * the KAT policy, how submitted code was isolated, the comparison of
+ * variants, the planner and its settings,
+ * the statistics, the memory method and the limitations that follow from
+ * this dataset. See pages.h. */
 #include "report/pages.h"
 
 #include <math.h>
 #include <string.h>
+#include "kat/variants.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 
@@ -242,6 +245,54 @@ static void sec_isolation(FILE *fp, const report_system *s)
           "the library never sees the expected values.\n\n", fp);
 }
 
+static void sec_variants(FILE *fp, const report_system *s)
+{
+    static const char *const verdicts[] = {"AGREE", "DISAGREE", "INCOMPLETE"};
+    int n[3] = {0, 0, 0}, groups = 0;
+    long long messages = VARIANTS_MESSAGES, max_bits = VARIANTS_MAX_BITS,
+              short_bits = VARIANTS_SHORT_MAX_BITS;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(s->kat, "instances"), i, e) {
+        const json_t *v = json_object_get(e, "variants");
+        if (!json_is_object(v))
+            continue;
+        if (!groups++) {
+            messages = json_integer_value(json_object_get(v, "messages"));
+            max_bits = json_integer_value(json_object_get(v, "max_bits"));
+            short_bits = json_integer_value(json_object_get(v, "short_max_bits"));
+        }
+        for (int w = 0; w < 3; w++)
+            n[w] += strcmp(report_str(v, "verdict", ""), verdicts[w]) == 0;
+    }
+    fprintf(fp, "## Variants compared\n\nWhere a candidate submits one instance (the "
+                "same ALGORITHM\\_INSTANCE and digest length) in several variants, such "
+                "as its Reference and Optimized implementations, every variant that "
+                "built hashes the same %lld messages, each variant in its own sandboxed "
+                "runner process, and hashbench compares every digest with the first "
+                "variant's (the Reference one when there is one). A variant is the "
+                "library its KAT run chose (after a flag fallback, the harness-default "
+                "rebuild), whatever its KAT status. Message lengths are random: "
+                "even-numbered messages 0 to %lld bits, odd-numbered ones 0 to %lld "
+                "bits, so most are not whole bytes. The messages come from the "
+                "official KAT DRNG seeded with a 128-bit seed drawn with getrandom (or "
+                "given with `hashbench kat --variants-seed`) and recorded: message *i* "
+                "is the second line printed by `hashbench drng SEED-i 32 BITS`. "
+                "DISAGREE names the first message on which a variant differs; "
+                "INCOMPLETE means no digest differed but a variant crashed, timed out, "
+                "returned an error, wrote outside its digest or did not load before the "
+                "last message. The comparison covers only these messages: variants "
+                "that agree on them may still differ elsewhere.\n\n",
+            messages, max_bits, short_bits);
+    if (!groups) {
+        fputs("No candidate of this system has an instance compared across variants.\n\n",
+              fp);
+        return;
+    }
+    fprintf(fp, "Groups compared on this system: %d (AGREE %d, DISAGREE %d, "
+                "INCOMPLETE %d).\n\n", groups, n[0], n[1], n[2]);
+}
+
 static void sec_planner(FILE *fp, const report_system *s)
 {
     fputs("## Planner and its settings\n\n", fp);
@@ -388,6 +439,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_build(fp, s);
     sec_kat_policy(fp, s);
     sec_isolation(fp, s);
+    sec_variants(fp, s);
     sec_planner(fp, s);
     sec_statistics(fp);
     sec_memory(fp);

@@ -1,6 +1,8 @@
 /* report_validate: re-derives every published figure from the raw evidence
- * of a dataset and reports every difference as one line naming the file and
- * the field; optionally regenerates the site and compares it byte for byte.
+ * of a dataset (record statistics from raw trials, KAT log digests, the
+ * message lengths and verdict of each comparison of variants) and reports
+ * every difference as one line naming the file and the field; optionally
+ * regenerates the site and compares it byte for byte.
  * report_check_paths applies its path check for report_site, stopping at the
  * first problem. See report.h for the contract. */
 #include "report/report.h"
@@ -14,6 +16,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "kat/variants.h"
 #include "measure/stats.h"
 #include "report/dataset.h"
 
@@ -143,6 +146,149 @@ static void check_log(vctx *v, const char *file, const char *cand, const char *i
     free(text);
 }
 
+/* The library SHA-256 values that a variant CAND/INST may have been
+ * compared with: its KAT's library, its guide build, or (a variant of
+ * another shard) its build.json library. */
+static int known_library(const report_system *s, const char *cand, const char *inst,
+                         const char *sha)
+{
+    const json_t *k = report_kat_entry(s, cand, inst), *b = report_build_entry(s, cand, inst);
+    const char *have[] = {report_str(k, "library_sha256", ""),
+                          report_str(json_object_get(k, "guide"), "library_sha256", ""),
+                          report_str(b, "library_sha256", "")};
+    for (size_t i = 0; i < sizeof have / sizeof have[0]; i++)
+        if (have[i][0] && strcmp(have[i], sha) == 0)
+            return 1;
+    return 0;
+}
+
+/* A message position ({"index", "bits"}) of a variants result: the length
+ * must be the one the seed gives message INDEX. */
+static void check_variant_at(vctx *v, const char *file, const char *where,
+                             const json_t *at, const variants_stream *st, long long messages)
+{
+    hb_err err = {{0}};
+    unsigned long long bits = 0;
+    long long index = json_integer_value(json_object_get(at, "index"));
+    if (!json_is_integer(json_object_get(at, "index")) || index < 0 || index >= messages) {
+        problem(v, "%s: field %s.index: not a message number below %lld", file, where,
+                messages);
+        return;
+    }
+    if (variants_message(st, (unsigned long)index, NULL, &bits, &err) < 0) {
+        problem(v, "%s: field %s.bits: cannot be recomputed: %s", file, where, err.msg);
+        return;
+    }
+    const json_t *got = json_object_get(at, "bits");
+    if (!json_is_integer(got) || (unsigned long long)json_integer_value(got) != bits) {
+        char a[64];
+        print_value(a, sizeof a, got);
+        problem(v, "%s: field %s.bits: recorded %s, recomputed %llu (message %lld of seed "
+                "%s)", file, where, a, bits, index, st->seed);
+    }
+}
+
+/* Member K of a variants result (K > 0 was compared with member 0); RES
+ * holds the entry's candidate, the messages and the digest size. */
+static void check_variant_member(vctx *v, const report_system *s, const char *file,
+                                 const char *where, const json_t *m, size_t k,
+                                 const json_t *res, const variants_stream *st)
+{
+    char sub[600];
+    const char *cand = report_str(res, "candidate", "");
+    const char *inst = report_str(m, "instance", "?");
+    long long messages = json_integer_value(json_object_get(res, "messages"));
+    long long bits = json_integer_value(json_object_get(res, "digest_bits"));
+    const json_t *b = report_build_entry(s, cand, inst);
+    if (!b || json_integer_value(json_object_get(b, "digest_bits")) != bits)
+        problem(v, "%s: field %s.instance: %s is not an instance of %s with %lld-bit "
+                "digests in build.json", file, where, inst, cand, bits);
+    else if (!known_library(s, cand, inst, report_str(m, "library_sha256", "")))
+        problem(v, "%s: field %s.library_sha256: not the library of %s/%s in kat.json or "
+                "build.json", file, where, cand, inst);
+    const json_t *at = json_object_get(m, "failed_at");
+    snprintf(sub, sizeof sub, "%s.failed_at", where);
+    if (json_is_object(at))
+        check_variant_at(v, file, sub, at, st, messages);
+    if (k == 0)
+        return;
+    const json_t *d = json_object_get(m, "first_disagreement");
+    long long n = json_integer_value(json_object_get(m, "disagreements"));
+    long long compared = json_integer_value(json_object_get(m, "compared"));
+    snprintf(sub, sizeof sub, "%s.first_disagreement", where);
+    if (n < 0 || n > compared || compared > messages || (n > 0) != json_is_object(d))
+        problem(v, "%s: field %s.disagreements: %lld of %lld compared does not go with "
+                "first_disagreement", file, where, n, compared);
+    if (json_is_object(d)) {
+        check_variant_at(v, file, sub, d, st, messages);
+        if (strcmp(report_str(d, "digest", ""), report_str(d, "first_digest", "")) == 0)
+            problem(v, "%s: field %s: the two digests are the same", file, sub);
+    }
+}
+
+/* AGREE, DISAGREE or INCOMPLETE as the members of V say (variants.h). */
+static const char *variants_verdict(const json_t *v)
+{
+    size_t i;
+    const json_t *m;
+    int complete = 1;
+    json_array_foreach(json_object_get(v, "members"), i, m) {
+        if (i > 0 && json_integer_value(json_object_get(m, "disagreements")) > 0)
+            return "DISAGREE";
+        complete &= strcmp(report_str(m, "outcome", ""), "OK") == 0 &&
+                    json_integer_value(json_object_get(m, "answered")) ==
+                        json_integer_value(json_object_get(v, "messages"));
+    }
+    return complete ? "AGREE" : "INCOMPLETE";
+}
+
+/* The variants result on the kat.json entry E (index I) of S: its seed,
+ * each recorded message length recomputed from it, members that are the
+ * candidate's instances with their libraries, and the verdict. */
+static void check_variants(vctx *v, const report_system *s, size_t i, const json_t *e)
+{
+    char file[512], where[128], sub[160];
+    const json_t *res = json_object_get(e, "variants"), *m;
+    size_t k;
+    if (!res)
+        return;
+    snprintf(file, sizeof file, "%s/kat.json", s->name);
+    snprintf(where, sizeof where, "instances[%zu].variants", i);
+    variants_stream st = {"", 0, 0};
+    const char *seed = report_str(res, "seed", "");
+    long long max_bits = json_integer_value(json_object_get(res, "max_bits"));
+    long long short_bits = json_integer_value(json_object_get(res, "short_max_bits"));
+    const json_t *members = json_object_get(res, "members");
+    if (!json_is_object(res) || !variants_seed_valid(seed) || max_bits <= 0 ||
+        max_bits > VARIANTS_MAX_BITS || short_bits <= 0 || short_bits > max_bits ||
+        json_integer_value(json_object_get(res, "messages")) <= 0 ||
+        json_array_size(members) < 2) {
+        problem(v, "%s: field %s: not a variants result (seed of %d hex digits, "
+                "messages, max_bits up to %d, short_max_bits, two or more members)",
+                file, where, VARIANTS_SEED_DIGITS, VARIANTS_MAX_BITS);
+        return;
+    }
+    snprintf(st.seed, sizeof st.seed, "%s", seed);
+    st.max_bits = (unsigned)max_bits;
+    st.short_max_bits = (unsigned)short_bits;
+    json_t *ctx = json_pack("{s:s, s:O?, s:O?}", "candidate", report_str(e, "candidate", ""),
+                            "messages", json_object_get(res, "messages"),
+                            "digest_bits", json_object_get(res, "digest_bits"));
+    if (strcmp(report_str(json_array_get(members, 0), "instance", ""),
+               report_str(e, "instance", "")) != 0)
+        problem(v, "%s: field %s.members[0].instance: not the instance of the entry (%s)",
+                file, where, report_str(e, "instance", "?"));
+    json_array_foreach(members, k, m) {
+        snprintf(sub, sizeof sub, "%s.members[%zu]", where, k);
+        check_variant_member(v, s, file, sub, m, k, ctx, &st);
+    }
+    json_decref(ctx);
+    const char *want = variants_verdict(res);
+    if (strcmp(report_str(res, "verdict", ""), want) != 0)
+        problem(v, "%s: field %s.verdict: recorded %s, recomputed %s", file, where,
+                report_str(res, "verdict", "(missing)"), want);
+}
+
 static int bad_path(const char *p);
 
 /* Log paths with '..' or absolute ones are reported by check_paths and never
@@ -165,6 +311,7 @@ static void check_kat(vctx *v, const report_system *s)
             !bad_path(report_str(g, "log", "")))
             check_log(v, file, cand, inst, report_str(g, "status", "?"),
                       report_str(g, "log", ""), report_str(g, "log_sha256", NULL));
+        check_variants(v, s, i, e);
     }
 }
 

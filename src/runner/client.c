@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,13 @@ void runner_close(runner_session *s, hb_proc_result *res)
             s->gone = 1;
     }
     hb_proc_reap(&s->child, s->gone ? 0.5 : 2.0, res);
+}
+
+const char *runner_gone_status(const runner_session *s, const hb_proc_result *res)
+{
+    if (res->timed_out || (res->signaled && res->signo == SIGXCPU))
+        return "TIMEOUT";
+    return res->signaled && !s->why[0] ? "CRASH" : "ERROR";
 }
 
 int runner_folds(const runner_target *t, runner_fold_job *jobs, size_t n,

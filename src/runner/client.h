@@ -67,6 +67,13 @@ int runner_fold(runner_session *s, uint64_t seed, unsigned long long size,
  * how it ended in RES. */
 void runner_close(runner_session *s, hb_proc_result *res);
 
+/* The status word for a runner that stopped answering (a call returned
+ * RUNNER_CALL_GONE) and ended as RES (runner_close): TIMEOUT for its
+ * wall-clock or CPU-time limit, CRASH for a signal when its answers were
+ * not at fault, else ERROR (the library ended the process, or the answers
+ * were malformed: S->why says how). */
+const char *runner_gone_status(const runner_session *s, const hb_proc_result *res);
+
 typedef struct runner_fold_job {
     uint64_t seed;
     unsigned long long size;  /* message bytes */

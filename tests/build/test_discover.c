@@ -1,7 +1,9 @@
 /* Tests of instance discovery (src/build/discover.c) on package layouts
  * written by the tests: drivers are left out, a hostile instance name is
  * refused with the header's file and line, an extra top folder is searched,
- * and hashbench.ini replaces, completes, skips or adds instances. */
+ * variants of one instance get distinct names and a shared
+ * algorithm_instance, and hashbench.ini replaces, completes, skips or adds
+ * instances. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,6 +128,38 @@ static void test_extra_top_folder_and_variants(void **state)
     discover_free(&l);
 }
 
+/* The same instance in three variants: the Reference one keeps its name,
+ * the others get -<Variant>; all three share their algorithm_instance. A
+ * twin in the same variant keeps its name (the build stage refuses it). */
+static void test_variant_twins(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {"Optimized", "Additional"};
+    char rel[512];
+    fx_instance(fx_root, "Twins", "T", "T", 256);
+    fx_instance(fx_root, "Twins", "Copy", "T", 256);
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(rel, sizeof rel, "Twins/Implementations/%s_Implementation/T/"
+                 "CryptHash_AlgorithmInstance.h", variants[i]);
+        fx_write(fx_root, rel, fx_header("T", 256));
+        snprintf(rel, sizeof rel, "Twins/Implementations/%s_Implementation/T/impl.c",
+                 variants[i]);
+        fx_write(fx_root, rel, fx_source);
+    }
+    discover_list l = {0};
+    discover_ok("Twins", &l);
+    assert_int_equal(l.n, 4);
+    int plain = 0;
+    for (int i = 0; i < l.n; i++) {
+        assert_string_equal(l.v[i].algorithm_instance, "T");
+        plain += strcmp(l.v[i].instance, "T") == 0;
+    }
+    assert_int_equal(plain, 2); /* Reference/Copy and Reference/T */
+    assert_string_equal(find(&l, "T-Optimized")->variant, "Optimized");
+    assert_string_equal(find(&l, "T-Additional")->variant, "Additional");
+    discover_free(&l);
+}
+
 static void test_override_merges(void **state)
 {
     (void)state;
@@ -157,7 +191,12 @@ static void test_override_merges(void **state)
     assert_int_equal(k->digest_bits, 256);
     assert_string_equal(k->variant, "Reference");
     assert_int_equal(k->defines.n, 2);
+    /* The shared name: a define, else the discovered instance, else the
+     * section's name. */
+    assert_string_equal(k->algorithm_instance, "K_256");
+    assert_string_equal(find(&l, "K_512")->algorithm_instance, "K_512");
     discover_instance *s = find(&l, "S");
+    assert_string_equal(s->algorithm_instance, "S");
     assert_string_equal(s->exclude_timing, "reason one");
     assert_string_equal(s->source_dir, REF "S");
     assert_int_equal(s->digest_bits, 256);
@@ -195,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_drivers_left_out),
         cmocka_unit_test(test_hostile_name_refused),
         cmocka_unit_test(test_extra_top_folder_and_variants),
+        cmocka_unit_test(test_variant_twins),
         cmocka_unit_test(test_override_merges),
         cmocka_unit_test(test_package_errors),
     };

@@ -1,10 +1,12 @@
 # Tests of the KAT stage: the official DRNG against SPEC check values, the
 # text format and manifests, the whole gate on fixture libraries (one per
-# failure class) and the example instances against OpenSSL.
+# failure class), the comparison of an instance's variants, and the example
+# instances against OpenSSL.
 set(HB_KAT_T ${CMAKE_SOURCE_DIR}/tests/kat)
 set(HB_KAT_FX_DIR ${CMAKE_BINARY_DIR}/tests/kat/fixtures)
 
-set(HB_KAT_FIXTURES good wrong error overflow crash readpast hang nosym exit input strict)
+set(HB_KAT_FIXTURES good wrong error overflow crash readpast hang nosym exit input strict
+  alt partial long crashlong)
 foreach(fx ${HB_KAT_FIXTURES})
   add_library(katfx_${fx} MODULE ${HB_KAT_T}/fixtures/fx_${fx}.c)
   set_target_properties(katfx_${fx} PROPERTIES PREFIX "lib"
@@ -53,3 +55,15 @@ hb_add_test(kat_openssl SOURCES ${HB_KAT_T}/test_kat_openssl.c ${HB_KAT_T}/kat_t
 target_include_directories(kat_openssl PRIVATE ${HB_KAT_T})
 target_compile_definitions(kat_openssl PRIVATE HB_EX_LIB_DIR="${CMAKE_BINARY_DIR}")
 add_dependencies(kat_openssl hbex_SM3 hbex_SHA256 hbex_SHA512 hbex_SHA3_256 hbex_SHA3_512)
+
+# Reference against optimized: variants of one instance compared in their
+# sandboxed runners (agree, disagree on partial bytes or long messages,
+# crash, no CryptHash), resumed, and reproduced with `hashbench drng`.
+hb_add_test(kat_variants SOURCES ${HB_KAT_T}/test_kat_variants.c ${HB_KAT_T}/kat_test_util.c
+  TIMEOUT 300)
+target_include_directories(kat_variants PRIVATE ${HB_KAT_T})
+target_compile_definitions(kat_variants PRIVATE KAT_FIXTURE_DIR="${HB_KAT_FX_DIR}")
+foreach(fx good alt partial long crashlong nosym)
+  add_dependencies(kat_variants katfx_${fx})
+endforeach()
+add_dependencies(kat_variants hashbench hashbench-runner)

@@ -3,7 +3,10 @@
 report, validate, export and browser tests: two systems (x86_1 with the TSC,
 arm_1 with core cycles), the SM3 baseline, a candidate that passes and one
 with a MISMATCH instance (a flag fallback, a KAT log line holding markup, a
-FAILED record) and an instance that did not build. Raw trials come from a
+FAILED record) and an instance that did not build, and an instance submitted
+in two variants whose comparison disagrees on x86_1 (the first message that
+is not whole bytes, found with the official DRNG written out here) and
+agrees on arm_1. Raw trials come from a
 fixed pseudo-random sequence; every derived figure is computed here, from the
 definitions in docs/FORMATS.md and src/measure/stats.h, independently of the
 C code that validate uses to recompute them. Run it again only to change the
@@ -48,7 +51,12 @@ INSTANCES = [
     ("Whirl", "Whirl", "Whirl_256", 256, "Reference", 11.5),
     ("Whirl", "Whirl", "Whirl_512", 512, "Reference", 21.0),
 ]
+# The Optimized variant of Whirl_256 (its own pseudo-random trials, so that
+# the rows above keep theirs).
+VARIANT_ROW = ("Whirl", "Whirl", "Whirl_256-Optimized", 256, "Optimized", 9.8)
+SHARED_NAME = {"Whirl_256-Optimized": "Whirl_256"}
 HARNESS_FLAGS = "-O2 -std=gnu11 -fPIC -shared -w"
+VARIANT_SEED = "5eed0f1e2d3c4b5a69788796a5b4c3d2"
 
 
 def sha(data):
@@ -57,6 +65,84 @@ def sha(data):
 
 def fake_sha(*parts):
     return sha("|".join(str(p) for p in parts).encode())
+
+
+def sm3(data):
+    return hashlib.new("sm3", data).digest()
+
+
+class Drng:
+    """The official KAT DRNG of SPEC section 3, written from its text."""
+
+    def __init__(self, seed):
+        self.v = self.df(seed)
+        self.c = self.df(b"\x00" + self.v)
+        self.counter = 1
+
+    @staticmethod
+    def df(x):
+        return (sm3(b"\x01\x00\x00\x01\xb8" + x) + sm3(b"\x02\x00\x00\x01\xb8" + x))[:55]
+
+    def generate(self, nbits):
+        data, out = int.from_bytes(self.v, "big"), b""
+        for _ in range((nbits + 255) // 256):
+            out += sm3(data.to_bytes(55, "big"))
+            data = (data + 1) % 2 ** 440
+        out = bytearray(out[:(nbits + 7) // 8])
+        if nbits % 8:
+            out[-1] &= (0xFF << (8 - nbits % 8)) & 0xFF
+        v = (int.from_bytes(self.v, "big") + int.from_bytes(sm3(b"\x03" + self.v), "big")
+             + int.from_bytes(self.c, "big") + self.counter) % 2 ** 440
+        self.v, self.counter = v.to_bytes(55, "big"), self.counter + 1
+        return bytes(out)
+
+
+def seed_text(text):
+    return (text.encode() * 64)[:64]
+
+
+def variant_bits(seed, i, max_bits=16384, short_max_bits=1024):
+    """Length of message i of a variant comparison (docs/FORMATS.md)."""
+    d = Drng(seed_text("%s-%d" % (seed, i)))
+    w = int.from_bytes(d.generate(32), "big")
+    return w % ((short_max_bits if i % 2 else max_bits) + 1)
+
+
+# SPEC section 3's check values of the DRNG.
+_D = Drng(seed_text("KAT_2_12"))
+assert [_D.generate(n).hex().upper() for n in range(12)] == [
+    "", "80", "40", "A0", "90", "C0", "A8", "50", "3D", "0E00", "0A00", "AC20"]
+
+
+def variants_result(sysname, kat_by_inst):
+    """Whirl_256 against Whirl_256-Optimized: the Optimized variant rounds
+    partial bytes up on x86_1, so it differs exactly on the lengths that are
+    not multiples of 8; on arm_1 it agrees."""
+    ref, opt = kat_by_inst["Whirl_256"], kat_by_inst["Whirl_256-Optimized"]
+    lengths = [variant_bits(VARIANT_SEED, i) for i in range(1000)]
+    wrong = [i for i, b in enumerate(lengths) if b % 8] if sysname == "x86_1" else []
+    first = None
+    if wrong:
+        first = {"index": wrong[0], "bits": lengths[wrong[0]],
+                 "first_digest": fake_sha("ref", wrong[0]).upper(),
+                 "digest": fake_sha("opt", wrong[0]).upper()}
+    members = [
+        {"instance": "Whirl_256", "variant": "Reference",
+         "library_sha256": ref["library_sha256"], "flags_kind": ref["flags_kind"],
+         "outcome": "OK", "answered": 1000, "failed_at": None, "detail": ""},
+        {"instance": "Whirl_256-Optimized", "variant": "Optimized",
+         "library_sha256": opt["library_sha256"], "flags_kind": opt["flags_kind"],
+         "outcome": "OK", "answered": 1000, "failed_at": None, "detail": "",
+         "compared": 1000, "disagreements": len(wrong), "first_disagreement": first},
+    ]
+    return {"algorithm_instance": "Whirl_256", "digest_bits": 256, "seed": VARIANT_SEED,
+            "seed_source": "getrandom", "messages": 1000, "max_bits": 16384,
+            "short_max_bits": 1024, "rule": "message i: the official KAT DRNG seeded "
+            "with the text '<seed>-<i>' (i in decimal, the text repeated to 64 bytes) "
+            "draws 32 bits w (big-endian), then L = w mod (M + 1) bits, the message; "
+            "M = max_bits for even i, short_max_bits for odd i",
+            "verdict": "DISAGREE" if wrong else "AGREE", "seconds": 0.35,
+            "members": members}
 
 
 def quantile(x, p):
@@ -123,7 +209,9 @@ def kat_log(sysname, cand, inst, status, files, flags_kind, guide=False):
 
 
 def kat_entry(sysname, s, cand, inst, logs):
-    kat_files = ["KAT_2_12_%s.txt" % inst, "KAT_2_23_%s.txt" % inst, "KAT_Loop_%s.txt" % inst]
+    label = SHARED_NAME.get(inst, inst)
+    kat_files = ["KAT_2_12_%s.txt" % label, "KAT_2_23_%s.txt" % label,
+                 "KAT_Loop_%s.txt" % label]
     if cand == "baseline":
         status, files, kind, flags = "BASELINE", [], "hashbench", ""
     elif inst == "Whirl_512" and sysname == "x86_1":
@@ -220,7 +308,8 @@ def record(sysname, s, entry, build, inst_row, size, rng):
 
 def build_entry(sysname, s, row, build, kat):
     cand, alg, inst, bits, variant, _ = row
-    e = {"candidate": cand, "algorithm": alg, "instance": inst, "digest_bits": bits,
+    e = {"candidate": cand, "algorithm": alg, "instance": inst,
+         "algorithm_instance": SHARED_NAME.get(inst, inst), "digest_bits": bits,
          "variant": variant,
          "source_dir": "Implementations/%s_Implementation/%s" % (variant, inst),
          "profile": s["profile"], "flags_kind": "guide", "flags": s["flags"],
@@ -243,13 +332,17 @@ def write_system(sysname, s, rng):
              "instances": []}
     kat = {"schema": 1, "instances": []}
     logs = {}
-    for row in INSTANCES:
+    by_inst = {}
+    for row in INSTANCES + [VARIANT_ROW]:
         entry = kat_entry(sysname, s, row[0], row[2], logs)
+        by_inst[row[2]] = entry
         kat["instances"].append(entry)
         build["instances"].append(build_entry(sysname, s, row, build, entry))
+        row_rng = rng if row != VARIANT_ROW else random.Random(sysname + row[2])
         for size in SIZES:
-            rec = record(sysname, s, entry, build, row, size, rng)
+            rec = record(sysname, s, entry, build, row, size, row_rng)
             save(os.path.join(root, "records", row[0], "%s__hash_%d.json" % (row[2], size)), rec)
+    by_inst["Whirl_256"]["variants"] = variants_result(sysname, by_inst)
     broken = build_entry(sysname, s, ("Whirl", "Whirl", "Whirl_1024", 1024, "Reference", 0),
                          build, None)
     broken.update(status="BUILDFAIL", reason="whirl1024.c:12: error: unknown type name u128",
@@ -287,7 +380,8 @@ def write_system(sysname, s, rng):
         "host_problems": 2 if sysname == "x86_1" else 1,
         "allow_unfit_host": True,
         "shard": {"k": 1, "n": 1, "rule": "instances ordered by SHA-256 of candidate/instance",
-                  "instances": sorted("%s/%s" % (i[0], i[2]) for i in INSTANCES)},
+                  "instances": sorted("%s/%s" % (i[0], i[2])
+                                      for i in INSTANCES + [VARIANT_ROW])},
     })
 
 

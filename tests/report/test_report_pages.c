@@ -1,6 +1,7 @@
 /* The report pages generated from the synthetic dataset: every file of the
  * site exists, candidate pages have the guide's sections in order (Markdown
- * and HTML), TSC ticks are never called cycles, the summary's ratio to the
+ * and HTML), the comparison of an instance's variants is shown with its
+ * first disagreement, TSC ticks are never called cycles, the summary's ratio to the
  * baseline matches the records, strings with markup (an instance name, a KAT
  * log line) come out escaped in Markdown and HTML, and two runs give
  * byte-identical sites. */
@@ -105,6 +106,50 @@ static void test_sections_in_order(void **state)
     assert_non_null(strstr(m, "**Whirl\\_512**: FAILED record at 64 KiB"));
     free(m);
     free(h);
+    rt_rmtree(site);
+}
+
+/* The comparison of Whirl_256's variants: DISAGREE on x86_1 with the first
+ * disagreeing message (from kat.json) and how to print it, AGREE on arm_1;
+ * the method page counts the groups; a candidate without variants says so. */
+static void test_variants_shown(void **state)
+{
+    (void)state;
+    char site[4096], want[512];
+    make_site(rt_dataset(), site);
+    json_t *kat = rt_load_json(rt_dataset(), "x86_1/kat.json");
+    const json_t *v = json_object_get(json_array_get(json_object_get(kat, "instances"), 2),
+                                      "variants");
+    const json_t *d = json_object_get(json_array_get(json_object_get(v, "members"), 1),
+                                      "first_disagreement");
+    assert_non_null(d);
+    char *x86 = site_file(site, "x86_1/Whirl.md"), *arm = site_file(site, "arm_1/Whirl.md");
+    static const char *const order[] = {"\n## 3 Functional testing (KAT)\n",
+                                        "\n### Variants compared\n", "\n## 4 Performance\n"};
+    assert_in_order(x86, order, 3);
+    assert_non_null(strstr(x86, "| Whirl\\_256 | **Whirl\\_256** (Reference), "
+                                "**Whirl\\_256-Optimized** (Optimized) | 1000, 0–16384 bits "
+                                "| DISAGREE \\[1\\] | `"));
+    snprintf(want, sizeof want, "first on message %lld (%lld bits) (the second line printed "
+             "by `hashbench drng %s-%lld 32 %lld`)",
+             (long long)json_integer_value(json_object_get(d, "index")),
+             (long long)json_integer_value(json_object_get(d, "bits")),
+             json_string_value(json_object_get(v, "seed")),
+             (long long)json_integer_value(json_object_get(d, "index")),
+             (long long)json_integer_value(json_object_get(d, "bits")));
+    assert_non_null(strstr(x86, want));
+    assert_non_null(strstr(arm, "(Optimized) | 1000, 0–16384 bits | AGREE | `"));
+    assert_null(strstr(arm, "differs from"));
+    char *sm3 = site_file(site, "x86_1/SM3.md"), *method = site_file(site, "x86_1/method.md");
+    assert_non_null(strstr(sm3, "No instance of this candidate was compared across variants"));
+    assert_non_null(strstr(method, "## Variants compared\n"));
+    assert_non_null(strstr(method, "Groups compared on this system: 1 (AGREE 0, DISAGREE 1, "
+                                   "INCOMPLETE 0)."));
+    free(x86);
+    free(arm);
+    free(sm3);
+    free(method);
+    json_decref(kat);
     rt_rmtree(site);
 }
 
@@ -319,6 +364,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_page_exists),
         cmocka_unit_test(test_sections_in_order),
+        cmocka_unit_test(test_variants_shown),
         cmocka_unit_test(test_counter_named),
         cmocka_unit_test(test_summary_ratio),
         cmocka_unit_test(test_markup_escaped),

@@ -1,7 +1,9 @@
 /* hashbench validate and export on the synthetic dataset: a clean dataset
  * passes; one trial's counter value changed by one, an absolute or ".."
- * path, a tampered KAT log, a RESULT line that contradicts kat.json and a
- * changed page of the site each fail with a line naming the file and what
+ * path, a tampered KAT log, a RESULT line that contradicts kat.json, a
+ * comparison of variants with a moved message length, a foreign library or
+ * a turned verdict, and a changed page of the site each fail with a line
+ * naming the file and what
  * differs; the CSV export has one RFC 4180 row per record. Every edit is
  * made on a copy of the dataset in a temporary folder. */
 #include <setjmp.h>
@@ -54,7 +56,7 @@ static void test_clean_dataset_passes(void **state)
         fail_msg("unexpected problems:\n%s", out);
     assert_int_equal(st.problems, 0);
     assert_int_equal(st.records, count_records(rt_dataset()));
-    assert_int_equal(st.kat_logs, 9); /* 4 instances x 2 systems + 1 guide log */
+    assert_int_equal(st.kat_logs, 11); /* 5 instances x 2 systems + 1 guide log */
     assert_string_equal(out, "");
     free(out);
 }
@@ -74,6 +76,43 @@ static int set_trial_ticks(const char *data, const char *rel, size_t idx, json_i
     rt_save_json(data, rel, r);
     json_decref(r);
     return disturbed;
+}
+
+/* A comparison of variants whose first disagreeing message was moved to
+ * another length, whose second variant names another library, and whose
+ * verdict was turned: each is one problem line naming the field. */
+static void test_variants_tampered(void **state)
+{
+    (void)state;
+    char data[4096];
+    char *out = NULL;
+    report_validate_stats st;
+    rt_copy_dataset(data);
+    json_t *kat = rt_load_json(data, "x86_1/kat.json");
+    json_t *v = json_object_get(json_array_get(json_object_get(kat, "instances"), 2),
+                                "variants");
+    json_t *m = json_array_get(json_object_get(v, "members"), 1);
+    json_t *d = json_object_get(m, "first_disagreement");
+    json_int_t bits = json_integer_value(json_object_get(d, "bits"));
+    json_object_set_new(d, "bits", json_integer(bits + 1));
+    json_object_set_new(m, "library_sha256", json_string("00"));
+    json_object_set_new(v, "verdict", json_string("AGREE"));
+    rt_save_json(data, "x86_1/kat.json", kat);
+    json_decref(kat);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    assert_int_equal(st.problems, 3);
+    const char *at = "x86_1/kat.json: field instances[2].variants.";
+    char want[256];
+    snprintf(want, sizeof want, "%smembers[1].first_disagreement.bits: recorded ", at);
+    assert_non_null(strstr(out, want));
+    assert_non_null(strstr(out, ", recomputed "));
+    snprintf(want, sizeof want, "%smembers[1].library_sha256: not the library of "
+             "Whirl/Whirl_256-Optimized", at);
+    assert_non_null(strstr(out, want));
+    snprintf(want, sizeof want, "%sverdict: recorded AGREE, recomputed DISAGREE", at);
+    assert_non_null(strstr(out, want));
+    free(out);
+    rt_rmtree(data);
 }
 
 static void test_one_tick_changed(void **state)
@@ -300,6 +339,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clean_dataset_passes),
+        cmocka_unit_test(test_variants_tampered),
         cmocka_unit_test(test_one_tick_changed),
         cmocka_unit_test(test_disturbed_trial_ignored),
         cmocka_unit_test(test_bad_paths),
