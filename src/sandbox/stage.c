@@ -11,17 +11,20 @@
 #include <limits.h>
 #include <pthread.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/fs.h"
 
 #define STAGE_PARENT "/tmp"
 #define STAGE_PREFIX "hashbench-stage."
+#define STAGE_LOCK ".owner.lock"
+#define STAGE_UNLOCKED_AGE_S 3600 /* a folder with no lock file this old is stale */
 
 typedef struct staged {
     char *src;
@@ -36,6 +39,7 @@ typedef struct staged {
 
 static char root[PATH_MAX];
 static pid_t root_pid;
+static int root_lock = -1;
 static unsigned long seq;
 static staged *cache;
 /* The build stage compiles from several threads: one staging at a time. */
@@ -72,7 +76,11 @@ int hb_stage_needed(void)
     return geteuid() == 0;
 }
 
-/* Removes the staging folders of hashbench processes that are gone. */
+/* Removes the staging folders of hashbench processes that are gone. A
+ * folder's owner holds an exclusive lock on its STAGE_LOCK file for its
+ * whole life, so a lock that can be taken means nobody uses the folder,
+ * whatever pid namespace its owner ran in; a folder without the file is
+ * being created and is left alone, unless it is an hour old. */
 static void remove_stale(void)
 {
     DIR *d = opendir(STAGE_PARENT);
@@ -80,24 +88,35 @@ static void remove_stale(void)
     if (!d)
         return;
     while ((e = readdir(d)) != NULL) {
-        char path[PATH_MAX];
-        long pid;
+        char path[PATH_MAX], lock[PATH_MAX + 16];
         if (strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) != 0 ||
-            sscanf(e->d_name + strlen(STAGE_PREFIX), "%ld.", &pid) != 1 || pid <= 0)
+            snprintf(path, sizeof path, "%s/%s", STAGE_PARENT, e->d_name) >=
+                (int)sizeof path || !strcmp(path, root))
             continue;
-        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        snprintf(lock, sizeof lock, "%s/%s", path, STAGE_LOCK);
+        int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0) { /* being created, or left by a version without locks */
+            if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+                time(NULL) - st.st_mtime > STAGE_UNLOCKED_AGE_S)
+                hb_remove_tree(path, &(hb_err){{0}});
             continue;
-        if (snprintf(path, sizeof path, "%s/%s", STAGE_PARENT, e->d_name) <
-            (int)sizeof path)
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
             hb_remove_tree(path, &(hb_err){{0}});
+        close(fd);
     }
     closedir(d);
 }
 
 void hb_stage_cleanup(void)
 {
-    if (root[0] && root_pid == getpid())
+    if (root[0] && root_pid == getpid()) {
         hb_remove_tree(root, &(hb_err){{0}});
+        if (root_lock >= 0)
+            close(root_lock);
+        root_lock = -1;
+    }
     root[0] = '\0';
     while (cache) {
         staged *n = cache->next;
@@ -130,6 +149,13 @@ static int stage_root(hb_err *err)
     root_pid = getpid();
     if (chmod(root, 0711) != 0)
         return hb_fail_errno(err, "sandbox: cannot set the mode of %s", root);
+    char lock[PATH_MAX + 16];
+    snprintf(lock, sizeof lock, "%s/%s", root, STAGE_LOCK);
+    if (root_lock >= 0)
+        close(root_lock); /* a forked child's copy of its parent's */
+    root_lock = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (root_lock < 0 || flock(root_lock, LOCK_EX) != 0)
+        return hb_fail_errno(err, "sandbox: cannot lock %s", lock);
     if (!registered) {
         atexit(cleanup_at_exit);
         registered = 1;
