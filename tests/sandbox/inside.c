@@ -1,0 +1,47 @@
+/* Run inside the sandbox by test_sandbox.c: tries, one line per attempt,
+ * what a hostile submission would, and prints what happened ("name ok" when
+ * the attempt succeeded, "name errno" when the kernel refused it), so that
+ * the test can check each refusal. Plain libc, no test framework. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void report(const char *name, int ok)
+{
+    printf("%s %s\n", name, ok ? "ok" : strerrorname_np(errno));
+}
+
+int main(int argc, char **argv)
+{
+    const char *outside = argc > 1 ? argv[1] : "/etc/hostname";
+    printf("uid %u gid %u\n", (unsigned)getuid(), (unsigned)getgid());
+    printf("env %s\n", getenv("HOME") ? "HOME" : "empty");
+    printf("pid %ld ppid %ld\n", (long)getpid(), (long)getppid());
+    pid_t p = fork();
+    if (p == 0)
+        _exit(0);
+    if (p > 0)
+        waitpid(p, NULL, 0);
+    report("fork", p >= 0);
+    report("socket_inet", socket(AF_INET, SOCK_STREAM, 0) >= 0);
+    report("socket_unix", socket(AF_UNIX, SOCK_STREAM, 0) >= 0);
+    report("ptrace", ptrace(PTRACE_ATTACH, 1, NULL, NULL) == 0);
+    char buf[8];
+    struct iovec l = {buf, sizeof buf}, r = {buf, sizeof buf};
+    report("process_vm_readv", process_vm_readv(1, &l, 1, &r, 1, 0) >= 0);
+    report("mount", mount("none", "/tmp", "tmpfs", 0, NULL) == 0);
+    report("open_outside", open(outside, O_RDONLY) >= 0);
+    report("write_usr", open("/usr/hb-sandbox-test", O_WRONLY | O_CREAT, 0644) >= 0);
+    report("write_cwd", open("written-here", O_WRONLY | O_CREAT, 0644) >= 0);
+    fflush(stdout);
+    return 0;
+}

@@ -1,0 +1,156 @@
+/* The sandbox on this host, observed from inside: a small program
+ * (inside.c) is run through hb_proc_exec in each profile and reports what
+ * it could do; the test checks every refusal the threat model promises
+ * (an unprivileged uid, an empty environment, no new processes in the run
+ * profile, no network sockets, no ptrace or reading another process, no
+ * mounts, no host files, a read-only system, a writable scratch folder),
+ * and that the staging area keeps a live owner's folder and removes a dead
+ * one's. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/fs.h"
+#include "common/proc.h"
+#include "sandbox/check.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/stage.h"
+
+static char canary[256];
+
+static char *run_inside(hb_sandbox_profile profile, const char *scratch)
+{
+    char exe[4096], *out = NULL;
+    hb_err err;
+    hb_sandbox sb;
+    hb_proc_result r;
+    snprintf(exe, sizeof exe, "%s/sandbox_inside", getenv("HB_BUILD_DIR"));
+    memset(&sb, 0, sizeof sb);
+    sb.profile = profile;
+    sb.rw = scratch;
+    assert_int_equal(hb_sandbox_add_ro(&sb, exe, &err), 0);
+    char *argv[] = {exe, canary, NULL};
+    hb_proc_opts o = hb_proc_defaults();
+    o.timeout_s = 30;
+    o.capture = &out;
+    o.sandbox = &sb;
+    if (hb_proc_exec(argv, &o, &r, &err) != 0)
+        fail_msg("%s", err.msg);
+    if (!r.exited || r.exit_code != 0)
+        fail_msg("the program inside did not end normally:\n%s", out ? out : "");
+    return out;
+}
+
+static void expect(const char *out, const char *line)
+{
+    char want[256];
+    snprintf(want, sizeof want, "%s\n", line);
+    if (!strstr(out, want))
+        fail_msg("expected '%s' from inside the sandbox; it said:\n%s", line, out);
+}
+
+static void test_run_profile(void **state)
+{
+    char scratch[4096], path[4200];
+    hb_err err;
+    (void)state;
+    assert_int_equal(hb_sandbox_check(&err), 0);
+    assert_int_equal(hb_stage_scratch(scratch, sizeof scratch, &err), 0);
+    char *out = run_inside(HB_SANDBOX_RUN, scratch);
+    if (geteuid() == 0)
+        expect(out, "uid 65534 gid 65534");
+    expect(out, "env empty");
+    expect(out, "fork EPERM");
+    expect(out, "socket_inet EAFNOSUPPORT");
+    expect(out, "socket_unix ok");
+    expect(out, "ptrace EPERM");
+    expect(out, "process_vm_readv EPERM");
+    expect(out, "mount EPERM");
+    expect(out, "open_outside ENOENT");
+    expect(out, "write_usr EROFS");
+    expect(out, "write_cwd ok");
+    free(out);
+    snprintf(path, sizeof path, "%s/written-here", scratch);
+    assert_true(hb_is_file(path));
+    hb_stage_scratch_remove(scratch);
+    assert_false(hb_is_dir(scratch));
+}
+
+/* The compiler's profile may start processes; everything else holds. */
+static void test_compile_profile(void **state)
+{
+    char scratch[4096];
+    hb_err err;
+    (void)state;
+    assert_int_equal(hb_stage_scratch(scratch, sizeof scratch, &err), 0);
+    char *out = run_inside(HB_SANDBOX_COMPILE, scratch);
+    expect(out, "fork ok");
+    expect(out, "socket_inet EAFNOSUPPORT");
+    expect(out, "ptrace EPERM");
+    expect(out, "open_outside ENOENT");
+    free(out);
+    hb_stage_scratch_remove(scratch);
+}
+
+/* A staging folder whose owner still holds its lock survives another
+ * process's clean-up, whatever pid the owner had; an unlocked one goes. */
+static void test_stage_liveness(void **state)
+{
+    char live[4096], dead[4096], lock[4200];
+    hb_err err;
+    (void)state;
+    snprintf(live, sizeof live, "/tmp/hashbench-stage.1.testlive%ld", (long)getpid());
+    snprintf(dead, sizeof dead, "/tmp/hashbench-stage.1.testdead%ld", (long)getpid());
+    assert_int_equal(hb_mkdirs(live, &err), 0);
+    assert_int_equal(hb_mkdirs(dead, &err), 0);
+    snprintf(lock, sizeof lock, "%s/.owner.lock", live);
+    int fd = open(lock, O_RDWR | O_CREAT, 0600);
+    assert_true(fd >= 0);
+    pid_t owner = fork();
+    if (owner == 0) { /* another process holds the live folder's lock */
+        flock(fd, LOCK_EX);
+        pause();
+        _exit(0);
+    }
+    close(fd);
+    snprintf(lock, sizeof lock, "%s/.owner.lock", dead);
+    fd = open(lock, O_RDWR | O_CREAT, 0600);
+    assert_true(fd >= 0);
+    close(fd);
+    usleep(200000);
+    hb_stage_cleanup();
+    assert_true(hb_is_dir(live));
+    assert_false(hb_is_dir(dead));
+    kill(owner, SIGKILL);
+    waitpid(owner, NULL, 0);
+    hb_stage_cleanup();
+    assert_false(hb_is_dir(live));
+}
+
+int main(void)
+{
+    snprintf(canary, sizeof canary, "/tmp/hb-sandbox-canary.%ld", (long)getpid());
+    FILE *f = fopen(canary, "w");
+    if (!f)
+        return 1;
+    fputs("outside\n", f);
+    fclose(f);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_profile),
+        cmocka_unit_test(test_compile_profile),
+        cmocka_unit_test(test_stage_liveness),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    unlink(canary);
+    return rc;
+}
