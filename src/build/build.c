@@ -114,13 +114,15 @@ static int can_reuse(const build_ctx *c, build_task *t)
     return t->out.built && str_field_is(e, "library_sha256", t->out.library_sha256);
 }
 
+/* The sources with their SHA-256; NULL (ERR naming the file) when one
+ * cannot be read or is larger than HB_LIMIT_TEXT. */
 static json_t *source_list(const discover_instance *in, hb_err *err)
 {
     json_t *arr = json_array();
     for (int i = 0; i < in->sources.n; i++) {
         char full[PATH_MAX], hex[HB_SHA256_HEX];
         if (under(full, in->package, in->sources.v[i], err) != 0 ||
-            hb_sha256_file_hex(full, hex, err) != 0) {
+            hb_sha256_file_limited(full, HB_LIMIT_TEXT, "a source file", hex, err) != 0) {
             json_decref(arr);
             return NULL;
         }
@@ -180,11 +182,14 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
         t->sources = json_array();
         return 0;
     }
-    if (!(t->sources = source_list(t->in, err)))
-        return -1;
+    hb_err serr;
+    t->sources = source_list(t->in, &serr);
     if (t->in->error[0]) {
         t->state = TASK_REFUSED;
         set_reason(t, "%s", t->in->error);
+    } else if (!t->sources) {
+        t->state = TASK_REFUSED;
+        set_reason(t, "%s", serr.msg);
     } else if (twin >= 0) {
         t->state = TASK_REFUSED;
         set_reason(t, "%s: instance %s of candidate %s is "
@@ -199,6 +204,8 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
     } else {
         t->state = can_reuse(c, t) ? TASK_REUSE : TASK_COMPILE;
     }
+    if (!t->sources)
+        t->sources = json_array();
     return 0;
 }
 

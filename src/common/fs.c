@@ -1,6 +1,7 @@
 /* File-system helpers: see fs.h. The temporary name carries the pid so that
  * two processes writing the same target never share a temporary file. */
 #include "common/fs.h"
+#include "common/digest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,24 +110,112 @@ int hb_write_atomic(const char *path, const void *data, size_t len, hb_err *err)
     return hb_atomic_commit(&a, err);
 }
 
-int hb_read_file(const char *path, char **out, size_t *len, hb_err *err)
+/* "PATH: N bytes, more than the L MiB limit for WHAT; ..." (returns -1). */
+static int too_big(const char *path, unsigned long long size, unsigned long long limit,
+                   const char *what, hb_err *err)
 {
-    *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return hb_fail_errno(err, "%s: cannot read", path);
+    return hb_fail(err, "%s: %llu bytes, more than the %llu MiB limit for %s; "
+                   "shrink the file or leave it out of the package", path, size,
+                   limit >> 20, what);
+}
+
+/* A read error of a stream from hb_open_limited: EFBIG means the file grew
+ * past LIMIT while it was read. */
+static int read_failed(const char *path, unsigned long long limit, const char *what,
+                       hb_err *err)
+{
+    if (errno == EFBIG)
+        return hb_fail(err, "%s: grew past the %llu MiB limit for %s while it was "
+                       "read; leave the package unchanged during a run", path,
+                       limit >> 20, what);
+    return hb_fail_errno(err, "%s: read failed", path);
+}
+
+/* The stream of hb_open_limited: reads stop with EFBIG past the limit, so
+ * a file that grows after the size check is not read without bound. */
+typedef struct limited_file {
+    int fd;
+    unsigned long long left;
+} limited_file;
+
+static ssize_t limited_read(void *cookie, char *buf, size_t size)
+{
+    limited_file *l = cookie;
+    if (l->left == 0) { /* at the limit: end of file, or one byte too many */
+        char c;
+        ssize_t r = read(l->fd, &c, 1);
+        if (r > 0) {
+            errno = EFBIG;
+            return -1;
+        }
+        return r;
+    }
+    if (size > l->left)
+        size = (size_t)l->left;
+    ssize_t r = read(l->fd, buf, size);
+    if (r > 0)
+        l->left -= (unsigned long long)r;
+    return r;
+}
+
+static int limited_close(void *cookie)
+{
+    limited_file *l = cookie;
+    int rc = close(l->fd);
+    free(l);
+    return rc;
+}
+
+FILE *hb_open_limited(const char *path, unsigned long long limit, const char *what,
+                      hb_err *err)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        hb_fail_errno(err, "%s: cannot read", path);
+        return NULL;
+    }
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        hb_fail_errno(err, "%s: cannot read", path);
+    } else if (!S_ISREG(st.st_mode)) {
+        hb_fail(err, "%s: not a regular file (a folder, FIFO or device); %s must "
+                "be a plain file", path, what);
+    } else if ((unsigned long long)st.st_size > limit) {
+        too_big(path, (unsigned long long)st.st_size, limit, what, err);
+    } else {
+        limited_file *l = malloc(sizeof *l);
+        cookie_io_functions_t io = {limited_read, NULL, NULL, limited_close};
+        FILE *fp = NULL;
+        if (l) {
+            l->fd = fd;
+            l->left = limit;
+            fp = fopencookie(l, "rb", io);
+        }
+        if (fp)
+            return fp;
+        free(l);
+        hb_fail(err, "%s: out of memory", path);
+    }
+    close(fd);
+    return NULL;
+}
+
+/* Reads FP to its end into a NUL-terminated malloc'd buffer. */
+static int read_stream(FILE *fp, const char *path, unsigned long long limit,
+                       const char *what, char **out, size_t *len, hb_err *err)
+{
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
-    if (!buf) {
-        fclose(fp);
+    *out = NULL;
+    if (!buf)
         return hb_fail(err, "%s: out of memory", path);
-    }
     for (;;) {
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
                 free(buf);
-                fclose(fp);
                 return hb_fail(err, "%s: out of memory", path);
             }
             buf = nb;
@@ -137,17 +226,60 @@ int hb_read_file(const char *path, char **out, size_t *len, hb_err *err)
         if (r == 0)
             break;
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
+    if (ferror(fp)) {
         free(buf);
-        return hb_fail_errno(err, "%s: read failed", path);
+        return read_failed(path, limit, what, err);
     }
     buf[n] = '\0';
     *out = buf;
     if (len)
         *len = n;
     return 0;
+}
+
+int hb_read_file(const char *path, char **out, size_t *len, hb_err *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return hb_fail_errno(err, "%s: cannot read", path);
+    int rc = read_stream(fp, path, HB_NO_LIMIT, "a file", out, len, err);
+    fclose(fp);
+    return rc;
+}
+
+int hb_read_file_limited(const char *path, unsigned long long limit, const char *what,
+                         char **out, size_t *len, hb_err *err)
+{
+    *out = NULL;
+    FILE *fp = hb_open_limited(path, limit, what, err);
+    if (!fp)
+        return -1;
+    int rc = read_stream(fp, path, limit, what, out, len, err);
+    fclose(fp);
+    return rc;
+}
+
+int hb_sha256_file_limited(const char *path, unsigned long long limit,
+                           const char *what, char *hex, hb_err *err)
+{
+    FILE *fp = hb_open_limited(path, limit, what, err);
+    if (!fp)
+        return -1;
+    hb_sha256 *c = hb_sha256_new();
+    if (!c) {
+        fclose(fp);
+        return hb_fail(err, "%s: cannot start SHA-256", path);
+    }
+    unsigned char buf[65536];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, fp)) > 0)
+        hb_sha256_update(c, buf, r);
+    int bad = ferror(fp), e = errno;
+    fclose(fp);
+    hb_sha256_final_hex(c, hex);
+    errno = e;
+    return bad ? read_failed(path, limit, what, err) : 0;
 }
 
 int hb_is_file(const char *path)

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <jansson.h>
+#include "build/override.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_gen.h"
@@ -82,9 +84,18 @@ static int manifest_add(kat_manifest *m, char *line, long lineno, const char *pa
 int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
 {
     memset(m, 0, sizeof *m);
-    FILE *fp = fopen(path, "rb");
+    char dir[PATH_MAX], norm[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (override_inside(!slash ? "." : dir[0] ? dir : "/", hb_basename(path), 0, norm,
+                        sizeof norm) != 0)
+        return hb_fail(err, "%s: not a file inside its package (a symbolic link "
+                       "leading out?); put the manifest itself there", path);
+    FILE *fp = hb_open_limited(path, HB_LIMIT_TEXT, "a KAT manifest", err);
     if (!fp)
-        return hb_fail_errno(err, "%s: cannot open", path);
+        return -1;
     char *buf = NULL;
     size_t cap = 0;
     long lineno = 0;
@@ -135,8 +146,12 @@ static int is_vector_dir(const char *name)
     return strcasecmp(name, "Test_Vector") == 0 || strcasecmp(name, "Test_Vectors") == 0;
 }
 
-/* Walks DIR; INSIDE is 1 below a vector folder. */
-static int walk(const char *dir, int inside, int depth, strlist *out, hb_err *err)
+/* Walks DIR (PACKAGE or below it); INSIDE is 1 below a vector folder.
+ * Folders reached through a symbolic link are not entered (a link to an
+ * ancestor would repeat the tree without end), and a file that is a link
+ * leading outside the package is not listed. */
+static int walk(const char *package, const char *dir, int inside, int depth,
+                strlist *out, hb_err *err)
 {
     if (depth > 32)
         return hb_fail(err, "%s: folders nested too deep", dir);
@@ -146,14 +161,21 @@ static int walk(const char *dir, int inside, int depth, strlist *out, hb_err *er
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d)) != NULL) {
-        char path[PATH_MAX];
+        char path[PATH_MAX], norm[PATH_MAX];
+        struct stat st;
         if (e->d_name[0] == '.')
             continue;
         if (hb_path_join(path, sizeof path, dir, e->d_name, err) != 0) {
             rc = -1;
-        } else if (hb_is_dir(path)) {
-            rc = walk(path, inside || is_vector_dir(e->d_name), depth + 1, out, err);
-        } else if (inside && hb_is_file(path) && strlist_push(out, path) != 0) {
+        } else if (lstat(path, &st) != 0) {
+            continue;
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = walk(package, path, inside || is_vector_dir(e->d_name), depth + 1,
+                      out, err);
+        } else if (inside && override_inside(package, path + strlen(package) +
+                                             (path[strlen(package)] == '/'), 0,
+                                             norm, sizeof norm) == 0 &&
+                   strlist_push(out, path) != 0) {
             rc = hb_fail(err, "out of memory");
         }
     }
@@ -163,7 +185,7 @@ static int walk(const char *dir, int inside, int depth, strlist *out, hb_err *er
 
 int kat_vectors_list(const char *package, strlist *out, hb_err *err)
 {
-    if (walk(package, 0, 0, out, err) != 0)
+    if (walk(package, package, 0, 0, out, err) != 0)
         return -1;
     strlist_sort(out);
     return 0;

@@ -27,14 +27,18 @@ typedef struct kat_manifest {
     size_t n;
 } kat_manifest;
 
-/* Parses PATH; a malformed line fails with "PATH:LINE: ..." and what to do. */
+/* Parses PATH; a malformed line fails with "PATH:LINE: ..." and what to do.
+ * PATH must be a regular file of its folder (not a link leading out of it)
+ * of at most HB_LIMIT_TEXT bytes. */
 int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err);
 const kat_manifest_entry *kat_manifest_find(const kat_manifest *m, const char *label,
                                             const char *name);
 void kat_manifest_free(kat_manifest *m);
 
 /* Appends to OUT the paths (PACKAGE-prefixed, sorted) of every regular file
- * inside a Test_Vector or Test_Vectors folder of PACKAGE, at any depth. */
+ * inside a Test_Vector or Test_Vectors folder of PACKAGE, at any depth.
+ * Symbolic links to folders are not followed, nor links to files outside
+ * PACKAGE. */
 int kat_vectors_list(const char *package, strlist *out, hb_err *err);
 
 /* The file of FILES named NAME (case-insensitive), preferring one whose

@@ -7,8 +7,8 @@
  * resuming, the harness-default rebuild, the baseline entry, the command's
  * exit codes, no program of the package found through a relative PATH entry
  * or a relative --cc, silence about plain files among the packages, --cc
- * clang, a source named like an option, and the bundled examples when
- * present. */
+ * clang, a source named like an option, a source too large to read, and
+ * the bundled examples when present. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "build/build.h"
@@ -222,6 +223,30 @@ static void test_candidate_id_clash(void **state)
     assert_int_equal(build_run(&opt, &failed, &err), -1);
     assert_non_null(strstr(err.msg, "both have the candidate id Clash1"));
     assert_false(hb_is_file(fx_path(fx_root, "run_clash/build.json")));
+}
+
+/* A sparse 6 GiB source is not read (neither to look for main() nor to
+ * record its SHA-256): its instance is BUILDFAIL naming the file and the
+ * 64 MiB limit, another package's instance builds, and it all takes no
+ * time. (The other instances of the same package fail too: the sandbox
+ * stages no package of more than 512 MiB.) */
+static void test_huge_source_not_read(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "HugeOk", "Fine", "Fine", 256);
+    fx_instance(fx_root, "Huge", "Big", "Big", 256);
+    fx_write(fx_root, "Huge/" REF "Big/huge.c", "");
+    assert_int_equal(truncate(fx_path(fx_root, "Huge/" REF "Big/huge.c"), 6LL << 30), 0);
+    time_t t0 = time(NULL);
+    json_t *b = build("run_huge", "reference", "Huge", "HugeOk", 1);
+    assert_true(time(NULL) - t0 < 60);
+    json_t *big = entry(b, "Huge", "Big");
+    assert_string_equal(str(big, "status"), "BUILDFAIL");
+    if (!strstr(str(big, "reason"), REF "Big/huge.c: 6442450944 bytes, more than the "
+                                    "64 MiB limit for a source file"))
+        fail_msg("reason: %s", str(big, "reason"));
+    assert_string_equal(str(entry(b, "HugeOk", "Fine"), "status"), "BUILT");
+    json_decref(b);
 }
 
 /* Sums readelf's view of LIB: LOAD MemSiz, and allocated section sizes by
@@ -709,6 +734,7 @@ int main(void)
         cmocka_unit_test(test_one_folder_many_instances),
         cmocka_unit_test(test_performance_flags),
         cmocka_unit_test(test_candidate_id_clash),
+        cmocka_unit_test(test_huge_source_not_read),
         cmocka_unit_test(test_static_size_and_export_check),
         cmocka_unit_test(test_hostile_name_and_skip),
         cmocka_unit_test(test_resume),

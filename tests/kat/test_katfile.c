@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common/digest.h"
 #include "common/fs.h"
 #include "kat/katfile.h"
@@ -268,6 +269,53 @@ static void test_write_manifest_package(void **state)
     assert_non_null(strstr(err.msg, "KAT_2_23_Y.txt:3:"));
 }
 
+/* Submitted vector files are read within limits and inside the package:
+ * a sparse KAT text over 256 MiB and a sparse manifest over 64 MiB are
+ * refused naming the limit, a vector file or folder that is a link leading
+ * out of the package is not listed, nor is a manifest that is one read. */
+static void test_vector_limits_and_links(void **state)
+{
+    char pkg[4096], p[4200], out[4096], sha[HB_SHA256_HEX];
+    strlist files = {0};
+    kat_manifest m;
+    hb_err err;
+    (void)state;
+    path_of(pkg, sizeof pkg, "lim");
+    path_of(out, sizeof out, "outside");
+    write_text("outside/KAT_2_12_Out.txt", expected_text);
+    write_text("outside/kat.sha256", SHA_A " strict Out/KAT_2_12_Out.txt\n");
+    write_text("lim/Test_Vectors/KAT_2_12_In.txt", expected_text);
+    write_text("lim/Test_Vectors/sub/KAT_2_23_In.txt", expected_text);
+    snprintf(p, sizeof p, "%s/Test_Vectors/KAT_2_12_Out.txt", pkg);
+    assert_int_equal(symlink("../../outside/KAT_2_12_Out.txt", p), 0);
+    snprintf(p, sizeof p, "%s/Test_Vectors/away", pkg);
+    assert_int_equal(symlink(out, p), 0);
+    snprintf(p, sizeof p, "%s/Test_Vectors/KAT_2_23_Alias.txt", pkg);
+    assert_int_equal(symlink("sub/KAT_2_23_In.txt", p), 0); /* inside: kept */
+    assert_int_equal(kat_vectors_list(pkg, &files, &err), 0);
+    assert_int_equal(files.n, 3);
+    for (int i = 0; i < files.n; i++)
+        assert_null(strstr(files.v[i], "Out"));
+    strlist_free(&files);
+    snprintf(p, sizeof p, "%s/kat.sha256", pkg);
+    assert_int_equal(symlink("../outside/kat.sha256", p), 0);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "not a file inside its package"));
+    assert_int_equal(unlink(p), 0);
+
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(truncate(p, 65LL << 20), 0);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "64 MiB limit for a KAT manifest"));
+    snprintf(p, sizeof p, "%s/Test_Vectors/KAT_2_12_In.txt", pkg);
+    assert_int_equal(truncate(p, 300LL << 20), 0);
+    assert_int_equal(kat_file_sha256(p, sha, &err), -1);
+    assert_non_null(strstr(err.msg, "KAT_2_12_In.txt: 314572800 bytes, more than the "
+                                    "256 MiB limit for a KAT text file"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -279,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_manifest),
         cmocka_unit_test(test_label_of),
         cmocka_unit_test(test_write_manifest_package),
+        cmocka_unit_test(test_vector_limits_and_links),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
