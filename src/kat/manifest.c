@@ -61,24 +61,63 @@ static int parse_line(char *line, long lineno, const char *path, kat_manifest_en
     return 0;
 }
 
-static int manifest_add(kat_manifest *m, char *line, long lineno, const char *path,
-                        hb_err *err)
+/* Appends the entry of LINE, growing the array geometrically. */
+static int manifest_add(kat_manifest *m, size_t *cap, char *line, long lineno,
+                        const char *path, hb_err *err)
 {
-    kat_manifest_entry *v = realloc(m->v, (m->n + 1) * sizeof *v);
-    if (!v)
-        return hb_fail(err, "%s: out of memory", path);
-    m->v = v;
-    memset(&v[m->n], 0, sizeof v[m->n]);
-    int rc = parse_line(line, lineno, path, &v[m->n], err);
-    m->n++; /* counted even on failure, so kat_manifest_free releases it */
-    if (rc == 0) {
-        kat_manifest_entry *e = &v[m->n - 1];
-        for (size_t i = 0; i + 1 < m->n; i++)
-            if (strcmp(v[i].label, e->label) == 0 && strcmp(v[i].name, e->name) == 0)
-                return hb_fail_at(err, path, lineno, "%s/%s is already listed on "
-                                  "line %ld; keep one line", e->label, e->name, v[i].line);
+    if (m->n == *cap) {
+        size_t want = *cap ? *cap * 2 : 64;
+        kat_manifest_entry *v = realloc(m->v, want * sizeof *v);
+        if (!v)
+            return hb_fail(err, "%s: out of memory", path);
+        m->v = v;
+        *cap = want;
     }
+    memset(&m->v[m->n], 0, sizeof m->v[m->n]);
+    int rc = parse_line(line, lineno, path, &m->v[m->n], err);
+    m->n++; /* counted even on failure, so kat_manifest_free releases it */
     return rc;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const kat_manifest_entry *x = *(const kat_manifest_entry *const *)a;
+    const kat_manifest_entry *y = *(const kat_manifest_entry *const *)b;
+    int c = strcmp(x->label, y->label);
+    if (c == 0)
+        c = strcmp(x->name, y->name);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Fails on the first line (in file order) that repeats an earlier one's
+ * instance/file name: sorted, so n log n for a million lines. */
+static int check_duplicates(const kat_manifest *m, const char *path, hb_err *err)
+{
+    if (m->n < 2)
+        return 0;
+    const kat_manifest_entry **idx = malloc(m->n * sizeof *idx);
+    if (!idx)
+        return hb_fail(err, "%s: out of memory", path);
+    for (size_t i = 0; i < m->n; i++)
+        idx[i] = &m->v[i];
+    qsort(idx, m->n, sizeof *idx, cmp_entry);
+    /* within a run of equal names, lines ascend: the second one repeats */
+    const kat_manifest_entry *first = NULL, *again = NULL;
+    for (size_t i = 1; i < m->n; i++) {
+        const kat_manifest_entry *a = idx[i - 1], *b = idx[i];
+        int start = i == 1 || strcmp(idx[i - 2]->label, a->label) != 0 ||
+                    strcmp(idx[i - 2]->name, a->name) != 0;
+        if (start && strcmp(a->label, b->label) == 0 && strcmp(a->name, b->name) == 0 &&
+            (!again || b->line < again->line)) {
+            again = b;
+            first = a;
+        }
+    }
+    free(idx);
+    if (again)
+        return hb_fail_at(err, path, again->line, "%s/%s is already listed on line "
+                          "%ld; keep one line", again->label, again->name, first->line);
+    return 0;
 }
 
 int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
@@ -97,12 +136,17 @@ int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
     if (!fp)
         return -1;
     char *buf = NULL;
-    size_t cap = 0;
+    size_t cap = 0, entries = 0;
     long lineno = 0;
     ssize_t n;
     int rc = 0;
     while (rc == 0 && (n = getline(&buf, &cap, fp)) >= 0) {
-        lineno++;
+        if (++lineno > KAT_MANIFEST_MAX_LINES) {
+            rc = hb_fail_at(err, path, lineno, "more than %d lines, the limit for a "
+                            "KAT manifest; list each KAT file once",
+                            KAT_MANIFEST_MAX_LINES);
+            break;
+        }
         if (n > 0 && buf[n - 1] == '\n')
             n--;
         size_t len = kat_canon_line(buf, (size_t)n);
@@ -111,10 +155,14 @@ int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
             p++;
         if (len == 0 || *p == '\0' || *p == '#')
             continue;
-        rc = manifest_add(m, p, lineno, path, err);
+        rc = manifest_add(m, &entries, p, lineno, path, err);
     }
+    if (rc == 0 && ferror(fp))
+        rc = hb_fail_errno(err, "%s:%ld: cannot read", path, lineno + 1);
     free(buf);
     fclose(fp);
+    if (rc == 0)
+        rc = check_duplicates(m, path, err);
     if (rc != 0)
         kat_manifest_free(m);
     return rc;

@@ -228,6 +228,45 @@ static void test_manifest(void **state)
                           "kat.sha256:2: A/x.txt is already listed on line 1");
 }
 
+/* A large manifest: 200 000 lines load (in well under a second since the
+ * duplicate check sorts instead of comparing every pair), a repeated line
+ * at the end is named with the line it repeats, and more than the
+ * 1 000 000-line cap is refused naming it. */
+static void test_manifest_large(void **state)
+{
+    char p[4096], line[200];
+    kat_manifest m;
+    hb_err err;
+    (void)state;
+    path_of(p, sizeof p, "big.sha256");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 200000; i++)
+        fprintf(f, SHA_A " strict I%d/KAT_2_12_I%d.txt\n", i % 997, i);
+    fclose(f);
+    assert_int_equal(kat_manifest_load(p, &m, &err), 0);
+    assert_int_equal(m.n, 200000);
+    const kat_manifest_entry *e = kat_manifest_find(&m, "I599", "KAT_2_12_I199999.txt");
+    assert_non_null(e);
+    assert_int_equal(e->line, 200000);
+    kat_manifest_free(&m);
+    f = fopen(p, "ab");
+    fprintf(f, SHA_A " strict I5/KAT_2_12_I1002.txt\n" SHA_A " strict I3/KAT_2_12_I3.txt\n");
+    fclose(f);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    snprintf(line, sizeof line, "big.sha256:200001: I5/KAT_2_12_I1002.txt is already "
+             "listed on line 1003");
+    if (!strstr(err.msg, line))
+        fail_msg("expected '%s' in: %s", line, err.msg);
+    assert_int_equal(m.n, 0);
+    f = fopen(p, "wb");
+    for (int i = 0; i < 1000001; i++)
+        fputs("#\n", f);
+    fclose(f);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "big.sha256:1000001: more than 1000000 lines"));
+}
+
 static void test_label_of(void **state)
 {
     char l[80];
@@ -325,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_manifest),
+        cmocka_unit_test(test_manifest_large),
         cmocka_unit_test(test_label_of),
         cmocka_unit_test(test_write_manifest_package),
         cmocka_unit_test(test_vector_limits_and_links),
