@@ -142,23 +142,55 @@ static void set_reason(build_task *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Index of an earlier instance with the same candidate and instance, or -1. */
-static int earlier_twin(const discover_list *l, int i)
+/* The number of instances of L with the candidate and instance name of
+ * L->v[I] (I included); *pos gets I's 1-based place among them. Their file
+ * names (library, log) would be the same: the names are valid, so equal
+ * names are exactly equal file names. */
+static int name_twins(const discover_list *l, int i, int *pos)
 {
-    for (int j = 0; j < i; j++)
-        if (strcmp(l->v[j].candidate, l->v[i].candidate) == 0 &&
-            strcmp(l->v[j].instance, l->v[i].instance) == 0)
-            return j;
-    return -1;
+    int n = 0;
+    for (int j = 0; j < l->n; j++) {
+        if (strcmp(l->v[j].candidate, l->v[i].candidate) != 0 ||
+            strcmp(l->v[j].instance, l->v[i].instance) != 0)
+            continue;
+        n++;
+        if (j == i)
+            *pos = n;
+    }
+    return n;
 }
 
-static int plan_paths(build_ctx *c, build_task *t, hb_err *err)
+/* The refusal of an instance whose name N_TWINS folders share: every one
+ * of them is named, and none is built. */
+static void set_twin_reason(build_task *t, const discover_list *l, int n_twins)
+{
+    char dirs[HB_ERR_MAX] = "";
+    size_t used = 0;
+    for (int j = 0; j < l->n && used < sizeof dirs; j++)
+        if (strcmp(l->v[j].candidate, t->in->candidate) == 0 &&
+            strcmp(l->v[j].instance, t->in->instance) == 0)
+            used += (size_t)snprintf(dirs + used, sizeof dirs - used, "%s%s",
+                                     used ? ", " : "", l->v[j].source_dir[0]
+                                     ? l->v[j].source_dir : "(no folder)");
+    set_reason(t, "instance %s of candidate %s is the name of %d folders (%s), "
+               "whose libraries and logs would have the same names: none of them "
+               "is built; give each its own name in hashbench.ini ([instance "
+               "NAME] with dir = FOLDER)%s%s", t->in->instance, t->in->candidate,
+               n_twins, dirs, t->in->error[0] ? "; also: " : "", t->in->error);
+}
+
+/* The library and log of task T; TWIN > 0 is its place among instances of
+ * the same name, whose logs must not overwrite each other. */
+static int plan_paths(build_ctx *c, build_task *t, int twin, hb_err *err)
 {
     const discover_instance *in = t->in;
+    char nth[16] = "";
+    if (twin > 0)
+        snprintf(nth, sizeof nth, ".%d", twin);
     snprintf(t->library_rel, sizeof t->library_rel, "lib/%s/lib%s.so",
              in->candidate, in->instance);
-    snprintf(t->log_rel, sizeof t->log_rel, "logs/build/%s/%s.log",
-             in->candidate, in->instance);
+    snprintf(t->log_rel, sizeof t->log_rel, "logs/build/%s/%s%s.log",
+             in->candidate, in->instance, nth);
     if (under(t->library, c->run_dir, t->library_rel, err) != 0 ||
         under(t->log, c->run_dir, t->log_rel, err) != 0)
         return -1;
@@ -171,31 +203,28 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
     build_task *t = &c->tasks[i];
     t->in = &c->found.v[i];
     const char *pflags = profile_flags(c->profile, c->aarch64);
-    if (plan_paths(c, t, err) != 0 ||
+    int pos = 0, twins = name_twins(&c->found, i, &pos);
+    if (plan_paths(c, t, twins > 1 ? pos : 0, err) != 0 ||
         compile_make_flags(pflags, &t->in->defines, &t->in->includes, &t->flags) != 0 ||
         !(t->flags_str = strlist_join(&t->flags, " ")))
         return err->msg[0] ? -1 : hb_fail(err, "out of memory");
-    int twin = earlier_twin(&c->found, i);
-    if (t->in->skip[0]) {
+    if (t->in->skip[0] && twins < 2) {
         t->state = TASK_SKIPPED;
         set_reason(t, "%s", t->in->skip);
         t->sources = json_array();
         return 0;
     }
     hb_err serr;
-    t->sources = source_list(t->in, &serr);
-    if (t->in->error[0]) {
+    t->sources = t->in->skip[0] ? NULL : source_list(t->in, &serr);
+    if (twins > 1) {
+        t->state = TASK_REFUSED;
+        set_twin_reason(t, &c->found, twins);
+    } else if (t->in->error[0]) {
         t->state = TASK_REFUSED;
         set_reason(t, "%s", t->in->error);
     } else if (!t->sources) {
         t->state = TASK_REFUSED;
         set_reason(t, "%s", serr.msg);
-    } else if (twin >= 0) {
-        t->state = TASK_REFUSED;
-        set_reason(t, "%s: instance %s of candidate %s is "
-                 "also built from %s; give one a different name in hashbench.ini",
-                 t->in->source_dir, t->in->instance, t->in->candidate,
-                 c->found.v[twin].source_dir);
     } else if (t->in->sources.n == 0) {
         t->state = TASK_REFUSED;
         set_reason(t, "%s: no library source (.c) left "
@@ -411,9 +440,15 @@ static int save_json(build_ctx *c, int *n_failed, hb_err *err)
     return rc;
 }
 
-/* Refuses a package whose candidate id another package of the run has. */
+/* Refuses a package whose candidate id another package of the run has, or
+ * the id of hashbench's own baseline (its library and log would take the
+ * same names). */
 static int check_candidate_unique(const discover_list *l, int from, hb_err *err)
 {
+    if (from < l->n && strcmp(l->v[from].candidate, "baseline") == 0)
+        return hb_fail(err, "%s: the candidate id 'baseline' is hashbench's own "
+                       "SM3 baseline; give the package another id in its "
+                       "hashbench.ini ([candidate] id = ...)", l->v[from].package);
     for (int j = 0; from < l->n && j < from; j++)
         if (strcmp(l->v[j].candidate, l->v[from].candidate) == 0)
             return hb_fail(err, "%s and %s both have the candidate id %s; give one "

@@ -7,8 +7,8 @@
  * resuming, the harness-default rebuild, the baseline entry, the command's
  * exit codes, no program of the package found through a relative PATH entry
  * or a relative --cc, silence about plain files among the packages, --cc
- * clang, a source named like an option, a source too large to read, and
- * the bundled examples when present. */
+ * clang, a source named like an option, a source too large to read,
+ * instances sharing a name, and the bundled examples when present. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "build/build.h"
+#include "common/json.h"
+#include "kat/kat.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/proc.h"
@@ -223,6 +225,12 @@ static void test_candidate_id_clash(void **state)
     assert_int_equal(build_run(&opt, &failed, &err), -1);
     assert_non_null(strstr(err.msg, "both have the candidate id Clash1"));
     assert_false(hb_is_file(fx_path(fx_root, "run_clash/build.json")));
+    /* the baseline's id is taken: its library and log would be replaced */
+    fx_write(fx_root, "Clash2/hashbench.ini", "[candidate]\nid = baseline\n");
+    opt.packages = pkgs + 1;
+    opt.n_packages = 1;
+    assert_int_equal(build_run(&opt, &failed, &err), -1);
+    assert_non_null(strstr(err.msg, "the candidate id 'baseline' is hashbench's own"));
 }
 
 /* A sparse 6 GiB source is not read (neither to look for main() nor to
@@ -246,6 +254,76 @@ static void test_huge_source_not_read(void **state)
                                     "64 MiB limit for a source file"))
         fail_msg("reason: %s", str(big, "reason"));
     assert_string_equal(str(entry(b, "HugeOk", "Fine"), "status"), "BUILT");
+    json_decref(b);
+}
+
+/* The build.json entries of CAND/INST into OUT (at most MAX); their number. */
+static int entries_named(const json_t *b, const char *cand, const char *inst,
+                         json_t **out, int max)
+{
+    size_t i;
+    json_t *e;
+    int n = 0;
+    json_array_foreach(json_object_get(b, "instances"), i, e)
+        if (strcmp(str(e, "candidate"), cand) == 0 && strcmp(str(e, "instance"), inst) == 0 &&
+            n < max)
+            out[n++] = e;
+    return n;
+}
+
+/* Two folders declaring one ALGORITHM_INSTANCE, and a name that sanitizes
+ * to another folder's name: every one of them is BUILDFAIL naming all the
+ * folders of its name, each keeps its own log, and the KAT stage that
+ * follows keeps the other instance's verdict (none vanishes); a build.json
+ * where one such twin is built anyway is refused by the KAT stage. */
+static void test_instance_name_collision(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Twin", "One", "X", 256);
+    fx_instance(fx_root, "Twin", "Two", "X", 256);
+    fx_instance(fx_root, "Twin", "Dot", "X.Y", 256);
+    fx_instance(fx_root, "Twin", "Under", "X_Y", 256);
+    fx_instance(fx_root, "Twin", "Solo", "Solo", 256);
+    json_t *b = build("run_twin", "reference", "Twin", NULL, 4);
+    json_t *e[4];
+    char run[PATH_MAX], *log = NULL;
+    hb_err err;
+    snprintf(run, sizeof run, "%s/run_twin", fx_root);
+    const char *names[] = {"X", "X_Y"};
+    const char *dirs[][2] = {{REF "One", REF "Two"}, {REF "Dot", REF "Under"}};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(entries_named(b, "Twin", names[k], e, 4), 2);
+        assert_string_not_equal(str(e[0], "log"), str(e[1], "log"));
+        for (int i = 0; i < 2; i++) {
+            assert_string_equal(str(e[i], "status"), "BUILDFAIL");
+            const char *why = str(e[i], "reason");
+            if (!strstr(why, dirs[k][0]) || !strstr(why, dirs[k][1]) ||
+                !strstr(why, "none of them is built"))
+                fail_msg("reason without both folders: %s", why);
+            assert_int_equal(hb_read_file(fx_path(run, str(e[i], "log")), &log, NULL,
+                                          &err), 0);
+            assert_non_null(strstr(log, dirs[k][0]));
+            free(log);
+        }
+    }
+    assert_non_null(strstr(str(e[0], "reason"), "ALGORITHM_INSTANCE is not"));
+    assert_string_equal(str(entry(b, "Twin", "Solo"), "status"), "BUILT");
+    kat_options ko = {0};
+    ko.run_dir = run;
+    int failed = -1;
+    if (kat_run(&ko, &failed, &err) != 0)
+        fail_msg("kat_run: %s", err.msg);
+    json_t *kat = NULL;
+    assert_int_equal(hb_json_load(fx_path(run, "kat.json"), &kat, &err), 0);
+    assert_int_equal(json_array_size(json_object_get(kat, "instances")), 1);
+    assert_non_null(fx_entry(kat, "Twin", "Solo"));
+    json_decref(kat);
+    /* a build.json with a built twin: one verdict would replace the other */
+    entries_named(b, "Twin", "X", e, 4);
+    json_object_set_new(e[1], "status", json_string("BUILT"));
+    assert_int_equal(hb_json_save(fx_path(run, "build.json"), b, &err), 0);
+    assert_int_equal(kat_run(&ko, &failed, &err), -1);
+    assert_non_null(strstr(err.msg, "Twin/X is listed for both"));
     json_decref(b);
 }
 
@@ -735,6 +813,7 @@ int main(void)
         cmocka_unit_test(test_performance_flags),
         cmocka_unit_test(test_candidate_id_clash),
         cmocka_unit_test(test_huge_source_not_read),
+        cmocka_unit_test(test_instance_name_collision),
         cmocka_unit_test(test_static_size_and_export_check),
         cmocka_unit_test(test_hostile_name_and_skip),
         cmocka_unit_test(test_resume),
