@@ -457,14 +457,31 @@ static int check_candidate_unique(const discover_list *l, int from, hb_err *err)
     return 0;
 }
 
+/* The compiler CC stands for: itself, else $CC, else cc. */
+static const char *compiler_or_default(const char *cc)
+{
+    const char *env = getenv("CC");
+    return cc ? cc : env && *env ? env : "cc";
+}
+
+int build_check_compiler(const char *cc, hb_err *err)
+{
+    compile_toolchain tc;
+    return compile_toolchain_probe(compiler_or_default(cc), &tc, err);
+}
+
 static int prepare(build_ctx *c, hb_err *err)
 {
     const build_options *opt = c->opt;
-    const char *cc = opt->cc ? opt->cc : getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+    const char *cc = compiler_or_default(opt->cc);
     if (!opt->run_dir || !*opt->run_dir)
         return hb_fail(err, "no run directory; give --run-dir DIR");
     if (opt->n_packages < 1)
         return hb_fail(err, "no submission package given; name at least one folder");
+    /* The compiler before anything else: a wrong --cc is said at once, with
+     * nothing read or written yet. */
+    if (compile_toolchain_probe(cc, &c->tc, err) != 0)
+        return -1;
     /* The packages first: a package that cannot be read leaves the run
      * directory as it was, not even created. */
     for (int i = 0; i < opt->n_packages; i++) {
@@ -486,8 +503,6 @@ static int prepare(build_ctx *c, hb_err *err)
     if (!profile_is_known(c->profile))
         return hb_fail(err, "unknown profile '%s'; use reference, performance or "
                        "resource", c->profile);
-    if (compile_toolchain_probe(cc, &c->tc, err) != 0)
-        return -1;
     c->aarch64 = profile_target_is_aarch64(c->tc.target);
     c->n_tasks = c->found.n;
     c->tasks = calloc((size_t)c->n_tasks + 1, sizeof *c->tasks);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "build/build.h"
 #include "campaign/check.h"
 #include "campaign/costs.h"
 #include "common/digest.h"
@@ -601,6 +602,10 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
     memset(&c, 0, sizeof c);
     memset(res, 0, sizeof *res);
     c.o = o;
+    /* The compiler first: a wrong --cc is said before the host check, and
+     * also when the build phase is done (the KAT fallback rebuilds). */
+    if (build_check_compiler(o->cc, err) < 0)
+        return -1;
     if (hb_mkdirs(o->run_dir, err) < 0 || load_document(&c, err) < 0)
         return -1;
     int rc = apply_settings(&c, err);

@@ -276,6 +276,33 @@ static int do_instance(const kat_options *o, const json_t *list, const json_t *b
     return 0;
 }
 
+/* The compilers a harness-default rebuild of the selected guide builds of
+ * LIST would run, checked before any instance is tested rather than when
+ * the first fallback needs one. */
+static int check_compilers(const kat_options *o, const json_t *list, const char *bpath,
+                           hb_err *err)
+{
+    size_t i, j;
+    json_t *b, *seen;
+    json_array_foreach(list, i, b) {
+        const char *cc = str_of(b, "compiler");
+        int again = 0;
+        json_array_foreach(list, j, seen)
+            again |= j < i && strcmp(str_of(seen, "compiler"), cc) == 0;
+        if (again || !cc[0] || strcmp(str_of(b, "status"), "BUILT") != 0 ||
+            strcmp(str_of(b, "flags_kind"), "guide") != 0 ||
+            json_is_true(json_object_get(b, "baseline")) ||
+            !selected(o, str_of(b, "candidate"), str_of(b, "instance")))
+            continue;
+        hb_err why;
+        if (build_check_compiler(cc, &why) != 0)
+            return hb_fail(err, "%s: the compiler '%s' (the --cc of hashbench build), "
+                           "needed for a harness-default rebuild, cannot be run: "
+                           "%s", bpath, cc, why.msg);
+    }
+    return 0;
+}
+
 int kat_run(const kat_options *o, int *n_failed, hb_err *err)
 {
     char bpath[PATH_MAX], kpath[PATH_MAX];
@@ -290,9 +317,11 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     if (hb_json_load(bpath, &build, err) != 0)
         return -1;
     json_t *list = json_object_get(build, "instances");
-    int rc = json_is_array(list) ? load_kat_json(kpath, &kat, err)
+    int rc = json_is_array(list) ? check_compilers(o, list, bpath, err)
                                  : hb_fail(err, "%s: no 'instances' array; run "
                                            "'hashbench build' again", bpath);
+    if (rc == 0)
+        rc = load_kat_json(kpath, &kat, err);
     int total = rc == 0 ? count_selected(o, list) : 0, done = 0;
     size_t i;
     json_t *b;

@@ -29,7 +29,9 @@ typedef struct kat_options {
 /* Runs the KAT stage. *n_failed gets the number of selected instances whose
  * final status is a failure (not PASS, NOKAT or BASELINE). Returns 0 when
  * kat.json was written (even with failures), -1 on an input or harness
- * error (missing or bad build.json, unwritable run directory). */
+ * error (missing or bad build.json, unwritable run directory, a compiler
+ * recorded for the harness-default rebuild that cannot be run: checked
+ * before any instance is tested). */
 int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
 
 #endif

@@ -623,6 +623,53 @@ static void test_cli_exit_codes(void **state)
     assert_int_equal(run_cli(a4), 2);
 }
 
+/* A missing or non-executable --cc is an error up front naming --cc: build
+ * creates no run directory, run stops before the host check, and kat
+ * stops before testing anything when the compiler build.json records for
+ * the harness-default rebuild cannot be run. */
+static void test_cc_checked_up_front(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX];
+    snprintf(exe, sizeof exe, "%s/hashbench", build_dir());
+    if (access(exe, X_OK) != 0) {
+        print_message("%s not built: --cc not checked\n", exe);
+        skip();
+    }
+    fx_instance(fx_root, "CcPkg", "A", "A", 256);
+    fx_write(fx_root, "not-exec-cc", "#!/bin/sh\nexec cc \"$@\"\n");
+    char pkg[PATH_MAX], run[PATH_MAX], bad[PATH_MAX], *out = NULL;
+    snprintf(pkg, sizeof pkg, "%s/CcPkg", fx_root);
+    snprintf(run, sizeof run, "%s/run_cc", fx_root);
+    snprintf(bad, sizeof bad, "%s/not-exec-cc", fx_root);
+    const char *ccs[] = {"/nonexistent/gcc", bad, "no-such-compiler-xyz"};
+    for (int i = 0; i < 3; i++) {
+        const char *b[] = {"build", "--run-dir", run, "--cc", ccs[i], pkg, NULL};
+        assert_int_equal(run_cli_in(NULL, b, &out), 2);
+        if (!strstr(out, "--cc") || !strstr(out, ccs[i]))
+            fail_msg("build --cc %s: %s", ccs[i], out);
+        free(out);
+        assert_false(hb_is_dir(run));
+        const char *r[] = {"run", "--run-dir", run, "--cc", ccs[i], pkg, NULL};
+        assert_int_equal(run_cli_in(NULL, r, &out), 2);
+        if (!strstr(out, "--cc") || strstr(out, "host check"))
+            fail_msg("run --cc %s: %s", ccs[i], out);
+        free(out);
+        assert_false(hb_is_dir(run));
+    }
+    json_t *b = build("run_cc", "reference", "CcPkg", NULL, 0);
+    json_object_set_new(entry(b, "CcPkg", "A"), "compiler", json_string(ccs[0]));
+    hb_err err;
+    assert_int_equal(hb_json_save(fx_path(run, "build.json"), b, &err), 0);
+    json_decref(b);
+    const char *k[] = {"kat", "--run-dir", run, NULL};
+    assert_int_equal(run_cli_in(NULL, k, &out), 2);
+    if (!strstr(out, "--cc of hashbench build") || !strstr(out, ccs[0]))
+        fail_msg("kat: %s", out);
+    free(out);
+    assert_false(hb_is_file(fx_path(run, "kat.json")));
+}
+
 /* Writes into fx_root/PKG_REL and fx_root/PKG_REL/bin a script for every
  * program the compiler might look up (and for the compiler names
  * themselves) that creates MARKER.<name> when run. */
@@ -820,6 +867,7 @@ int main(void)
         cmocka_unit_test(test_harness_default_rebuild),
         cmocka_unit_test(test_baseline_entry),
         cmocka_unit_test(test_cli_exit_codes),
+        cmocka_unit_test(test_cc_checked_up_front),
         cmocka_unit_test(test_relative_path_entries_ignored),
         cmocka_unit_test(test_cli_glob_and_cc),
         cmocka_unit_test(test_dash_source_name),
