@@ -496,7 +496,7 @@ static int prepare(build_ctx *c, hb_err *err)
         return -1;
     if (!realpath(opt->run_dir, c->run_dir))
         return hb_fail_errno(err, "%s: cannot resolve", opt->run_dir);
-    if (load_old(c, err) != 0)
+    if (hb_remove_stale_tmp(c->run_dir, NULL, err) != 0 || load_old(c, err) != 0)
         return -1;
     if (!c->profile)
         c->profile = "reference";

@@ -606,8 +606,13 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
      * also when the build phase is done (the KAT fallback rebuilds). */
     if (build_check_compiler(o->cc, err) < 0)
         return -1;
-    if (hb_mkdirs(o->run_dir, err) < 0 || load_document(&c, err) < 0)
+    int stale = 0;
+    if (hb_mkdirs(o->run_dir, err) < 0 || hb_remove_stale_tmp(o->run_dir, &stale, err) < 0 ||
+        load_document(&c, err) < 0)
         return -1;
+    if (stale)
+        log_line(o, "removed %d temporary file%s left by an interrupted run", stale,
+                 stale == 1 ? "" : "s");
     int rc = apply_settings(&c, err);
     if (rc == 0)
         rc = run_phases(&c, res, err);

@@ -3,9 +3,11 @@
 #include "common/fs.h"
 #include "common/digest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +313,57 @@ int hb_remove_tree(const char *path, hb_err *err)
     if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
         return hb_fail_errno(err, "%s: cannot remove", path);
     return 0;
+}
+
+/* The pid of a temporary name "NAME.tmp.PID", or 0 when NAME is not one. */
+static long tmp_pid(const char *name)
+{
+    const char *tag = NULL;
+    for (const char *p = strstr(name, ".tmp."); p; p = strstr(p + 1, ".tmp."))
+        tag = p; /* the last one: NAME itself may hold ".tmp." */
+    if (!tag || tag == name || !tag[5])
+        return 0;
+    char *end;
+    errno = 0;
+    long pid = strtol(tag + 5, &end, 10);
+    return errno || *end || pid <= 0 || tag[5] < '1' || tag[5] > '9' ? 0 : pid;
+}
+
+/* Removes the stale temporary files of folder DIR and below (depth-first,
+ * entering no symbolic link); *n counts them. */
+static int remove_stale_in(const char *dir, int depth, int *n, hb_err *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return depth == 0 ? hb_fail_errno(err, "%s: cannot list", dir) : 0;
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char path[4096];
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            hb_path_join(path, sizeof path, dir, e->d_name, NULL) != 0 ||
+            lstat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && depth < 64) {
+            rc = remove_stale_in(path, depth + 1, n, err);
+        } else if (S_ISREG(st.st_mode)) {
+            long pid = tmp_pid(e->d_name);
+            if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH &&
+                unlink(path) == 0)
+                (*n)++;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int hb_remove_stale_tmp(const char *run_dir, int *n_removed, hb_err *err)
+{
+    int n = 0, rc = hb_is_dir(run_dir) ? remove_stale_in(run_dir, 0, &n, err) : 0;
+    if (n_removed)
+        *n_removed = n;
+    return rc;
 }
 
 int hb_path_join(char *out, size_t outsz, const char *a, const char *b, hb_err *err)

@@ -62,6 +62,13 @@ int hb_read_file_limited(const char *path, unsigned long long limit, const char 
 int hb_sha256_file_limited(const char *path, unsigned long long limit,
                            const char *what, char *hex, hb_err *err);
 
+/* Removes below RUN_DIR (following no symbolic link) the temporary files
+ * "NAME.tmp.PID" of hb_atomic_open that a process which no longer runs left
+ * behind (a campaign killed with SIGKILL); a running process's files are
+ * kept. *n_removed (may be NULL) gets their number. A missing RUN_DIR is
+ * not an error. */
+int hb_remove_stale_tmp(const char *run_dir, int *n_removed, hb_err *err);
+
 /* 1 when PATH exists as a regular file / folder, else 0. */
 int hb_is_file(const char *path);
 int hb_is_dir(const char *path);

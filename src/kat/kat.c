@@ -314,7 +314,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     if (!hb_is_file(bpath))
         return hb_fail(err, "%s: not found; run 'hashbench build' on this run "
                        "directory first", bpath);
-    if (hb_json_load(bpath, &build, err) != 0)
+    if (hb_remove_stale_tmp(o->run_dir, NULL, err) != 0 ||
+        hb_json_load(bpath, &build, err) != 0)
         return -1;
     json_t *list = json_object_get(build, "instances");
     int rc = json_is_array(list) ? check_compilers(o, list, bpath, err)

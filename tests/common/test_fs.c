@@ -2,7 +2,9 @@
  * once (a sparse 6 GiB file is not read) with an error naming the file and
  * the limit; a file at the limit is read whole; a FIFO or a device is
  * refused without blocking; a file that grows past the limit after it was
- * opened is not read past it; the SHA-256 with a limit. */
+ * opened is not read past it; the SHA-256 with a limit. The clean-up of the
+ * temporary files that writers which no longer run left in a run
+ * directory. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,6 +132,61 @@ static void test_growth_after_open_stops(void **state)
     fclose(fp);
 }
 
+/* A pid that no process has: a child that has ended and been reaped. */
+static long dead_pid(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    assert_true(pid > 0);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    return (long)pid;
+}
+
+static void touch(const char *rel)
+{
+    hb_err err;
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s", dir, rel);
+    assert_int_equal(hb_mkdirs_for(p, &err), 0);
+    FILE *f = fopen(p, "wb"); /* not hb_write_atomic: its own .tmp.PID */
+    assert_non_null(f);
+    fclose(f);
+}
+
+static void test_remove_stale_tmp(void **state)
+{
+    (void)state;
+    char name[128], live[128], outside[128], link[PATH_MAX];
+    hb_err err;
+    int n = -1;
+    long dead = dead_pid();
+    snprintf(name, sizeof name, "run/records/SM3/SM3__hash_32.json.tmp.%ld", dead);
+    touch(name);
+    snprintf(name, sizeof name, "run/campaign.json.tmp.%ld", dead);
+    touch(name);
+    snprintf(live, sizeof live, "run/kat.json.tmp.%ld", (long)getpid());
+    touch(live);
+    touch("run/notes.tmp.abc");
+    touch("run/x.tmp.0");
+    touch("run/kat.json");
+    snprintf(outside, sizeof outside, "elsewhere/a.json.tmp.%ld", dead);
+    touch(outside);
+    snprintf(link, sizeof link, "%s/run/link", dir);
+    assert_int_equal(symlink("../elsewhere", link), 0);
+    assert_int_equal(hb_remove_stale_tmp(at("run"), &n, &err), 0);
+    assert_int_equal(n, 2);
+    snprintf(name, sizeof name, "run/records/SM3/SM3__hash_32.json.tmp.%ld", dead);
+    assert_false(hb_is_file(at(name)));
+    assert_true(hb_is_file(at(live)));  /* its writer still runs */
+    assert_true(hb_is_file(at("run/notes.tmp.abc")));
+    assert_true(hb_is_file(at("run/x.tmp.0")));
+    assert_true(hb_is_file(at("run/kat.json")));
+    assert_true(hb_is_file(at(outside))); /* not followed through the link */
+    assert_int_equal(hb_remove_stale_tmp(at("missing"), &n, &err), 0);
+    assert_int_equal(n, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_at_limit_read_whole),
         cmocka_unit_test(test_fifo_and_device_refused),
         cmocka_unit_test(test_growth_after_open_stops),
+        cmocka_unit_test(test_remove_stale_tmp),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
