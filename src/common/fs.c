@@ -329,6 +329,24 @@ static long tmp_pid(const char *name)
     return errno || *end || pid <= 0 || tag[5] < '1' || tag[5] > '9' ? 0 : pid;
 }
 
+/* 0 when no process PID runs: none exists, or it has ended and waits to be
+ * reaped (a zombie, whose files are as stale as a dead process's). */
+static int pid_running(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        return 0;
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 1; /* no procfs: assume it runs */
+    size_t n = fread(stat, 1, sizeof stat - 1, fp);
+    fclose(fp);
+    stat[n] = '\0';
+    const char *close = strrchr(stat, ')'); /* "pid (comm) S ..." */
+    return !(close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X'));
+}
+
 /* Removes the stale temporary files of folder DIR and below (depth-first,
  * entering no symbolic link); *n counts them. */
 static int remove_stale_in(const char *dir, int depth, int *n, hb_err *err)
@@ -349,8 +367,7 @@ static int remove_stale_in(const char *dir, int depth, int *n, hb_err *err)
             rc = remove_stale_in(path, depth + 1, n, err);
         } else if (S_ISREG(st.st_mode)) {
             long pid = tmp_pid(e->d_name);
-            if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH &&
-                unlink(path) == 0)
+            if (pid > 0 && !pid_running(pid) && unlink(path) == 0)
                 (*n)++;
         }
     }

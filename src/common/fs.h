@@ -65,7 +65,7 @@ int hb_sha256_file_limited(const char *path, unsigned long long limit,
 /* Removes below RUN_DIR (following no symbolic link) the temporary files
  * "NAME.tmp.PID" of hb_atomic_open that a process which no longer runs left
  * behind (a campaign killed with SIGKILL); a running process's files are
- * kept. *n_removed (may be NULL) gets their number. A missing RUN_DIR is
+ * kept (a zombie does not run). *n_removed (may be NULL) gets their number. A missing RUN_DIR is
  * not an error. */
 int hb_remove_stale_tmp(const char *run_dir, int *n_removed, hb_err *err);
 

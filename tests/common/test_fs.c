@@ -170,12 +170,20 @@ static void test_remove_stale_tmp(void **state)
     touch("run/notes.tmp.abc");
     touch("run/x.tmp.0");
     touch("run/kat.json");
+    pid_t zombie = fork(); /* ended, not yet reaped: it does not run */
+    if (zombie == 0)
+        _exit(0);
+    assert_true(zombie > 0);
+    usleep(200000);
+    snprintf(name, sizeof name, "run/kat/A/KAT_2_23_A.txt.tmp.%ld", (long)zombie);
+    touch(name);
     snprintf(outside, sizeof outside, "elsewhere/a.json.tmp.%ld", dead);
     touch(outside);
     snprintf(link, sizeof link, "%s/run/link", dir);
     assert_int_equal(symlink("../elsewhere", link), 0);
     assert_int_equal(hb_remove_stale_tmp(at("run"), &n, &err), 0);
-    assert_int_equal(n, 2);
+    assert_int_equal(n, 3);
+    assert_int_equal(waitpid(zombie, NULL, 0), zombie);
     snprintf(name, sizeof name, "run/records/SM3/SM3__hash_32.json.tmp.%ld", dead);
     assert_false(hb_is_file(at(name)));
     assert_true(hb_is_file(at(live)));  /* its writer still runs */
