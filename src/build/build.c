@@ -312,11 +312,15 @@ static json_t *strlist_json(const strlist *l)
     return arr;
 }
 
-/* Sets the outcome fields (library ... log) of entry E, in FORMATS order. */
+/* Sets the outcome fields (library ... log, log_sha256) of entry E, in
+ * FORMATS order; LOG is the log's full path (NULL: no log). */
 static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
                         const char *reason, const char *library_rel,
-                        const char *log_rel)
+                        const char *log_rel, const char *log)
 {
+    char log_sha[HB_SHA256_HEX];
+    hb_err ignored;
+    int have_log = log && hb_sha256_file_hex(log, log_sha, &ignored) == 0;
     if (strcmp(status, "BUILT") == 0) {
         json_object_set_new(e, "library", json_string(library_rel));
         json_object_set_new(e, "library_sha256", json_string(o->library_sha256));
@@ -328,6 +332,7 @@ static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
     json_object_set_new(e, "status", json_string(status));
     json_object_set_new(e, "reason", json_string(reason));
     json_object_set_new(e, "log", json_string(log_rel));
+    json_object_set_new(e, "log_sha256", have_log ? json_string(log_sha) : json_null());
 }
 
 static json_t *task_entry(const build_ctx *c, const build_task *t)
@@ -342,12 +347,13 @@ static json_t *task_entry(const build_ctx *c, const build_task *t)
         "compiler", c->tc.name, "compiler_version", c->tc.version);
     json_object_set(e, "sources", t->sources);
     if (t->state == TASK_SKIPPED)
-        put_outcome(e, &t->out, "SKIPPED", t->reason, "", "");
+        put_outcome(e, &t->out, "SKIPPED", t->reason, "", "", NULL);
     else if (t->state == TASK_REFUSED)
-        put_outcome(e, &t->out, "BUILDFAIL", t->reason, "", t->log_rel);
+        put_outcome(e, &t->out, "BUILDFAIL", t->reason, "", t->log_rel, t->log);
     else
         put_outcome(e, &t->out, t->out.built ? "BUILT" : "BUILDFAIL",
-                    t->out.built ? "" : t->out.reason, t->library_rel, t->log_rel);
+                    t->out.built ? "" : t->out.reason, t->library_rel, t->log_rel,
+                    t->log);
     json_object_set_new(e, "exclude_timing", json_string(in->exclude_timing));
     json_object_set_new(e, "baseline", json_false());
     json_object_set_new(e, "defines", strlist_json(&in->defines));
@@ -381,7 +387,7 @@ static json_t *baseline_entry(const build_ctx *c, hb_err *err)
         "compiler", "", "compiler_version", "", "sources");
     put_outcome(e, &o, o.built ? "BUILT" : "BUILDFAIL",
                 o.built ? "" : "the baseline library does not export CryptHash",
-                lib_rel, log_rel);
+                lib_rel, log_rel, log);
     json_object_set_new(e, "exclude_timing", json_string(""));
     json_object_set_new(e, "baseline", json_true());
     return e;
@@ -604,10 +610,10 @@ static void free_rebuild_input(rebuild_input *r)
 static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
                              const char *flags, json_t *sources,
                              const compile_outcome *o, const char *lib_rel,
-                             const char *log_rel)
+                             const char *log_rel, const char *log)
 {
     static const char *const outcome_keys[] = {"library", "library_sha256",
-        "static_size", "status", "reason", "log"};
+        "static_size", "status", "reason", "log", "log_sha256"};
     json_t *e = json_object();
     const char *key;
     json_t *v;
@@ -620,7 +626,7 @@ static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
         if (strcmp(key, "sources") == 0) {
             json_object_set(e, "sources", sources);
             put_outcome(e, o, o->built ? "BUILT" : "BUILDFAIL", o->built ? "" : o->reason,
-                        lib_rel, log_rel);
+                        lib_rel, log_rel, log);
         } else {
             json_object_set(e, key, v);
         }
@@ -664,7 +670,7 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     if (rc == 0)
         rc = compile_instance(&job, &o, err);
     if (rc == 0)
-        *out = rebuilt_entry(entry, &tc, flags_str, sources, &o, lib_rel, log_rel);
+        *out = rebuilt_entry(entry, &tc, flags_str, sources, &o, lib_rel, log_rel, log);
     json_decref(sources);
     free(flags_str);
     strlist_free(&flags);

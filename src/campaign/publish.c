@@ -43,6 +43,7 @@ typedef struct publish_ctx {
     int redacted;            /* host paths redacted in the current file */
     json_t *redactions;      /* [{"file", "paths"}] for campaign.json */
     json_t *log_sha;         /* rewritten KAT log: run SHA-256 -> published */
+    json_t *build_logs;      /* copied compiler log: run-dir path -> SHA-256 */
 } publish_ctx;
 
 static int valid_system(const char *s)
@@ -495,8 +496,45 @@ static int visit_build_log(void *ctx, const char *rel, hb_err *err)
         return 0;
     if (publish_log(c, rel, was, now, err) < 0)
         return -1;
+    json_object_set_new(c->build_logs, rel, json_string(now));
     c->counts.build_logs++;
     return 0;
+}
+
+/* build.json: each entry's "log_sha256" is that of the published copy of
+ * its compiler log (none when the log is missing: validate says so), and
+ * "other_logs" lists the copied compiler logs no entry cites (the KAT
+ * stage's harness-default rebuilds), so that validate can check every
+ * published log. */
+static int publish_build(publish_ctx *c, hb_err *err)
+{
+    char src[PATH_MAX];
+    json_t *doc, *e, *sha;
+    size_t i;
+    const char *rel;
+    snprintf(src, sizeof src, "%s/build.json", c->run_dir);
+    if (hb_json_load(src, &doc, err) < 0)
+        return -1;
+    json_t *cited = json_object();
+    json_array_foreach(json_object_get(doc, "instances"), i, e) {
+        const char *log = json_string_value(json_object_get(e, "log"));
+        if (!log || !log[0])
+            continue;
+        sha = json_object_get(c->build_logs, log);
+        json_object_set(e, "log_sha256", sha ? sha : json_null());
+        json_object_set_new(cited, log, json_true());
+    }
+    json_t *other = json_array();
+    json_object_foreach(c->build_logs, rel, sha)
+        if (!json_object_get(cited, rel))
+            json_array_append_new(other, json_pack("{s:s, s:O}", "log", rel,
+                                                   "log_sha256", sha));
+    json_object_set_new(doc, "other_logs", other);
+    json_decref(cited);
+    rewrite_doc(c, doc, "build.json");
+    int rc = save_doc(c, doc, src, "build.json", err);
+    json_decref(doc);
+    return rc;
 }
 
 /* Package folders named in build.json and campaign.json's submissions: text
@@ -571,7 +609,7 @@ static int assemble(publish_ctx *c, hb_err *err)
     if (tree_walk(c->run_dir, "kat", visit_kat_log, c, err) < 0 ||
         tree_walk(c->run_dir, "logs/build", visit_build_log, c, err) < 0)
         return -1;
-    if (publish_json(c, "build.json", err) < 0 || publish_json(c, "kat.json", err) < 0 ||
+    if (publish_build(c, err) < 0 || publish_json(c, "kat.json", err) < 0 ||
         tree_walk(c->run_dir, "records", visit_record, c, err) < 0)
         return -1;
     return publish_campaign(c, err);
@@ -612,6 +650,7 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     c.system = system;
     c.redactions = json_array();
     c.log_sha = json_object();
+    c.build_logs = json_object();
     add_rule(&c, run_dir, "", 0);
     if (c.n_rules == 0)
         return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
@@ -631,5 +670,6 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
         *counts = c.counts;
     json_decref(c.redactions);
     json_decref(c.log_sha);
+    json_decref(c.build_logs);
     return rc;
 }

@@ -4,7 +4,10 @@
  * gets them as <path>/<name>, the run directory and package folders
  * relative, the kernel's /proc kept, a rewritten KAT log's SHA-256 updated
  * where it is cited, and campaign.json records what was redacted; the
- * dataset then validates. */
+ * dataset then validates. Then validate against a published dataset
+ * changed afterwards: a compiler log with a host file appended to it, a log
+ * no entry cites, a dataset folder or a log replaced by a symbolic link to
+ * an identical copy elsewhere. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +86,7 @@ static int setup(void **state)
              "see /proc/cpuinfo\n# result: BUILDFAIL\n", run, pkg);
     put(run, "logs/build/Cand/Inst.log", log);
     put(run, "logs/build/Cand/Ok.log", "$ /usr/bin/gcc -o x.so x.c\n# result: BUILT\n");
+    put(run, "logs/build/Cand/Ok.harness-default.log", "$ cc -O2 -o x.so x.c\n");
     snprintf(kat_log, sizeof kat_log, "hashbench KAT log\ncandidate: Cand\ninstance: Ok\n"
              "NOTE loaded /opt/elsewhere/libOk.so\nRESULT Cand Ok PASS\n");
     put(run, "kat/Cand/Ok.log", kat_log);
@@ -135,7 +139,7 @@ static void test_publish_redacts_host_paths(void **state)
     publish_counts n;
     if (publish_run(run, "x86_1", data, &n, &err) != 0)
         fail_msg("publish: %s", err.msg);
-    assert_int_equal(n.build_logs, 2);
+    assert_int_equal(n.build_logs, 3);
     assert_int_equal(n.kat_logs, 1);
     char sys[1024];
     snprintf(sys, sizeof sys, "%s/x86_1", data);
@@ -195,10 +199,105 @@ static void test_publish_redacts_host_paths(void **state)
     fclose(out);
 }
 
+/* Publishes the run afresh; returns DATA/x86_1 (static). */
+static const char *publish_fresh(void)
+{
+    static char sys[1024];
+    hb_err err;
+    if (publish_run(run, "x86_1", data, NULL, &err) != 0)
+        fail_msg("publish: %s", err.msg);
+    snprintf(sys, sizeof sys, "%s/x86_1", data);
+    return sys;
+}
+
+/* Validates DATA; returns its status, and its output in OUT (static). */
+static int validate(const char **out)
+{
+    static char text[8192];
+    report_validate_stats st;
+    hb_err err = {{0}};
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    int rc = report_validate(data, NULL, fp, &st, &err);
+    rewind(fp);
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    text[n] = '\0';
+    fclose(fp);
+    *out = text;
+    return rc;
+}
+
+static void test_compiler_log_sha_checked(void **state)
+{
+    (void)state;
+    const char *sys = publish_fresh(), *out;
+    json_t *b = NULL;
+    hb_err err;
+    char sha[HB_SHA256_HEX];
+    assert_int_equal(hb_json_load(at(sys, "build.json"), &b, &err), 0);
+    json_t *e = json_array_get(json_object_get(b, "instances"), 0);
+    assert_int_equal(hb_sha256_file_hex(at(sys, "logs/build/Cand/Inst.log"), sha, &err), 0);
+    assert_string_equal(json_string_value(json_object_get(e, "log_sha256")), sha);
+    json_t *other = json_array_get(json_object_get(b, "other_logs"), 0);
+    assert_string_equal(json_string_value(json_object_get(other, "log")),
+                        "x86_1/logs/build/Cand/Ok.harness-default.log");
+    json_decref(b);
+    assert_int_equal(validate(&out), 0);
+
+    /* a host file appended to a published compiler log */
+    char *host = slurp("/etc/passwd"), *log = slurp(at(sys, "logs/build/Cand/Inst.log"));
+    char *both = malloc(strlen(log) + strlen(host) + 1);
+    strcpy(both, log);
+    strcat(both, host);
+    put(sys, "logs/build/Cand/Inst.log", both);
+    free(both);
+    free(host);
+    assert_int_equal(validate(&out), 1);
+    if (!strstr(out, "x86_1/logs/build/Cand/Inst.log: field log_sha256: recorded"))
+        fail_msg("validate said:\n%s", out);
+    put(sys, "logs/build/Cand/Inst.log", log);
+    free(log);
+    assert_int_equal(validate(&out), 0);
+    /* the harness-default rebuild's log is checked too */
+    put(sys, "logs/build/Cand/Ok.harness-default.log", "# edited\n");
+    assert_int_equal(validate(&out), 1);
+    assert_non_null(strstr(out, "Ok.harness-default.log: field log_sha256"));
+    /* a log no entry cites */
+    publish_fresh();
+    put(sys, "logs/build/Cand/Extra.log", "added\n");
+    assert_int_equal(validate(&out), 1);
+    assert_non_null(strstr(out, "x86_1/logs/build/Cand/Extra.log: not cited by "
+                                "x86_1/build.json"));
+}
+
+static void test_symbolic_links_refused(void **state)
+{
+    (void)state;
+    const char *sys = publish_fresh(), *out;
+    char away[300], cmd[8192];
+    snprintf(away, sizeof away, "%s/away", root);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s' && cp -a '%s' '%s/' && "
+             "rm -rf '%s' && ln -s '%s/x86_1' '%s'", away, away, sys, away, sys, away, sys);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(validate(&out), 1); /* the same files, through a link */
+    if (!strstr(out, "x86_1: a symbolic link; a dataset holds plain files"))
+        fail_msg("validate said:\n%s", out);
+    assert_int_equal(unlink(sys), 0);
+    sys = publish_fresh();
+    assert_int_equal(validate(&out), 0);
+    snprintf(cmd, sizeof cmd, "cp '%s/kat/Cand/Ok.log' '%s/Ok.log' && rm '%s/kat/Cand/Ok.log' "
+             "&& ln -s '%s/Ok.log' '%s/kat/Cand/Ok.log'", sys, away, sys, away, sys);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(validate(&out), 1);
+    assert_non_null(strstr(out, "x86_1/kat/Cand/Ok.log: a symbolic link"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_publish_redacts_host_paths),
+        cmocka_unit_test(test_compiler_log_sha_checked),
+        cmocka_unit_test(test_symbolic_links_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
