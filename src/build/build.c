@@ -114,13 +114,15 @@ static int can_reuse(const build_ctx *c, build_task *t)
     return t->out.built && str_field_is(e, "library_sha256", t->out.library_sha256);
 }
 
+/* The sources with their SHA-256; NULL (ERR naming the file) when one
+ * cannot be read or is larger than HB_LIMIT_TEXT. */
 static json_t *source_list(const discover_instance *in, hb_err *err)
 {
     json_t *arr = json_array();
     for (int i = 0; i < in->sources.n; i++) {
         char full[PATH_MAX], hex[HB_SHA256_HEX];
         if (under(full, in->package, in->sources.v[i], err) != 0 ||
-            hb_sha256_file_hex(full, hex, err) != 0) {
+            hb_sha256_file_limited(full, HB_LIMIT_TEXT, "a source file", hex, err) != 0) {
             json_decref(arr);
             return NULL;
         }
@@ -140,23 +142,55 @@ static void set_reason(build_task *t, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Index of an earlier instance with the same candidate and instance, or -1. */
-static int earlier_twin(const discover_list *l, int i)
+/* The number of instances of L with the candidate and instance name of
+ * L->v[I] (I included); *pos gets I's 1-based place among them. Their file
+ * names (library, log) would be the same: the names are valid, so equal
+ * names are exactly equal file names. */
+static int name_twins(const discover_list *l, int i, int *pos)
 {
-    for (int j = 0; j < i; j++)
-        if (strcmp(l->v[j].candidate, l->v[i].candidate) == 0 &&
-            strcmp(l->v[j].instance, l->v[i].instance) == 0)
-            return j;
-    return -1;
+    int n = 0;
+    for (int j = 0; j < l->n; j++) {
+        if (strcmp(l->v[j].candidate, l->v[i].candidate) != 0 ||
+            strcmp(l->v[j].instance, l->v[i].instance) != 0)
+            continue;
+        n++;
+        if (j == i)
+            *pos = n;
+    }
+    return n;
 }
 
-static int plan_paths(build_ctx *c, build_task *t, hb_err *err)
+/* The refusal of an instance whose name N_TWINS folders share: every one
+ * of them is named, and none is built. */
+static void set_twin_reason(build_task *t, const discover_list *l, int n_twins)
+{
+    char dirs[HB_ERR_MAX] = "";
+    size_t used = 0;
+    for (int j = 0; j < l->n && used < sizeof dirs; j++)
+        if (strcmp(l->v[j].candidate, t->in->candidate) == 0 &&
+            strcmp(l->v[j].instance, t->in->instance) == 0)
+            used += (size_t)snprintf(dirs + used, sizeof dirs - used, "%s%s",
+                                     used ? ", " : "", l->v[j].source_dir[0]
+                                     ? l->v[j].source_dir : "(no folder)");
+    set_reason(t, "instance %s of candidate %s is the name of %d folders (%s), "
+               "whose libraries and logs would have the same names: none of them "
+               "is built; give each its own name in hashbench.ini ([instance "
+               "NAME] with dir = FOLDER)%s%s", t->in->instance, t->in->candidate,
+               n_twins, dirs, t->in->error[0] ? "; also: " : "", t->in->error);
+}
+
+/* The library and log of task T; TWIN > 0 is its place among instances of
+ * the same name, whose logs must not overwrite each other. */
+static int plan_paths(build_ctx *c, build_task *t, int twin, hb_err *err)
 {
     const discover_instance *in = t->in;
+    char nth[16] = "";
+    if (twin > 0)
+        snprintf(nth, sizeof nth, ".%d", twin);
     snprintf(t->library_rel, sizeof t->library_rel, "lib/%s/lib%s.so",
              in->candidate, in->instance);
-    snprintf(t->log_rel, sizeof t->log_rel, "logs/build/%s/%s.log",
-             in->candidate, in->instance);
+    snprintf(t->log_rel, sizeof t->log_rel, "logs/build/%s/%s%s.log",
+             in->candidate, in->instance, nth);
     if (under(t->library, c->run_dir, t->library_rel, err) != 0 ||
         under(t->log, c->run_dir, t->log_rel, err) != 0)
         return -1;
@@ -169,28 +203,28 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
     build_task *t = &c->tasks[i];
     t->in = &c->found.v[i];
     const char *pflags = profile_flags(c->profile, c->aarch64);
-    if (plan_paths(c, t, err) != 0 ||
+    int pos = 0, twins = name_twins(&c->found, i, &pos);
+    if (plan_paths(c, t, twins > 1 ? pos : 0, err) != 0 ||
         compile_make_flags(pflags, &t->in->defines, &t->in->includes, &t->flags) != 0 ||
         !(t->flags_str = strlist_join(&t->flags, " ")))
         return err->msg[0] ? -1 : hb_fail(err, "out of memory");
-    int twin = earlier_twin(&c->found, i);
-    if (t->in->skip[0]) {
+    if (t->in->skip[0] && twins < 2) {
         t->state = TASK_SKIPPED;
         set_reason(t, "%s", t->in->skip);
         t->sources = json_array();
         return 0;
     }
-    if (!(t->sources = source_list(t->in, err)))
-        return -1;
-    if (t->in->error[0]) {
+    hb_err serr;
+    t->sources = t->in->skip[0] ? NULL : source_list(t->in, &serr);
+    if (twins > 1) {
+        t->state = TASK_REFUSED;
+        set_twin_reason(t, &c->found, twins);
+    } else if (t->in->error[0]) {
         t->state = TASK_REFUSED;
         set_reason(t, "%s", t->in->error);
-    } else if (twin >= 0) {
+    } else if (!t->sources) {
         t->state = TASK_REFUSED;
-        set_reason(t, "%s: instance %s of candidate %s is "
-                 "also built from %s; give one a different name in hashbench.ini",
-                 t->in->source_dir, t->in->instance, t->in->candidate,
-                 c->found.v[twin].source_dir);
+        set_reason(t, "%s", serr.msg);
     } else if (t->in->sources.n == 0) {
         t->state = TASK_REFUSED;
         set_reason(t, "%s: no library source (.c) left "
@@ -199,6 +233,8 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
     } else {
         t->state = can_reuse(c, t) ? TASK_REUSE : TASK_COMPILE;
     }
+    if (!t->sources)
+        t->sources = json_array();
     return 0;
 }
 
@@ -276,11 +312,15 @@ static json_t *strlist_json(const strlist *l)
     return arr;
 }
 
-/* Sets the outcome fields (library ... log) of entry E, in FORMATS order. */
+/* Sets the outcome fields (library ... log, log_sha256) of entry E, in
+ * FORMATS order; LOG is the log's full path (NULL: no log). */
 static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
                         const char *reason, const char *library_rel,
-                        const char *log_rel)
+                        const char *log_rel, const char *log)
 {
+    char log_sha[HB_SHA256_HEX];
+    hb_err ignored;
+    int have_log = log && hb_sha256_file_hex(log, log_sha, &ignored) == 0;
     if (strcmp(status, "BUILT") == 0) {
         json_object_set_new(e, "library", json_string(library_rel));
         json_object_set_new(e, "library_sha256", json_string(o->library_sha256));
@@ -292,6 +332,7 @@ static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
     json_object_set_new(e, "status", json_string(status));
     json_object_set_new(e, "reason", json_string(reason));
     json_object_set_new(e, "log", json_string(log_rel));
+    json_object_set_new(e, "log_sha256", have_log ? json_string(log_sha) : json_null());
 }
 
 static json_t *task_entry(const build_ctx *c, const build_task *t)
@@ -308,12 +349,13 @@ static json_t *task_entry(const build_ctx *c, const build_task *t)
         "compiler", c->tc.name, "compiler_version", c->tc.version);
     json_object_set(e, "sources", t->sources);
     if (t->state == TASK_SKIPPED)
-        put_outcome(e, &t->out, "SKIPPED", t->reason, "", "");
+        put_outcome(e, &t->out, "SKIPPED", t->reason, "", "", NULL);
     else if (t->state == TASK_REFUSED)
-        put_outcome(e, &t->out, "BUILDFAIL", t->reason, "", t->log_rel);
+        put_outcome(e, &t->out, "BUILDFAIL", t->reason, "", t->log_rel, t->log);
     else
         put_outcome(e, &t->out, t->out.built ? "BUILT" : "BUILDFAIL",
-                    t->out.built ? "" : t->out.reason, t->library_rel, t->log_rel);
+                    t->out.built ? "" : t->out.reason, t->library_rel, t->log_rel,
+                    t->log);
     json_object_set_new(e, "exclude_timing", json_string(in->exclude_timing));
     json_object_set_new(e, "baseline", json_false());
     json_object_set_new(e, "defines", strlist_json(&in->defines));
@@ -347,7 +389,7 @@ static json_t *baseline_entry(const build_ctx *c, hb_err *err)
         "compiler", "", "compiler_version", "", "sources");
     put_outcome(e, &o, o.built ? "BUILT" : "BUILDFAIL",
                 o.built ? "" : "the baseline library does not export CryptHash",
-                lib_rel, log_rel);
+                lib_rel, log_rel, log);
     json_object_set_new(e, "exclude_timing", json_string(""));
     json_object_set_new(e, "baseline", json_true());
     return e;
@@ -406,9 +448,15 @@ static int save_json(build_ctx *c, int *n_failed, hb_err *err)
     return rc;
 }
 
-/* Refuses a package whose candidate id another package of the run has. */
+/* Refuses a package whose candidate id another package of the run has, or
+ * the id of hashbench's own baseline (its library and log would take the
+ * same names). */
 static int check_candidate_unique(const discover_list *l, int from, hb_err *err)
 {
+    if (from < l->n && strcmp(l->v[from].candidate, "baseline") == 0)
+        return hb_fail(err, "%s: the candidate id 'baseline' is hashbench's own "
+                       "SM3 baseline; give the package another id in its "
+                       "hashbench.ini ([candidate] id = ...)", l->v[from].package);
     for (int j = 0; from < l->n && j < from; j++)
         if (strcmp(l->v[j].candidate, l->v[from].candidate) == 0)
             return hb_fail(err, "%s and %s both have the candidate id %s; give one "
@@ -417,14 +465,31 @@ static int check_candidate_unique(const discover_list *l, int from, hb_err *err)
     return 0;
 }
 
+/* The compiler CC stands for: itself, else $CC, else cc. */
+static const char *compiler_or_default(const char *cc)
+{
+    const char *env = getenv("CC");
+    return cc ? cc : env && *env ? env : "cc";
+}
+
+int build_check_compiler(const char *cc, hb_err *err)
+{
+    compile_toolchain tc;
+    return compile_toolchain_probe(compiler_or_default(cc), &tc, err);
+}
+
 static int prepare(build_ctx *c, hb_err *err)
 {
     const build_options *opt = c->opt;
-    const char *cc = opt->cc ? opt->cc : getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
+    const char *cc = compiler_or_default(opt->cc);
     if (!opt->run_dir || !*opt->run_dir)
         return hb_fail(err, "no run directory; give --run-dir DIR");
     if (opt->n_packages < 1)
         return hb_fail(err, "no submission package given; name at least one folder");
+    /* The compiler before anything else: a wrong --cc is said at once, with
+     * nothing read or written yet. */
+    if (compile_toolchain_probe(cc, &c->tc, err) != 0)
+        return -1;
     /* The packages first: a package that cannot be read leaves the run
      * directory as it was, not even created. */
     for (int i = 0; i < opt->n_packages; i++) {
@@ -439,15 +504,13 @@ static int prepare(build_ctx *c, hb_err *err)
         return -1;
     if (!realpath(opt->run_dir, c->run_dir))
         return hb_fail_errno(err, "%s: cannot resolve", opt->run_dir);
-    if (load_old(c, err) != 0)
+    if (hb_remove_stale_tmp(c->run_dir, NULL, err) != 0 || load_old(c, err) != 0)
         return -1;
     if (!c->profile)
         c->profile = "reference";
     if (!profile_is_known(c->profile))
         return hb_fail(err, "unknown profile '%s'; use reference, performance or "
                        "resource", c->profile);
-    if (compile_toolchain_probe(cc, &c->tc, err) != 0)
-        return -1;
     c->aarch64 = profile_target_is_aarch64(c->tc.target);
     c->n_tasks = c->found.n;
     c->tasks = calloc((size_t)c->n_tasks + 1, sizeof *c->tasks);
@@ -549,10 +612,10 @@ static void free_rebuild_input(rebuild_input *r)
 static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
                              const char *flags, json_t *sources,
                              const compile_outcome *o, const char *lib_rel,
-                             const char *log_rel)
+                             const char *log_rel, const char *log)
 {
     static const char *const outcome_keys[] = {"library", "library_sha256",
-        "static_size", "status", "reason", "log"};
+        "static_size", "status", "reason", "log", "log_sha256"};
     json_t *e = json_object();
     const char *key;
     json_t *v;
@@ -565,7 +628,7 @@ static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
         if (strcmp(key, "sources") == 0) {
             json_object_set(e, "sources", sources);
             put_outcome(e, o, o->built ? "BUILT" : "BUILDFAIL", o->built ? "" : o->reason,
-                        lib_rel, log_rel);
+                        lib_rel, log_rel, log);
         } else {
             json_object_set(e, key, v);
         }
@@ -609,7 +672,7 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     if (rc == 0)
         rc = compile_instance(&job, &o, err);
     if (rc == 0)
-        *out = rebuilt_entry(entry, &tc, flags_str, sources, &o, lib_rel, log_rel);
+        *out = rebuilt_entry(entry, &tc, flags_str, sources, &o, lib_rel, log_rel, log);
     json_decref(sources);
     free(flags_str);
     strlist_free(&flags);

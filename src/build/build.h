@@ -40,6 +40,13 @@ typedef struct build_options {
  * a DIR built with another profile, no compiler); err says what to do. */
 int build_run(const build_options *opt, int *n_failed, hb_err *err);
 
+/* Checks before any work that the compiler CC (NULL: $CC, else cc) can be
+ * run: found on PATH (or at its path), executable, and answering --version
+ * and -dumpmachine like a C compiler. ERR names the compiler and says to
+ * give another with --cc. Call it from a single thread (see
+ * compile_toolchain_probe). */
+int build_check_compiler(const char *cc, hb_err *err);
+
 /* Rebuilds the build.json entry ENTRY (of run directory RUN_DIR) once with
  * the harness-default flags into DIR/lib/<cand>/harness-default/lib<Inst>.so
  * (log DIR/logs/build/<cand>/<Inst>.harness-default.log). *out is a new

@@ -111,9 +111,12 @@ static const char *driver_reason(const char *name, const char *text)
     return hit ? "driver: defines main()" : NULL;
 }
 
-/* Lists the library sources of DIR_REL into *sources, drivers into *excluded. */
+/* Lists the library sources of DIR_REL into IN's sources, drivers into its
+ * excluded. A file that leads outside the package is not read; one that
+ * cannot be read (larger than HB_LIMIT_TEXT, say) makes the instance fail
+ * to build, naming the file. */
 static int default_sources(const char *package, const char *dir_rel,
-                           strlist *sources, strlist *excluded, hb_err *err)
+                           discover_instance *in, hb_err *err)
 {
     char dir[PATH_MAX];
     strlist files = {0};
@@ -123,21 +126,23 @@ static int default_sources(const char *package, const char *dir_rel,
     for (int i = 0; rc == 0 && i < files.n; i++) {
         if (!has_suffix(files.v[i], ".c"))
             continue;
-        char full[PATH_MAX], rel[PATH_MAX], *text = NULL;
+        char full[PATH_MAX], rel[PATH_MAX], *text = NULL, norm[1024];
+        const char *why = NULL;
+        hb_err rerr;
         join(full, dir, files.v[i]);
         join(rel, dir_rel, files.v[i]);
-        if (hb_read_file(full, &text, NULL, err) != 0) {
-            rc = -1;
-            break;
-        }
-        char norm[1024];
-        const char *why = driver_reason(files.v[i], text);
         if (override_inside(package, rel, 0, norm, sizeof norm) != 0)
             why = "leads outside the package";
+        else if (hb_read_file_limited(full, HB_LIMIT_TEXT, "a source file", &text,
+                                      NULL, &rerr) != 0 && !in->error[0])
+            set_error(in, "%s%s", rel, strncmp(rerr.msg, full, strlen(full)) == 0
+                                            ? rerr.msg + strlen(full) : rerr.msg);
+        if (!why && text)
+            why = driver_reason(files.v[i], text);
         free(text);
         char line[PATH_MAX + 64];
         snprintf(line, sizeof line, "%s (%s)", rel, why ? why : "");
-        if (why ? strlist_push(excluded, line) : strlist_push(sources, rel))
+        if (why ? strlist_push(&in->excluded, line) : strlist_push(&in->sources, rel))
             rc = hb_fail(err, "out of memory");
     }
     strlist_free(&files);
@@ -152,7 +157,7 @@ static int read_header(const char *package, const char *rel, header_facts *f,
     memset(f, 0, sizeof *f);
     memcpy(f->path, rel, strlen(rel) + 1); /* rel fits: it is PATH_MAX */
     join(full, package, rel);
-    if (hb_read_file(full, &text, NULL, err) != 0)
+    if (hb_read_file_limited(full, HB_LIMIT_TEXT, "a header", &text, NULL, err) != 0)
         return -1;
     regex_t re;
     regcomp(&re, "^[[:space:]]*#[[:space:]]*define[[:space:]]+"
@@ -212,8 +217,10 @@ static int find_header(const char *package, const char *dir_rel, header_facts *f
             const char *n = files.v[i];
             if (!has_suffix(n, ".h") || starts_with(n, "CryptHash_") != (pass == 0))
                 continue;
-            char rel[PATH_MAX];
+            char rel[PATH_MAX], norm[1024];
             join(rel, dir_rel, n);
+            if (override_inside(package, rel, 0, norm, sizeof norm) != 0)
+                continue; /* a link out of the package is not read */
             if ((rc = read_header(package, rel, f, err)) != 0)
                 break;
             *found = f->bits_line > 0;
@@ -299,7 +306,7 @@ static int discover_folder(const char *package, const char *dir_rel,
                  "%s:%ld: DIGEST_BIT_LENGTH is not a positive multiple of 8; "
                  "give digest_bits in hashbench.ini", f.path, f.bits_line);
     in->digest_bits = f.bits > 0 ? (int)f.bits : 0;
-    return default_sources(package, dir_rel, &in->sources, &in->excluded, err);
+    return default_sources(package, dir_rel, in, err);
 }
 
 /* Discovers the instances under the Implementations folder IMPL_REL. */
@@ -420,8 +427,7 @@ static int apply_override(const override_file *o, const override_instance *oi,
     if (override_resolve(o, oi, package, dir, in->source_dir, &in->sources,
                          &in->includes, err) != 0)
         return -1;
-    if (in->sources.n == 0 && default_sources(package, in->source_dir, &in->sources,
-                                              &in->excluded, err) != 0)
+    if (in->sources.n == 0 && default_sources(package, in->source_dir, in, err) != 0)
         return -1;
     strlist_sort(&in->sources);
     if (strlist_push_all(&in->defines, &oi->defines) != 0)

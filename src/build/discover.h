@@ -10,7 +10,10 @@
  * speed* (case-insensitive), the official DRNG drng.c (used by the KAT
  * driver only), any other .c file whose text defines `int main(`, and a
  * symbolic link that leads outside the package.
- * Each left-out file is listed in `excluded` with the reason.
+ * Each left-out file is listed in `excluded` with the reason. No source or
+ * header is read past HB_LIMIT_TEXT (common/fs.h): a larger source makes
+ * its instance fail to build, a larger header fails the package. A header
+ * that leads outside the package is not read.
  *
  * Variants: when folders of several X_Implementation variants define the
  * same instance name, the first (Reference, Optimized, Additional order)

@@ -323,8 +323,12 @@ int override_load(const char *package, override_file *out, hb_err *err)
     if (!hb_is_file(out->path))
         return 0;
     out->present = 1;
-    char *text;
-    if (hb_read_file(out->path, &text, NULL, err) != 0)
+    char *text, norm[16];
+    if (override_inside(package, OVERRIDE_FILE, 0, norm, sizeof norm) != 0)
+        return hb_fail(err, "%s: leads outside the package (a symbolic link?); "
+                       "put the override file itself at the package root", out->path);
+    if (hb_read_file_limited(out->path, HB_LIMIT_TEXT, OVERRIDE_FILE, &text, NULL,
+                             err) != 0)
         return -1;
     parser p = {out, NULL, 0, 0, {0}, err};
     int rc = parse_text(&p, text);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "build/build.h"
 #include "campaign/check.h"
 #include "campaign/costs.h"
 #include "common/digest.h"
@@ -601,8 +602,17 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
     memset(&c, 0, sizeof c);
     memset(res, 0, sizeof *res);
     c.o = o;
-    if (hb_mkdirs(o->run_dir, err) < 0 || load_document(&c, err) < 0)
+    /* The compiler first: a wrong --cc is said before the host check, and
+     * also when the build phase is done (the KAT fallback rebuilds). */
+    if (build_check_compiler(o->cc, err) < 0)
         return -1;
+    int stale = 0;
+    if (hb_mkdirs(o->run_dir, err) < 0 || hb_remove_stale_tmp(o->run_dir, &stale, err) < 0 ||
+        load_document(&c, err) < 0)
+        return -1;
+    if (stale)
+        log_line(o, "removed %d temporary file%s left by an interrupted run", stale,
+                 stale == 1 ? "" : "s");
     int rc = apply_settings(&c, err);
     if (rc == 0)
         rc = run_phases(&c, res, err);

@@ -60,8 +60,9 @@ typedef struct campaign_result {
 } campaign_result;
 
 /* Runs or resumes the campaign. Returns 0 when every phase ran (instances may
- * still have failed: see RES), -1 with ERR on a refusal (changed planning
- * settings, unfit host without allow_unfit_host) or a stage error. */
+ * still have failed: see RES), -1 with ERR on a refusal (a compiler that
+ * cannot be run, checked first; changed planning settings, unfit host
+ * without allow_unfit_host) or a stage error. */
 int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err);
 
 /* The planning settings as campaign.json stores them (new reference). */

@@ -1,8 +1,8 @@
 /* Joining shards (see merge.h). Every shard built every instance but tested
  * and measured only its own share (campaign.json "shard.instances"), so the
- * merged run directory takes each instance's build entry, library and logs
- * from its owner, and the KAT texts and records from the one shard that has
- * them. */
+ * merged run directory takes each instance's build entry (matched by
+ * candidate, instance and source folder), library and logs from its owner,
+ * and the KAT texts and records from the one shard that has them. */
 #include "campaign/merge.h"
 
 #include <limits.h>
@@ -287,24 +287,41 @@ static json_t *find_entry(const json_t *doc, const char *key)
     return NULL;
 }
 
+/* The build.json entry of DOC for the instance of E: the same candidate,
+ * instance name and source folder (folders sharing a name each have their
+ * own entry, all BUILDFAIL), or NULL. */
+static json_t *find_build_entry(const json_t *doc, const json_t *e)
+{
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(doc, "instances"), i, x)
+        if (strcmp(str_at(x, "candidate"), str_at(e, "candidate")) == 0 &&
+            strcmp(str_at(x, "instance"), str_at(e, "instance")) == 0 &&
+            strcmp(str_at(x, "source_dir"), str_at(e, "source_dir")) == 0)
+            return x;
+    return NULL;
+}
+
 /* build.json and kat.json: the first shard's header, each instance's entry
  * from its owner (build entries of unowned instances from the first shard). */
 static int write_stage_files(merge_ctx *m, hb_err *err)
 {
     json_t *build = json_deep_copy(m->s[0].build), *kat = json_deep_copy(m->s[0].kat);
     json_t *bi = json_array(), *ki = json_array(), *e;
+    json_t *ki_doc = json_pack("{s:O}", "instances", ki); /* for find_entry */
     size_t i;
     char key[512], path[PATH_MAX];
     json_array_foreach(json_object_get(m->s[0].build, "instances"), i, e) {
         entry_key(e, key, sizeof key);
         int o = owner_of(m, key);
-        json_t *be = o >= 0 ? find_entry(m->s[o].build, key) : NULL;
+        json_t *be = o >= 0 ? find_build_entry(m->s[o].build, e) : NULL;
         json_t *ke = o >= 0 ? find_entry(m->s[o].kat, key) : NULL;
         json_array_append(bi, be ? be : e);
-        if (ke)
+        if (ke && !find_entry(ki_doc, key))
             json_array_append(ki, ke);
         m->counts.instances++;
     }
+    json_decref(ki_doc);
     json_object_set_new(build, "instances", bi);
     json_object_set_new(kat, "instances", ki);
     snprintf(path, sizeof path, "%s/build.json", m->out);

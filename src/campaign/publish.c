@@ -1,9 +1,12 @@
-/* Publishing (see publish.h). Paths are rewritten in three steps: the path
+/* Publishing (see publish.h). Paths are rewritten in four steps: the path
  * fields the formats define (library, log, kat_log, probe_command, ...) are
  * made relative to DATA; then any other text that still quotes the run
  * directory or a package folder (a compiler flag, a failure reason) has that
- * prefix replaced; finally every document is scanned, and one absolute path
- * anywhere stops the publication before anything replaces DATA/ID. */
+ * prefix replaced; then any other absolute host path in a text (not a path
+ * field) becomes "<path>/NAME"; finally every document is scanned, and one
+ * absolute path left anywhere stops the publication before anything
+ * replaces DATA/ID. Logs are copied first, so the documents citing a
+ * rewritten KAT log get its new SHA-256. */
 #include "campaign/publish.h"
 
 #include <ctype.h>
@@ -12,10 +15,16 @@
 #include <string.h>
 #include <unistd.h>
 #include "campaign/tree.h"
+#include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
 
 #define PUBLISH_MAX_PREFIXES 64
+#define PUBLISH_REDACTION_RULE "the run directory is written as the system's " \
+    "folder, a submission folder as its own name, and any other absolute path " \
+    "of the measuring host (the kernel's /proc, /sys and /dev excepted) as " \
+    "<path>/ and its last component, in the copied logs and the JSON texts; a " \
+    "rewritten KAT log's SHA-256 is that of the copy"
 
 typedef struct prefix_rule {
     char from[PATH_MAX + 1]; /* absolute folder with a trailing '/' */
@@ -31,6 +40,10 @@ typedef struct publish_ctx {
     prefix_rule rules[PUBLISH_MAX_PREFIXES];
     int n_rules;
     publish_counts counts;
+    int redacted;            /* host paths redacted in the current file */
+    json_t *redactions;      /* [{"file", "paths"}] for campaign.json */
+    json_t *log_sha;         /* rewritten KAT log: run SHA-256 -> published */
+    json_t *build_logs;      /* copied compiler log: run-dir path -> SHA-256 */
 } publish_ctx;
 
 static int valid_system(const char *s)
@@ -173,19 +186,29 @@ static char *replace_prefixes(const publish_ctx *c, const char *s)
     return replace_prefixes_as(c, s, 0);
 }
 
-static void rewrite_texts(const publish_ctx *c, json_t *v);
+static char *redact_paths(const char *s, int *n);
+static void rewrite_texts(publish_ctx *c, json_t *v, int redact);
 
 /* The new text of the member X when it is a string that needs rewriting
- * (malloc'd), else NULL after rewriting inside X. */
-static char *rewrite_member(const publish_ctx *c, json_t *x)
+ * (malloc'd), else NULL after rewriting inside X. With REDACT, host paths
+ * left after the prefixes are redacted (not in a path field: one that
+ * cannot be made relative is refused by the scan instead). */
+static char *rewrite_member(publish_ctx *c, json_t *x, int redact)
 {
-    char *s = json_is_string(x) ? replace_prefixes(c, json_string_value(x)) : NULL;
-    if (!s)
-        rewrite_texts(c, x);
+    if (!json_is_string(x)) {
+        rewrite_texts(c, x, redact);
+        return NULL;
+    }
+    char *s = replace_prefixes(c, json_string_value(x));
+    char *r = redact ? redact_paths(s ? s : json_string_value(x), &c->redacted) : NULL;
+    if (r) {
+        free(s);
+        s = r;
+    }
     return s;
 }
 
-static void rewrite_texts(const publish_ctx *c, json_t *v)
+static void rewrite_texts(publish_ctx *c, json_t *v, int redact)
 {
     const char *key;
     json_t *x;
@@ -193,13 +216,14 @@ static void rewrite_texts(const publish_ctx *c, json_t *v)
     char *s;
     if (json_is_array(v)) {
         json_array_foreach(v, i, x) {
-            if ((s = rewrite_member(c, x)) != NULL)
+            if ((s = rewrite_member(c, x, redact)) != NULL)
                 json_array_set_new(v, i, json_string(s));
             free(s);
         }
     } else if (json_is_object(v)) {
         json_object_foreach(v, key, x) {
-            if ((s = rewrite_member(c, x)) != NULL)
+            int r = redact && !is_path_key(key) && strcmp(key, "probe_command") != 0;
+            if ((s = rewrite_member(c, x, r)) != NULL)
                 json_object_set_new(v, key, json_string(s));
             free(s);
         }
@@ -218,10 +242,11 @@ static int is_name_char(char c)
     return c && (isalnum((unsigned char)c) || strchr("_.~-", c));
 }
 
-static int quotes_absolute(const char *s)
+/* The next absolute path quoted in S at or after FROM, or NULL. */
+static const char *next_absolute(const char *s, const char *from)
 {
     static const char *const allowed[] = {"/proc", "/sys", "/dev"};
-    for (const char *p = strchr(s, '/'); p; p = strchr(p + 1, '/')) {
+    for (const char *p = strchr(from, '/'); p; p = strchr(p + 1, '/')) {
         char before = p == s ? ' ' : p[-1];
         int flag = p - s >= 2 && p[-2] == '-' && (before == 'I' || before == 'L');
         if (!flag && !strchr(" \t\n='\"(:,", before))
@@ -234,9 +259,52 @@ static int quotes_absolute(const char *s)
             ok |= strncmp(p, allowed[i], n) == 0 && !is_name_char(p[n]);
         }
         if (!ok)
-            return 1;
+            return p;
     }
-    return 0;
+    return NULL;
+}
+
+static int quotes_absolute(const char *s)
+{
+    return next_absolute(s, s) != NULL;
+}
+
+/* 1 when C ends a path quoted in text (a blank, a quote, "file:LINE", ...). */
+static int ends_path(char c)
+{
+    return !c || isspace((unsigned char)c) || strchr("'\"`(),;:<>|&", c);
+}
+
+/* S with every absolute path of this machine that it quotes written as
+ * "<path>/" and its last component (the kernel's /proc, /sys and /dev
+ * kept), or NULL when there is none (malloc'd, owned by the caller); *N
+ * counts the paths. */
+static char *redact_paths(const char *s, int *n)
+{
+    const char *p = next_absolute(s, s), *from = s;
+    if (!p)
+        return NULL;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&out, &len);
+    if (!fp)
+        return NULL;
+    for (; p; p = next_absolute(s, from)) {
+        const char *end = p, *last, *base;
+        while (!ends_path(*end))
+            end++;
+        for (last = end; last > p + 1 && last[-1] == '/'; last--)
+            ;
+        for (base = last; base > p && base[-1] != '/'; base--)
+            ;
+        fwrite(from, 1, (size_t)(p - from), fp);
+        fprintf(fp, "<path>/%.*s", (int)(last - base), base);
+        (*n)++;
+        from = end;
+    }
+    fputs(from, fp);
+    fclose(fp);
+    return out;
 }
 
 static int scan(const json_t *v, const char *forbidden, char *where,
@@ -283,15 +351,55 @@ int publish_check_no_absolute(const json_t *root, const char *forbidden,
 
 /* ---- copying ---------------------------------------------------------- */
 
-/* Rewrites DOC (read from SRC), scans it and saves it to STAGE/REL. */
-static int publish_doc(publish_ctx *c, json_t *doc, const char *src,
-                       const char *rel, hb_err *err)
+/* Notes that the run directory's file REL had C->redacted host paths
+ * redacted (for campaign.json's "publish"), and starts the next count. */
+static void note_redactions(publish_ctx *c, const char *rel)
+{
+    if (c->redacted > 0)
+        json_array_append_new(c->redactions, json_pack("{s:s++, s:i}", "file",
+                              c->system, "/", rel, "paths", c->redacted));
+    c->redacted = 0;
+}
+
+/* Below V, every field named *log_sha256 that holds the SHA-256 of a KAT
+ * log which publishing rewrote gets the published copy's. */
+static void remap_log_sha(const publish_ctx *c, json_t *v)
+{
+    const char *key;
+    json_t *x;
+    size_t i, n;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+            remap_log_sha(c, x);
+    } else if (json_is_object(v)) {
+        json_object_foreach(v, key, x) {
+            json_t *now = json_is_string(x) ? json_object_get(c->log_sha,
+                                                              json_string_value(x)) : NULL;
+            n = strlen(key);
+            if (now && n >= 10 && strcmp(key + n - 10, "log_sha256") == 0)
+                json_object_set(v, key, now);
+            else
+                remap_log_sha(c, x);
+        }
+    }
+}
+
+/* Rewrites DOC (the run directory's REL) for the dataset. */
+static void rewrite_doc(publish_ctx *c, json_t *doc, const char *rel)
+{
+    rewrite_fields(c, doc);
+    rewrite_texts(c, doc, 1);
+    remap_log_sha(c, doc);
+    note_redactions(c, rel);
+}
+
+/* Scans DOC (read from SRC) and saves it to STAGE/REL. */
+static int save_doc(publish_ctx *c, json_t *doc, const char *src, const char *rel,
+                    hb_err *err)
 {
     char dst[PATH_MAX], forbidden[PATH_MAX];
     if (hb_path_join(dst, sizeof dst, c->stage, rel, err) < 0)
         return -1;
-    rewrite_fields(c, doc);
-    rewrite_texts(c, doc);
     snprintf(forbidden, sizeof forbidden, "%.*s",
              (int)strlen(c->rules[0].from) - 1, c->rules[0].from);
     if (publish_check_no_absolute(doc, forbidden, src, err) < 0)
@@ -307,7 +415,8 @@ static int publish_json(publish_ctx *c, const char *rel, hb_err *err)
     snprintf(src, sizeof src, "%s/%s", c->run_dir, rel);
     if (hb_json_load(src, &doc, err) < 0)
         return -1;
-    int rc = publish_doc(c, doc, src, rel, err);
+    rewrite_doc(c, doc, rel);
+    int rc = save_doc(c, doc, src, rel, err);
     json_decref(doc);
     return rc;
 }
@@ -322,61 +431,109 @@ static int visit_record(void *ctx, const char *rel, hb_err *err)
     return publish_json(c, rel, err);
 }
 
-/* SRC, the file REL of the run directory, and DST, where it goes in the
- * dataset being assembled. */
-static int stage_paths(const publish_ctx *c, const char *rel, char src[PATH_MAX],
-                       char dst[PATH_MAX], hb_err *err)
+/* Copies the log REL of the run directory into the dataset: the run
+ * directory becomes "ID/", a package folder its own name (free text has no
+ * "relative to the package" context), any other path of this machine
+ * "<path>/" and its last component, a NUL byte '?'. WAS and NOW get the
+ * SHA-256 of the original and of the copy. */
+static int publish_log(publish_ctx *c, const char *rel, char was[HB_SHA256_HEX],
+                       char now[HB_SHA256_HEX], hb_err *err)
 {
-    if (hb_path_join(src, PATH_MAX, c->run_dir, rel, err) < 0 ||
-        hb_path_join(dst, PATH_MAX, c->stage, rel, err) < 0)
+    char src[PATH_MAX], dst[PATH_MAX], *text = NULL;
+    size_t len = 0;
+    if (hb_path_join(src, sizeof src, c->run_dir, rel, err) < 0 ||
+        hb_path_join(dst, sizeof dst, c->stage, rel, err) < 0 ||
+        hb_read_file(src, &text, &len, err) < 0)
         return -1;
-    return 0;
+    hb_sha256_buf_hex(text, len, was);
+    for (size_t i = 0; i < len; i++) /* compiler output quoting a NUL byte */
+        if (text[i] == '\0')
+            text[i] = '?';
+    char *named = replace_prefixes_as(c, text, 1);
+    char *out = redact_paths(named ? named : text, &c->redacted);
+    const char *copy = out ? out : named ? named : text;
+    size_t n = out || named ? strlen(copy) : len;
+    hb_sha256_buf_hex(copy, n, now);
+    int rc = hb_write_atomic(dst, copy, n, err);
+    note_redactions(c, rel);
+    free(out);
+    free(named);
+    free(text);
+    return rc;
 }
 
-/* KAT logs are kat/<cand>/<Inst>.log (not the generated texts below them). */
+/* KAT logs are kat/<cand>/<Inst>.log (not the generated texts below them).
+ * One that publishing rewrites gets its new SHA-256 in kat.json and the
+ * records (remap_log_sha), so the dataset stays consistent. */
 static int visit_kat_log(void *ctx, const char *rel, hb_err *err)
 {
     publish_ctx *c = ctx;
     size_t n = strlen(rel);
     const char *slash1 = strchr(rel, '/');
     const char *slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
+    char was[HB_SHA256_HEX], now[HB_SHA256_HEX];
     if (n < 4 || strcmp(rel + n - 4, ".log") != 0 || !slash2 ||
         strchr(slash2 + 1, '/'))
         return 0;
-    char src[PATH_MAX], dst[PATH_MAX];
-    if (stage_paths(c, rel, src, dst, err) < 0)
+    if (publish_log(c, rel, was, now, err) < 0)
         return -1;
+    if (strcmp(was, now) != 0)
+        json_object_set_new(c->log_sha, was, json_string(now));
     c->counts.kat_logs++;
-    return hb_copy_file(src, dst, err);
+    return 0;
 }
 
 /* Compiler logs, logs/build/<cand>/<Inst>[.harness-default].log: the
  * evidence behind each build status, named by build.json's "log". They
  * quote the run directory and the package folder (the command line, the
- * working folder); those become "ID/" and the package's name, so the copy
- * holds no path of this machine but the compiler's own. */
+ * working folder) and the compiler's own path. */
 static int visit_build_log(void *ctx, const char *rel, hb_err *err)
 {
     publish_ctx *c = ctx;
     size_t n = strlen(rel);
+    char was[HB_SHA256_HEX], now[HB_SHA256_HEX];
     if (n < 4 || strcmp(rel + n - 4, ".log") != 0)
         return 0;
-    char src[PATH_MAX], dst[PATH_MAX];
-    if (stage_paths(c, rel, src, dst, err) < 0)
+    if (publish_log(c, rel, was, now, err) < 0)
         return -1;
-    char *text = NULL;
-    size_t len = 0;
-    if (hb_read_file(src, &text, &len, err) < 0)
+    json_object_set_new(c->build_logs, rel, json_string(now));
+    c->counts.build_logs++;
+    return 0;
+}
+
+/* build.json: each entry's "log_sha256" is that of the published copy of
+ * its compiler log (none when the log is missing: validate says so), and
+ * "other_logs" lists the copied compiler logs no entry cites (the KAT
+ * stage's harness-default rebuilds), so that validate can check every
+ * published log. */
+static int publish_build(publish_ctx *c, hb_err *err)
+{
+    char src[PATH_MAX];
+    json_t *doc, *e, *sha;
+    size_t i;
+    const char *rel;
+    snprintf(src, sizeof src, "%s/build.json", c->run_dir);
+    if (hb_json_load(src, &doc, err) < 0)
         return -1;
-    for (size_t i = 0; i < len; i++) /* compiler output quoting a NUL byte */
-        if (text[i] == '\0')
-            text[i] = '?';
-    char *out = replace_prefixes_as(c, text, 1);
-    int rc = hb_write_atomic(dst, out ? out : text, out ? strlen(out) : len, err);
-    free(out);
-    free(text);
-    if (rc == 0)
-        c->counts.build_logs++;
+    json_t *cited = json_object();
+    json_array_foreach(json_object_get(doc, "instances"), i, e) {
+        const char *log = json_string_value(json_object_get(e, "log"));
+        if (!log || !log[0])
+            continue;
+        sha = json_object_get(c->build_logs, log);
+        json_object_set(e, "log_sha256", sha ? sha : json_null());
+        json_object_set_new(cited, log, json_true());
+    }
+    json_t *other = json_array();
+    json_object_foreach(c->build_logs, rel, sha)
+        if (!json_object_get(cited, rel))
+            json_array_append_new(other, json_pack("{s:s, s:O}", "log", rel,
+                                                   "log_sha256", sha));
+    json_object_set_new(doc, "other_logs", other);
+    json_decref(cited);
+    rewrite_doc(c, doc, "build.json");
+    int rc = save_doc(c, doc, src, "build.json", err);
+    json_decref(doc);
     return rc;
 }
 
@@ -431,23 +588,31 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
             json_object_set_new(x, "run_dir", json_string(hb_basename(dir)));
     }
     json_object_set_new(doc, "system", json_string(c->system));
-    int rc = publish_doc(c, doc, src, "campaign.json", err);
+    rewrite_doc(c, doc, "campaign.json");
+    /* what publishing did to the text it copied, the last thing it does */
+    json_int_t total = 0;
+    json_array_foreach(c->redactions, i, x)
+        total += json_integer_value(json_object_get(x, "paths"));
+    json_object_set_new(doc, "publish", json_pack("{s:s, s:I, s:O}", "rule",
+        PUBLISH_REDACTION_RULE, "paths_redacted", total, "redacted_in", c->redactions));
+    int rc = save_doc(c, doc, src, "campaign.json", err);
     json_decref(doc);
     return rc;
 }
 
+/* The logs first, so that the documents citing them get the SHA-256 of the
+ * published copies; campaign.json last, with what was redacted. */
 static int assemble(publish_ctx *c, hb_err *err)
 {
     if (hb_remove_tree(c->stage, err) < 0 || hb_mkdirs(c->stage, err) < 0)
         return -1;
-    if (publish_campaign(c, err) < 0 || publish_json(c, "build.json", err) < 0 ||
-        publish_json(c, "kat.json", err) < 0)
-        return -1;
-    if (tree_walk(c->run_dir, "records", visit_record, c, err) < 0 ||
-        tree_walk(c->run_dir, "kat", visit_kat_log, c, err) < 0 ||
+    if (tree_walk(c->run_dir, "kat", visit_kat_log, c, err) < 0 ||
         tree_walk(c->run_dir, "logs/build", visit_build_log, c, err) < 0)
         return -1;
-    return 0;
+    if (publish_build(c, err) < 0 || publish_json(c, "kat.json", err) < 0 ||
+        tree_walk(c->run_dir, "records", visit_record, c, err) < 0)
+        return -1;
+    return publish_campaign(c, err);
 }
 
 /* Puts STAGE in place of DEST: the old DEST moves aside, then goes. */
@@ -483,6 +648,9 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     }
     c.run_dir = run_dir;
     c.system = system;
+    c.redactions = json_array();
+    c.log_sha = json_object();
+    c.build_logs = json_object();
     add_rule(&c, run_dir, "", 0);
     if (c.n_rules == 0)
         return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
@@ -493,12 +661,15 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     char dest[PATH_MAX];
     snprintf(c.stage, sizeof c.stage, "%s/.%s.publishing", data_dir, system);
     snprintf(dest, sizeof dest, "%s/%s", data_dir, system);
-    if (assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0) {
+    int rc = assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0 ? -1 : 0;
+    if (rc < 0) {
         hb_err ignored;
         hb_remove_tree(c.stage, &ignored);
-        return -1;
     }
-    if (counts)
+    if (rc == 0 && counts)
         *counts = c.counts;
-    return 0;
+    json_decref(c.redactions);
+    json_decref(c.log_sha);
+    json_decref(c.build_logs);
+    return rc;
 }

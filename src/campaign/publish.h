@@ -3,9 +3,10 @@
  * compiler logs (their run-directory and package paths rewritten), with
  * every path field rewritten relative to DATA (e.g. "x86_1/kat/SM3/SM3.log"),
  * the submission's absolute "package" dropped and libraries left behind
- * (their SHA-256 identifies them). The new DATA/ID is assembled beside the
- * old one and swapped in, and nothing is published while any absolute path
- * would remain. */
+ * (their SHA-256 identifies them). Any other absolute path of the host that
+ * a text or log quotes is redacted to "<path>/NAME", and campaign.json's
+ * "publish" says where. The new DATA/ID is assembled beside the old one and
+ * swapped in, and nothing is published while a path field stays absolute. */
 #ifndef HB_CAMPAIGN_PUBLISH_H
 #define HB_CAMPAIGN_PUBLISH_H
 

@@ -30,7 +30,8 @@ const char hb_usage_build[] =
     "  --run-dir DIR   run directory (created when missing)\n"
     "  --profile P     reference, performance or resource (default: the\n"
     "                  profile DIR was built with, else reference)\n"
-    "  --cc COMPILER   C compiler (default: $CC, else cc)\n"
+    "  --cc COMPILER   C compiler (default: $CC, else cc); checked before\n"
+    "                  anything is read or written\n"
     "  -j, --jobs N    parallel compiles (default: number of online CPUs)\n"
     "\n"
     "exit status: 0 all built, 1 some instance BUILDFAIL, 2 usage or input error\n";

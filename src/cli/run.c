@@ -42,6 +42,7 @@ const char hb_usage_run[] =
     "  --full               also run KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S          KAT time limit per instance, seconds\n"
     "  --cc CC, --jobs N    compiler and parallel compilations for the build\n"
+    "                       (the compiler is checked before the host check)\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
     "                       (they stay recorded in campaign.json)\n"
     "\n"

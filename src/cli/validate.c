@@ -32,7 +32,8 @@ int cmd_validate(int argc, char **argv)
         fprintf(stderr, "hashbench validate: %s\n", err.msg);
         return 2;
     }
-    printf("validate: %d records, %d KAT logs, %d pages checked; %d problem%s\n",
-           st.records, st.kat_logs, st.pages, st.problems, st.problems == 1 ? "" : "s");
+    printf("validate: %d records, %d KAT logs, %d compiler logs, %d pages checked; "
+           "%d problem%s\n", st.records, st.kat_logs, st.build_logs, st.pages,
+           st.problems, st.problems == 1 ? "" : "s");
     return rc == 0 ? 0 : 1;
 }

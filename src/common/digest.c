@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
+#include "common/fs.h"
 
 struct hb_sha256 {
     EVP_MD_CTX *ctx;
@@ -49,24 +50,7 @@ void hb_sha256_buf_hex(const void *data, size_t len, char hex[HB_SHA256_HEX])
 
 int hb_sha256_file_hex(const char *path, char hex[HB_SHA256_HEX], hb_err *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return hb_fail_errno(err, "%s: cannot read", path);
-    hb_sha256 *c = hb_sha256_new();
-    if (!c) {
-        fclose(fp);
-        return hb_fail(err, "%s: cannot start SHA-256", path);
-    }
-    unsigned char buf[65536];
-    size_t r;
-    while ((r = fread(buf, 1, sizeof buf, fp)) > 0)
-        hb_sha256_update(c, buf, r);
-    int bad = ferror(fp);
-    fclose(fp);
-    hb_sha256_final_hex(c, hex);
-    if (bad)
-        return hb_fail_errno(err, "%s: read failed", path);
-    return 0;
+    return hb_sha256_file_limited(path, HB_NO_LIMIT, "the file", hex, err);
 }
 
 void hb_hex_encode(const unsigned char *in, size_t len, char *out, int upper)

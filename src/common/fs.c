@@ -1,10 +1,13 @@
 /* File-system helpers: see fs.h. The temporary name carries the pid so that
  * two processes writing the same target never share a temporary file. */
 #include "common/fs.h"
+#include "common/digest.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,24 +112,112 @@ int hb_write_atomic(const char *path, const void *data, size_t len, hb_err *err)
     return hb_atomic_commit(&a, err);
 }
 
-int hb_read_file(const char *path, char **out, size_t *len, hb_err *err)
+/* "PATH: N bytes, more than the L MiB limit for WHAT; ..." (returns -1). */
+static int too_big(const char *path, unsigned long long size, unsigned long long limit,
+                   const char *what, hb_err *err)
 {
-    *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return hb_fail_errno(err, "%s: cannot read", path);
+    return hb_fail(err, "%s: %llu bytes, more than the %llu MiB limit for %s; "
+                   "shrink the file or leave it out of the package", path, size,
+                   limit >> 20, what);
+}
+
+/* A read error of a stream from hb_open_limited: EFBIG means the file grew
+ * past LIMIT while it was read. */
+static int read_failed(const char *path, unsigned long long limit, const char *what,
+                       hb_err *err)
+{
+    if (errno == EFBIG)
+        return hb_fail(err, "%s: grew past the %llu MiB limit for %s while it was "
+                       "read; leave the package unchanged during a run", path,
+                       limit >> 20, what);
+    return hb_fail_errno(err, "%s: read failed", path);
+}
+
+/* The stream of hb_open_limited: reads stop with EFBIG past the limit, so
+ * a file that grows after the size check is not read without bound. */
+typedef struct limited_file {
+    int fd;
+    unsigned long long left;
+} limited_file;
+
+static ssize_t limited_read(void *cookie, char *buf, size_t size)
+{
+    limited_file *l = cookie;
+    if (l->left == 0) { /* at the limit: end of file, or one byte too many */
+        char c;
+        ssize_t r = read(l->fd, &c, 1);
+        if (r > 0) {
+            errno = EFBIG;
+            return -1;
+        }
+        return r;
+    }
+    if (size > l->left)
+        size = (size_t)l->left;
+    ssize_t r = read(l->fd, buf, size);
+    if (r > 0)
+        l->left -= (unsigned long long)r;
+    return r;
+}
+
+static int limited_close(void *cookie)
+{
+    limited_file *l = cookie;
+    int rc = close(l->fd);
+    free(l);
+    return rc;
+}
+
+FILE *hb_open_limited(const char *path, unsigned long long limit, const char *what,
+                      hb_err *err)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        hb_fail_errno(err, "%s: cannot read", path);
+        return NULL;
+    }
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        hb_fail_errno(err, "%s: cannot read", path);
+    } else if (!S_ISREG(st.st_mode)) {
+        hb_fail(err, "%s: not a regular file (a folder, FIFO or device); %s must "
+                "be a plain file", path, what);
+    } else if ((unsigned long long)st.st_size > limit) {
+        too_big(path, (unsigned long long)st.st_size, limit, what, err);
+    } else {
+        limited_file *l = malloc(sizeof *l);
+        cookie_io_functions_t io = {limited_read, NULL, NULL, limited_close};
+        FILE *fp = NULL;
+        if (l) {
+            l->fd = fd;
+            l->left = limit;
+            fp = fopencookie(l, "rb", io);
+        }
+        if (fp)
+            return fp;
+        free(l);
+        hb_fail(err, "%s: out of memory", path);
+    }
+    close(fd);
+    return NULL;
+}
+
+/* Reads FP to its end into a NUL-terminated malloc'd buffer. */
+static int read_stream(FILE *fp, const char *path, unsigned long long limit,
+                       const char *what, char **out, size_t *len, hb_err *err)
+{
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
-    if (!buf) {
-        fclose(fp);
+    *out = NULL;
+    if (!buf)
         return hb_fail(err, "%s: out of memory", path);
-    }
     for (;;) {
         if (n + 1 >= cap) {
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
                 free(buf);
-                fclose(fp);
                 return hb_fail(err, "%s: out of memory", path);
             }
             buf = nb;
@@ -137,17 +228,60 @@ int hb_read_file(const char *path, char **out, size_t *len, hb_err *err)
         if (r == 0)
             break;
     }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
+    if (ferror(fp)) {
         free(buf);
-        return hb_fail_errno(err, "%s: read failed", path);
+        return read_failed(path, limit, what, err);
     }
     buf[n] = '\0';
     *out = buf;
     if (len)
         *len = n;
     return 0;
+}
+
+int hb_read_file(const char *path, char **out, size_t *len, hb_err *err)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return hb_fail_errno(err, "%s: cannot read", path);
+    int rc = read_stream(fp, path, HB_NO_LIMIT, "a file", out, len, err);
+    fclose(fp);
+    return rc;
+}
+
+int hb_read_file_limited(const char *path, unsigned long long limit, const char *what,
+                         char **out, size_t *len, hb_err *err)
+{
+    *out = NULL;
+    FILE *fp = hb_open_limited(path, limit, what, err);
+    if (!fp)
+        return -1;
+    int rc = read_stream(fp, path, limit, what, out, len, err);
+    fclose(fp);
+    return rc;
+}
+
+int hb_sha256_file_limited(const char *path, unsigned long long limit,
+                           const char *what, char *hex, hb_err *err)
+{
+    FILE *fp = hb_open_limited(path, limit, what, err);
+    if (!fp)
+        return -1;
+    hb_sha256 *c = hb_sha256_new();
+    if (!c) {
+        fclose(fp);
+        return hb_fail(err, "%s: cannot start SHA-256", path);
+    }
+    unsigned char buf[65536];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, fp)) > 0)
+        hb_sha256_update(c, buf, r);
+    int bad = ferror(fp), e = errno;
+    fclose(fp);
+    hb_sha256_final_hex(c, hex);
+    errno = e;
+    return bad ? read_failed(path, limit, what, err) : 0;
 }
 
 int hb_is_file(const char *path)
@@ -179,6 +313,74 @@ int hb_remove_tree(const char *path, hb_err *err)
     if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
         return hb_fail_errno(err, "%s: cannot remove", path);
     return 0;
+}
+
+/* The pid of a temporary name "NAME.tmp.PID", or 0 when NAME is not one. */
+static long tmp_pid(const char *name)
+{
+    const char *tag = NULL;
+    for (const char *p = strstr(name, ".tmp."); p; p = strstr(p + 1, ".tmp."))
+        tag = p; /* the last one: NAME itself may hold ".tmp." */
+    if (!tag || tag == name || !tag[5])
+        return 0;
+    char *end;
+    errno = 0;
+    long pid = strtol(tag + 5, &end, 10);
+    return errno || *end || pid <= 0 || tag[5] < '1' || tag[5] > '9' ? 0 : pid;
+}
+
+/* 0 when no process PID runs: none exists, or it has ended and waits to be
+ * reaped (a zombie, whose files are as stale as a dead process's). */
+static int pid_running(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+        return 0;
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 1; /* no procfs: assume it runs */
+    size_t n = fread(stat, 1, sizeof stat - 1, fp);
+    fclose(fp);
+    stat[n] = '\0';
+    const char *close = strrchr(stat, ')'); /* "pid (comm) S ..." */
+    return !(close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X'));
+}
+
+/* Removes the stale temporary files of folder DIR and below (depth-first,
+ * entering no symbolic link); *n counts them. */
+static int remove_stale_in(const char *dir, int depth, int *n, hb_err *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return depth == 0 ? hb_fail_errno(err, "%s: cannot list", dir) : 0;
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char path[4096];
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            hb_path_join(path, sizeof path, dir, e->d_name, NULL) != 0 ||
+            lstat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && depth < 64) {
+            rc = remove_stale_in(path, depth + 1, n, err);
+        } else if (S_ISREG(st.st_mode)) {
+            long pid = tmp_pid(e->d_name);
+            if (pid > 0 && !pid_running(pid) && unlink(path) == 0)
+                (*n)++;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int hb_remove_stale_tmp(const char *run_dir, int *n_removed, hb_err *err)
+{
+    int n = 0, rc = hb_is_dir(run_dir) ? remove_stale_in(run_dir, 0, &n, err) : 0;
+    if (n_removed)
+        *n_removed = n;
+    return rc;
 }
 
 int hb_path_join(char *out, size_t outsz, const char *a, const char *b, hb_err *err)

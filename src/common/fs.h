@@ -1,8 +1,11 @@
 /* File-system helpers shared by every stage: atomic writes (temporary file in
- * the same folder, fsync, rename), whole-file reads, recursive mkdir and
- * path joining. Every file hashbench writes into a run directory goes through
- * hb_write_atomic or hb_atomic_open/commit, so that a killed campaign never
- * leaves a half-written file under its final name. */
+ * the same folder, fsync, rename), whole-file reads, size-limited reads of
+ * submitted files, recursive mkdir and path joining. Every file hashbench
+ * writes into a run directory goes through hb_write_atomic or
+ * hb_atomic_open/commit, so that a killed campaign never leaves a
+ * half-written file under its final name; every file a submission supplies
+ * is read through hb_open_limited (or the helpers built on it), so that no
+ * submitted file is read past its limit. */
 #ifndef HB_COMMON_FS_H
 #define HB_COMMON_FS_H
 
@@ -34,6 +37,37 @@ void hb_atomic_abort(hb_atomic *a);
 /* Reads the whole file into a NUL-terminated malloc'd buffer (*out, owned by
  * the caller); *len gets the size without the NUL (may be NULL). */
 int hb_read_file(const char *path, char **out, size_t *len, hb_err *err);
+
+/* The most hashbench reads of one submitted file (SPEC §8): sources,
+ * headers, hashbench.ini and the kat.sha256 manifest; KAT texts and CAVP
+ * vector files. */
+#define HB_LIMIT_TEXT (64ULL << 20)
+#define HB_LIMIT_VECTORS (256ULL << 20)
+#define HB_NO_LIMIT (~0ULL)
+
+/* Opens PATH for reading when it is a regular file of at most LIMIT bytes.
+ * A larger file fails with "PATH: N bytes, more than the L MiB limit for
+ * WHAT; ..." and anything but a regular file (a FIFO, a device) is refused
+ * without blocking. */
+FILE *hb_open_limited(const char *path, unsigned long long limit, const char *what,
+                      hb_err *err);
+
+/* hb_read_file for a submitted file: at most LIMIT bytes (also when the file
+ * grows while it is read), WHAT naming it in the error. */
+int hb_read_file_limited(const char *path, unsigned long long limit, const char *what,
+                         char **out, size_t *len, hb_err *err);
+
+/* The SHA-256 (lowercase hex, HB_SHA256_HEX bytes) of a regular file of at
+ * most LIMIT bytes. */
+int hb_sha256_file_limited(const char *path, unsigned long long limit,
+                           const char *what, char *hex, hb_err *err);
+
+/* Removes below RUN_DIR (following no symbolic link) the temporary files
+ * "NAME.tmp.PID" of hb_atomic_open that a process which no longer runs left
+ * behind (a campaign killed with SIGKILL); a running process's files are
+ * kept (a zombie does not run). *n_removed (may be NULL) gets their number. A missing RUN_DIR is
+ * not an error. */
+int hb_remove_stale_tmp(const char *run_dir, int *n_removed, hb_err *err);
 
 /* 1 when PATH exists as a regular file / folder, else 0. */
 int hb_is_file(const char *path);

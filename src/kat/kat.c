@@ -226,11 +226,23 @@ static int count_selected(const kat_options *o, const json_t *list)
     return n;
 }
 
+/* Another entry of LIST with the candidate and instance of B, or NULL. */
+static const json_t *name_twin(const json_t *list, const json_t *b)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e)
+        if (e != b && strcmp(str_of(e, "candidate"), str_of(b, "candidate")) == 0 &&
+            strcmp(str_of(e, "instance"), str_of(b, "instance")) == 0)
+            return e;
+    return NULL;
+}
+
 /* Handles one build.json entry; *entry_out is the (borrowed) kat.json entry
  * or NULL when the instance has no library to test (any older entry of it
  * is then dropped). */
-static int do_instance(const kat_options *o, const json_t *b, json_t *arr,
-                       json_t **entry_out, hb_err *err)
+static int do_instance(const kat_options *o, const json_t *list, const json_t *b,
+                       json_t *arr, json_t **entry_out, hb_err *err)
 {
     const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
     size_t idx;
@@ -239,6 +251,13 @@ static int do_instance(const kat_options *o, const json_t *b, json_t *arr,
     if (!safe_name(cand) || !safe_name(inst))
         return hb_fail(err, "%s/build.json: candidate '%s' / instance '%s' is not "
                        "a plain name; rebuild the run directory", o->run_dir, cand, inst);
+    const json_t *twin = strcmp(str_of(b, "status"), "BUILT") == 0 ? name_twin(list, b)
+                                                                   : NULL;
+    if (twin) /* one kat.json entry per name: one verdict would replace the other */
+        return hb_fail(err, "%s/build.json: %s/%s is listed for both %s and %s, and "
+                       "one of them is built; run 'hashbench build' again (instances "
+                       "sharing a name are not built)", o->run_dir, cand, inst,
+                       str_of(b, "source_dir"), str_of(twin, "source_dir"));
     if (json_is_true(json_object_get(b, "baseline"))) {
         entry = baseline_entry(b);
     } else if (strcmp(str_of(b, "status"), "BUILT") != 0) {
@@ -258,6 +277,33 @@ static int do_instance(const kat_options *o, const json_t *b, json_t *arr,
     return 0;
 }
 
+/* The compilers a harness-default rebuild of the selected guide builds of
+ * LIST would run, checked before any instance is tested rather than when
+ * the first fallback needs one. */
+static int check_compilers(const kat_options *o, const json_t *list, const char *bpath,
+                           hb_err *err)
+{
+    size_t i, j;
+    json_t *b, *seen;
+    json_array_foreach(list, i, b) {
+        const char *cc = str_of(b, "compiler");
+        int again = 0;
+        json_array_foreach(list, j, seen)
+            again |= j < i && strcmp(str_of(seen, "compiler"), cc) == 0;
+        if (again || !cc[0] || strcmp(str_of(b, "status"), "BUILT") != 0 ||
+            strcmp(str_of(b, "flags_kind"), "guide") != 0 ||
+            json_is_true(json_object_get(b, "baseline")) ||
+            !kat_selected(o, str_of(b, "candidate"), str_of(b, "instance")))
+            continue;
+        hb_err why;
+        if (build_check_compiler(cc, &why) != 0)
+            return hb_fail(err, "%s: the compiler '%s' (the --cc of hashbench build), "
+                           "needed for a harness-default rebuild, cannot be run: "
+                           "%s", bpath, cc, why.msg);
+    }
+    return 0;
+}
+
 int kat_run(const kat_options *o, int *n_failed, hb_err *err)
 {
     char bpath[PATH_MAX], kpath[PATH_MAX];
@@ -272,12 +318,15 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     if (!hb_is_file(bpath))
         return hb_fail(err, "%s: not found; run 'hashbench build' on this run "
                        "directory first", bpath);
-    if (hb_json_load(bpath, &build, err) != 0)
+    if (hb_remove_stale_tmp(o->run_dir, NULL, err) != 0 ||
+        hb_json_load(bpath, &build, err) != 0)
         return -1;
     json_t *list = json_object_get(build, "instances");
-    int rc = json_is_array(list) ? load_kat_json(kpath, &kat, err)
+    int rc = json_is_array(list) ? check_compilers(o, list, bpath, err)
                                  : hb_fail(err, "%s: no 'instances' array; run "
                                            "'hashbench build' again", bpath);
+    if (rc == 0)
+        rc = load_kat_json(kpath, &kat, err);
     int total = rc == 0 ? count_selected(o, list) : 0, done = 0;
     size_t i;
     json_t *b;
@@ -289,7 +338,7 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
         snprintf(step, sizeof step, "kat %s/%s", str_of(b, "candidate"), str_of(b, "instance"));
         if (o->progress)
             o->progress(o->progress_ctx, step, done, total);
-        rc = do_instance(o, b, json_object_get(kat, "instances"), &entry, err);
+        rc = do_instance(o, list, b, json_object_get(kat, "instances"), &entry, err);
         hb_sandbox_record(kat);
         if (rc == 0)
             rc = hb_json_save(kpath, kat, err);

@@ -34,7 +34,9 @@ typedef struct kat_options {
  * final status is a failure (not PASS, NOKAT or BASELINE) plus the groups of
  * variants that do not agree. Returns 0 when kat.json was written (even with
  * failures), -1 on an input or harness error (missing or bad build.json,
- * unwritable run directory, a --variants-seed that is not 32 hex digits). */
+ * unwritable run directory, a --variants-seed that is not 32 hex digits, a
+ * compiler recorded for the harness-default rebuild that cannot be run:
+ * checked before any instance is tested). */
 int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
 
 /* 1 when OPT selects instance INST of candidate CAND. */

@@ -144,10 +144,8 @@ int kat_reader_open(kat_reader *r, const char *path, hb_err *err)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->fp = fopen(path, "rb");
-    if (!r->fp)
-        return hb_fail_errno(err, "%s: cannot open", path);
-    return 0;
+    r->fp = hb_open_limited(path, HB_LIMIT_VECTORS, "a KAT text file", err);
+    return r->fp ? 0 : -1;
 }
 
 int kat_reader_next(kat_reader *r, const char **line, size_t *len, hb_err *err)

@@ -48,7 +48,9 @@ int kat_writer_close(kat_writer *w, char sha256[HB_SHA256_HEX], hb_err *err);
 void kat_writer_abort(kat_writer *w);
 
 /* Reads a file as canonical lines. *line (NUL-terminated, owned by the
- * reader, valid until the next call) and r->lineno, the physical line. */
+ * reader, valid until the next call) and r->lineno, the physical line.
+ * Nothing past HB_LIMIT_VECTORS (common/fs.h) is read: a larger file fails
+ * to open, naming the limit. */
 typedef struct kat_reader {
     FILE *fp;
     const char *path; /* not owned */

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include "build/build.h"
+#include "build/override.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_gen.h"
@@ -60,39 +62,92 @@ static int parse_line(char *line, long lineno, const char *path, kat_manifest_en
     return 0;
 }
 
-static int manifest_add(kat_manifest *m, char *line, long lineno, const char *path,
-                        hb_err *err)
+/* Appends the entry of LINE, growing the array geometrically. */
+static int manifest_add(kat_manifest *m, size_t *cap, char *line, long lineno,
+                        const char *path, hb_err *err)
 {
-    kat_manifest_entry *v = realloc(m->v, (m->n + 1) * sizeof *v);
-    if (!v)
-        return hb_fail(err, "%s: out of memory", path);
-    m->v = v;
-    memset(&v[m->n], 0, sizeof v[m->n]);
-    int rc = parse_line(line, lineno, path, &v[m->n], err);
-    m->n++; /* counted even on failure, so kat_manifest_free releases it */
-    if (rc == 0) {
-        kat_manifest_entry *e = &v[m->n - 1];
-        for (size_t i = 0; i + 1 < m->n; i++)
-            if (strcmp(v[i].label, e->label) == 0 && strcmp(v[i].name, e->name) == 0)
-                return hb_fail_at(err, path, lineno, "%s/%s is already listed on "
-                                  "line %ld; keep one line", e->label, e->name, v[i].line);
+    if (m->n == *cap) {
+        size_t want = *cap ? *cap * 2 : 64;
+        kat_manifest_entry *v = realloc(m->v, want * sizeof *v);
+        if (!v)
+            return hb_fail(err, "%s: out of memory", path);
+        m->v = v;
+        *cap = want;
     }
+    memset(&m->v[m->n], 0, sizeof m->v[m->n]);
+    int rc = parse_line(line, lineno, path, &m->v[m->n], err);
+    m->n++; /* counted even on failure, so kat_manifest_free releases it */
     return rc;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const kat_manifest_entry *x = *(const kat_manifest_entry *const *)a;
+    const kat_manifest_entry *y = *(const kat_manifest_entry *const *)b;
+    int c = strcmp(x->label, y->label);
+    if (c == 0)
+        c = strcmp(x->name, y->name);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Fails on the first line (in file order) that repeats an earlier one's
+ * instance/file name: sorted, so n log n for a million lines. */
+static int check_duplicates(const kat_manifest *m, const char *path, hb_err *err)
+{
+    if (m->n < 2)
+        return 0;
+    const kat_manifest_entry **idx = malloc(m->n * sizeof *idx);
+    if (!idx)
+        return hb_fail(err, "%s: out of memory", path);
+    for (size_t i = 0; i < m->n; i++)
+        idx[i] = &m->v[i];
+    qsort(idx, m->n, sizeof *idx, cmp_entry);
+    /* within a run of equal names, lines ascend: the second one repeats */
+    const kat_manifest_entry *first = NULL, *again = NULL;
+    for (size_t i = 1; i < m->n; i++) {
+        const kat_manifest_entry *a = idx[i - 1], *b = idx[i];
+        int start = i == 1 || strcmp(idx[i - 2]->label, a->label) != 0 ||
+                    strcmp(idx[i - 2]->name, a->name) != 0;
+        if (start && strcmp(a->label, b->label) == 0 && strcmp(a->name, b->name) == 0 &&
+            (!again || b->line < again->line)) {
+            again = b;
+            first = a;
+        }
+    }
+    free(idx);
+    if (again)
+        return hb_fail_at(err, path, again->line, "%s/%s is already listed on line "
+                          "%ld; keep one line", again->label, again->name, first->line);
+    return 0;
 }
 
 int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
 {
     memset(m, 0, sizeof *m);
-    FILE *fp = fopen(path, "rb");
+    char dir[PATH_MAX], norm[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (override_inside(!slash ? "." : dir[0] ? dir : "/", hb_basename(path), 0, norm,
+                        sizeof norm) != 0)
+        return hb_fail(err, "%s: not a file inside its package (a symbolic link "
+                       "leading out?); put the manifest itself there", path);
+    FILE *fp = hb_open_limited(path, HB_LIMIT_TEXT, "a KAT manifest", err);
     if (!fp)
-        return hb_fail_errno(err, "%s: cannot open", path);
+        return -1;
     char *buf = NULL;
-    size_t cap = 0;
+    size_t cap = 0, entries = 0;
     long lineno = 0;
     ssize_t n;
     int rc = 0;
     while (rc == 0 && (n = getline(&buf, &cap, fp)) >= 0) {
-        lineno++;
+        if (++lineno > KAT_MANIFEST_MAX_LINES) {
+            rc = hb_fail_at(err, path, lineno, "more than %d lines, the limit for a "
+                            "KAT manifest; list each KAT file once",
+                            KAT_MANIFEST_MAX_LINES);
+            break;
+        }
         if (n > 0 && buf[n - 1] == '\n')
             n--;
         size_t len = kat_canon_line(buf, (size_t)n);
@@ -101,10 +156,14 @@ int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
             p++;
         if (len == 0 || *p == '\0' || *p == '#')
             continue;
-        rc = manifest_add(m, p, lineno, path, err);
+        rc = manifest_add(m, &entries, p, lineno, path, err);
     }
+    if (rc == 0 && ferror(fp))
+        rc = hb_fail_errno(err, "%s:%ld: cannot read", path, lineno + 1);
     free(buf);
     fclose(fp);
+    if (rc == 0)
+        rc = check_duplicates(m, path, err);
     if (rc != 0)
         kat_manifest_free(m);
     return rc;
@@ -136,8 +195,12 @@ static int is_vector_dir(const char *name)
     return strcasecmp(name, "Test_Vector") == 0 || strcasecmp(name, "Test_Vectors") == 0;
 }
 
-/* Walks DIR; INSIDE is 1 below a vector folder. */
-static int walk(const char *dir, int inside, int depth, strlist *out, hb_err *err)
+/* Walks DIR (PACKAGE or below it); INSIDE is 1 below a vector folder.
+ * Folders reached through a symbolic link are not entered (a link to an
+ * ancestor would repeat the tree without end), and a file that is a link
+ * leading outside the package is not listed. */
+static int walk(const char *package, const char *dir, int inside, int depth,
+                strlist *out, hb_err *err)
 {
     if (depth > 32)
         return hb_fail(err, "%s: folders nested too deep", dir);
@@ -147,14 +210,21 @@ static int walk(const char *dir, int inside, int depth, strlist *out, hb_err *er
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d)) != NULL) {
-        char path[PATH_MAX];
+        char path[PATH_MAX], norm[PATH_MAX];
+        struct stat st;
         if (e->d_name[0] == '.')
             continue;
         if (hb_path_join(path, sizeof path, dir, e->d_name, err) != 0) {
             rc = -1;
-        } else if (hb_is_dir(path)) {
-            rc = walk(path, inside || is_vector_dir(e->d_name), depth + 1, out, err);
-        } else if (inside && hb_is_file(path) && strlist_push(out, path) != 0) {
+        } else if (lstat(path, &st) != 0) {
+            continue;
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = walk(package, path, inside || is_vector_dir(e->d_name), depth + 1,
+                      out, err);
+        } else if (inside && override_inside(package, path + strlen(package) +
+                                             (path[strlen(package)] == '/'), 0,
+                                             norm, sizeof norm) == 0 &&
+                   strlist_push(out, path) != 0) {
             rc = hb_fail(err, "out of memory");
         }
     }
@@ -164,7 +234,7 @@ static int walk(const char *dir, int inside, int depth, strlist *out, hb_err *er
 
 int kat_vectors_list(const char *package, strlist *out, hb_err *err)
 {
-    if (walk(package, 0, 0, out, err) != 0)
+    if (walk(package, package, 0, 0, out, err) != 0)
         return -1;
     strlist_sort(out);
     return 0;

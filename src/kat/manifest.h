@@ -14,6 +14,7 @@
 #include "common/err.h"
 
 #define KAT_MANIFEST_NAME "kat.sha256"
+#define KAT_MANIFEST_MAX_LINES 1000000
 
 typedef struct kat_manifest_entry {
     char sha256[HB_SHA256_HEX]; /* lowercase */
@@ -27,14 +28,20 @@ typedef struct kat_manifest {
     size_t n;
 } kat_manifest;
 
-/* Parses PATH; a malformed line fails with "PATH:LINE: ..." and what to do. */
+/* Parses PATH; a malformed line fails with "PATH:LINE: ..." and what to do,
+ * and so does a line that repeats an earlier instance/file name. PATH must
+ * be a regular file of its folder (not a link leading out of it) of at most
+ * HB_LIMIT_TEXT bytes and KAT_MANIFEST_MAX_LINES lines; loading takes
+ * O(n log n) time. */
 int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err);
 const kat_manifest_entry *kat_manifest_find(const kat_manifest *m, const char *label,
                                             const char *name);
 void kat_manifest_free(kat_manifest *m);
 
 /* Appends to OUT the paths (PACKAGE-prefixed, sorted) of every regular file
- * inside a Test_Vector or Test_Vectors folder of PACKAGE, at any depth. */
+ * inside a Test_Vector or Test_Vectors folder of PACKAGE, at any depth.
+ * Symbolic links to folders are not followed, nor links to files outside
+ * PACKAGE. */
 int kat_vectors_list(const char *package, strlist *out, hb_err *err);
 
 /* The file of FILES named NAME (case-insensitive), preferring one whose

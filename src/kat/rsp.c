@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "common/digest.h"
+#include "common/fs.h"
 
 struct rsp_reader {
     FILE *fp;
@@ -44,11 +45,14 @@ int rsp_open(const char *path, rsp_reader **out, hb_err *err)
     if (r == NULL)
         return hb_fail(err, "%s: out of memory", path);
     r->path = strdup(path);
-    r->fp = fopen(path, "r");
-    if (r->path == NULL || r->fp == NULL) {
-        int rc = hb_fail_errno(err, "%s: cannot open the vector file", path);
+    if (r->path == NULL) {
         rsp_close(r);
-        return rc;
+        return hb_fail(err, "%s: out of memory", path);
+    }
+    r->fp = hb_open_limited(path, HB_LIMIT_VECTORS, "a vector file", err);
+    if (r->fp == NULL) {
+        rsp_close(r);
+        return -1;
     }
     *out = r;
     return 0;

@@ -27,7 +27,8 @@ typedef struct rsp_record {
 
 typedef struct rsp_reader rsp_reader;
 
-/* Opens PATH for reading; *out is owned by the caller (rsp_close). */
+/* Opens PATH for reading (a regular file of at most HB_LIMIT_VECTORS bytes,
+ * common/fs.h); *out is owned by the caller (rsp_close). */
 int rsp_open(const char *path, rsp_reader **out, hb_err *err);
 
 /* Reads the next record into REC. Returns 1 for a record, 0 at the end of

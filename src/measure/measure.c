@@ -300,7 +300,7 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
 int measure_run(const measure_options *o, int *n_failed, hb_err *err)
 {
     measure_ctx c;
-    if (setup(&c, o, err) != 0)
+    if (setup(&c, o, err) != 0 || hb_remove_stale_tmp(o->run_dir, NULL, err) != 0)
         return -1;
     char path[PATH_MAX];
     json_t *build = NULL, *kat = NULL;

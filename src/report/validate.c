@@ -7,6 +7,7 @@
  * first problem. See report.h for the contract. */
 #include "report/report.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
@@ -291,6 +292,53 @@ static void check_variants(vctx *v, const report_system *s, size_t i, const json
 
 static int bad_path(const char *p);
 
+/* A published compiler log against the SHA-256 build.json gives it (the
+ * copy publish made: a log grown or changed since does not match). */
+static void check_build_log(vctx *v, const char *file, const json_t *e, json_t *cited)
+{
+    const char *log = report_str(e, "log", ""), *want = report_str(e, "log_sha256", NULL);
+    char path[4096], hex[HB_SHA256_HEX];
+    hb_err err = {{0}};
+    if (!log[0] || bad_path(log))
+        return;
+    json_object_set_new(cited, log, json_true());
+    v->st->build_logs++;
+    snprintf(path, sizeof path, "%s/%s", v->root, log);
+    if (hb_sha256_file_hex(path, hex, &err) < 0)
+        problem(v, "%s: compiler log of %s/%s cannot be read: %s", file,
+                report_str(e, "candidate", "?"), report_str(e, "instance", "?"), err.msg);
+    else if (!want || strcmp(hex, want) != 0)
+        problem(v, "%s: field log_sha256: recorded %s, recomputed %s", log,
+                want ? want : "(missing)", hex);
+}
+
+/* Every compiler log build.json cites, and no other file under
+ * <system>/logs/build. */
+static void check_build_logs(vctx *v, const report_system *s)
+{
+    char file[512], dir[4096];
+    size_t i;
+    json_t *e, *cited = json_object();
+    snprintf(file, sizeof file, "%s/build.json", s->name);
+    json_array_foreach(json_object_get(s->build, "instances"), i, e)
+        check_build_log(v, file, e, cited);
+    json_array_foreach(json_object_get(s->build, "other_logs"), i, e)
+        check_build_log(v, file, e, cited);
+    json_t *files = json_array();
+    snprintf(dir, sizeof dir, "%s/%s/logs/build", v->root, s->name);
+    if (!v->bad_paths) /* else a log path is already wrong: one problem is enough */
+        hb_json_list_files(dir, files);
+    json_array_foreach(files, i, e) {
+        char rel[4096];
+        snprintf(rel, sizeof rel, "%s/logs/build/%s", s->name, json_string_value(e));
+        if (!json_object_get(cited, rel))
+            problem(v, "%s: not cited by %s (stale or added by hand); publish the "
+                       "campaign again", rel, file);
+    }
+    json_decref(files);
+    json_decref(cited);
+}
+
 /* Log paths with '..' or absolute ones are reported by check_paths and never
  * followed (one could name a device that reads forever). */
 static void check_kat(vctx *v, const report_system *s)
@@ -417,6 +465,34 @@ static void check_system(vctx *v, const report_system *s)
         check_record_kat(v, s, &s->recs[i]);
     }
     check_kat(v, s);
+    check_build_logs(v, s);
+}
+
+/* Every entry below DIR (REL from the dataset root) that is a symbolic
+ * link: a dataset holds plain files and folders, and a link would let it
+ * cite (and validate) files from anywhere. */
+static void check_links(vctx *v, const char *dir, const char *rel, int depth)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char path[4096], sub[4096];
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        if (lstat(path, &st) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode))
+            problem(v, "%s: a symbolic link; a dataset holds plain files and "
+                       "folders only: publish the campaign again", sub);
+        else if (S_ISDIR(st.st_mode) && depth < 32)
+            check_links(v, path, sub, depth + 1);
+    }
+    closedir(d);
 }
 
 int report_check_paths(const report_dataset *ds, hb_err *err)
@@ -539,6 +615,7 @@ int report_validate(const char *data_dir, const char *site_dir, FILE *out,
     if (report_dataset_load(data_dir, &ds, err) < 0)
         return -1;
     vctx v = {data_dir, out, st, NULL, 0};
+    check_links(&v, data_dir, "", 0);
     for (size_t i = 0; i < ds.nsys; i++)
         check_system(&v, &ds.sys[i]);
     report_dataset_free(&ds);

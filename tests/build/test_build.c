@@ -7,8 +7,8 @@
  * resuming, the harness-default rebuild, the baseline entry, the command's
  * exit codes, no program of the package found through a relative PATH entry
  * or a relative --cc, silence about plain files among the packages, --cc
- * clang, a source named like an option, and the bundled examples when
- * present. */
+ * clang, a source named like an option, a source too large to read,
+ * instances sharing a name, and the bundled examples when present. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,9 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "build/build.h"
+#include "common/json.h"
+#include "kat/kat.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/proc.h"
@@ -222,6 +225,106 @@ static void test_candidate_id_clash(void **state)
     assert_int_equal(build_run(&opt, &failed, &err), -1);
     assert_non_null(strstr(err.msg, "both have the candidate id Clash1"));
     assert_false(hb_is_file(fx_path(fx_root, "run_clash/build.json")));
+    /* the baseline's id is taken: its library and log would be replaced */
+    fx_write(fx_root, "Clash2/hashbench.ini", "[candidate]\nid = baseline\n");
+    opt.packages = pkgs + 1;
+    opt.n_packages = 1;
+    assert_int_equal(build_run(&opt, &failed, &err), -1);
+    assert_non_null(strstr(err.msg, "the candidate id 'baseline' is hashbench's own"));
+}
+
+/* A sparse 6 GiB source is not read (neither to look for main() nor to
+ * record its SHA-256): its instance is BUILDFAIL naming the file and the
+ * 64 MiB limit, another package's instance builds, and it all takes no
+ * time. (The other instances of the same package fail too: the sandbox
+ * stages no package of more than 512 MiB.) */
+static void test_huge_source_not_read(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "HugeOk", "Fine", "Fine", 256);
+    fx_instance(fx_root, "Huge", "Big", "Big", 256);
+    fx_write(fx_root, "Huge/" REF "Big/huge.c", "");
+    assert_int_equal(truncate(fx_path(fx_root, "Huge/" REF "Big/huge.c"), 6LL << 30), 0);
+    time_t t0 = time(NULL);
+    json_t *b = build("run_huge", "reference", "Huge", "HugeOk", 1);
+    assert_true(time(NULL) - t0 < 60);
+    json_t *big = entry(b, "Huge", "Big");
+    assert_string_equal(str(big, "status"), "BUILDFAIL");
+    if (!strstr(str(big, "reason"), REF "Big/huge.c: 6442450944 bytes, more than the "
+                                    "64 MiB limit for a source file"))
+        fail_msg("reason: %s", str(big, "reason"));
+    assert_string_equal(str(entry(b, "HugeOk", "Fine"), "status"), "BUILT");
+    json_decref(b);
+}
+
+/* The build.json entries of CAND/INST into OUT (at most MAX); their number. */
+static int entries_named(const json_t *b, const char *cand, const char *inst,
+                         json_t **out, int max)
+{
+    size_t i;
+    json_t *e;
+    int n = 0;
+    json_array_foreach(json_object_get(b, "instances"), i, e)
+        if (strcmp(str(e, "candidate"), cand) == 0 && strcmp(str(e, "instance"), inst) == 0 &&
+            n < max)
+            out[n++] = e;
+    return n;
+}
+
+/* Two folders declaring one ALGORITHM_INSTANCE, and a name that sanitizes
+ * to another folder's name: every one of them is BUILDFAIL naming all the
+ * folders of its name, each keeps its own log, and the KAT stage that
+ * follows keeps the other instance's verdict (none vanishes); a build.json
+ * where one such twin is built anyway is refused by the KAT stage. */
+static void test_instance_name_collision(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Twin", "One", "X", 256);
+    fx_instance(fx_root, "Twin", "Two", "X", 256);
+    fx_instance(fx_root, "Twin", "Dot", "X.Y", 256);
+    fx_instance(fx_root, "Twin", "Under", "X_Y", 256);
+    fx_instance(fx_root, "Twin", "Solo", "Solo", 256);
+    json_t *b = build("run_twin", "reference", "Twin", NULL, 4);
+    json_t *e[4];
+    char run[PATH_MAX], *log = NULL;
+    hb_err err;
+    snprintf(run, sizeof run, "%s/run_twin", fx_root);
+    const char *names[] = {"X", "X_Y"};
+    const char *dirs[][2] = {{REF "One", REF "Two"}, {REF "Dot", REF "Under"}};
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(entries_named(b, "Twin", names[k], e, 4), 2);
+        assert_string_not_equal(str(e[0], "log"), str(e[1], "log"));
+        for (int i = 0; i < 2; i++) {
+            assert_string_equal(str(e[i], "status"), "BUILDFAIL");
+            const char *why = str(e[i], "reason");
+            if (!strstr(why, dirs[k][0]) || !strstr(why, dirs[k][1]) ||
+                !strstr(why, "none of them is built"))
+                fail_msg("reason without both folders: %s", why);
+            assert_int_equal(hb_read_file(fx_path(run, str(e[i], "log")), &log, NULL,
+                                          &err), 0);
+            assert_non_null(strstr(log, dirs[k][0]));
+            free(log);
+        }
+    }
+    assert_non_null(strstr(str(e[0], "reason"), "ALGORITHM_INSTANCE is not"));
+    assert_string_equal(str(entry(b, "Twin", "Solo"), "status"), "BUILT");
+    kat_options ko = {0};
+    ko.run_dir = run;
+    int failed = -1;
+    if (kat_run(&ko, &failed, &err) != 0)
+        fail_msg("kat_run: %s", err.msg);
+    json_t *kat = NULL;
+    assert_int_equal(hb_json_load(fx_path(run, "kat.json"), &kat, &err), 0);
+    assert_int_equal(json_array_size(json_object_get(kat, "instances")), 1);
+    assert_non_null(fx_entry(kat, "Twin", "Solo"));
+    json_decref(kat);
+    /* a build.json with a built twin: one verdict would replace the other */
+    entries_named(b, "Twin", "X", e, 4);
+    json_object_set_new(e[1], "status", json_string("BUILT"));
+    assert_int_equal(hb_json_save(fx_path(run, "build.json"), b, &err), 0);
+    assert_int_equal(kat_run(&ko, &failed, &err), -1);
+    assert_non_null(strstr(err.msg, "Twin/X is listed for both"));
+    json_decref(b);
 }
 
 /* Sums readelf's view of LIB: LOAD MemSiz, and allocated section sizes by
@@ -520,6 +623,53 @@ static void test_cli_exit_codes(void **state)
     assert_int_equal(run_cli(a4), 2);
 }
 
+/* A missing or non-executable --cc is an error up front naming --cc: build
+ * creates no run directory, run stops before the host check, and kat
+ * stops before testing anything when the compiler build.json records for
+ * the harness-default rebuild cannot be run. */
+static void test_cc_checked_up_front(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX];
+    snprintf(exe, sizeof exe, "%s/hashbench", build_dir());
+    if (access(exe, X_OK) != 0) {
+        print_message("%s not built: --cc not checked\n", exe);
+        skip();
+    }
+    fx_instance(fx_root, "CcPkg", "A", "A", 256);
+    fx_write(fx_root, "not-exec-cc", "#!/bin/sh\nexec cc \"$@\"\n");
+    char pkg[PATH_MAX], run[PATH_MAX], bad[PATH_MAX], *out = NULL;
+    snprintf(pkg, sizeof pkg, "%s/CcPkg", fx_root);
+    snprintf(run, sizeof run, "%s/run_cc", fx_root);
+    snprintf(bad, sizeof bad, "%s/not-exec-cc", fx_root);
+    const char *ccs[] = {"/nonexistent/gcc", bad, "no-such-compiler-xyz"};
+    for (int i = 0; i < 3; i++) {
+        const char *b[] = {"build", "--run-dir", run, "--cc", ccs[i], pkg, NULL};
+        assert_int_equal(run_cli_in(NULL, b, &out), 2);
+        if (!strstr(out, "--cc") || !strstr(out, ccs[i]))
+            fail_msg("build --cc %s: %s", ccs[i], out);
+        free(out);
+        assert_false(hb_is_dir(run));
+        const char *r[] = {"run", "--run-dir", run, "--cc", ccs[i], pkg, NULL};
+        assert_int_equal(run_cli_in(NULL, r, &out), 2);
+        if (!strstr(out, "--cc") || strstr(out, "host check"))
+            fail_msg("run --cc %s: %s", ccs[i], out);
+        free(out);
+        assert_false(hb_is_dir(run));
+    }
+    json_t *b = build("run_cc", "reference", "CcPkg", NULL, 0);
+    json_object_set_new(entry(b, "CcPkg", "A"), "compiler", json_string(ccs[0]));
+    hb_err err;
+    assert_int_equal(hb_json_save(fx_path(run, "build.json"), b, &err), 0);
+    json_decref(b);
+    const char *k[] = {"kat", "--run-dir", run, NULL};
+    assert_int_equal(run_cli_in(NULL, k, &out), 2);
+    if (!strstr(out, "--cc of hashbench build") || !strstr(out, ccs[0]))
+        fail_msg("kat: %s", out);
+    free(out);
+    assert_false(hb_is_file(fx_path(run, "kat.json")));
+}
+
 /* Writes into fx_root/PKG_REL and fx_root/PKG_REL/bin a script for every
  * program the compiler might look up (and for the compiler names
  * themselves) that creates MARKER.<name> when run. */
@@ -709,12 +859,15 @@ int main(void)
         cmocka_unit_test(test_one_folder_many_instances),
         cmocka_unit_test(test_performance_flags),
         cmocka_unit_test(test_candidate_id_clash),
+        cmocka_unit_test(test_huge_source_not_read),
+        cmocka_unit_test(test_instance_name_collision),
         cmocka_unit_test(test_static_size_and_export_check),
         cmocka_unit_test(test_hostile_name_and_skip),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_harness_default_rebuild),
         cmocka_unit_test(test_baseline_entry),
         cmocka_unit_test(test_cli_exit_codes),
+        cmocka_unit_test(test_cc_checked_up_front),
         cmocka_unit_test(test_relative_path_entries_ignored),
         cmocka_unit_test(test_cli_glob_and_cc),
         cmocka_unit_test(test_dash_source_name),

@@ -3,8 +3,9 @@
 #  1. an uninterrupted run (the reference record set);
 #  2. the same campaign killed with SIGKILL at random moments ten times and
 #     resumed each time: it must end with the same (instance, size) set, every
-#     JSON file must parse, no record file may be rewritten once written, and
-#     no trial pid may appear twice (nothing measured twice);
+#     JSON file must parse, no record file may be rewritten once written, no
+#     trial pid may appear twice (nothing measured twice), and no temporary
+#     file of a killed writer may be left;
 #  3. changed planning settings on a directory with records are refused;
 #  4. two shards run at once on the two cores, balanced by one shared
 #     calibrated-costs file, merged, give exactly the reference set; a shard
@@ -80,9 +81,17 @@ while [ $i -le 10 ]; do
         { bad "a JSON file does not parse after kill $i"; cat "$T/parse.err"; }
     i=$((i + 1))
 done
+# a temporary file of a writer killed mid-write, with the pid of a process
+# that has ended (besides any the kills above left)
+dead=$(sh -c 'echo $$')
+mkdir -p "$T/killed/records"
+echo '{"half": ' >"$T/killed/records/planted.json.tmp.$dead"
 "$B" run --run-dir "$T/killed" $OPTS >>"$T/killed.log" 2>&1
 rc=$?
 [ $rc -le 1 ] && ok "resumed run completed (exit $rc)" || { bad "resume exited $rc"; tail -5 "$T/killed.log"; }
+left=$(find "$T/killed" -name '*.tmp.*' | wc -l)
+[ "$left" -eq 0 ] && ok "no temporary file of a killed run is left after the resume" ||
+    { bad "$left temporary files left"; find "$T/killed" -name '*.tmp.*'; }
 record_set "$T/killed" >"$T/killed.set"
 if cmp -s "$T/ref.set" "$T/killed.set"; then ok "killed-and-resumed run has the reference record set"
 else bad "record sets differ"; diff "$T/ref.set" "$T/killed.set"; fi

@@ -1,7 +1,8 @@
 /* The campaign's pure parts: parsing and dealing shards, the calibrated
  * cost model and the shared costs file, reconciling
  * planning settings with campaign.json, the absolute-path scan of publish,
- * and the progress line. */
+ * merging the build entries of folders that share an instance name, and the
+ * progress line. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,8 @@
 #include "common/digest.h"
 #include "campaign/campaign.h"
 #include "campaign/costs.h"
+#include "campaign/merge.h"
+#include "common/json.h"
 #include "common/fs.h"
 #include "campaign/progress.h"
 #include "campaign/publish.h"
@@ -257,6 +260,75 @@ static void test_absolute_scan(void **state)
     json_decref(inner);
 }
 
+/* One shard of a two-shard run directory (shard K owning OWNED) whose
+ * build.json holds two folders named X (both BUILDFAIL, each with its own
+ * log) and the built instance Solo. */
+static void make_shard(const char *dir, int k, const char *owned)
+{
+    hb_err err;
+    char path[512];
+    json_t *c = json_pack("{s:i, s:s, s:{s:{s:b}}, s:{s:i, s:i, s:[s]}}", "schema", 1,
+                          "kind", "hashbench-campaign", "phases", "measure", "done", 1,
+                          "shard", "k", k, "n", 2, "instances", owned);
+    json_t *b = json_pack("{s:i, s:[{s:s, s:s, s:s, s:s, s:s}, {s:s, s:s, s:s, s:s, s:s},"
+                          " {s:s, s:s, s:s, s:s, s:s}]}", "schema", 1, "instances",
+                          "candidate", "C", "instance", "X", "source_dir", "Impl/One",
+                          "status", "BUILDFAIL", "log", "logs/build/C/X.1.log",
+                          "candidate", "C", "instance", "X", "source_dir", "Impl/Two",
+                          "status", "BUILDFAIL", "log", "logs/build/C/X.2.log",
+                          "candidate", "C", "instance", "Solo", "source_dir", "Impl/Solo",
+                          "status", "BUILT", "log", "logs/build/C/Solo.log");
+    json_t *kat = json_pack("{s:i, s:[{s:s, s:s, s:s}]}", "schema", 1, "instances",
+                            "candidate", "C", "instance", "Solo", "status", "PASS");
+    snprintf(path, sizeof path, "%s/campaign.json", dir);
+    assert_int_equal(hb_json_save(path, c, &err), 0);
+    snprintf(path, sizeof path, "%s/build.json", dir);
+    assert_int_equal(hb_json_save(path, b, &err), 0);
+    snprintf(path, sizeof path, "%s/kat.json", dir);
+    assert_int_equal(hb_json_save(path, kat, &err), 0);
+    const char *logs[] = {"X.1.log", "X.2.log", "Solo.log"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/logs/build/C/%s", dir, logs[i]);
+        assert_int_equal(hb_write_atomic(path, logs[i], strlen(logs[i]), &err), 0);
+    }
+    json_decref(c);
+    json_decref(b);
+    json_decref(kat);
+}
+
+/* merge takes each build.json entry by candidate, instance and source
+ * folder: two folders named X keep their own entries. */
+static void test_merge_same_name_folders(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/hb-merge-XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char s1[256], s2[256], out[256], path[300];
+    snprintf(s1, sizeof s1, "%s/s1", root);
+    snprintf(s2, sizeof s2, "%s/s2", root);
+    snprintf(out, sizeof out, "%s/all", root);
+    make_shard(s1, 1, "C/Solo");
+    make_shard(s2, 2, "C/X");
+    const char *dirs[] = {s1, s2};
+    hb_err err;
+    if (merge_run(out, dirs, 2, NULL, &err) != 0)
+        fail_msg("merge: %s", err.msg);
+    json_t *b = NULL;
+    snprintf(path, sizeof path, "%s/build.json", out);
+    assert_int_equal(hb_json_load(path, &b, &err), 0);
+    json_t *arr = json_object_get(b, "instances");
+    assert_int_equal(json_array_size(arr), 3);
+    const char *want[][2] = {{"Impl/One", "logs/build/C/X.1.log"},
+                             {"Impl/Two", "logs/build/C/X.2.log"}};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *e = json_array_get(arr, i);
+        assert_string_equal(json_string_value(json_object_get(e, "source_dir")), want[i][0]);
+        assert_string_equal(json_string_value(json_object_get(e, "log")), want[i][1]);
+    }
+    json_decref(b);
+    assert_int_equal(hb_remove_tree(root, &err), 0);
+}
+
 static void test_eta_format(void **state)
 {
     (void)state;
@@ -341,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_costs_file),
         cmocka_unit_test(test_reconcile),
         cmocka_unit_test(test_absolute_scan),
+        cmocka_unit_test(test_merge_same_name_folders),
         cmocka_unit_test(test_eta_format),
         cmocka_unit_test(test_progress_plain_and_tty),
         cmocka_unit_test(test_progress_break),

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common/digest.h"
 #include "common/fs.h"
 #include "kat/katfile.h"
@@ -227,6 +228,45 @@ static void test_manifest(void **state)
                           "kat.sha256:2: A/x.txt is already listed on line 1");
 }
 
+/* A large manifest: 200 000 lines load (in well under a second since the
+ * duplicate check sorts instead of comparing every pair), a repeated line
+ * at the end is named with the line it repeats, and more than the
+ * 1 000 000-line cap is refused naming it. */
+static void test_manifest_large(void **state)
+{
+    char p[4096], line[200];
+    kat_manifest m;
+    hb_err err;
+    (void)state;
+    path_of(p, sizeof p, "big.sha256");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 200000; i++)
+        fprintf(f, SHA_A " strict I%d/KAT_2_12_I%d.txt\n", i % 997, i);
+    fclose(f);
+    assert_int_equal(kat_manifest_load(p, &m, &err), 0);
+    assert_int_equal(m.n, 200000);
+    const kat_manifest_entry *e = kat_manifest_find(&m, "I599", "KAT_2_12_I199999.txt");
+    assert_non_null(e);
+    assert_int_equal(e->line, 200000);
+    kat_manifest_free(&m);
+    f = fopen(p, "ab");
+    fprintf(f, SHA_A " strict I5/KAT_2_12_I1002.txt\n" SHA_A " strict I3/KAT_2_12_I3.txt\n");
+    fclose(f);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    snprintf(line, sizeof line, "big.sha256:200001: I5/KAT_2_12_I1002.txt is already "
+             "listed on line 1003");
+    if (!strstr(err.msg, line))
+        fail_msg("expected '%s' in: %s", line, err.msg);
+    assert_int_equal(m.n, 0);
+    f = fopen(p, "wb");
+    for (int i = 0; i < 1000001; i++)
+        fputs("#\n", f);
+    fclose(f);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "big.sha256:1000001: more than 1000000 lines"));
+}
+
 static void test_label_of(void **state)
 {
     char l[80];
@@ -268,6 +308,53 @@ static void test_write_manifest_package(void **state)
     assert_non_null(strstr(err.msg, "KAT_2_23_Y.txt:3:"));
 }
 
+/* Submitted vector files are read within limits and inside the package:
+ * a sparse KAT text over 256 MiB and a sparse manifest over 64 MiB are
+ * refused naming the limit, a vector file or folder that is a link leading
+ * out of the package is not listed, nor is a manifest that is one read. */
+static void test_vector_limits_and_links(void **state)
+{
+    char pkg[4096], p[4200], out[4096], sha[HB_SHA256_HEX];
+    strlist files = {0};
+    kat_manifest m;
+    hb_err err;
+    (void)state;
+    path_of(pkg, sizeof pkg, "lim");
+    path_of(out, sizeof out, "outside");
+    write_text("outside/KAT_2_12_Out.txt", expected_text);
+    write_text("outside/kat.sha256", SHA_A " strict Out/KAT_2_12_Out.txt\n");
+    write_text("lim/Test_Vectors/KAT_2_12_In.txt", expected_text);
+    write_text("lim/Test_Vectors/sub/KAT_2_23_In.txt", expected_text);
+    snprintf(p, sizeof p, "%s/Test_Vectors/KAT_2_12_Out.txt", pkg);
+    assert_int_equal(symlink("../../outside/KAT_2_12_Out.txt", p), 0);
+    snprintf(p, sizeof p, "%s/Test_Vectors/away", pkg);
+    assert_int_equal(symlink(out, p), 0);
+    snprintf(p, sizeof p, "%s/Test_Vectors/KAT_2_23_Alias.txt", pkg);
+    assert_int_equal(symlink("sub/KAT_2_23_In.txt", p), 0); /* inside: kept */
+    assert_int_equal(kat_vectors_list(pkg, &files, &err), 0);
+    assert_int_equal(files.n, 3);
+    for (int i = 0; i < files.n; i++)
+        assert_null(strstr(files.v[i], "Out"));
+    strlist_free(&files);
+    snprintf(p, sizeof p, "%s/kat.sha256", pkg);
+    assert_int_equal(symlink("../outside/kat.sha256", p), 0);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "not a file inside its package"));
+    assert_int_equal(unlink(p), 0);
+
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(truncate(p, 65LL << 20), 0);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "64 MiB limit for a KAT manifest"));
+    snprintf(p, sizeof p, "%s/Test_Vectors/KAT_2_12_In.txt", pkg);
+    assert_int_equal(truncate(p, 300LL << 20), 0);
+    assert_int_equal(kat_file_sha256(p, sha, &err), -1);
+    assert_non_null(strstr(err.msg, "KAT_2_12_In.txt: 314572800 bytes, more than the "
+                                    "256 MiB limit for a KAT text file"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,8 +364,10 @@ int main(void)
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_manifest),
+        cmocka_unit_test(test_manifest_large),
         cmocka_unit_test(test_label_of),
         cmocka_unit_test(test_write_manifest_package),
+        cmocka_unit_test(test_vector_limits_and_links),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

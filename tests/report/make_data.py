@@ -306,8 +306,21 @@ def record(sysname, s, entry, build, inst_row, size, rng):
     return rec
 
 
-def build_entry(sysname, s, row, build, kat):
+def compiler_log(sysname, s, cand, inst, variant, status, logs):
+    """The compiler log of an instance, as publish copies it; its rel path
+    and SHA-256."""
+    rel = "%s/logs/build/%s/%s.log" % (sysname, cand, inst)
+    text = ("$ gcc %s -o %s/lib/%s/lib%s.so.part Implementations/%s_Implementation/%s/%s.c\n"
+            "# working folder: %s/\n# result: %s\n"
+            % (s["flags"], sysname, cand, inst, variant, inst, inst, cand, status)).encode()
+    logs[rel] = text
+    return rel, sha(text)
+
+
+def build_entry(sysname, s, row, build, kat, logs):
     cand, alg, inst, bits, variant, _ = row
+    log, log_sha = compiler_log(sysname, s, cand, inst, variant,
+                                "BUILT" if kat else "BUILDFAIL", logs)
     e = {"candidate": cand, "algorithm": alg, "instance": inst,
          "algorithm_instance": SHARED_NAME.get(inst, inst), "digest_bits": bits,
          "variant": variant,
@@ -320,7 +333,7 @@ def build_entry(sysname, s, row, build, kat):
          "library_sha256": kat["library_sha256"] if kat else None,
          "static_size": {"image": 16032 + bits * 8, "text": 5000 + bits * 6, "rodata": 300,
                          "data": 600, "bss": 16},
-         "status": "BUILT", "log": "%s/logs/build/%s/%s.log" % (sysname, cand, inst),
+         "status": "BUILT", "log": log, "log_sha256": log_sha,
          "exclude_timing": ""}
     return e
 
@@ -337,14 +350,14 @@ def write_system(sysname, s, rng):
         entry = kat_entry(sysname, s, row[0], row[2], logs)
         by_inst[row[2]] = entry
         kat["instances"].append(entry)
-        build["instances"].append(build_entry(sysname, s, row, build, entry))
+        build["instances"].append(build_entry(sysname, s, row, build, entry, logs))
         row_rng = rng if row != VARIANT_ROW else random.Random(sysname + row[2])
         for size in SIZES:
             rec = record(sysname, s, entry, build, row, size, row_rng)
             save(os.path.join(root, "records", row[0], "%s__hash_%d.json" % (row[2], size)), rec)
     by_inst["Whirl_256"]["variants"] = variants_result(sysname, by_inst)
     broken = build_entry(sysname, s, ("Whirl", "Whirl", "Whirl_1024", 1024, "Reference", 0),
-                         build, None)
+                         build, None, logs)
     broken.update(status="BUILDFAIL", reason="whirl1024.c:12: error: unknown type name u128",
                   library=None, library_sha256=None, static_size=None)
     for k in ("library", "library_sha256", "static_size"):

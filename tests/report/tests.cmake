@@ -16,13 +16,13 @@ target_include_directories(report_validate PRIVATE ${CMAKE_SOURCE_DIR}/tests/rep
 add_test(NAME report_cli_validate
   COMMAND hashbench validate ${CMAKE_SOURCE_DIR}/tests/report/data)
 set_tests_properties(report_cli_validate PROPERTIES
-  PASS_REGULAR_EXPRESSION "validate: 30 records, 11 KAT logs, 0 pages checked; 0 problems")
+  PASS_REGULAR_EXPRESSION "validate: 30 records, 11 KAT logs, 12 compiler logs, 0 pages checked; 0 problems")
 add_test(NAME report_cli_site
   COMMAND sh -c "rm -rf report-cli-site && \"$0\" report \"$1\" --out report-cli-site && \"$0\" validate \"$1\" --site report-cli-site"
           $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 set_tests_properties(report_cli_site PROPERTIES
-  PASS_REGULAR_EXPRESSION "validate: 30 records, 11 KAT logs, 30 pages checked; 0 problems")
+  PASS_REGULAR_EXPRESSION "validate: 30 records, 11 KAT logs, 12 compiler logs, 30 pages checked; 0 problems")
 add_test(NAME report_cli_export
   COMMAND sh -c "\"$0\" export \"$1\" --csv report-cli.csv && test $(wc -l < report-cli.csv) -eq 31"
           $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
