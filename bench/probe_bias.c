@@ -1,16 +1,19 @@
 /* Does the probe add bias? Run by bench/probe_bias.sh, not by ctest (the
  * figures need a quiet machine). Three checks, each printed with its ratio:
  *  1. For one library at 4096 B, alternate a probe trial (a fresh pinned
- *     process, as the measurement stage runs it) and a plain timing loop in
- *     this program (same library through dlopen, same counter, same
- *     warm-up); the medians of the mean ticks per call should agree within
+ *     process, as the measurement stage runs it, here without the sandbox)
+ *     and the probe's own timed loop run in this program (probe_timed_loop:
+ *     same library through dlopen, same counter, same warm-up, messages from
+ *     a seed); the medians of the mean ticks per call should agree within
  *     3%.
  *  2. A null instance measures below 100 ticks per call at 32 B.
  *  3. A linear-work instance gives ticks per byte flat within 5% from 4096
  *     to 65536 B.
- * Links libc and libdl only, like the probe, and shares its counter code. */
+ * Links libc and libdl only, like the probe, and shares its counter, loop
+ * and exchange code (probe_wire.h). */
 #include "../src/probe/counter_read.h"
 #include "../src/probe/probe_codes.h"
+#include "../src/probe/probe_wire.h"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -20,8 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-typedef int (*hash_fn)(int, const unsigned char *, unsigned long long,
-                       unsigned char *);
+typedef probe_hash_fn hash_fn;
 
 typedef struct bench_cfg {
     const char *probe, *lib, *null_lib, *linear_lib;
@@ -29,10 +31,30 @@ typedef struct bench_cfg {
     counter_kind counter;
 } bench_cfg;
 
-/* Mean ticks per call of one probe trial, or -1 on failure. */
+/* One line from FD into BUF (CAP bytes), without its newline; -1 when the
+ * probe's output ends first. */
+static int read_line(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    while (n + 1 < cap) {
+        ssize_t r = read(fd, buf + n, 1);
+        if (r <= 0)
+            return -1;
+        if (buf[n] == '\n') {
+            buf[n] = '\0';
+            return 0;
+        }
+        n++;
+    }
+    return -1;
+}
+
+/* Mean ticks per call of one probe trial, or -1 on failure: the exchange
+ * of probe_wire.h with a fixed nonce and the round number as seed. */
 static double probe_trial(const bench_cfg *c, const char *lib, unsigned size,
                           unsigned long long calls, unsigned long long warmup)
 {
+    static unsigned long long seed;
     char a_size[32], a_calls[32], a_warm[32], a_cpu[32];
     snprintf(a_size, sizeof a_size, "%u", size);
     snprintf(a_calls, sizeof a_calls, "%llu", calls);
@@ -42,50 +64,68 @@ static double probe_trial(const bench_cfg *c, const char *lib, unsigned size,
                     "--calls", a_calls, "--warmup", a_warm, "--cpu", a_cpu,
                     "--counter", (char *)counter_kind_name(c->counter),
                     "--digest-bits", "256", NULL};
-    int fds[2];
-    if (pipe(fds) != 0)
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0)
         return -1;
     pid_t pid = fork();
     if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
         execv(argv[0], argv);
         _exit(127);
     }
-    close(fds[1]);
-    char out[4096] = "";
-    ssize_t n, used = 0;
-    while ((n = read(fds[0], out + used, sizeof out - 1 - (size_t)used)) > 0)
-        used += n;
-    out[used] = '\0';
-    close(fds[0]);
+    close(in[0]);
+    close(out[1]);
+    static char line[PROBE_WIRE_MAX_LINE];
+    char msg[PROBE_WIRE_SHORT_LINE];
+    const char *nonce = "00000000000000000000000000000000";
+    int n = snprintf(msg, sizeof msg, "nonce %s\n", nonce);
+    int ok = write(in[1], msg, (size_t)n) == n && read_line(out[0], line, sizeof line) == 0 &&
+             strncmp(line, "ready ", 6) == 0;
+    n = snprintf(msg, sizeof msg, "seed %016llx\n", ++seed);
+    ok = ok && write(in[1], msg, (size_t)n) == n && read_line(out[0], line, sizeof line) == 0;
+    close(in[1]);
+    close(out[0]);
     int status;
     waitpid(pid, &status, 0);
-    const char *t = strstr(out, " ticks="), *k = strstr(out, " calls=");
-    if (strncmp(out, "status=ok", 9) != 0 || !t || !k) {
-        fprintf(stderr, "probe failed on %s: %s\n", lib, out);
+    const char *st = strstr(line, " status="), *t = strstr(line, " ticks="),
+               *k = strstr(line, " calls=");
+    if (!ok || !st || strncmp(st, " status=ok", 10) != 0 || !t || !k) {
+        fprintf(stderr, "probe failed on %s: %s\n", lib, ok ? line : "no result");
         return -1;
     }
     return strtod(t + 7, NULL) / strtod(k + 7, NULL);
 }
 
-/* Mean ticks per call of the plain loop in this process. */
-static double plain_trial(const bench_cfg *c, hash_fn fn, const unsigned char *msg,
+/* Mean ticks per call of the probe's loop run in this process, on the
+ * messages of a fresh seed. */
+static double plain_trial(const bench_cfg *c, hash_fn fn, unsigned char *msg[2],
                           unsigned size, unsigned long long calls,
                           unsigned long long warmup)
 {
-    unsigned char digest[32];
+    static uint64_t seed;
+    unsigned char *digests = malloc(32 * calls);
+    uint64_t *delta = malloc(sizeof *delta * calls);
     counter_reader r;
-    if (counter_reader_open(&r, c->counter) != 0)
+    if (!digests || !delta || counter_reader_open(&r, c->counter) != 0) {
+        free(digests);
+        free(delta);
         return -1;
+    }
     int bad = 0;
     for (unsigned long long i = 0; i < warmup; i++)
-        bad |= fn(256, msg, (unsigned long long)size * 8, digest);
+        bad |= fn(256, msg[i % 2], (unsigned long long)size * 8, digests);
+    tm_base(msg[0], size, ++seed);
+    memcpy(msg[1], msg[0], size);
+    probe_window_words(delta, calls, seed);
     uint64_t k0 = counter_reader_read(&r);
-    for (unsigned long long i = 0; i < calls; i++)
-        bad |= fn(256, msg, (unsigned long long)size * 8, digest);
+    bad |= probe_timed_loop(fn, 256, msg, size, delta, calls, digests, 32);
     uint64_t k1 = counter_reader_read(&r);
     counter_reader_close(&r);
+    free(digests);
+    free(delta);
     return bad ? -1 : (double)(k1 - k0) / (double)calls;
 }
 
@@ -110,9 +150,9 @@ static int probe_versus_plain(const bench_cfg *c)
         return 1;
     }
     const unsigned size = 4096;
-    unsigned char *msg = malloc(size);
+    unsigned char *msg[2] = {malloc(size), malloc(size)};
     for (unsigned i = 0; i < size; i++)
-        msg[i] = probe_message_byte(i, size);
+        msg[0][i] = msg[1][i] = probe_message_byte(i, size);
     double probe[64], plain[64];
     int n = c->rounds > 64 ? 64 : c->rounds;
     for (int i = 0; i < n; i++) {
@@ -127,7 +167,8 @@ static int probe_versus_plain(const bench_cfg *c)
            "   ratio probe/plain of medians %.4f, of minima %.4f (target within 3%%: %s)\n",
            c->lib, size, n, mp, ml, probe[0], plain[0], mp / ml, probe[0] / plain[0],
            mp / ml > 0.97 && mp / ml < 1.03 ? "yes" : "NO");
-    free(msg);
+    free(msg[0]);
+    free(msg[1]);
     return 0;
 }
 

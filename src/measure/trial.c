@@ -1,21 +1,37 @@
-/* Running the probe and reading its result line: see trial.h. */
+/* Running the probe and reading its result: see trial.h. Every read on the
+ * probe's pipe waits with poll() against the trial's deadline; a line is
+ * taken only whole, and whatever arrives besides the lines the probe writes
+ * (before the seed, after the result, or after the probe's exit) marks the
+ * trial as tampered with. */
 #include "measure/trial.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "common/digest.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "probe/probe_codes.h"
+#include "probe/probe_wire.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/stage.h"
 
 #define TRIAL_MAX_ARGS 24
 #define TRIAL_ARG_LEN 64
+#define TRIAL_EXIT_GRACE_S 2.0 /* for the probe to end once its input is closed */
 
 typedef struct trial_argv {
     char *argv[TRIAL_MAX_ARGS];
     char num[8][TRIAL_ARG_LEN];
-    char lib[4096];
+    char lib[PATH_MAX];
     int n;
 } trial_argv;
 
@@ -34,12 +50,14 @@ static void add_num(trial_argv *a, int slot, const char *key,
     add(a, a->num[slot]);
 }
 
-static void build_argv(const trial_request *rq, const char *argv0, trial_argv *a)
+/* The probe's arguments with ARGV0 and the library at LIB. */
+static void build_argv(const trial_request *rq, const char *argv0, const char *lib,
+                       trial_argv *a)
 {
     memset(a, 0, sizeof *a);
     add(a, argv0);
     /* dlopen searches the library path for a name without '/' */
-    snprintf(a->lib, sizeof a->lib, "%s%s", strchr(rq->lib, '/') ? "" : "./", rq->lib);
+    snprintf(a->lib, sizeof a->lib, "%s%s", strchr(lib, '/') ? "" : "./", lib);
     add(a, "--lib");
     add(a, a->lib);
     add_num(a, 0, "--size", rq->size);
@@ -57,7 +75,7 @@ static void build_argv(const trial_request *rq, const char *argv0, trial_argv *a
 json_t *trial_command_json(const trial_request *rq)
 {
     trial_argv a;
-    build_argv(rq, hb_basename(rq->probe_path), &a);
+    build_argv(rq, hb_basename(rq->probe_path), rq->lib, &a);
     json_t *arr = json_array();
     for (int i = 0; i < a.n; i++)
         json_array_append_new(arr, json_string(a.argv[i]));
@@ -107,14 +125,15 @@ int trial_parse_line(const char *line, trial_result *res)
         size_t n = reason ? strcspn(reason + 7, "\n") : 0;
         snprintf(res->failure, sizeof res->failure, "%s: %.*s", status,
                  (int)n, reason ? reason + 7 : "");
+        hb_one_line(res->failure);
         return -1;
     }
-    long long calls, ticks, ns, pid, cpu, base, peak;
+    long long calls, ticks, ns, base;
     if (field_ll(line, "calls", &calls) || field_ll(line, "ticks", &ticks) ||
-        field_ll(line, "ns", &ns) || field_ll(line, "pid", &pid) ||
-        field_ll(line, "cpu", &cpu) || field_ll(line, "rss_baseline_kb", &base) ||
-        field_ll(line, "rss_peak_kb", &peak) ||
-        field(line, "digest", res->digest, sizeof res->digest)) {
+        field_ll(line, "ns", &ns) || field_ll(line, "rss_baseline_kb", &base) ||
+        field(line, "digest", res->digest, sizeof res->digest) ||
+        field(line, "fold", res->fold, sizeof res->fold) ||
+        strlen(res->fold) != TM_FOLD_HEX - 1 || calls < 0 || ticks < 0 || ns < 0) {
         snprintf(res->failure, sizeof res->failure,
                  "probe result line lacks a timing field");
         return -1;
@@ -122,10 +141,7 @@ int trial_parse_line(const char *line, trial_result *res)
     res->calls = (unsigned long long)calls;
     res->ticks = (unsigned long long)ticks;
     res->ns = (unsigned long long)ns;
-    res->pid = (long)pid;
-    res->cpu = (int)cpu;
     res->rss_baseline_kb = (long)base;
-    res->rss_peak_kb = (long)peak;
     res->stack_peak_bytes = res->heap_peak_bytes = res->heap_allocs = -1;
     field_ll(line, "stack_peak_bytes", &res->stack_peak_bytes);
     field_ll(line, "heap_peak_bytes", &res->heap_peak_bytes);
@@ -144,51 +160,380 @@ int trial_parse_line(const char *line, trial_result *res)
     return 0;
 }
 
-/* The last line starting with "status=" in OUT (the probe prints one). */
-static const char *result_line(const char *out)
+/* ---- the exchange ---- */
+
+static double now_s(void)
 {
-    const char *found = NULL;
-    for (const char *p = out; p && *p;) {
-        if (!strncmp(p, "status=", 7))
-            found = p;
-        p = strchr(p, '\n');
-        if (p)
-            p++;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct probe_link {
+    hb_proc_child child;
+    double deadline;
+    char nonce[PROBE_WIRE_NONCE_HEX];
+    char line[PROBE_WIRE_MAX_LINE + 1];
+    size_t extra;       /* bytes the probe does not write */
+    char tamper[256];   /* the first of them, described */
+} probe_link;
+
+static void tampered(probe_link *l, const char *what)
+{
+    if (!l->tamper[0])
+        snprintf(l->tamper, sizeof l->tamper, "%s", what);
+}
+
+/* Waits until the probe's output is readable; -1 at the deadline (the probe
+ * is then killed and reported as timed out). */
+static int wait_readable(probe_link *l, double until)
+{
+    for (;;) {
+        double left = until - now_s();
+        if (left <= 0)
+            return -1;
+        struct pollfd p = {l->child.from_child, POLLIN, 0};
+        int r = poll(&p, 1, left > 1.0 ? 1000 : (int)(left * 1000.0) + 1);
+        if (r > 0)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
     }
+}
+
+/* The next line into l->line (NUL-ended, without its newline). Returns 0,
+ * or 1 when the probe's output ended, the deadline passed (the probe is
+ * killed) or the line does not fit. Bytes after the line in the same read
+ * are counted as extra. */
+static int read_line(probe_link *l)
+{
+    size_t n = 0;
+    for (;;) {
+        char *nl = memchr(l->line, '\n', n);
+        if (nl) {
+            *nl = '\0';
+            size_t rest = n - (size_t)(nl - l->line) - 1;
+            if (rest) {
+                l->extra += rest;
+                tampered(l, "bytes after a line in the same write");
+            }
+            return 0;
+        }
+        if (n == sizeof l->line - 1) {
+            tampered(l, "a line longer than any the probe writes");
+            return 1;
+        }
+        if (wait_readable(l, l->deadline) != 0) {
+            hb_proc_kill(&l->child, 1);
+            return 1;
+        }
+        ssize_t r = read(l->child.from_child, l->line + n, sizeof l->line - 1 - n);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (r <= 0) {
+            if (n) {
+                l->extra += n;
+                tampered(l, "output that ended without a newline");
+            }
+            return 1;
+        }
+        n += (size_t)r;
+    }
+}
+
+static int send_line(probe_link *l, const char *text)
+{
+    size_t n = strlen(text);
+    return write(l->child.to_child, text, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* 1 once the child has ended (it stays to be reaped). */
+static int child_ended(const probe_link *l)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    return waitid(P_PID, (id_t)l->child.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           si.si_pid == l->child.pid;
+}
+
+/* After the result: closes the probe's input (its signal to end) and
+ * counts whatever else arrives until its output ends or it has ended. */
+static void drain(probe_link *l)
+{
+    char buf[4096];
+    close(l->child.to_child);
+    l->child.to_child = -1;
+    double until = now_s() + TRIAL_EXIT_GRACE_S;
+    if (until > l->deadline)
+        until = l->deadline;
+    for (;;) {
+        int ended = child_ended(l);
+        struct pollfd p = {l->child.from_child, POLLIN, 0};
+        if (poll(&p, 1, ended ? 0 : 20) > 0) {
+            ssize_t r = read(l->child.from_child, buf, sizeof buf);
+            if (r > 0) {
+                l->extra += (size_t)r;
+                tampered(l, "output after the result");
+                continue;
+            }
+            if (r == 0)
+                return;
+        }
+        if (ended || now_s() >= until)
+            return;
+    }
+}
+
+/* The probe's process on the host: the child itself, or with the sandbox
+ * the last of the chain below it (proc.c's keeper, bubblewrap, its init,
+ * the probe: the probe cannot start processes there). */
+static long probe_host_pid(long child, int sandboxed)
+{
+    long pid = child;
+    for (int depth = 0; sandboxed && depth < 4; depth++) {
+        char path[64], text[64];
+        snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", pid, pid);
+        FILE *f = fopen(path, "r");
+        long next = -1;
+        if (f) {
+            if (fgets(text, sizeof text, f))
+                next = strtol(text, NULL, 10);
+            fclose(f);
+        }
+        if (next <= 0)
+            break;
+        pid = next;
+    }
+    return pid;
+}
+
+/* 1 when process PID maps a user-mode emulator (qemu-aarch64 and the like
+ * run a foreign probe: read from outside, where the emulator cannot hide). */
+static int maps_emulator(long pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%ld/maps", pid);
+    FILE *f = fopen(path, "r");
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        const char *base = strrchr(line, '/');
+        found = base && strncmp(base + 1, "qemu-", 5) == 0;
+    }
+    if (f)
+        fclose(f);
     return found;
+}
+
+/* CPU time of process PID in ns, -1 when it cannot be read. */
+static long long process_cpu_ns(long pid)
+{
+    clockid_t id;
+    struct timespec ts;
+    if (clock_getcpuclockid((pid_t)pid, &id) != 0 || clock_gettime(id, &ts) != 0)
+        return -1;
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* VmHWM of PID and the core it last ran on, read from outside. */
+static void read_process(long pid, trial_result *res)
+{
+    char path[64], line[256];
+    res->rss_peak_kb = -1;
+    res->cpu = -1;
+    snprintf(path, sizeof path, "/proc/%ld/status", pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6))
+            res->rss_peak_kb = strtol(line + 6, NULL, 10);
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    char *stat = NULL;
+    if (hb_read_file(path, &stat, NULL, NULL) != 0)
+        return;
+    /* field 39 (processor); fields 3 on follow the last ')' */
+    char *p = strrchr(stat, ')');
+    for (int fld = 2; p && fld < 39; fld++)
+        p = strchr(p + 1, ' ');
+    if (p)
+        res->cpu = (int)strtol(p + 1, NULL, 10);
+    free(stat);
+}
+
+/* N random bytes from the kernel (getrandom waits only for its pool to be
+ * ready at boot, and fails for so few bytes only when interrupted). */
+static void random_bytes(void *out, size_t n)
+{
+    while (getrandom(out, n, 0) != (ssize_t)n && errno == EINTR)
+        ;
+}
+
+/* A line "result nonce=<ours> FIELDS": FIELDS, or NULL. */
+static const char *our_result(const probe_link *l)
+{
+    size_t p = strlen("result nonce=");
+    if (strncmp(l->line, "result nonce=", p) != 0 ||
+        strncmp(l->line + p, l->nonce, PROBE_WIRE_NONCE_HEX - 1) != 0 ||
+        l->line[p + PROBE_WIRE_NONCE_HEX - 1] != ' ')
+        return NULL;
+    return l->line + p + PROBE_WIRE_NONCE_HEX;
+}
+
+static int is_our_ready(const probe_link *l)
+{
+    return strncmp(l->line, "ready nonce=", 12) == 0 &&
+           strcmp(l->line + 12, l->nonce) == 0;
+}
+
+/* The exchange with a started probe. Fills RES from what it says and from
+ * outside; leaves tampering in L. */
+static void converse(probe_link *l, const trial_request *rq, int sandboxed,
+                     trial_result *res, const char **fields)
+{
+    char msg[PROBE_WIRE_SHORT_LINE];
+    *fields = NULL;
+    snprintf(msg, sizeof msg, "nonce %s\n", l->nonce);
+    if (send_line(l, msg) != 0 || read_line(l) != 0)
+        return;
+    if (strncmp(l->line, "result ", 7) == 0) {
+        /* a failure before the window */
+        if (!(*fields = our_result(l)))
+            tampered(l, "a result line without the probe's nonce");
+        return;
+    }
+    if (!is_our_ready(l)) {
+        tampered(l, "a line the probe does not write, before the seed");
+        return;
+    }
+    if (l->extra)
+        return;
+    long pid = probe_host_pid(l->child.pid, sandboxed);
+    res->pid = pid;
+    res->emulator = maps_emulator(pid);
+    long long cpu0 = process_cpu_ns(pid);
+    double w0 = now_s();
+    snprintf(msg, sizeof msg, "seed %016llx\n", (unsigned long long)res->seed);
+    if (send_line(l, msg) != 0 || read_line(l) != 0)
+        return;
+    double w1 = now_s();
+    long long cpu1 = process_cpu_ns(pid);
+    read_process(pid, res);
+    if (!(*fields = our_result(l))) {
+        tampered(l, "a line the probe does not write, after the seed");
+        return;
+    }
+    if (cpu0 >= 0 && cpu1 >= cpu0) {
+        res->outside.known = 1;
+        res->outside.window_ns = (unsigned long long)((w1 - w0) * 1e9);
+        res->outside.window_cpu_ns = (unsigned long long)(cpu1 - cpu0);
+        res->outside.allowance_ns = outside_allowance_ns(rq->size, rq->calls,
+                                                         (size_t)rq->digest_bits / 8);
+        res->outside.emulated = outside_emulated();
+    }
+}
+
+/* Turns what the exchange gave into the verdict of RES. */
+static void judge(const trial_request *rq, probe_link *l, const char *fields,
+                  const hb_proc_result *pr, trial_result *res)
+{
+    char how[128];
+    res->outside.process_wall_ns = (unsigned long long)(pr->wall_s * 1e9);
+    res->outside.process_cpu_ns = (unsigned long long)(pr->cpu_s * 1e9);
+    if (l->tamper[0]) {
+        res->ok = 0;
+        res->inconsistent = 1;
+        snprintf(res->failure, sizeof res->failure, "INCONSISTENT: the probe's result "
+                 "channel carried %s (%zu bytes the probe does not write)",
+                 l->tamper, l->extra);
+        return;
+    }
+    if (!fields) {
+        snprintf(res->failure, sizeof res->failure, "probe %s without a result",
+                 hb_proc_describe(pr, how, sizeof how));
+        return;
+    }
+    if (trial_parse_line(fields, res) != 0)
+        return;
+    char why[400];
+    if (res->calls != rq->calls) {
+        res->inconsistent = 1;
+        snprintf(why, sizeof why, "the probe reports %llu calls, %llu were asked",
+                 res->calls, rq->calls);
+    } else if (!res->outside.known) {
+        snprintf(res->failure, sizeof res->failure, "the probe's CPU time could not be "
+                 "read from outside (process %ld)", res->pid);
+        res->ok = 0;
+        return;
+    } else if (!rq->memory) { /* the memory run's one call is no figure */
+        int verdict = outside_check(&res->outside, res->ns, why, sizeof why);
+        res->inconsistent = verdict == OUTSIDE_INCONSISTENT;
+        res->outside_excess = verdict == OUTSIDE_EXCESS;
+    }
+    if (res->inconsistent) {
+        res->ok = 0;
+        snprintf(res->failure, sizeof res->failure, "INCONSISTENT: %s", why);
+    } else if (!(pr->exited && pr->exit_code == 0)) {
+        res->ok = 0;
+        snprintf(res->failure, sizeof res->failure, "probe ended with %s after "
+                 "its result", hb_proc_describe(pr, how, sizeof how));
+    }
 }
 
 int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
 {
     memset(res, 0, sizeof *res);
+    res->cpu = -1;
+    res->rss_peak_kb = -1;
+    char lib[PATH_MAX], libpath[PATH_MAX], scratch[PATH_MAX] = "";
+    if (hb_path_join(libpath, sizeof libpath, rq->run_dir, rq->lib, err) != 0)
+        return -1;
+    if (!realpath(libpath, lib)) /* a missing library: the probe says LOADFAIL */
+        snprintf(lib, sizeof lib, "%s", libpath);
+    int sandboxed = hb_sandbox_enabled();
+    hb_sandbox sb = {.profile = HB_SANDBOX_RUN,
+                     .allow_perf = rq->counter == COUNTER_PERF_CYCLES};
+    if (sandboxed) {
+        if (hb_stage_scratch(scratch, sizeof scratch, err) != 0)
+            return -1;
+        sb.rw = scratch;
+        if (hb_sandbox_add_ro(&sb, rq->probe_path, err) != 0 ||
+            (hb_is_file(lib) && hb_sandbox_add_ro(&sb, lib, err) != 0)) {
+            hb_stage_scratch_remove(scratch);
+            return -1;
+        }
+    }
     trial_argv a;
-    build_argv(rq, rq->probe_path, &a);
-    char *out = NULL;
+    build_argv(rq, rq->probe_path, lib, &a);
     hb_proc_opts o = hb_proc_defaults();
     o.timeout_s = rq->timeout_s;
     o.cpu = rq->cpu;
     o.cwd = rq->run_dir;
-    o.capture = &out;
-    o.capture_cap = 1 << 16;
     o.as_bytes = 4ull << 30;
     o.fsize_bytes = 1 << 20;
     o.cpu_s = (unsigned long)rq->timeout_s + 2;
-    hb_proc_result pr;
-    if (hb_proc_exec(a.argv, &o, &pr, err) != 0)
-        return -1;
-    const char *line = out ? result_line(out) : NULL;
-    char how[128];
-    if (line) {
-        trial_parse_line(line, res);
-    } else {
-        snprintf(res->failure, sizeof res->failure, "probe %s without a result",
-                 hb_proc_describe(&pr, how, sizeof how));
+    o.sandbox = sandboxed ? &sb : NULL;
+    probe_link *l = calloc(1, sizeof *l);
+    if (!l) {
+        if (scratch[0])
+            hb_stage_scratch_remove(scratch);
+        return hb_fail(err, "out of memory for a probe's result");
     }
-    if (res->ok && !(pr.exited && pr.exit_code == 0)) {
-        res->ok = 0;
-        snprintf(res->failure, sizeof res->failure, "probe ended with %s after "
-                 "its result", hb_proc_describe(&pr, how, sizeof how));
+    unsigned char nonce[PROBE_WIRE_NONCE_BYTES];
+    random_bytes(&res->seed, sizeof res->seed);
+    random_bytes(nonce, sizeof nonce);
+    hb_hex_encode(nonce, sizeof nonce, l->nonce, 0);
+    int rc = hb_proc_spawn(a.argv, &o, &l->child, err);
+    if (rc == 0) {
+        const char *fields;
+        hb_proc_result pr;
+        l->deadline = l->child.start_s + rq->timeout_s;
+        converse(l, rq, sandboxed, res, &fields);
+        drain(l);
+        hb_proc_reap(&l->child, TRIAL_EXIT_GRACE_S, &pr);
+        judge(rq, l, fields, &pr, res);
     }
-    free(out);
-    return 0;
+    free(l);
+    if (scratch[0])
+        hb_stage_scratch_remove(scratch);
+    return rc;
 }

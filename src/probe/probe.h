@@ -7,9 +7,7 @@
 
 #include <stddef.h>
 
-typedef int (*probe_hash_fn)(int digest_len_bits, const unsigned char *msg,
-                             unsigned long long msg_len_bits,
-                             unsigned char *digest);
+#include "probe_wire.h" /* probe_hash_fn */
 
 /* Heap tracking: between probe_heap_begin and probe_heap_end, every
  * allocation made in the process (the library's included, since the probe's

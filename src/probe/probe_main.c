@@ -1,24 +1,31 @@
-/* hashbench-probe: one measurement trial in a fresh process. It pins itself
- * to a core, dlopens one library, prepares the message of the requested size
- * (rule in probe_codes.h) so that its last byte sits just before an
- * inaccessible page, and checks before any timing that two calls give the
- * same digest, leave the message unchanged, return 0 and write nothing
- * outside the digest (guard bytes). It then runs the warm-up calls, times
- * exactly --calls calls in a loop with the chosen counter and
- * CLOCK_MONOTONIC_RAW, reads around that loop the thread's CPU time
- * (CLOCK_THREAD_CPUTIME_ID) and its voluntary and involuntary context
- * switches (getrusage RUSAGE_THREAD), so the planner can tell a preempted
- * trial from an undisturbed one, and prints ONE line of key=value pairs on its
- * original standard output (the library's own output goes to standard
- * error). With --memory it also runs one call on a painted stack with heap
- * tracking. Every failure has its own exit code (probe_codes.h) and a
- * "status=WORD reason=..." line. Links only libc and libdl. */
+/* hashbench-probe: one measurement trial in a fresh process, spoken to
+ * through the exchange of probe_wire.h. Before the library is loaded it
+ * reads the parent's nonce, keeps its two pipes on private descriptors and
+ * points its standard input, output and error at /dev/null. It pins itself
+ * to a core, dlopens one library, prepares two message buffers of the
+ * requested size, each ending just before inaccessible pages, and checks on
+ * the fixed message (rule in probe_codes.h) that two calls give the same
+ * digest, leave the message unchanged, return 0 and write nothing outside
+ * the digest (guard bytes). It runs the warm-up calls, with --memory one
+ * call on a painted stack with heap tracking, and says "ready". Then it
+ * waits for the trial's seed: from it come the messages, one per call and
+ * each different (trial_msg.h), the timed loop runs exactly --calls calls
+ * over the two buffers in turn, each digest into its own slot, timed with
+ * the chosen counter and CLOCK_MONOTONIC_RAW, with the thread's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID) and context switches (getrusage RUSAGE_THREAD)
+ * read around the loop so the planner can tell a preempted trial. Every
+ * digest is folded after the clock stops, and ONE result line goes to the
+ * parent. Every failure has its own exit code (probe_codes.h) and a result
+ * line with its status word and reason. Links only libc and libdl; runs
+ * under the sandbox's RUN profile (no new processes). */
 #include "counter_read.h"
 #include "probe.h"
 #include "probe_codes.h"
+#include "probe_wire.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +39,7 @@
 #define GUARD_BYTES 64
 #define GUARD_FILL 0x5C
 #define MEMORY_STACK_BYTES (8u << 20)
+#define MAX_TRIAL_BYTES (256u << 20) /* digests and words of one trial */
 
 typedef struct probe_args {
     const char *lib;
@@ -44,14 +52,79 @@ typedef struct probe_args {
     int memory;
 } probe_args;
 
-static FILE *result_out; /* the original standard output */
+/* The private ends of the two pipes and the parent's nonce. */
+static struct {
+    int in, out;
+    char nonce[PROBE_WIRE_NONCE_HEX];
+} chan = {-1, -1, ""};
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* One line from FD without its newline; -1 on end of input, an error, or a
+ * line that does not fit CAP. */
+static int read_line(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    while (n + 1 < cap) {
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        n += (size_t)r;
+        char *nl = memchr(buf, '\n', n);
+        if (nl) {
+            *nl = '\0';
+            return nl + 1 == buf + n ? 0 : -1; /* one line per write */
+        }
+    }
+    return -1;
+}
+
+static int is_hex(const char *s, size_t n)
+{
+    return strlen(s) == n && strspn(s, "0123456789abcdef") == n;
+}
+
+/* Reads the nonce from standard input, moves both pipes to private
+ * descriptors and sends the standard streams to /dev/null, so that nothing
+ * the library prints can be taken for the probe's lines. */
+static int channel_open(void)
+{
+    char line[PROBE_WIRE_SHORT_LINE];
+    if (read_line(0, line, sizeof line) != 0 || strncmp(line, "nonce ", 6) != 0 ||
+        !is_hex(line + 6, PROBE_WIRE_NONCE_HEX - 1))
+        return -1;
+    memcpy(chan.nonce, line + 6, PROBE_WIRE_NONCE_HEX);
+    chan.in = fcntl(0, F_DUPFD_CLOEXEC, 3);
+    chan.out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    int null = open("/dev/null", O_RDWR);
+    if (chan.in < 0 || chan.out < 0 || null < 0 || dup2(null, 0) < 0 ||
+        dup2(null, 1) < 0 || dup2(null, 2) < 0)
+        return -1;
+    if (null > 2)
+        close(null);
+    return 0;
+}
 
 static int fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static int fail(int code, const char *fmt, ...)
 {
-    char msg[512];
+    char msg[512], line[700];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -59,16 +132,28 @@ static int fail(int code, const char *fmt, ...)
     for (char *p = msg; *p; p++)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
-    fprintf(result_out ? result_out : stdout, "status=%s reason=%s\n",
-            probe_exit_word(code), msg);
-    fflush(result_out ? result_out : stdout);
+    int n = snprintf(line, sizeof line, "result nonce=%s status=%s reason=%s\n",
+                     chan.nonce, probe_exit_word(code), msg);
+    write_all(chan.out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    return code;
+}
+
+/* After the result: nothing more from the probe; it ends when the parent
+ * closes its input (so that the parent can read its figures from outside
+ * while it still exists). */
+static int finish(int code)
+{
+    char buf[64];
+    close(chan.out);
+    while (read(chan.in, buf, sizeof buf) > 0)
+        ;
     return code;
 }
 
 static const char usage[] =
     "usage: hashbench-probe --lib PATH --size BYTES --calls N --warmup N\n"
     "         --cpu N --counter perf|tsc|cntvct|none --digest-bits B\n"
-    "         [--calibrate K] [--memory]\n";
+    "         [--calibrate K] [--memory]   (spoken to through probe_wire.h)\n";
 
 static int parse_ull(const char *s, unsigned long long *out)
 {
@@ -121,6 +206,8 @@ static int parse_args(int argc, char **argv, probe_args *a)
     if (!a->lib || a->digest_bits <= 0 || a->digest_bits % 8 || a->digest_bits > 65536)
         return fail(PROBE_USAGE, "--lib and --digest-bits (a multiple of 8) "
                                  "are required; %s", usage);
+    if (a->calls == 0)
+        return fail(PROBE_USAGE, "--calls must be at least 1");
     return 0;
 }
 
@@ -145,10 +232,23 @@ static unsigned char *map_message(unsigned long long size)
     return msg;
 }
 
-static int guards_intact(const unsigned char *buf, size_t digest_bytes)
+/* BYTES of zeroed memory, touched now so that no page fault falls inside
+ * the timed loop; NULL when it cannot be had. */
+static void *map_touched(size_t bytes)
+{
+    void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
+/* The GUARD_BYTES before and after the N bytes at P still hold their fill. */
+static int guards_intact(const unsigned char *p, size_t n)
 {
     for (size_t i = 0; i < GUARD_BYTES; i++)
-        if (buf[i] != GUARD_FILL || buf[GUARD_BYTES + digest_bytes + i] != GUARD_FILL)
+        if (p[(ptrdiff_t)i - GUARD_BYTES] != GUARD_FILL || p[n + i] != GUARD_FILL)
             return 0;
     return 1;
 }
@@ -172,7 +272,10 @@ static long status_kb(const char *key)
 
 typedef struct probe_ctx {
     probe_hash_fn fn;
-    unsigned char *msg, *copy, *buf, *digest, *first;
+    unsigned char *msg[PROBE_WIRE_BUFFERS]; /* msg[0] carries the checks */
+    unsigned char *copy, *digest, *first;
+    unsigned char *digests; /* the timed calls' digests, one slot each */
+    uint64_t *delta;        /* probe_window_words */
     size_t digest_bytes;
     unsigned long long bits;
     int digest_bits;
@@ -193,13 +296,13 @@ static int unwritten(const unsigned char *first, const unsigned char *second,
 static int checked_call(probe_ctx *c, unsigned long long size, int fill)
 {
     memset(c->digest, fill, c->digest_bytes);
-    int rc = c->fn(c->digest_bits, c->msg, c->bits, c->digest);
+    int rc = c->fn(c->digest_bits, c->msg[0], c->bits, c->digest);
     if (rc != 0)
         return fail(PROBE_ERROR_RETURN, "CryptHash returned %d on a %llu-byte message",
                     rc, size);
-    if (memcmp(c->msg, c->copy, size) != 0)
+    if (memcmp(c->msg[0], c->copy, size) != 0)
         return fail(PROBE_INPUT_MODIFIED, "CryptHash changed its input message");
-    if (!guards_intact(c->buf, c->digest_bytes))
+    if (!guards_intact(c->digest, c->digest_bytes))
         return fail(PROBE_OVERFLOW, "CryptHash wrote outside the %zu-byte digest",
                     c->digest_bytes);
     return 0;
@@ -225,6 +328,17 @@ static int check_library(probe_ctx *c, unsigned long long size)
     return 0;
 }
 
+/* Digest slots for CALLS calls between two guard runs. */
+static unsigned char *map_digests(unsigned long long calls, size_t d)
+{
+    unsigned char *p = map_touched((size_t)calls * d + 2 * GUARD_BYTES);
+    if (!p)
+        return NULL;
+    memset(p, GUARD_FILL, GUARD_BYTES);
+    memset(p + GUARD_BYTES + (size_t)calls * d, GUARD_FILL, GUARD_BYTES);
+    return p + GUARD_BYTES;
+}
+
 static int setup(const probe_args *a, probe_ctx *c)
 {
     if (a->cpu >= 0) {
@@ -235,31 +349,34 @@ static int setup(const probe_args *a, probe_ctx *c)
             return fail(PROBE_SETUP, "cannot pin to cpu %d: %s", a->cpu,
                         strerror(errno));
     }
-    void *h = dlopen(a->lib, RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        return fail(PROBE_LOADFAIL, "dlopen: %s", dlerror());
-    c->fn = (probe_hash_fn)dlsym(h, "CryptHash");
-    if (!c->fn)
-        return fail(PROBE_LOADFAIL, "no CryptHash in %s", a->lib);
     c->digest_bits = a->digest_bits;
     c->digest_bytes = (size_t)a->digest_bits / 8;
     c->bits = a->size * 8;
-    c->msg = map_message(a->size);
+    if (a->calls > MAX_TRIAL_BYTES / (c->digest_bytes + sizeof(uint64_t)))
+        return fail(PROBE_SETUP, "%llu calls of %zu-byte digests need more than "
+                    "%u MiB; ask for fewer calls", a->calls, c->digest_bytes,
+                    MAX_TRIAL_BYTES >> 20);
+    void *h = dlopen(a->lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return fail(PROBE_LOADFAIL, "dlopen: %s", dlerror());
+    *(void **)&c->fn = dlsym(h, "CryptHash");
+    if (!c->fn)
+        return fail(PROBE_LOADFAIL, "no CryptHash in %s", a->lib);
+    for (int b = 0; b < PROBE_WIRE_BUFFERS; b++)
+        c->msg[b] = map_message(a->size);
     c->copy = malloc(a->size + 1);
-    c->buf = malloc(c->digest_bytes + 2 * GUARD_BYTES);
+    unsigned char *buf = malloc(c->digest_bytes + 2 * GUARD_BYTES);
     c->first = malloc(c->digest_bytes);
-    if (!c->msg || !c->copy || !c->buf || !c->first)
-        return fail(PROBE_SETUP, "cannot allocate a %llu-byte message", a->size);
-    memcpy(c->copy, c->msg, a->size);
-    memset(c->buf, GUARD_FILL, c->digest_bytes + 2 * GUARD_BYTES);
-    c->digest = c->buf + GUARD_BYTES;
+    c->digests = map_digests(a->calls, c->digest_bytes);
+    c->delta = map_touched((size_t)a->calls * sizeof *c->delta);
+    if (!c->msg[0] || !c->msg[1] || !c->copy || !buf || !c->first || !c->digests ||
+        !c->delta)
+        return fail(PROBE_SETUP, "cannot allocate a %llu-byte message and %llu "
+                    "digests", a->size, a->calls);
+    memcpy(c->copy, c->msg[0], a->size);
+    memset(buf, GUARD_FILL, c->digest_bytes + 2 * GUARD_BYTES);
+    c->digest = buf + GUARD_BYTES;
     return 0;
-}
-
-static void print_hex(FILE *f, const unsigned char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%02x", p[i]);
 }
 
 /* The thread's CPU time in ns, or 0 when the clock is unavailable. */
@@ -283,88 +400,151 @@ static void thread_switches(long *voluntary, long *involuntary)
     *involuntary = ru.ru_nivcsw;
 }
 
+/* Appends printf-style text to the line L (capacity PROBE_WIRE_MAX_LINE). */
+typedef struct line_buf {
+    char s[PROBE_WIRE_MAX_LINE];
+    size_t n;
+} line_buf;
+
+static void append(line_buf *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void append(line_buf *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(l->s + l->n, sizeof l->s - l->n, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        l->n = l->n + (size_t)w < sizeof l->s ? l->n + (size_t)w : sizeof l->s - 1;
+}
+
+/* What the probe measured before and around the timed loop. */
+typedef struct probe_figures {
+    uint64_t ticks, ns;
+    unsigned long long cpu0, cpu1;
+    long vcsw0, ivcsw0, vcsw1, ivcsw1;
+    long rss_base;
+    size_t stack_peak;
+    probe_heap_stats heap;
+    char fold[TM_FOLD_HEX];
+} probe_figures;
+
+static int send_result(const probe_args *a, const probe_ctx *c, const probe_figures *f)
+{
+    static line_buf l;
+    l.n = 0;
+    append(&l, "result nonce=%s status=ok counter=%s ticks=%llu ns=%llu calls=%llu "
+               "warmup=%llu size=%llu rss_baseline_kb=%ld",
+           chan.nonce, counter_kind_name(a->counter), (unsigned long long)f->ticks,
+           (unsigned long long)f->ns, a->calls, a->warmup, a->size, f->rss_base);
+    /* CPU time and switches are sent only when both reads worked. */
+    if (f->cpu0 && f->cpu1 >= f->cpu0 && f->vcsw0 >= 0 && f->vcsw1 >= 0)
+        append(&l, " cpu_ns=%llu vcsw=%ld ivcsw=%ld", f->cpu1 - f->cpu0,
+               f->vcsw1 - f->vcsw0, f->ivcsw1 - f->ivcsw0);
+    if (a->memory)
+        append(&l, " stack_peak_bytes=%zu heap_peak_bytes=%zu heap_allocs=%zu "
+                   "heap_approximate=%d",
+               f->stack_peak, f->heap.peak_bytes, f->heap.allocs, f->heap.approximate);
+    append(&l, " digest=");
+    for (size_t i = 0; i < c->digest_bytes; i++)
+        append(&l, "%02x", c->first[i]);
+    append(&l, " fold=%s\n", f->fold);
+    return write_all(chan.out, l.s, l.n) == 0 ? PROBE_OK
+               : fail(PROBE_SETUP, "cannot send the result");
+}
+
+/* Everything before the window: checks, warm-up, the memory run. */
+static int prepare(const probe_args *a, probe_ctx *c, probe_figures *f)
+{
+    int rc = setup(a, c);
+    if (rc)
+        return rc;
+    f->rss_base = status_kb("VmRSS");
+    if ((rc = check_library(c, a->size)) != 0)
+        return rc;
+    int bad = 0;
+    for (unsigned long long i = 0; i < a->warmup; i++)
+        bad |= c->fn(c->digest_bits, c->msg[i % PROBE_WIRE_BUFFERS], c->bits, c->digest);
+    if (bad)
+        return fail(PROBE_ERROR_RETURN, "CryptHash returned non-zero during warm-up");
+    /* a rehearsal of the window's own work, so that its first run (page
+     * faults, cold code) does not fall inside the window */
+    tm_base(c->msg[1], a->size, 0);
+    memcpy(c->msg[0], c->msg[1], a->size);
+    probe_window_words(c->delta, a->calls, 0);
+    probe_window_fold(c->digests, a->calls, c->digest_bytes, f->fold);
+    memcpy(c->msg[0], c->copy, a->size);
+    if (a->memory) {
+        int mrc = 0;
+        if (probe_stack_run(c->fn, c->digest_bits, c->msg[0], c->bits, c->digest,
+                            MEMORY_STACK_BYTES, &f->stack_peak, &f->heap, &mrc) != 0)
+            return fail(PROBE_SETUP, "cannot run a call on a painted stack");
+        if (mrc != 0)
+            return fail(PROBE_ERROR_RETURN, "CryptHash returned %d", mrc);
+    }
+    return 0;
+}
+
+/* The seed the parent sends once the probe is ready. */
+static int wait_seed(uint64_t *seed)
+{
+    char line[PROBE_WIRE_SHORT_LINE];
+    int n = snprintf(line, sizeof line, "ready nonce=%s\n", chan.nonce);
+    if (write_all(chan.out, line, (size_t)n) != 0 || read_line(chan.in, line, sizeof line) != 0 ||
+        strncmp(line, "seed ", 5) != 0 || !is_hex(line + 5, 16))
+        return fail(PROBE_USAGE, "no seed from hashbench");
+    *seed = strtoull(line + 5, NULL, 16);
+    return 0;
+}
+
 static int run(const probe_args *a)
 {
     probe_ctx c;
+    probe_figures f;
     memset(&c, 0, sizeof c);
-    int rc = setup(a, &c);
-    if (rc)
-        return rc;
-    long rss_base = status_kb("VmRSS");
-    rc = check_library(&c, a->size);
+    memset(&f, 0, sizeof f);
+    int rc = prepare(a, &c, &f);
     if (rc)
         return rc;
     counter_reader r;
     if (counter_reader_open(&r, a->counter) != 0)
         return fail(PROBE_NOCOUNTER, "counter %s unavailable: %s",
                     counter_kind_name(a->counter), strerror(errno));
-    int bad = 0;
-    for (unsigned long long i = 0; i < a->warmup; i++)
-        bad |= c.fn(c.digest_bits, c.msg, c.bits, c.digest);
-    long vcsw0, ivcsw0, vcsw1, ivcsw1;
-    thread_switches(&vcsw0, &ivcsw0);
-    unsigned long long cpu0 = thread_cpu_ns();
+    uint64_t seed = 0;
+    if ((rc = wait_seed(&seed)) != 0)
+        return rc;
+    /* the window: only this work and the loop until the result is sent */
+    tm_base(c.msg[0], a->size, seed);
+    memcpy(c.msg[1], c.msg[0], a->size);
+    probe_window_words(c.delta, a->calls, seed);
+    thread_switches(&f.vcsw0, &f.ivcsw0);
+    f.cpu0 = thread_cpu_ns();
     uint64_t t0 = counter_clock_ns();
     uint64_t k0 = counter_reader_read(&r);
-    for (unsigned long long i = 0; i < a->calls; i++)
-        bad |= c.fn(c.digest_bits, c.msg, c.bits, c.digest);
+    int bad = probe_timed_loop(c.fn, c.digest_bits, c.msg, a->size, c.delta, a->calls,
+                               c.digests, c.digest_bytes);
     uint64_t k1 = counter_reader_read(&r);
     uint64_t t1 = counter_clock_ns();
-    unsigned long long cpu1 = thread_cpu_ns();
-    thread_switches(&vcsw1, &ivcsw1);
+    f.cpu1 = thread_cpu_ns();
+    thread_switches(&f.vcsw1, &f.ivcsw1);
     counter_reader_close(&r);
+    f.ticks = k1 - k0;
+    f.ns = t1 - t0;
     if (bad)
         return fail(PROBE_ERROR_RETURN, "CryptHash returned non-zero during timing");
-    if (memcmp(c.msg, c.copy, a->size) != 0)
-        return fail(PROBE_INPUT_MODIFIED, "CryptHash changed its input message");
-    if (!guards_intact(c.buf, c.digest_bytes))
-        return fail(PROBE_OVERFLOW, "CryptHash wrote outside the digest");
-    if (memcmp(c.first, c.digest, c.digest_bytes) != 0)
-        return fail(PROBE_NONDETERMINISTIC, "the digest changed during timing");
-
-    size_t stack_peak = 0;
-    probe_heap_stats heap = {0, 0, 0};
-    if (a->memory) {
-        int mrc = 0;
-        if (probe_stack_run(c.fn, c.digest_bits, c.msg, c.bits, c.digest,
-                            MEMORY_STACK_BYTES, &stack_peak, &heap, &mrc) != 0)
-            return fail(PROBE_SETUP, "cannot run a call on a painted stack");
-        if (mrc != 0)
-            return fail(PROBE_ERROR_RETURN, "CryptHash returned %d", mrc);
-    }
-    FILE *o = result_out;
-    fprintf(o, "status=ok counter=%s ticks=%llu ns=%llu calls=%llu warmup=%llu "
-               "size=%llu pid=%ld cpu=%d rss_baseline_kb=%ld rss_peak_kb=%ld",
-            counter_kind_name(a->counter), (unsigned long long)(k1 - k0),
-            (unsigned long long)(t1 - t0), a->calls, a->warmup, a->size,
-            (long)getpid(), sched_getcpu(), rss_base, status_kb("VmHWM"));
-    /* CPU time and switches are printed only when both reads worked. */
-    if (cpu0 && cpu1 >= cpu0 && vcsw0 >= 0 && vcsw1 >= 0)
-        fprintf(o, " cpu_ns=%llu vcsw=%ld ivcsw=%ld", cpu1 - cpu0, vcsw1 - vcsw0,
-                ivcsw1 - ivcsw0);
-    if (a->memory)
-        fprintf(o, " stack_peak_bytes=%zu heap_peak_bytes=%zu heap_allocs=%zu "
-                   "heap_approximate=%d",
-                stack_peak, heap.peak_bytes, heap.allocs, heap.approximate);
-    fprintf(o, " digest=");
-    print_hex(o, c.digest, c.digest_bytes);
-    fprintf(o, "\n");
-    fflush(o);
-    return PROBE_OK;
+    if (!guards_intact(c.digests, (size_t)a->calls * c.digest_bytes))
+        return fail(PROBE_OVERFLOW, "CryptHash wrote outside the digests");
+    probe_window_fold(c.digests, a->calls, c.digest_bytes, f.fold);
+    return send_result(a, &c, &f);
 }
 
 int main(int argc, char **argv)
 {
-    /* Keep the original stdout for the result; the library's prints go to
-     * stderr so they cannot be mistaken for it. */
-    int fd = dup(1);
-    if (fd >= 0 && dup2(2, 1) >= 0)
-        result_out = fdopen(fd, "w");
-    if (!result_out)
-        result_out = stdout;
+    if (channel_open() != 0)
+        return PROBE_USAGE; /* not started by hashbench: nobody to tell */
     probe_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc;
-    return run(&a);
+    if (rc == 0)
+        rc = run(&a);
+    return finish(rc);
 }

@@ -1,7 +1,8 @@
 /* Helpers shared by the measurement tests: where ctest put the probe and
- * the fixture libraries, and the digest of the probe's message computed by
- * loading a library into the test itself (an independent route to the
- * digest the probe reports). Header-only, for the test executables. */
+ * the fixture libraries, and the digest of the probe's message and the fold
+ * of a trial's digests computed by loading a library into the test itself
+ * (an independent route to what the probe reports). Header-only, for the
+ * test executables. */
 #ifndef HB_TESTS_MEASURE_FIXTURE_H
 #define HB_TESTS_MEASURE_FIXTURE_H
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 
 #include "common/digest.h"
+#include "probe/trial_msg.h"
 
 /* Fills BUILD_DIR and PROBE from HB_BUILD_DIR; -1 when it is not set. */
 static inline int fixture_env(char *build_dir, size_t bsz, char *probe, size_t psz)
@@ -43,6 +45,35 @@ static inline int fixture_digest(const char *path, unsigned long long size,
         hb_hex_encode(d, 32, hex, 0);
         hb_sha256_buf_hex(m, size, msg_sha);
     }
+    free(m);
+    dlclose(h);
+    return rc;
+}
+
+/* The fold (trial_msg.h) of CALLS calls of the trial SEED on SIZE-byte
+ * messages by the 256-bit library at PATH; 0, or -1 when it fails. */
+static inline int fixture_fold(const char *path, unsigned long long size, uint64_t seed,
+                               unsigned long long calls, char hex[TM_FOLD_HEX])
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return -1;
+    int (*fn)(int, const unsigned char *, unsigned long long, unsigned char *);
+    *(void **)&fn = dlsym(h, "CryptHash");
+    unsigned char *m = malloc(size ? size : 1), d[32];
+    tm_fold f;
+    tm_fold_init(&f);
+    int rc = fn && m ? 0 : -1;
+    if (rc == 0)
+        tm_base(m, size, seed);
+    for (unsigned long long i = 0, w = 0; rc == 0 && i < calls; i++) {
+        uint64_t next = tm_word(seed, i);
+        tm_apply(m, size, w ^ next);
+        w = next;
+        rc = fn(256, m, size * 8, d) == 0 ? 0 : -1;
+        tm_fold_add(&f, d, sizeof d);
+    }
+    tm_fold_hex(&f, hex);
     free(m);
     dlclose(h);
     return rc;

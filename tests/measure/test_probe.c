@@ -1,8 +1,16 @@
 /* The probe on the fixture libraries, through trial_run (the way the
- * measurement stage runs it): the digest it prints equals an in-process
- * call of the same library, the 64 KiB stack array and the 1 MiB heap block
- * are seen, the plain fold uses no heap, the probe runs on the core it was
- * given, and each misbehaviour is caught with its own status. */
+ * measurement stage runs it, in the sandbox): the digest it sends equals an
+ * in-process call of the same library, the fold of its timed digests equals
+ * an in-process run of the trial's messages from its seed, each trial has
+ * its own seed, process and outside figures, the 64 KiB stack array and the
+ * 1 MiB heap block are seen, the plain fold uses no heap, the probe runs on
+ * the core it was given, and each misbehaviour is caught with its own
+ * status. The attacks on the figures (fixtures/fixture_forge.h): forged
+ * result lines from a constructor or a destructor are never taken, an
+ * informed forger that cuts its loop time is INCONSISTENT by the outside
+ * rules (outside.h, whose rules are also checked on figures made up here),
+ * and a helper thread on another core is not taken whenever it got more
+ * CPU time than the rules allow. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +21,7 @@
 #include <cmocka.h>
 
 #include "measure/measure.h"
+#include "measure/outside.h"
 #include "measure/trial.h"
 #include "measure_fixture.h"
 #include "probe/probe_codes.h"
@@ -51,12 +60,26 @@ static void run_ok(const char *lib, unsigned long long size, int memory,
 static void test_plain(void **state)
 {
     (void)state;
-    trial_result r;
+    trial_result r, r2;
     run_ok("libmfix_plain.so", 1000, 1, &r);
-    char hex[65], msg_sha[65], path[8192];
+    char hex[65], msg_sha[65], path[8192], fold[TM_FOLD_HEX];
     snprintf(path, sizeof path, "%s/libmfix_plain.so", build_dir);
     assert_int_equal(fixture_digest(path, 1000, hex, msg_sha), 0);
     assert_string_equal(r.digest, hex);
+    /* the timed digests: every call's message from the seed */
+    assert_int_equal(fixture_fold(path, 1000, r.seed, 20, fold), 0);
+    assert_string_equal(r.fold, fold);
+    /* another trial: another seed, another process, seen from outside */
+    run_ok("libmfix_plain.so", 1000, 0, &r2);
+    assert_true(r2.seed != r.seed);
+    assert_string_not_equal(r2.fold, r.fold);
+    assert_true(r2.pid != r.pid);
+    assert_true(r.outside.known && r2.outside.known);
+    assert_true(r.outside.window_ns >= r.ns);
+    assert_true(r.outside.window_cpu_ns > 0);
+    assert_true(r.outside.process_cpu_ns >= r.outside.window_cpu_ns);
+    assert_true(r.outside.process_wall_ns >= r.outside.window_ns);
+    assert_true(r.outside.allowance_ns >= (unsigned long long)OUTSIDE_EXCHANGE_NS);
     assert_int_equal(r.heap_peak_bytes, 0);
     assert_int_equal(r.heap_allocs, 0);
     assert_true(r.stack_peak_bytes > 0 && r.stack_peak_bytes < 4096);
@@ -168,27 +191,154 @@ static void test_misbehaviour_caught(void **state)
     expect_failure("libmfix_missing.so", probe_exit_word(PROBE_LOADFAIL));
 }
 
+/* Forged result lines, from a constructor (before the probe is ready) and
+ * from a destructor (after its result, through descriptors copied at
+ * load time): the trial is INCONSISTENT and the forged 1 ns loop is never
+ * taken. */
+static void test_forged_lines(void **state)
+{
+    (void)state;
+    const char *libs[] = {"libmfix_forge_ctor.so", "libmfix_forge_dtor.so"};
+    for (int i = 0; i < 2; i++) {
+        trial_request rq;
+        request(&rq, libs[i], 512);
+        trial_result r;
+        hb_err err;
+        assert_int_equal(trial_run(&rq, &r, &err), 0);
+        if (r.ok || !r.inconsistent)
+            fail_msg("%s: ok %d, failure '%s'", libs[i], r.ok, r.failure);
+        assert_non_null(strstr(r.failure, "INCONSISTENT"));
+        assert_true(r.ns != 1);
+    }
+}
+
+/* A library that hashes honestly but sends, with the probe's nonce, its
+ * digest and its fold, a loop time a twentieth of the real one, then ends
+ * the process: the CPU time hashbench saw in the window gives it away. */
+static void test_informed_forger(void **state)
+{
+    (void)state;
+    trial_request rq;
+    request(&rq, "libmfix_informed.so", 4096);
+    rq.calls = 3000; /* about 20 ms of hashing */
+    trial_result r;
+    hb_err err;
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    if (r.ok || !r.inconsistent)
+        fail_msg("ok %d, failure '%s'", r.ok, r.failure);
+    assert_non_null(strstr(r.failure, "rule 3"));
+    /* the forged line was taken as the result: the attack did reach it
+     * (its loop time, a twentieth of the wall time it saw, stays under half
+     * the CPU time unless the probe got less than a tenth of its core) */
+    assert_true(r.ns > 0 && r.ns * 2 < r.outside.window_cpu_ns);
+    char fold[TM_FOLD_HEX], path[8192];
+    snprintf(path, sizeof path, "%s/libmfix_informed.so", build_dir);
+    assert_int_equal(fixture_fold(path, 4096, r.seed, 3000, fold), 0);
+    assert_string_equal(r.fold, fold);
+}
+
+/* A helper thread unpinned from the probe's core spins through the timed
+ * loop. Its CPU time is the probe process's but not the loop's: beyond
+ * wall time it breaks rule 2, beyond the allowance rule 3, so whenever it
+ * got more than the allowance (how much depends on how busy the other
+ * core is), the trial is not taken as it stands. */
+static void test_parallel_helper(void **state)
+{
+    (void)state;
+    trial_request rq;
+    request(&rq, "libmfix_parallel.so", 4096);
+    rq.calls = 3000;
+    rq.cpu = measure_default_cpu();
+    trial_result r;
+    hb_err err;
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    assert_true(r.outside.known);
+    printf("# helper thread: loop %llu ns, window %llu ns, window CPU %llu ns: %s\n",
+           r.ns, r.outside.window_ns, r.outside.window_cpu_ns,
+           r.ok ? (r.outside_excess ? "disturbed (outside_cpu)" : "ok") : r.failure);
+    double wall = (double)r.outside.window_ns * (1 + OUTSIDE_CLOCK_PPM * 1e-6);
+    double cpu = (double)r.outside.window_cpu_ns;
+    if (cpu > wall + OUTSIDE_CPU_SLACK_NS) {
+        assert_true(r.inconsistent);
+    } else if (cpu > (double)(r.ns + r.outside.allowance_ns)) {
+        assert_true(r.inconsistent || r.outside_excess);
+    } else {
+        assert_false(r.inconsistent);
+    }
+}
+
+/* The outside rules on made-up figures: each rule breaks exactly where
+ * outside.h says. */
+static void test_outside_rules(void **state)
+{
+    (void)state;
+    char why[256];
+    trial_outside o = {1, 1000000, 990000, 200000, 50000000, 20000000, 0};
+    assert_int_equal(outside_check(&o, 990000, why, sizeof why), OUTSIDE_OK);
+    /* rule 1: a loop longer than the window (0.1 % + 20 us allowed) */
+    assert_int_equal(outside_check(&o, 1020999, why, sizeof why), OUTSIDE_OK);
+    assert_int_equal(outside_check(&o, 1021001, why, sizeof why), OUTSIDE_INCONSISTENT);
+    assert_non_null(strstr(why, "rule 1"));
+    /* rule 2: more CPU time than wall time (0.1 % + 50 us allowed) */
+    o.window_cpu_ns = 1050999;
+    assert_int_equal(outside_check(&o, 990000, why, sizeof why), OUTSIDE_OK);
+    o.window_cpu_ns = 1051001;
+    assert_int_equal(outside_check(&o, 990000, why, sizeof why), OUTSIDE_INCONSISTENT);
+    assert_non_null(strstr(why, "rule 2"));
+    o.emulated = 1; /* an emulator's own threads: rule 2 does not apply */
+    assert_int_equal(outside_check(&o, 990000, why, sizeof why), OUTSIDE_OK);
+    o.emulated = 0;
+    /* rule 3: loop time short of the window's CPU time by the allowance:
+     * disturbed; by the allowance and 2 ms more: inconsistent */
+    o.window_ns = 10000000;
+    o.window_cpu_ns = 9000000;
+    assert_int_equal(outside_check(&o, 8800000, why, sizeof why), OUTSIDE_OK);
+    assert_int_equal(outside_check(&o, 8799999, why, sizeof why), OUTSIDE_EXCESS);
+    assert_non_null(strstr(why, "rule 3"));
+    assert_int_equal(outside_check(&o, 6800000, why, sizeof why), OUTSIDE_EXCESS);
+    assert_int_equal(outside_check(&o, 6799999, why, sizeof why), OUTSIDE_INCONSISTENT);
+    /* rule 4: the window's CPU time within the process's (1 ms allowed) */
+    o.process_cpu_ns = 8000000;
+    assert_int_equal(outside_check(&o, 8800000, why, sizeof why), OUTSIDE_OK);
+    o.process_cpu_ns = 7999999;
+    assert_int_equal(outside_check(&o, 8800000, why, sizeof why), OUTSIDE_INCONSISTENT);
+    assert_non_null(strstr(why, "rule 4"));
+    o.known = 0;
+    assert_int_equal(outside_check(&o, 1, why, sizeof why), OUTSIDE_UNKNOWN);
+    /* the allowance grows with the window's work and starts at the
+     * exchange's share */
+    unsigned long long small = outside_allowance_ns(32, 1, 32);
+    assert_true(small >= (unsigned long long)OUTSIDE_EXCHANGE_NS);
+    assert_true(outside_allowance_ns(65536, 100000, 64) > small);
+}
+
 static void test_parse_line(void **state)
 {
     (void)state;
     trial_result r;
     memset(&r, 0, sizeof r);
-    assert_int_equal(trial_parse_line("status=ok counter=tsc ticks=10 ns=4 calls=2 "
-                                      "pid=7 cpu=1 rss_baseline_kb=5 rss_peak_kb=6 "
-                                      "digest=ab", &r), 0);
+    static const char fold[] = "fold=0123456789abcdef0123456789abcdef";
+    char line[512];
+    snprintf(line, sizeof line, "status=ok counter=tsc ticks=10 ns=4 calls=2 "
+             "rss_baseline_kb=5 digest=ab %s", fold);
+    assert_int_equal(trial_parse_line(line, &r), 0);
     assert_int_equal(r.ticks, 10);
-    assert_int_equal(r.rss_peak_kb, 6);
+    assert_int_equal(r.rss_baseline_kb, 5);
     assert_string_equal(r.digest, "ab");
+    assert_string_equal(r.fold, fold + 5);
     assert_int_equal(r.heap_allocs, -1);
     assert_false(r.sched_known); /* no CPU time or switches reported */
-    assert_int_equal(trial_parse_line("status=ok counter=tsc ticks=10 ns=4 calls=2 "
-                                      "pid=7 cpu=1 rss_baseline_kb=5 rss_peak_kb=6 "
-                                      "cpu_ns=3 vcsw=0 ivcsw=2 digest=ab", &r), 0);
+    snprintf(line, sizeof line, "status=ok counter=tsc ticks=10 ns=4 calls=2 "
+             "rss_baseline_kb=5 cpu_ns=3 vcsw=0 ivcsw=2 digest=ab %s", fold);
+    assert_int_equal(trial_parse_line(line, &r), 0);
     assert_true(r.sched_known);
     assert_int_equal(r.cpu_ns, 3);
     assert_int_equal(r.vcsw, 0);
     assert_int_equal(r.ivcsw, 2);
     assert_int_equal(trial_parse_line("status=ok ticks=10", &r), -1);
+    /* the fold is required, whole */
+    assert_int_equal(trial_parse_line("status=ok counter=tsc ticks=10 ns=4 calls=2 "
+                                      "rss_baseline_kb=5 digest=ab fold=0123", &r), -1);
     assert_int_equal(trial_parse_line("status=OVERFLOW reason=wrote past it", &r), -1);
     assert_string_equal(r.failure, "OVERFLOW: wrote past it");
 }
@@ -216,6 +366,10 @@ int main(void)
         cmocka_unit_test(test_counter_choice),
         cmocka_unit_test(test_without_memory_flag),
         cmocka_unit_test(test_misbehaviour_caught),
+        cmocka_unit_test(test_forged_lines),
+        cmocka_unit_test(test_informed_forger),
+        cmocka_unit_test(test_parallel_helper),
+        cmocka_unit_test(test_outside_rules),
         cmocka_unit_test(test_parse_line),
         cmocka_unit_test(test_command),
     };

@@ -1,15 +1,19 @@
 # Measurement stage tests: counter selection, statistics, the probe on toy
 # fixture libraries (one source built with a different FIXTURE_* definition
-# per behaviour), and whole measure runs over a small run directory.
-set(HB_MEASURE_FIXTURES PLAIN STACK64K HEAP1M NONDET MODIFY OVERFLOW ERROR OVERREAD)
+# per behaviour, the attacks on the figures among them: fixture_forge.h),
+# and whole measure runs over a small run directory.
+set(HB_MEASURE_FIXTURES PLAIN STACK64K HEAP1M NONDET MODIFY OVERFLOW ERROR OVERREAD
+    FORGE_CTOR FORGE_DTOR INFORMED PARALLEL ADDRCACHE PROBEONLY REPLAY SLEEPY)
 set(HB_MEASURE_FIXTURE_TARGETS "")
 foreach(kind ${HB_MEASURE_FIXTURES})
   string(TOLOWER ${kind} lower)
   add_library(mfix_${lower} MODULE ${CMAKE_CURRENT_LIST_DIR}/fixtures/fixture_hash.c)
   target_compile_definitions(mfix_${lower} PRIVATE FIXTURE_${kind})
   target_compile_options(mfix_${lower} PRIVATE -O2)
+  target_include_directories(mfix_${lower} PRIVATE ${CMAKE_SOURCE_DIR}/src)
   list(APPEND HB_MEASURE_FIXTURE_TARGETS mfix_${lower})
 endforeach()
+target_link_libraries(mfix_parallel PRIVATE pthread)
 
 hb_add_test(test_measure_counter SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_counter.c)
 hb_add_test(test_measure_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_stats.c)
@@ -21,6 +25,7 @@ hb_add_test(test_measure_run SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run.c
             TIMEOUT 300)
 if(TARGET hashbench-probe)
   add_dependencies(test_measure_probe hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
-  add_dependencies(test_measure_run hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
+  add_dependencies(test_measure_run hashbench-probe hashbench-runner
+                   ${HB_MEASURE_FIXTURE_TARGETS})
   add_dependencies(test_measure_plan hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
 endif()
