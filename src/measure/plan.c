@@ -86,6 +86,8 @@ int plan_is_disturbed(double rate_hz, double host_rate_hz)
 int plan_disturbance(const trial_result *r, double rate_hz, double host_rate_hz)
 {
     int bits = plan_is_disturbed(rate_hz, host_rate_hz) ? PLAN_DISTURBED_RATE : 0;
+    if (r->outside_excess)
+        bits |= PLAN_DISTURBED_OUTSIDE;
     if (!r->sched_known)
         return bits;
     if (r->ivcsw > 0)
@@ -105,17 +107,51 @@ const char *plan_disturbed_reason_name(int bit)
     case PLAN_DISTURBED_INVOLUNTARY: return "involuntary_switch";
     case PLAN_DISTURBED_VOLUNTARY: return "voluntary_switch";
     case PLAN_DISTURBED_CPU_TIME: return "cpu_time";
+    case PLAN_DISTURBED_OUTSIDE: return "outside_cpu";
     default: return NULL;
     }
 }
 
-/* One trial through the settings' runner (the probe by default). */
-static int run_trial(const plan_settings *s, const trial_request *rq,
-                     trial_result *r, hb_err *err)
+const char *plan_stop_name(int stopped)
 {
-    if (s->run)
-        return s->run(rq, r, s->run_ctx, err);
-    return trial_run(rq, r, err);
+    switch (stopped) {
+    case PLAN_STOP_TARGET: return "target";
+    case PLAN_STOP_TRIALS: return "trials";
+    case PLAN_STOP_BUDGET: return "budget";
+    case PLAN_STOP_PROCESS_CAP: return "process_cap";
+    case PLAN_STOP_TIME_CAP: return "time_cap";
+    case PLAN_STOP_FAILURE: return "failure";
+    default: return NULL;
+    }
+}
+
+/* The running cell: its settings, its clock and its hard cap. */
+typedef struct cell {
+    const plan_settings *s;
+    plan_outcome *out;
+    double start;      /* CLOCK_MONOTONIC at plan_execute */
+    double cap_s;      /* max_cell_s */
+} cell;
+
+/* One trial through the settings' runner (the probe by default), its
+ * timeout cut to what is left of the cell's time cap. Returns 0 when it ran
+ * (the outcome's failure is set when it failed: 1), -1 on an error. */
+static int run_trial(cell *c, const trial_request *rq, trial_result *r, hb_err *err)
+{
+    trial_request cut = *rq;
+    double left = c->cap_s - (mono_s() - c->start);
+    if (cut.timeout_s > left)
+        cut.timeout_s = left > 0.01 ? left : 0.01;
+    c->out->processes++;
+    int rc = c->s->run ? c->s->run(&cut, r, c->s->run_ctx, err) : trial_run(&cut, r, err);
+    if (rc != 0)
+        return -1;
+    if (!r->ok) {
+        c->out->ok = 0;
+        c->out->inconsistent = r->inconsistent;
+        c->out->stopped = PLAN_STOP_FAILURE;
+    }
+    return 0;
 }
 
 static double timeout_for(unsigned long long calls, double ns_per_call)
@@ -124,9 +160,9 @@ static double timeout_for(unsigned long long calls, double ns_per_call)
     return t > 600 ? 600 : t;
 }
 
-static int calibrate(const plan_settings *s, const trial_request *tmpl,
-                     plan_outcome *out, hb_err *err)
+static int calibrate(cell *c, const trial_request *tmpl, hb_err *err)
 {
+    plan_outcome *out = c->out;
     trial_request rq = *tmpl;
     rq.calibrate = 1;
     rq.memory = 0;
@@ -135,7 +171,7 @@ static int calibrate(const plan_settings *s, const trial_request *tmpl,
     rq.timeout_s = 120;
     for (int round = 0; round < CALIB_ROUNDS; round++) {
         trial_result r;
-        if (run_trial(s, &rq, &r, err) != 0)
+        if (run_trial(c, &rq, &r, err) != 0)
             return -1;
         if (!r.ok) {
             snprintf(out->failure, sizeof out->failure, "calibration: %.400s", r.failure);
@@ -143,6 +179,10 @@ static int calibrate(const plan_settings *s, const trial_request *tmpl,
         }
         out->calib_calls = r.calls;
         out->calib_ns_per_call = (double)r.ns / (double)(r.calls ? r.calls : 1);
+        /* the process's wall time beyond its calls: start-up, loading, checks */
+        double work_s = (double)(r.calls + rq.warmup) * out->calib_ns_per_call * 1e-9;
+        double rest_s = (double)r.outside.process_wall_ns * 1e-9 - work_s;
+        out->process_s = rest_s > 0 ? rest_s : 0;
         if ((double)r.ns >= CALIB_MIN_NS || round == CALIB_ROUNDS - 1)
             break;
         double grow = ceil(CALIB_MIN_NS / ((double)r.ns + 1));
@@ -165,44 +205,37 @@ static int push_trial(plan_outcome *out, const trial_result *r, double host_rate
     t->rate_hz = r->ns ? (double)r->ticks * 1e9 / (double)r->ns : 0;
     t->disturbed = plan_disturbance(r, t->rate_hz, host_rate);
     /* the reference rule's long trials (up to 1 s) are preempted on any busy
-     * host, so for it only the rate rule rejects; the figures stay recorded */
+     * host, so for it only the rate and outside rules reject; the figures
+     * stay recorded */
     if (!adaptive)
-        t->disturbed &= PLAN_DISTURBED_RATE;
+        t->disturbed &= PLAN_DISTURBED_RATE | PLAN_DISTURBED_OUTSIDE;
     return t->disturbed;
 }
 
-/* One trial, re-run while disturbed (at most max_retries times). Returns 1
- * when trials were added (the last one may still be disturbed), 0 on a
- * probe failure (out->ok = 0), -1 on an error. */
-static int run_one(const plan_settings *s, const trial_request *rq,
-                   plan_outcome *out, hb_err *err)
+/* One timed trial. Returns 1 when it was added (*DISTURBED its bits), 0 on
+ * a probe failure (out->ok = 0), -1 on an error. */
+static int run_one(cell *c, const trial_request *rq, int *disturbed, hb_err *err)
 {
-    for (int attempt = 0;; attempt++) {
-        trial_result r;
-        if (run_trial(s, rq, &r, err) != 0)
-            return -1;
-        if (!r.ok) {
-            out->ok = 0;
-            snprintf(out->failure, sizeof out->failure, "%s", r.failure);
-            return 0;
-        }
-        if (out->digest[0] && strcmp(out->digest, r.digest) != 0) {
-            out->ok = 0;
-            snprintf(out->failure, sizeof out->failure,
-                     "NONDETERMINISTIC: the digest differs between probe processes");
-            return 0;
-        }
-        snprintf(out->digest, sizeof out->digest, "%s", r.digest);
-        int dist = push_trial(out, &r, s->host_rate_hz,
-                          strcmp(s->planner, "adaptive") == 0);
-        if (dist < 0)
-            return hb_fail(err, "out of memory");
-        if (!dist)
-            return 1;
-        if (attempt >= s->max_retries)
-            return 1; /* still disturbed: kept as such, the loop decides */
-        out->disturbed_retries++;
+    plan_outcome *out = c->out;
+    trial_result r;
+    if (run_trial(c, rq, &r, err) != 0)
+        return -1;
+    if (!r.ok) {
+        snprintf(out->failure, sizeof out->failure, "%s", r.failure);
+        return 0;
     }
+    if (out->digest[0] && strcmp(out->digest, r.digest) != 0) {
+        out->ok = 0;
+        out->stopped = PLAN_STOP_FAILURE;
+        snprintf(out->failure, sizeof out->failure,
+                 "NONDETERMINISTIC: the digest differs between probe processes");
+        return 0;
+    }
+    snprintf(out->digest, sizeof out->digest, "%s", r.digest);
+    *disturbed = push_trial(out, &r, c->s->host_rate_hz, strcmp(c->s->planner, "adaptive") == 0);
+    if (*disturbed < 0)
+        return hb_fail(err, "out of memory");
+    return 1;
 }
 
 static double current_ci(const plan_outcome *out, unsigned long long size)
@@ -236,66 +269,135 @@ static size_t kept(const plan_outcome *out, unsigned long long *calls)
     return k;
 }
 
+/* Sets the calls, warm-up and budget of the timed trials from calibration. */
+static void plan_trials(cell *c, trial_request *rq, int adaptive, int min_trials)
+{
+    const plan_settings *s = c->s;
+    plan_outcome *out = c->out;
+    double t1 = out->calib_ns_per_call;
+    if (adaptive) {
+        rq->calls = plan_adaptive_calls(t1, s->host_rate_hz);
+        rq->warmup = plan_adaptive_warmup_calls(t1);
+    } else {
+        rq->calls = plan_reference_calls(t1);
+        /* the reference rule's trials alone must reach 100 calls */
+        if (rq->calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
+            rq->calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
+                        (unsigned long long)min_trials;
+        rq->warmup = plan_warmup_calls(t1);
+    }
+    rq->timeout_s = timeout_for(rq->calls + rq->warmup, t1);
+    out->calls_per_trial = rq->calls;
+    out->warmup_calls = rq->warmup;
+    out->reference_cost_s = plan_reference_cost_s(t1, min_trials);
+    if (!adaptive)
+        return;
+    out->budget_s = out->floor_budget_s = plan_adaptive_budget(s, t1, min_trials);
+    if (!s->budget_explicit) {
+        unsigned long long floor_trials = (PLAN_MIN_CALLS + rq->calls - 1) / rq->calls;
+        if (floor_trials < (unsigned long long)min_trials)
+            floor_trials = (unsigned long long)min_trials;
+        double trial_s = out->process_s + (double)(rq->calls + rq->warmup) * t1 * 1e-9;
+        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * trial_s;
+        if (floors_s > out->floor_budget_s)
+            out->floor_budget_s = floors_s;
+    }
+}
+
+/* The reason to stop before the next timed trial, or PLAN_STOP_NONE. */
+static int stop_reason(cell *c, int adaptive, int min_trials, double timed_start,
+                       size_t processes, size_t cap, unsigned long long size)
+{
+    const plan_outcome *out = c->out;
+    unsigned long long calls;
+    size_t k = kept(out, &calls);
+    /* the floors first: min_trials kept trials and 100 kept calls */
+    if ((int)k >= min_trials && (!adaptive || calls >= PLAN_MIN_CALLS)) {
+        if (!adaptive)
+            return PLAN_STOP_TRIALS;
+        if (current_ci(out, size) <= c->s->target_ci_percent)
+            return PLAN_STOP_TARGET;
+        if ((int)k >= c->s->max_trials)
+            return PLAN_STOP_TRIALS;
+    }
+    if (processes >= cap)
+        return PLAN_STOP_PROCESS_CAP;
+    if (mono_s() - c->start >= c->cap_s)
+        return PLAN_STOP_TIME_CAP;
+    if (processes < (size_t)min_trials)
+        return PLAN_STOP_NONE; /* the first min_trials timed processes always run */
+    double spent = mono_s() - timed_start;
+    /* the budget, or the floors' budget while kept trials make progress */
+    if (adaptive && spent >= out->budget_s && (k == 0 || spent >= out->floor_budget_s))
+        return PLAN_STOP_BUDGET;
+    return PLAN_STOP_NONE;
+}
+
 int plan_execute(const plan_settings *s, const trial_request *tmpl,
                  plan_outcome *out, hb_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (calibrate(s, tmpl, out, err) != 0)
-        return -1;
-    if (!out->ok)
-        return 0;
+    cell c = {s, out, mono_s(), s->max_cell_s};
+    if (!(c.cap_s > 0))
+        c.cap_s = s->budget_explicit && 2 * s->budget_s > PLAN_MAX_CELL_S
+                      ? 2 * s->budget_s : PLAN_MAX_CELL_S;
+    int rc = calibrate(&c, tmpl, err);
+    if (rc != 0 || !out->ok) {
+        out->elapsed_s = mono_s() - c.start;
+        return rc;
+    }
     int adaptive = strcmp(s->planner, "adaptive") == 0;
     int min_trials = s->min_trials > 0 ? s->min_trials : 5;
+    int max_trials = s->max_trials > 0 ? s->max_trials : 200;
     trial_request rq = *tmpl;
     rq.calibrate = 0;
     rq.memory = 0;
-    if (adaptive) {
-        rq.calls = plan_adaptive_calls(out->calib_ns_per_call, s->host_rate_hz);
-        rq.warmup = plan_adaptive_warmup_calls(out->calib_ns_per_call);
-    } else {
-        rq.calls = plan_reference_calls(out->calib_ns_per_call);
-        /* the reference rule's trials alone must reach 100 calls */
-        if (rq.calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
-            rq.calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
-                       (unsigned long long)min_trials;
-        rq.warmup = plan_warmup_calls(out->calib_ns_per_call);
-    }
-    rq.timeout_s = timeout_for(rq.calls + rq.warmup, out->calib_ns_per_call);
-    out->calls_per_trial = rq.calls;
-    out->warmup_calls = rq.warmup;
-    out->reference_cost_s = plan_reference_cost_s(out->calib_ns_per_call, min_trials);
-    out->budget_s = adaptive ? plan_adaptive_budget(s, out->calib_ns_per_call, min_trials)
-                             : 0;
-    double start = mono_s();
-    int max_trials = s->max_trials > 0 ? s->max_trials : 200;
-    size_t max_runs = (size_t)max_trials * (size_t)(1 + s->max_retries);
+    plan_trials(&c, &rq, adaptive, min_trials);
+    size_t cap = adaptive ? (size_t)max_trials
+                          : (size_t)min_trials * (size_t)(1 + s->max_retries);
+    double timed_start = mono_s();
+    size_t processes = 0;
+    int attempts = 0; /* tries of the current slot */
     for (;;) {
-        unsigned long long calls;
-        size_t k = kept(out, &calls);
-        if (out->n_trials >= max_runs || (!adaptive && out->n_trials >=
-                (size_t)min_trials * (size_t)(1 + s->max_retries))) {
-            if (k == 0) {
-                out->ok = 0;
-                snprintf(out->failure, sizeof out->failure, "every trial was "
-                         "disturbed (counter rate, context switches or CPU time "
-                         "short of wall time)");
-            }
+        int stop = stop_reason(&c, adaptive, min_trials, timed_start, processes, cap,
+                               tmpl->size);
+        if (stop != PLAN_STOP_NONE) {
+            out->stopped = stop;
+            out->target_reached = stop == PLAN_STOP_TARGET;
             break;
         }
-        /* the floors first: min_trials kept trials and 100 kept calls */
-        if ((int)k >= min_trials && (!adaptive || calls >= PLAN_MIN_CALLS)) {
-            if (!adaptive)
-                break;
-            if (current_ci(out, tmpl->size) <= s->target_ci_percent) {
-                out->target_reached = 1;
-                break;
-            }
-            if (mono_s() - start >= out->budget_s || (int)k >= max_trials)
-                break;
-        }
-        int rc = run_one(s, &rq, out, err);
+        int disturbed = 0;
+        rc = run_one(&c, &rq, &disturbed, err);
+        processes++;
         if (rc <= 0)
-            return rc;
+            break;
+        /* a disturbed trial is tried again in its slot, max_retries times */
+        if (disturbed && attempts < s->max_retries) {
+            attempts++;
+            out->disturbed_retries++;
+        } else {
+            attempts = 0;
+        }
+    }
+    out->elapsed_s = mono_s() - c.start;
+    if (rc < 0)
+        return -1;
+    size_t outside = 0;
+    for (size_t i = 0; i < out->n_trials; i++)
+        outside += (out->trials[i].disturbed & PLAN_DISTURBED_OUTSIDE) != 0;
+    unsigned long long calls;
+    if (out->ok && outside >= OUTSIDE_CELL_TRIALS &&
+        (double)outside > OUTSIDE_CELL_FRACTION * (double)out->n_trials) {
+        out->ok = 0;
+        out->inconsistent = 1;
+        snprintf(out->failure, sizeof out->failure, "INCONSISTENT: in %zu of %zu trials "
+                 "the probe's loop time fell short of the CPU time seen from outside by "
+                 "more than the allowance (rule 3)", outside, out->n_trials);
+    } else if (out->ok && kept(out, &calls) == 0) {
+        out->ok = 0;
+        snprintf(out->failure, sizeof out->failure, "every trial was disturbed (counter "
+                 "rate, context switches or CPU time short of wall time); stopped on "
+                 "%s after %zu processes", plan_stop_name(out->stopped), processes);
     }
     return 0;
 }

@@ -12,7 +12,24 @@
  * more than 5%, when its thread was switched out during the timed loop
  * (involuntary or voluntary context switch), or when its thread CPU time
  * falls short of its wall time by more than 1% + 2 us: it is kept with its
- * reasons, counted, and run again at most max_retries times. */
+ * reasons, counted, and run again at most max_retries times.
+ *
+ * The limits of a cell hold whatever its trials do. Before every probe
+ * process after the first min_trials timed ones, the adaptive planner stops
+ * once its budget is spent (measured from the first timed trial) when no
+ * trial has been kept or the floors are met; while kept trials make progress towards
+ * the floors it goes on until the floors' budget instead: without an
+ * explicit budget, PLAN_FLOOR_MARGIN x the floors' trial count x one
+ * process's wall time as calibration saw it (start-up included), so that an
+ * ordinary slow cell still reaches 100 calls; with one, the budget itself.
+ * Either planner stops at its process cap (adaptive: max_trials timed
+ * processes, kept or disturbed; reference: min_trials x (1 + max_retries))
+ * and at max_cell_s of wall time for the whole cell, calibration included,
+ * to which every trial's own timeout is also cut. The outcome says which
+ * limit ended the trials (plan_stop_name). A trial whose
+ * result cannot be trusted (trial.h: inconsistent) ends the cell at once;
+ * a cell ends INCONSISTENT too when more than a quarter of its timed
+ * trials (at least 2) were disturbed by the outside rule (outside.h). */
 #ifndef HB_MEASURE_PLAN_H
 #define HB_MEASURE_PLAN_H
 
@@ -27,6 +44,19 @@
 #define PLAN_CPU_SHORT_SLACK_NS 2000.0
 #define PLAN_DEFAULT_BUDGET_S 10.0
 #define PLAN_BUDGET_FRACTION 0.1
+#define PLAN_MAX_CELL_S 300.0
+#define PLAN_FLOOR_MARGIN 1.5
+
+/* What ended a cell's timed trials. */
+enum {
+    PLAN_STOP_NONE = 0,     /* not run (calibration failed) */
+    PLAN_STOP_TARGET,       /* adaptive: the CI target, floors met */
+    PLAN_STOP_TRIALS,       /* the trial count: reference rule, adaptive max_trials kept */
+    PLAN_STOP_BUDGET,       /* adaptive: the time budget */
+    PLAN_STOP_PROCESS_CAP,  /* the cap on probe processes */
+    PLAN_STOP_TIME_CAP,     /* max_cell_s */
+    PLAN_STOP_FAILURE       /* a probe failed or its result was inconsistent */
+};
 
 /* Why a trial is disturbed: a bit set, 0 for an undisturbed trial. */
 enum {
@@ -34,7 +64,9 @@ enum {
     PLAN_DISTURBED_INVOLUNTARY = 2, /* preempted during the timed loop */
     PLAN_DISTURBED_VOLUNTARY = 4,   /* slept during the timed loop */
     PLAN_DISTURBED_CPU_TIME = 8,    /* thread CPU time short of wall time */
-    PLAN_DISTURBED_N_REASONS = 4
+    PLAN_DISTURBED_OUTSIDE = 16,    /* loop time short of the CPU time seen from
+                                       outside (outside.h, rule 3) */
+    PLAN_DISTURBED_N_REASONS = 5
 };
 
 /* Runs one trial (calibration or timed) for RQ into RES; trial_run's
@@ -54,7 +86,9 @@ typedef struct plan_settings {
     double budget_fraction;    /* cap: this share of the reference rule's
                                   cost (<= 0: PLAN_BUDGET_FRACTION) */
     int max_retries;           /* re-runs of a disturbed trial */
-    int max_trials;            /* adaptive: hard cap */
+    int max_trials;            /* adaptive: cap on timed processes */
+    double max_cell_s;         /* hard wall-clock cap per cell; <= 0: the larger
+                                  of PLAN_MAX_CELL_S and twice an explicit budget */
     double host_rate_hz;       /* the counter's measured rate on this host */
     plan_trial_fn run;         /* NULL: trial_run (the probe executable) */
     void *run_ctx;             /* passed to RUN */
@@ -69,13 +103,19 @@ typedef struct plan_trial {
 
 typedef struct plan_outcome {
     int ok;                           /* 0: failure holds the reason */
+    int inconsistent;                 /* with ok = 0: a trial could not be trusted */
     char failure[512];
+    int stopped;                      /* PLAN_STOP_* */
+    int processes;                    /* probe processes, calibration included */
+    double elapsed_s;                 /* wall time of the cell's trials */
+    double process_s;                 /* one timed process's estimated wall time */
     unsigned long long calib_calls;
     double calib_ns_per_call;
     unsigned long long calls_per_trial;
     unsigned long long warmup_calls;
     int target_reached;               /* adaptive: CI target met */
     double budget_s;                  /* adaptive: the budget applied */
+    double floor_budget_s;            /* adaptive: the limit while reaching the floors */
     double reference_cost_s;          /* estimated timed work of the reference rule */
     int disturbed_retries;
     plan_trial *trials;               /* malloc'd; plan_outcome_free */
@@ -104,20 +144,26 @@ double plan_reference_cost_s(double t1_ns, int min_trials);
 
 /* The adaptive budget in seconds for S at T1_NS per call: budget_s when
  * explicit, else the smaller of budget_s (default 10 s) and budget_fraction
- * (default 0.1) of plan_reference_cost_s. */
+ * (default 0.1) of plan_reference_cost_s. (plan_execute raises an automatic
+ * budget to the floors' cost; see above.) */
 double plan_adaptive_budget(const plan_settings *s, double t1_ns, int min_trials);
 
 /* 1 when a trial's RATE_HZ departs from HOST_RATE_HZ by more than 5%. */
 int plan_is_disturbed(double rate_hz, double host_rate_hz);
 
 /* The PLAN_DISTURBED_* bits of trial R with counter rate RATE_HZ: the rate
- * rule, and, when the probe reported them (R->sched_known), a context switch
- * in the timed loop or thread CPU time below wall time by more than
- * PLAN_CPU_SHORT_PERCENT % + PLAN_CPU_SHORT_SLACK_NS. */
+ * rule, the outside rule (R->outside_excess), and, when the probe reported
+ * them (R->sched_known), a context switch in the timed loop or thread CPU
+ * time below wall time by more than PLAN_CPU_SHORT_PERCENT % +
+ * PLAN_CPU_SHORT_SLACK_NS. */
 int plan_disturbance(const trial_result *r, double rate_hz, double host_rate_hz);
 
+/* The record's name of a PLAN_STOP_* value ("target", "trials", "budget",
+ * "process_cap", "time_cap", "failure"), or NULL for PLAN_STOP_NONE. */
+const char *plan_stop_name(int stopped);
+
 /* The record's name of disturbance bit BIT ("rate", "involuntary_switch",
- * "voluntary_switch", "cpu_time"), or NULL. */
+ * "voluntary_switch", "cpu_time", "outside_cpu"), or NULL. */
 const char *plan_disturbed_reason_name(int bit);
 
 /* Calibrates and runs the trials of S for the request TEMPLATE (lib, size,

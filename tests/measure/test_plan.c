@@ -309,10 +309,100 @@ static void test_fake_adaptive_budget(void **state)
     s.budget_explicit = 1;
     plan_outcome o;
     execute_ok(&s, &o);
-    /* the budget never cuts below the minimum number of trials */
+    /* the first min_trials processes always run; then an explicit budget
+     * holds, floors or not */
     assert_int_equal(o.n_trials, 5);
+    assert_int_equal(o.stopped, PLAN_STOP_BUDGET);
+    assert_string_equal(plan_stop_name(o.stopped), "budget");
     assert_false(o.target_reached);
     assert_true(o.budget_s == 1e-6);
+    assert_true(o.floor_budget_s == 1e-6);
+    /* calibration (a 10 ms loop at 2 us: 8, then 512, then 5120 calls) and
+     * the five timed trials */
+    assert_int_equal(o.processes, 8);
+    plan_outcome_free(&o);
+}
+
+/* Every trial disturbed, each taking at least 2 ms: the default budget
+ * (22.5 ms, see below) ends the cell after at most 12 processes (the old
+ * planner waited for 5 kept trials and ran its 600-process cap). */
+static void test_fake_budget_all_disturbed(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 2000);
+    f.disturb = 1 << 30;
+    f.sleep_s = 0.002;
+    plan_settings s = fake_settings("adaptive", &f);
+    s.budget_s = 10;
+    trial_request rq;
+    request(&rq);
+    plan_outcome o;
+    hb_err err;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_false(o.ok);
+    assert_false(o.inconsistent);
+    assert_int_equal(o.stopped, PLAN_STOP_BUDGET);
+    assert_non_null(strstr(o.failure, "every trial was disturbed"));
+    assert_non_null(strstr(o.failure, "budget"));
+    assert_true(o.n_trials >= 5);
+    assert_true(o.n_trials <= 12);
+    assert_int_equal(f.timed, (int)o.n_trials);
+    plan_outcome_free(&o);
+}
+
+/* A slow instance (0.5 ms a call: 2 calls a trial, 50 trials for the
+ * 100-call floor) under an explicit 20 ms budget, each trial taking 2 ms:
+ * the budget holds before the floors are met, at most 11 processes, and
+ * the kept trials are the result. */
+static void test_fake_budget_slow(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 5e5);
+    f.sleep_s = 0.002;
+    plan_settings s = fake_settings("adaptive", &f);
+    s.budget_s = 0.02;
+    s.budget_explicit = 1;
+    plan_outcome o;
+    execute_ok(&s, &o);
+    assert_int_equal(o.stopped, PLAN_STOP_BUDGET);
+    assert_true(o.n_trials >= 5 && o.n_trials <= 11);
+    size_t kept;
+    assert_true(kept_calls(&o, &kept) < PLAN_MIN_CALLS);
+    assert_false(o.target_reached);
+    plan_outcome_free(&o);
+}
+
+/* The hard caps: the process cap holds for disturbed trials too (12
+ * processes, not 12 kept trials), and the cell's wall-clock cap ends a
+ * cell whose budget would let it go on. */
+static void test_fake_hard_caps(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 2000);
+    f.noise = 0.2;
+    f.disturb = 6; /* the first six timed trials */
+    plan_settings s = fake_settings("adaptive", &f);
+    s.max_trials = 12;
+    s.budget_explicit = 1;
+    plan_outcome o;
+    execute_ok(&s, &o);
+    assert_int_equal(o.n_trials, 12);
+    assert_int_equal(o.stopped, PLAN_STOP_PROCESS_CAP);
+    plan_outcome_free(&o);
+
+    fake_init(&f, 2000);
+    f.noise = 0.2;
+    f.sleep_s = 0.01;
+    s = fake_settings("adaptive", &f);
+    s.budget_explicit = 1; /* 1000 s */
+    s.max_cell_s = 0.05;
+    execute_ok(&s, &o);
+    assert_int_equal(o.stopped, PLAN_STOP_TIME_CAP);
+    assert_true(o.n_trials <= 6);
+    assert_true(o.elapsed_s < 0.05 + 0.02);
     plan_outcome_free(&o);
 }
 
@@ -477,7 +567,8 @@ static void test_undisturbed(void **state)
     request(&rq);
     plan_outcome o;
     assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
-    assert_true(o.ok);
+    if (!o.ok)
+        fail_msg("%s", o.failure);
     assert_true(o.calib_calls > 1);
     /* a fixed-rate counter matches itself: nothing disturbed by the rate
      * (a busy host may preempt some trials: those are re-run) */
@@ -514,11 +605,45 @@ static void test_all_disturbed(void **state)
     plan_outcome o;
     assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
     assert_false(o.ok);
-    assert_non_null(strstr(o.failure, "disturbed"));
+    if (!strstr(o.failure, "disturbed"))
+        fail_msg("%s", o.failure);
     assert_int_equal(o.n_trials, 6);       /* 2 trials, each tried 3 times */
     assert_int_equal(o.disturbed_retries, 4);
     for (size_t i = 0; i < o.n_trials; i++)
         assert_true(o.trials[i].disturbed & PLAN_DISTURBED_RATE);
+    plan_outcome_free(&o);
+}
+
+/* The real probe on an instance that sleeps 5 ms in every call: every
+ * adaptive trial is disturbed (it sleeps in its loop), and a probe process
+ * makes at least 4 calls (2 checks, 1 warm-up, 1 timed), so at least
+ * 20 ms. The default budget, a tenth of the reference rule's 5 x (200 + 10)
+ * calls, is 0.525 s: at most 27 timed processes, counted in the outcome. */
+static void test_budget_sleepy_probe(void **state)
+{
+    (void)state;
+    double rate;
+    hb_err err;
+    assert_int_equal(counter_measure_rate(counter_arch_kind(), 0.05, &rate, &err), 0);
+    plan_settings s = {.planner = "adaptive", .min_trials = 5, .target_ci_percent = 0.5,
+                       .budget_s = 10, .max_retries = 2, .max_trials = 200,
+                       .host_rate_hz = rate};
+    trial_request rq;
+    request(&rq);
+    rq.lib = "libmfix_sleepy.so";
+    plan_outcome o;
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_false(o.ok);
+    if (!strstr(o.failure, "every trial was disturbed"))
+        fail_msg("%s", o.failure);
+    assert_int_equal(o.stopped, PLAN_STOP_BUDGET);
+    assert_true(o.calib_ns_per_call >= 5e6);
+    assert_true(fabs(o.budget_s - 0.1 * plan_reference_cost_s(o.calib_ns_per_call, 5)) < 1e-9);
+    assert_true(o.budget_s < 0.6);
+    assert_true(o.n_trials >= 5);
+    assert_true(o.n_trials <= 27);
+    for (size_t i = 0; i < o.n_trials; i++)
+        assert_true(o.trials[i].disturbed & PLAN_DISTURBED_VOLUNTARY);
     plan_outcome_free(&o);
 }
 
@@ -534,6 +659,9 @@ int main(void)
         cmocka_unit_test(test_fake_adaptive_trial_cap),
         cmocka_unit_test(test_fake_adaptive_budget),
         cmocka_unit_test(test_fake_adaptive_default_budget),
+        cmocka_unit_test(test_fake_budget_all_disturbed),
+        cmocka_unit_test(test_fake_budget_slow),
+        cmocka_unit_test(test_fake_hard_caps),
         cmocka_unit_test(test_fake_adaptive_short_trials),
         cmocka_unit_test(test_fake_hundred_calls),
         cmocka_unit_test(test_fake_disturbed_rerun),
@@ -541,6 +669,7 @@ int main(void)
         cmocka_unit_test(test_fake_failures),
         cmocka_unit_test(test_undisturbed),
         cmocka_unit_test(test_all_disturbed),
+        cmocka_unit_test(test_budget_sleepy_probe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
