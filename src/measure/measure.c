@@ -16,8 +16,10 @@
 #include "common/proc.h"
 #include "measure/counter.h"
 #include "measure/host.h"
+#include "measure/outside.h"
 #include "measure/plan.h"
 #include "measure/record.h"
+#include "measure/verify.h"
 
 #define MEMORY_TIMEOUT_S 120.0
 
@@ -93,6 +95,56 @@ static int host_rate(measure_ctx *c, hb_err *err)
     if (!(pr.exited && pr.exit_code == 0) || !(c->rate_hz > 0))
         return hb_fail(err, "cannot measure the rate of the counter %s on cpu %d",
                        counter_name(c->counter), c->cpu);
+    return 0;
+}
+
+#define EXCHANGE_TRIALS 5
+
+/* The exchange's share of the outside rules' allowance on this host
+ * (outside.h), and whether the probes run under an emulator, from a few
+ * short trials of hashbench's own OpenSSL SM3 library (beside the probe):
+ * trusted code, so whatever CPU time their windows show beyond the loop and
+ * the modelled work is the host's. Without that library the defaults
+ * stay. */
+static int calibrate_exchange(measure_ctx *c, hb_err *err)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", c->probe);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    trial_request rq;
+    memset(&rq, 0, sizeof rq);
+    rq.probe_path = c->probe;
+    rq.run_dir = dir;
+    rq.lib = "libhb_baseline_sm3.so";
+    rq.size = 64;
+    rq.calls = 8;
+    rq.warmup = 2;
+    rq.cpu = c->cpu;
+    rq.counter = c->counter;
+    rq.digest_bits = 256;
+    rq.timeout_s = 30;
+    char path[PATH_MAX];
+    if (hb_path_join(path, sizeof path, dir, rq.lib, err) != 0)
+        return -1;
+    if (!hb_is_file(path))
+        return 0;
+    double untimed[EXCHANGE_TRIALS];
+    size_t n = 0;
+    int emulated = 0;
+    for (int i = 0; i < EXCHANGE_TRIALS; i++) {
+        trial_result r;
+        if (trial_run(&rq, &r, err) != 0)
+            return -1;
+        emulated |= r.emulator;
+        if (r.outside.known && r.calls == rq.calls)
+            untimed[n++] = (double)r.outside.window_cpu_ns - (double)r.ns -
+                           ((double)r.outside.allowance_ns - outside_exchange_ns());
+    }
+    outside_set_exchange(untimed, n);
+    outside_set_emulated(emulated);
     return 0;
 }
 
@@ -190,6 +242,44 @@ static void read_host(int cpu, host_info *h)
     }
 }
 
+/* The memory run of a cell whose trials went well: one call with
+ * --memory. Returns 0 (FAILURE/INCONSISTENT set when it did not go well)
+ * or -1. */
+static int memory_run(const trial_request *rq, trial_result *mem, char *failure,
+                      size_t sz, int *inconsistent, hb_err *err)
+{
+    trial_request mq = *rq;
+    mq.memory = 1;
+    mq.calls = 1;
+    mq.warmup = 0;
+    mq.timeout_s = MEMORY_TIMEOUT_S;
+    if (trial_run(&mq, mem, err) != 0)
+        return -1;
+    if (!mem->ok) {
+        snprintf(failure, sz, "memory run: %s", mem->failure);
+        *inconsistent = mem->inconsistent;
+    }
+    return 0;
+}
+
+/* The runner's check of the trials' digests (verify.h). */
+static int check_digests(const measure_ctx *c, const measure_target *t, unsigned size,
+                         const plan_outcome *po, verify_report *vr, char *failure,
+                         size_t sz, int *inconsistent, hb_err *err)
+{
+    char rel[PATH_MAX], lib[PATH_MAX], why[512];
+    if (hb_path_join(rel, sizeof rel, c->o->run_dir, t->lib, err) != 0)
+        return -1;
+    if (!realpath(rel, lib))
+        return hb_fail_errno(err, "%s: the library went missing during measurement", rel);
+    int rc = verify_outcome(lib, t->digest_bits, size, po, vr, why, sizeof why, err);
+    if (rc == 1) {
+        snprintf(failure, sz, "INCONSISTENT: %s", why);
+        *inconsistent = 1;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
 static int measure_one(measure_ctx *c, const measure_target *t, unsigned size,
                        const char *path, hb_err *err)
 {
@@ -209,21 +299,19 @@ static int measure_one(measure_ctx *c, const measure_target *t, unsigned size,
         return -1;
     trial_result mem;
     memset(&mem, 0, sizeof mem);
+    verify_report vr = {0, -1, 0};
     char failure[640] = "";
-    if (!po.ok) {
+    int inconsistent = po.inconsistent, rc = 0;
+    if (!po.ok)
         snprintf(failure, sizeof failure, "%s", po.failure);
-    } else {
-        trial_request mq = rq;
-        mq.memory = 1;
-        mq.calls = 1;
-        mq.warmup = 0;
-        mq.timeout_s = MEMORY_TIMEOUT_S;
-        if (trial_run(&mq, &mem, err) != 0) {
-            plan_outcome_free(&po);
-            return -1;
-        }
-        if (!mem.ok)
-            snprintf(failure, sizeof failure, "memory run: %s", mem.failure);
+    else
+        rc = memory_run(&rq, &mem, failure, sizeof failure, &inconsistent, err);
+    if (rc == 0 && !failure[0])
+        rc = check_digests(c, t, size, &po, &vr, failure, sizeof failure, &inconsistent,
+                           err);
+    if (rc != 0) {
+        plan_outcome_free(&po);
+        return -1;
     }
     read_host(c->cpu, &after);
     rq.calls = po.calls_per_trial;
@@ -233,9 +321,10 @@ static int measure_one(measure_ctx *c, const measure_target *t, unsigned size,
         json_string_value(json_object_get(t->build, "compiler_version")),
         c->counter, c->rate_hz);
     record_input in = {t->build, t->kat, t->lib, t->lib_sha, t->flags_kind,
-                       t->flags, size, cmd, env, &c->settings, &po, &mem, failure};
+                       t->flags, size, cmd, env, &c->settings, &po, &mem, failure,
+                       inconsistent, &vr};
     json_t *rec = record_build(&in, err);
-    int rc = rec ? hb_json_save(path, rec, err) : -1;
+    rc = rec ? hb_json_save(path, rec, err) : -1;
     json_decref(rec);
     json_decref(cmd);
     json_decref(env);
@@ -291,7 +380,7 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
     counter_state cs;
     counter_select(&cs, NULL, NULL, err);
     c->counter = cs.kind;
-    if (host_rate(c, err) != 0)
+    if (host_rate(c, err) != 0 || calibrate_exchange(c, err) != 0)
         return -1;
     c->settings.host_rate_hz = c->rate_hz;
     return 0;

@@ -2,10 +2,13 @@
  * taken from DIR/kat.json when present) and every requested message size,
  * plan and run the probe trials (plan.h), one extra probe run with --memory,
  * and write DIR/records/<cand>/<Inst>__hash_<bytes>.json atomically in the
- * format of docs/FORMATS.md. Resumable: a record that exists, parses and was
- * made with the same settings and library is kept unless FORCE. A probe
- * failure makes that record FAILED with a one-line reason and never stops
- * the run. Instances that did not build, or whose build entry gives an
+ * format of docs/FORMATS.md, after hashbench-runner has recomputed the
+ * trials' digests (verify.h). Resumable: a record that exists, parses and
+ * was made with the same settings and library is kept unless FORCE. A probe
+ * failure makes that record FAILED with a one-line reason, a result that
+ * cannot be trusted (tampered result channel, outside timing rules broken,
+ * digests that the runner does not reproduce) makes it INCONSISTENT; neither
+ * has figures, and neither stops the run. Instances that did not build, or whose build entry gives an
  * exclude_timing reason, are skipped. */
 #ifndef HB_MEASURE_MEASURE_H
 #define HB_MEASURE_MEASURE_H
@@ -35,7 +38,8 @@ typedef struct measure_options {
     void *progress_ctx;
 } measure_options;
 
-/* Runs the stage. *n_failed (may be NULL) gets the number of FAILED records
+/* Runs the stage. *n_failed (may be NULL) gets the number of FAILED and
+ * INCONSISTENT records
  * among those selected (new or kept). Returns 0 when the stage ran (even
  * with failed records), -1 on an error that stops it (unreadable build.json,
  * no probe, unusable counter, a record that cannot be written). */

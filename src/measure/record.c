@@ -11,6 +11,7 @@
 #include "measure/counter.h"
 #include "measure/stats.h"
 #include "probe/probe_codes.h"
+#include "probe/probe_wire.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -76,6 +77,8 @@ static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
                                   "ns_per_call", o->calib_ns_per_call));
     json_object_set_new(p, "target_ci_percent", json_real(s->target_ci_percent));
     json_object_set_new(p, "budget_s", adaptive ? json_real(o->budget_s) : json_null());
+    json_object_set_new(p, "floor_budget_s",
+                        adaptive ? json_real(o->floor_budget_s) : json_null());
     json_object_set_new(p, "budget_rule", !adaptive ? json_null()
                         : json_string(s->budget_explicit ? "explicit" : "reference_fraction"));
     json_object_set_new(p, "reference_cost_s", json_real(o->reference_cost_s));
@@ -83,6 +86,9 @@ static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
     json_object_set_new(p, "min_trials", json_integer(s->min_trials));
     json_object_set_new(p, "target_reached",
                         adaptive ? json_boolean(o->target_reached) : json_null());
+    json_object_set_new(p, "stopped", str_or_null(plan_stop_name(o->stopped)));
+    json_object_set_new(p, "processes", json_integer(o->processes));
+    json_object_set_new(p, "elapsed_s", json_real(o->elapsed_s));
     return p;
 }
 
@@ -95,12 +101,59 @@ static json_t *reasons_json(int bits)
     return a;
 }
 
+/* hashbench's own figures of a trial (outside.h), or null. */
+static json_t *outside_json(const trial_outside *o)
+{
+    if (!o->known)
+        return json_null();
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:b}",
+                     "window_ns", (json_int_t)o->window_ns,
+                     "window_cpu_ns", (json_int_t)o->window_cpu_ns,
+                     "allowance_ns", (json_int_t)o->allowance_ns,
+                     "process_wall_ns", (json_int_t)o->process_wall_ns,
+                     "process_cpu_ns", (json_int_t)o->process_cpu_ns,
+                     "emulated", o->emulated);
+}
+
+int record_status_known(const char *status)
+{
+    return status && (!strcmp(status, "OK") || !strcmp(status, "FAILED") ||
+                      !strcmp(status, "INCONSISTENT"));
+}
+
+static int get_ull(const json_t *obj, const char *key, unsigned long long *out)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return -1;
+    *out = (unsigned long long)json_integer_value(v);
+    return 0;
+}
+
+int record_trial_outside(const json_t *trial, trial_outside *o, unsigned long long *ns)
+{
+    const json_t *out = json_object_get(trial, "outside");
+    memset(o, 0, sizeof *o);
+    if (!json_is_object(out) || get_ull(trial, "ns", ns) != 0 ||
+        get_ull(out, "window_ns", &o->window_ns) != 0 ||
+        get_ull(out, "window_cpu_ns", &o->window_cpu_ns) != 0 ||
+        get_ull(out, "allowance_ns", &o->allowance_ns) != 0 ||
+        get_ull(out, "process_wall_ns", &o->process_wall_ns) != 0 ||
+        get_ull(out, "process_cpu_ns", &o->process_cpu_ns) != 0)
+        return -1;
+    o->known = 1;
+    o->emulated = json_is_true(json_object_get(out, "emulated"));
+    return 0;
+}
+
 static json_t *trials_json(const plan_outcome *o)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < o->n_trials; i++) {
         const plan_trial *t = &o->trials[i];
         int known = t->r.sched_known;
+        char seed[17];
+        snprintf(seed, sizeof seed, "%016llx", (unsigned long long)t->r.seed);
         json_array_append_new(arr, json_pack(
             "{s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:f, s:b, s:o, s:I, s:i, s:I, s:I}",
             "index", (json_int_t)i, "calls", (json_int_t)t->r.calls,
@@ -113,6 +166,10 @@ static json_t *trials_json(const plan_outcome *o)
             "pid", (json_int_t)t->r.pid, "cpu", t->r.cpu,
             "rss_baseline_kb", (json_int_t)t->r.rss_baseline_kb,
             "rss_peak_kb", (json_int_t)t->r.rss_peak_kb));
+        json_t *last = json_array_get(arr, json_array_size(arr) - 1);
+        json_object_set_new(last, "seed", json_string(seed));
+        json_object_set_new(last, "fold", json_string(t->r.fold));
+        json_object_set_new(last, "outside", outside_json(&t->r.outside));
     }
     return arr;
 }
@@ -161,6 +218,20 @@ static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
     return m;
 }
 
+/* How the timed digests were checked (verify.h), and the fixed part of the
+ * outside rules' allowance in force (outside.h). */
+static json_t *verification_json(const verify_report *v)
+{
+    int spot = v && v->spot_trial >= 0;
+    return json_pack("{s:s, s:i, s:I, s:o, s:o, s:I}", "message_rule", TM_RULE,
+                     "buffers", PROBE_WIRE_BUFFERS,
+                     "folds_checked", (json_int_t)(v ? v->folds_checked : 0),
+                     "spot_trial", spot ? json_integer(v->spot_trial) : json_null(),
+                     "spot_call", spot ? json_integer((json_int_t)v->spot_call)
+                                       : json_null(),
+                     "exchange_ns", (json_int_t)outside_exchange_ns());
+}
+
 static void set_identity(json_t *r, const record_input *in)
 {
     json_object_set_new(r, "schema", json_integer(RECORD_SCHEMA));
@@ -197,6 +268,7 @@ json_t *record_build(const record_input *in, hb_err *err)
                         json_integer(in->outcome->disturbed_retries));
     json_object_set_new(r, "disturbed", disturbed_counts_json(in->outcome));
     json_object_set_new(r, "memory", memory_json(in->outcome, in->memory));
+    json_object_set_new(r, "verification", verification_json(in->verify));
     const char *failure = in->failure ? in->failure : "";
     if (!*failure) {
         json_t *derived;
@@ -206,7 +278,9 @@ json_t *record_build(const record_input *in, hb_err *err)
         }
         json_object_set_new(r, "derived", derived);
     }
-    json_object_set_new(r, "status", json_string(*failure ? "FAILED" : "OK"));
+    json_object_set_new(r, "status", json_string(!*failure ? "OK"
+                                                 : in->inconsistent ? "INCONSISTENT"
+                                                                    : "FAILED"));
     json_object_set_new(r, "failure", json_string(failure));
     return r;
 }
@@ -246,7 +320,8 @@ int record_is_current(const char *path, const plan_settings *s,
              same_num(plan, "min_trials", s->min_trials) &&
              same_num(plan, "target_ci_percent", s->target_ci_percent) &&
              budget_matches(plan, s) &&
-             same_num(plan, "max_retries", s->max_retries);
+             same_num(plan, "max_retries", s->max_retries) &&
+             json_is_object(json_object_get(r, "verification"));
     if (ok)
         *failed = strcmp(status, "OK") != 0;
     json_decref(r);

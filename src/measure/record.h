@@ -11,6 +11,7 @@
 #include "common/err.h"
 #include "measure/host.h"
 #include "measure/plan.h"
+#include "measure/verify.h"
 
 #define RECORD_SCHEMA 1
 
@@ -27,7 +28,9 @@ typedef struct record_input {
     const plan_settings *settings;
     const plan_outcome *outcome;
     const trial_result *memory; /* the --memory run, or NULL */
-    const char *failure;        /* non-empty: the record is FAILED */
+    const char *failure;        /* non-empty: the record is FAILED ... */
+    int inconsistent;           /* ... or, with 1, INCONSISTENT */
+    const verify_report *verify; /* the runner's check of the digests */
 } record_input;
 
 /* The record object (new reference), or NULL with ERR set. */
@@ -40,11 +43,23 @@ json_t *record_environment(const host_info *before, const host_info *after,
                            double rate_hz);
 
 /* 1 when PATH holds a parseable record made with the same planner,
- * min_trials, target_ci_percent, budget_s, max_retries and library SHA-256;
- * *failed gets 1 when that record is FAILED. 0 otherwise (missing, corrupt,
- * other settings): the record is to be redone. */
+ * min_trials, target_ci_percent, budget_s, max_retries and library SHA-256,
+ * and with its digests checked (a "verification" object); *failed gets 1
+ * when that record is not OK. 0 otherwise (missing, corrupt, other
+ * settings, measured before trials were verified): the record is to be
+ * redone. */
 int record_is_current(const char *path, const plan_settings *s,
                       const char *library_sha256, int *failed);
+
+/* A record's status: "OK" (with derived figures), "FAILED" (the instance
+ * could not be measured) or "INCONSISTENT" (the probe's result disagreed
+ * with hashbench's own checks); the last two have a one-line failure and
+ * no figures. 1 when STATUS is one of them. */
+int record_status_known(const char *status);
+
+/* The outside figures (outside.h) and loop time of one of a record's
+ * trials. Returns 0, or -1 when the trial has none. */
+int record_trial_outside(const json_t *trial, trial_outside *o, unsigned long long *ns);
 
 /* The message of SIZE bytes (rule PROBE_MESSAGE_RULE) and its SHA-256. */
 void record_message_sha256(unsigned long long size, char hex[65]);

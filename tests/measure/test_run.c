@@ -3,7 +3,11 @@
  * stats_derive_record reproduces, a FAILED record for a nondeterministic
  * instance without stopping the run, skipped instances that did not build or
  * are excluded, both planners (each trial a fresh process on the chosen
- * core), resuming and --force. */
+ * core), resuming and --force; the digests of every trial checked by
+ * hashbench-runner, with seeds, folds and outside figures in the record, and
+ * INCONSISTENT records without figures for a library that keeps digests by
+ * message address, one that fakes its digests only in the probe, and one
+ * that replays digests within a trial's messages. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -56,10 +60,15 @@ static int setup_dir(void **state)
     copy_fixture("libmfix_plain.so", "lib/T/libPlain.so");
     copy_fixture("libmfix_nondet.so", "lib/T/libNondet.so");
     copy_fixture("libmfix_plain.so", "lib/T/libExcluded.so");
-    json_t *b = json_pack("{s:i, s:[o, o, o, o]}", "schema", 1, "instances",
+    copy_fixture("libmfix_addrcache.so", "lib/T/libAddrCache.so");
+    copy_fixture("libmfix_probeonly.so", "lib/T/libProbeOnly.so");
+    copy_fixture("libmfix_replay.so", "lib/T/libReplay.so");
+    json_t *b = json_pack("{s:i, s:[o, o, o, o, o, o, o]}", "schema", 1, "instances",
                           entry("Plain", "BUILT", ""), entry("Nondet", "BUILT", ""),
                           entry("Broken", "BUILDFAIL", ""),
-                          entry("Excluded", "BUILT", "reference only"));
+                          entry("Excluded", "BUILT", "reference only"),
+                          entry("AddrCache", "BUILT", ""), entry("ProbeOnly", "BUILT", ""),
+                          entry("Replay", "BUILT", ""));
     json_t *k = json_pack("{s:i, s:[{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}]}",
         "schema", 1, "instances", "candidate", "T", "instance", "Plain",
         "status", "PASS", "log", "kat/T/Plain.log", "log_sha256", "ab",
@@ -95,11 +104,18 @@ static json_t *load_record(const char *inst, unsigned size)
     return r;
 }
 
+/* The instances the planner tests measure; the attack test names its own. */
+static const char *const usual[] = {"Plain", "Nondet", "Broken", "Excluded"};
+static const char *const *selection = usual;
+static int n_selection = 4;
+
 static int run(const char *planner, const unsigned *sizes, int n, int force,
                int *failed)
 {
     measure_options o;
     memset(&o, 0, sizeof o);
+    o.instances = selection;
+    o.n_instances = n_selection;
     o.run_dir = run_dir;
     o.probe_path = probe;
     o.planner = planner;
@@ -131,7 +147,8 @@ static void no_absolute_path(const json_t *v)
 
 static void check_ok_record(const json_t *r, unsigned size, const char *planner)
 {
-    assert_string_equal(json_string_value(json_object_get(r, "status")), "OK");
+    if (strcmp(json_string_value(json_object_get(r, "status")), "OK") != 0)
+        fail_msg("%s", json_string_value(json_object_get(r, "failure")));
     json_t *derived;
     hb_err err;
     assert_int_equal(stats_derive_record(r, "rec", &derived, &err), 0);
@@ -184,7 +201,6 @@ static void test_adaptive_then_resume(void **state)
     unsigned sizes[] = {32, 1024};
     int failed = -1;
     run("adaptive", sizes, 2, 0, &failed);
-    assert_int_equal(failed, 2);
     for (int s = 0; s < 2; s++) {
         json_t *r = load_record("Plain", sizes[s]);
         check_ok_record(r, sizes[s], "adaptive");
@@ -203,6 +219,7 @@ static void test_adaptive_then_resume(void **state)
     assert_false(hb_is_file(p));
     snprintf(p, sizeof p, "%s/records/T/Excluded__hash_32.json", run_dir);
     assert_false(hb_is_file(p));
+    assert_int_equal(failed, 2);
 
     /* resume: same settings keep the records byte for byte */
     char *before, *after;
@@ -244,6 +261,79 @@ static void test_reference_replaces_other_settings(void **state)
     }
 }
 
+/* The record's trials each carry their own seed, their fold and the
+ * outside figures, and the runner agreed with every fold. */
+static void check_verified(const json_t *r)
+{
+    const json_t *trials = json_object_get(r, "trials"), *v = json_object_get(r, "verification");
+    size_t i, n = json_array_size(trials);
+    json_t *t;
+    assert_true(n >= 1);
+    assert_int_equal(json_integer_value(json_object_get(v, "folds_checked")), n);
+    assert_int_equal(json_integer_value(json_object_get(v, "buffers")), 2);
+    json_int_t spot = json_integer_value(json_object_get(v, "spot_trial"));
+    assert_true(spot >= 0 && (size_t)spot < n);
+    json_array_foreach(trials, i, t) {
+        const char *seed = json_string_value(json_object_get(t, "seed"));
+        const char *fold = json_string_value(json_object_get(t, "fold"));
+        assert_true(seed && strlen(seed) == 16 && fold && strlen(fold) == 32);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(seed, json_string_value(json_object_get(
+                json_array_get(trials, j), "seed")));
+        const json_t *out = json_object_get(t, "outside");
+        assert_true(json_integer_value(json_object_get(out, "window_ns")) >=
+                    json_integer_value(json_object_get(t, "ns")));
+    }
+    const json_t *plan = json_object_get(r, "plan");
+    assert_non_null(json_string_value(json_object_get(plan, "stopped")));
+    assert_true(json_integer_value(json_object_get(plan, "processes")) > (json_int_t)n);
+}
+
+/* Digests kept by message address, fake digests only in the probe, and
+ * digests replayed within a trial's run of messages (alike in the probe and
+ * in the runner): the runner's recomputation, or its check of one call on
+ * its own, disagrees; the records are INCONSISTENT, without figures; the
+ * plain instance beside them is verified. A record made
+ * before trials were verified is measured again on resume. */
+static void test_attacks_inconsistent(void **state)
+{
+    (void)state;
+    static const char *const attacks[] = {"Plain", "AddrCache", "ProbeOnly", "Replay"};
+    selection = attacks;
+    n_selection = 4;
+    unsigned sizes[] = {1024};
+    int failed = -1;
+    run("adaptive", sizes, 1, 1, &failed);
+    for (int i = 1; i < 4; i++) {
+        json_t *r = load_record(attacks[i], 1024);
+        const char *status = json_string_value(json_object_get(r, "status"));
+        const char *why = json_string_value(json_object_get(r, "failure"));
+        printf("# %s: %s %s\n", attacks[i], status, why);
+        assert_string_equal(status, "INCONSISTENT");
+        assert_non_null(strstr(why, "INCONSISTENT"));
+        assert_null(json_object_get(r, "derived"));
+        assert_true(json_array_size(json_object_get(r, "trials")) >= 1);
+        json_decref(r);
+    }
+    assert_int_equal(failed, 3);
+    json_t *r = load_record("Plain", 1024);
+    check_ok_record(r, 1024, "adaptive");
+    check_verified(r);
+    /* an older record without its verification is redone */
+    json_object_del(r, "verification");
+    char p[8192];
+    hb_err err;
+    snprintf(p, sizeof p, "%s/records/T/Plain__hash_1024.json", run_dir);
+    assert_int_equal(hb_json_save(p, r, &err), 0);
+    json_decref(r);
+    run("adaptive", sizes, 1, 0, &failed);
+    r = load_record("Plain", 1024);
+    check_verified(r);
+    json_decref(r);
+    selection = usual;
+    n_selection = 4;
+}
+
 static void test_bad_run_dir(void **state)
 {
     (void)state;
@@ -267,6 +357,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_adaptive_then_resume),
         cmocka_unit_test(test_reference_replaces_other_settings),
+        cmocka_unit_test(test_attacks_inconsistent),
         cmocka_unit_test(test_bad_run_dir),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
