@@ -101,7 +101,7 @@ static int add_record(report_system *s, const char *root, const char *rel,
     r.json = j;
     r.file = strdup(rel);
     json_t *d = json_object_get(j, "derived");
-    r.derived = json_is_object(d) && strcmp(report_str(j, "status", "OK"), "FAILED") != 0
+    r.derived = json_is_object(d) && strcmp(report_str(j, "status", "OK"), "OK") == 0
                     ? d : NULL;
     if (s->nrecs == *cap) {
         *cap = *cap ? *cap * 2 : 64;

@@ -17,7 +17,8 @@ typedef struct report_record {
     const char *candidate; /* point into json */
     const char *instance;
     long long size;
-    const json_t *derived; /* NULL for a FAILED record */
+    const json_t *derived; /* NULL for a record that is not OK (FAILED,
+                              INCONSISTENT) */
 } report_record;
 
 typedef struct report_system {

@@ -1,14 +1,15 @@
 /* The method page of one system, generated from its dataset: the host and
  * its checks, the counter, build profiles and flags, the flag fallback rule,
  * the KAT policy, how submitted code was isolated, the comparison of
- * variants, the planner and its settings,
- * the statistics, the memory method and the limitations that follow from
- * this dataset. See pages.h. */
+ * variants, the planner and its settings, the timing checks, the
+ * statistics, the memory method and the limitations that follow from this
+ * dataset. See pages.h. */
 #include "report/pages.h"
 
 #include <math.h>
 #include <string.h>
 #include "kat/variants.h"
+#include "measure/outside.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 
@@ -338,8 +339,13 @@ static void sec_planner(FILE *fp, const report_system *s)
           "adaptive planner calibrates from several cold calls, warms up, and adds "
           "trials until the 95 % confidence interval is within the target or the "
           "budget is spent. Each trial is one process pinned to one core; the "
-          "library is loaded into the probe with dlopen. Every record keeps its "
-          "own plan.\n\n", fp);
+          "library is loaded into the probe with dlopen. The adaptive budget "
+          "holds whatever the trials do: after the minimum number of trials, once "
+          "it is spent the planner stops if no trial was kept or the floors are "
+          "met, and otherwise at the floors' own budget; either planner also stops "
+          "at a cap on probe processes and on the cell's wall time. Every record "
+          "keeps its own plan, with what ended its trials (stopped) and how many "
+          "processes it ran.\n\n", fp);
 }
 
 static void sec_statistics(FILE *fp)
@@ -371,12 +377,76 @@ static void sec_memory(FILE *fp)
           "allocations in the probe.\n\n", fp);
 }
 
-static int count_failed(const report_system *s)
+static int count_status(const report_system *s, const char *status)
 {
     int n = 0;
     for (size_t i = 0; i < s->nrecs; i++)
-        n += s->recs[i].derived == NULL;
+        n += s->recs[i].derived == NULL &&
+             strcmp(report_str(s->recs[i].json, "status", "FAILED"), status) == 0;
     return n;
+}
+
+/* Trials with hashbench's own timing, trials whose fold the runner
+ * recomputed, and trials disturbed by the outside rule, over S's records. */
+static void count_checked(const report_system *s, long *timed, long *folds, long *outside)
+{
+    *timed = *folds = *outside = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const json_t *rec = s->recs[i].json;
+        size_t k, m;
+        json_t *t, *why;
+        *folds += (long)json_integer_value(json_object_get(json_object_get(rec,
+                                           "verification"), "folds_checked"));
+        json_array_foreach(json_object_get(rec, "trials"), k, t) {
+            *timed += json_is_object(json_object_get(t, "outside"));
+            json_array_foreach(json_object_get(t, "disturbed_reasons"), m, why)
+                *outside += json_is_string(why) &&
+                            strcmp(json_string_value(why), "outside_cpu") == 0;
+        }
+    }
+}
+
+static void sec_timing_checks(FILE *fp, const report_system *s)
+{
+    long timed, folds, outside;
+    count_checked(s, &timed, &folds, &outside);
+    fputs("## Timing checks\n\n"
+          "The library runs inside the probe, so the probe's figures are checked "
+          "from outside it. Each trial's messages come from a 64-bit seed that "
+          "hashbench draws at random for that trial and sends to the probe only "
+          "when the trial's window opens: call i hashes the seed's base message "
+          "with the first eight bytes of every 64-byte block changed by a word of "
+          "(seed, i), in two buffers in turn, so no two calls of a trial hash the "
+          "same message and results kept by message or by address are wrong. The "
+          "probe folds every digest of its timed loop; hashbench-runner, a "
+          "separate sandboxed process that loads the same library, recomputes "
+          "the fold of every trial from its seed, and one call of one trial, both "
+          "drawn after the trials, is hashed on its own and must continue the "
+          "runner's fold. Seeds and folds are in the records.\n\n", fp);
+    fprintf(fp, "The probe sends its result on a private pipe, with a nonce from "
+            "hashbench, as its only line after the seed; a second line or any byte "
+            "after it makes the trial INCONSISTENT. hashbench times every trial "
+            "itself: its own clock from sending the seed to reading the result "
+            "(the window), the probe's CPU time over the window, and the process's "
+            "CPU time from wait4. A trial is INCONSISTENT when the probe's loop "
+            "time exceeds the window (by more than %g %% + %g µs), when the probe "
+            "used more CPU time than wall time in the window (by more than %g %% + "
+            "%g µs: a second core), when the window's CPU time exceeds the "
+            "process's (by more than %g ms), or when the loop time falls short of "
+            "the window's CPU time by more than an allowance (twice the untimed "
+            "work of the window as hashbench times it on this host, plus %g µs) "
+            "and %g ms more. Short by the allowance alone, a trial is disturbed "
+            "(outside\\_cpu) and repeated; a cell where that happens to more than "
+            "%g %% of its trials (at least %d) is INCONSISTENT. An INCONSISTENT "
+            "record has no figures.\n\n",
+            OUTSIDE_CLOCK_PPM * 1e-4, OUTSIDE_INSIDE_SLACK_NS * 1e-3,
+            OUTSIDE_CLOCK_PPM * 1e-4, OUTSIDE_CPU_SLACK_NS * 1e-3,
+            OUTSIDE_PROCESS_SLACK_NS * 1e-6, OUTSIDE_EXCHANGE_NS * 1e-3,
+            OUTSIDE_GROSS_NS * 1e-6, OUTSIDE_CELL_FRACTION * 100, OUTSIDE_CELL_TRIALS);
+    fprintf(fp, "In this dataset: %ld trials carry hashbench's own timing, %ld "
+            "trials' folds were recomputed and agreed, %ld trials were disturbed "
+            "by the outside rule, %d records are INCONSISTENT.\n\n", timed, folds,
+            outside, count_status(s, "INCONSISTENT"));
 }
 
 static void sec_limitations(FILE *fp, const report_system *s)
@@ -408,10 +478,17 @@ static void sec_limitations(FILE *fp, const report_system *s)
             fputs(").\n", fp);
             any++;
         }
-    int failed = count_failed(s);
+    int failed = count_status(s, "FAILED"), inconsistent = count_status(s, "INCONSISTENT");
     if (failed) {
         fprintf(fp, "- %d record%s could not be measured (FAILED); the pages name "
                     "them with the reason.\n", failed, failed == 1 ? "" : "s");
+        any++;
+    }
+    if (inconsistent) {
+        fprintf(fp, "- %d record%s INCONSISTENT: the probe's result disagreed with "
+                    "hashbench's own checks (see Timing checks), so no figure is "
+                    "published; the pages name them with the reason.\n",
+                inconsistent, inconsistent == 1 ? " is" : "s are");
         any++;
     }
     if (!any)
@@ -441,6 +518,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_isolation(fp, s);
     sec_variants(fp, s);
     sec_planner(fp, s);
+    sec_timing_checks(fp, s);
     sec_statistics(fp);
     sec_memory(fp);
     sec_limitations(fp, s);

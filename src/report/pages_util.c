@@ -257,8 +257,8 @@ static int missing_sizes(FILE *fp, const report_system *s, const char *cand,
         if (r->derived)
             continue;
         missing_name(fp, cand, inst, qualify);
-        fprintf(fp, "FAILED record at %s: ",
-                numfmt_msg_size(r->size, num, sizeof num));
+        esc_md(fp, report_str(r->json, "status", "FAILED"));
+        fprintf(fp, " record at %s: ", numfmt_msg_size(r->size, num, sizeof num));
         esc_md(fp, report_str(r->json, "failure", "no reason recorded"));
         fputs(" (", fp);
         esc_md(fp, r->file);

@@ -18,6 +18,8 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/variants.h"
+#include "measure/outside.h"
+#include "measure/record.h"
 #include "measure/stats.h"
 #include "report/dataset.h"
 
@@ -84,17 +86,55 @@ static void print_value(char *buf, size_t sz, const json_t *v)
         snprintf(buf, sz, "(not a number)");
 }
 
+/* The outside timing rules (measure/outside.h) again on each trial of an
+ * OK record: none may break them, and a trial short of the window's CPU
+ * time by more than its allowance must be marked disturbed for it. */
+static void check_outside(vctx *v, const report_record *r)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(r->json, "trials"), i, t) {
+        trial_outside o;
+        unsigned long long ns;
+        char why[400];
+        if (record_trial_outside(t, &o, &ns) != 0)
+            continue; /* measured before hashbench read its own figures */
+        int verdict = outside_check(&o, ns, why, sizeof why);
+        int marked = 0;
+        size_t k;
+        json_t *reason;
+        json_array_foreach(json_object_get(t, "disturbed_reasons"), k, reason)
+            marked |= strcmp(json_string_value(reason) ? json_string_value(reason) : "",
+                             "outside_cpu") == 0;
+        if (verdict == OUTSIDE_INCONSISTENT)
+            problem(v, "%s: trials[%zu]: %s, in a record with status OK", r->file, i, why);
+        else if ((verdict == OUTSIDE_EXCESS) != marked)
+            problem(v, "%s: trials[%zu]: disturbed_reasons %s outside_cpu, but the outside "
+                    "figures say otherwise", r->file, i, marked ? "has" : "lacks");
+    }
+}
+
 static void check_record(vctx *v, const report_record *r)
 {
     hb_err err = {{0}};
     json_t *re = NULL;
     v->st->records++;
     const char *status = report_str(r->json, "status", "OK");
-    if (strcmp(status, "FAILED") == 0) {
-        if (!report_str(r->json, "failure", "")[0])
-            problem(v, "%s: field failure: a FAILED record needs its reason", r->file);
+    if (!record_status_known(status)) {
+        problem(v, "%s: field status: '%s' is none of OK, FAILED, INCONSISTENT",
+                r->file, status);
         return;
     }
+    if (strcmp(status, "OK") != 0) {
+        if (!report_str(r->json, "failure", "")[0])
+            problem(v, "%s: field failure: a%s %s record needs its reason", r->file,
+                    status[0] == 'I' ? "n" : "", status);
+        if (json_object_get(r->json, "derived"))
+            problem(v, "%s: field derived: a%s %s record has no figures", r->file,
+                    status[0] == 'I' ? "n" : "", status);
+        return;
+    }
+    check_outside(v, r);
     const json_t *rec = json_object_get(r->json, "derived");
     if (!json_is_object(rec)) {
         problem(v, "%s: field derived: missing in a record with status %s", r->file, status);

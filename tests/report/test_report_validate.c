@@ -3,9 +3,12 @@
  * path, a tampered KAT log, a RESULT line that contradicts kat.json, a
  * comparison of variants with a moved message length, a foreign library or
  * a turned verdict, and a changed page of the site each fail with a line
- * naming the file and what
- * differs; the CSV export has one RFC 4180 row per record. Every edit is
- * made on a copy of the dataset in a temporary folder. */
+ * naming the file and what differs; an INCONSISTENT record without figures
+ * passes and is named on the pages, while an unknown status, an
+ * INCONSISTENT record with figures, and an OK record whose trial breaks the
+ * outside timing rules (or is not marked for them) fail; the CSV export has
+ * one RFC 4180 row per record. Every edit is made on a copy of the dataset
+ * in a temporary folder. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -144,6 +147,95 @@ static void test_disturbed_trial_ignored(void **state)
     assert_int_equal(run_validate(data, NULL, &out, &st), 0);
     free(out);
     rt_rmtree(data);
+}
+
+/* Sets the status of record REL of DATA; with INCONSISTENT, drops its
+ * figures as the measurement stage does unless KEEP_DERIVED. */
+static void set_status(const char *data, const char *rel, const char *status,
+                       int keep_derived)
+{
+    json_t *r = rt_load_json(data, rel);
+    json_object_set_new(r, "status", json_string(status));
+    json_object_set_new(r, "failure", json_string("INCONSISTENT: trial 0: the probe's "
+                                                  "digest fold differs from the runner's"));
+    if (!keep_derived)
+        json_object_del(r, "derived");
+    rt_save_json(data, rel, r);
+    json_decref(r);
+}
+
+/* Gives trial IDX of REL outside figures: a window of WINDOW ns whose CPU
+ * time is CPU ns, around the trial's own loop time. */
+static void set_outside(const char *data, const char *rel, size_t idx, json_int_t window,
+                        json_int_t cpu)
+{
+    json_t *r = rt_load_json(data, rel);
+    json_t *t = json_array_get(json_object_get(r, "trials"), idx);
+    json_object_set_new(t, "outside", json_pack("{s:I, s:I, s:I, s:I, s:I}",
+                        "window_ns", window, "window_cpu_ns", cpu,
+                        "allowance_ns", (json_int_t)200000,
+                        "process_wall_ns", window * 4, "process_cpu_ns", cpu * 2));
+    rt_save_json(data, rel, r);
+    json_decref(r);
+}
+
+static void test_record_statuses(void **state)
+{
+    (void)state;
+    char data[4096], site[4096], path[4096], *out = NULL;
+    const char *rel = "x86_1/records/SM3/SM3__hash_1024.json";
+    report_validate_stats st;
+    hb_err err = {{0}};
+    rt_copy_dataset(data);
+    set_status(data, rel, "INCONSISTENT", 0);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 0);
+    free(out);
+    rt_tempdir(site);
+    if (report_site(data, site, &err) != 0)
+        fail_msg("report_site: %s", err.msg);
+    rt_join(path, site, "x86_1/SM3.md");
+    char *page = rt_read(path, NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "**SM3**: INCONSISTENT record at 1 KiB: INCONSISTENT: "));
+    free(page);
+    rt_join(path, site, "x86_1/method.md");
+    page = rt_read(path, NULL);
+    assert_non_null(strstr(page, "## Timing checks"));
+    assert_non_null(strstr(page, "- 1 record is INCONSISTENT"));
+    free(page);
+    rt_rmtree(site);
+    rt_rmtree(data);
+    rt_copy_dataset(data); /* the record with its figures again */
+    set_status(data, rel, "INCONSISTENT", 1);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "field derived: an INCONSISTENT record has no figures"));
+    free(out);
+    set_status(data, rel, "WEIRD", 1);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "field status: 'WEIRD' is none of OK, FAILED, INCONSISTENT"));
+    free(out);
+    rt_rmtree(data);
+    /* the outside rules, on an OK record: a loop longer than its window */
+    rt_copy_dataset(site);
+    json_t *r = rt_load_json(site, rel);
+    json_int_t ns = json_integer_value(json_object_get(json_array_get(
+        json_object_get(r, "trials"), 0), "ns"));
+    json_decref(r);
+    set_outside(site, rel, 0, ns / 2, ns / 4);
+    assert_int_equal(run_validate(site, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "trials[0]: the probe reports a"));
+    assert_non_null(strstr(out, "(rule 1"));
+    free(out);
+    /* within its window, but short of its CPU time by more than the
+     * allowance: it had to be marked disturbed (outside_cpu) */
+    set_outside(site, rel, 0, ns * 2, ns + 300000);
+    assert_int_equal(run_validate(site, NULL, &out, &st), 1);
+    assert_non_null(strstr(out, "trials[0]: disturbed_reasons lacks outside_cpu"));
+    free(out);
+    set_outside(site, rel, 0, ns * 2, ns);
+    assert_int_equal(run_validate(site, NULL, &out, &st), 0);
+    free(out);
+    rt_rmtree(site);
 }
 
 static void test_bad_paths(void **state)
@@ -342,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_variants_tampered),
         cmocka_unit_test(test_one_tick_changed),
         cmocka_unit_test(test_disturbed_trial_ignored),
+        cmocka_unit_test(test_record_statuses),
         cmocka_unit_test(test_bad_paths),
         cmocka_unit_test(test_tampered_kat_log),
         cmocka_unit_test(test_result_line_contradicts),
