@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The three hashbench benchmarks (accuracy, precision, speed), run by
-bench/accuracy.sh, bench/precision.sh and bench/speed.sh once those have
-built hashbench. Each benchmark drives the hashbench binary exactly as a user
-would (`hashbench build`, `hashbench measure`), reads the measurement records
-it writes, times the independent references where there are some (`openssl
-speed`, Google Benchmark), prints every ratio side by side and, after a full
-run, replaces its own results block in bench/README.md (between the
+"""The hashbench benchmarks (accuracy, precision, speed, sandbox, variation),
+run by bench/accuracy.sh, bench/precision.sh, bench/speed.sh,
+bench/sandbox.sh and bench/variation.sh once those have built hashbench. Each benchmark drives the hashbench binary
+exactly as a user would (`hashbench build`, `hashbench measure`), reads the
+measurement records it writes, times the independent references where there
+are some (`openssl speed`, Google Benchmark, the probe's loop against the one
+it replaced in bench/variation.c), prints every ratio side by side and, after
+a full run, replaces its own results block in bench/README.md (between the
 `<!-- bench:NAME:begin -->` and `<!-- bench:NAME:end -->` markers) with the
 figures, the date and the host line. Nothing in that block is typed by hand.
 """
@@ -550,9 +551,74 @@ def bench_sandbox(ctx):
     finish(ctx, lines, "bench/sandbox.sh")
 
 
+# ---------------------------------------------------------------- variation
+
+
+def build_variation(ctx):
+    """bench/variation.c, built into the build folder like the probe."""
+    out = os.path.join(ctx.build, "variation")
+    ctx.run([os.environ.get("CC", "cc"), "-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall",
+             "-Wextra", "-Werror", "-o", out, os.path.join(ctx.root, "bench", "variation.c"),
+             "-ldl"], "building bench/variation.c")
+    return out
+
+
+def bench_variation(ctx):
+    rounds = 3 if ctx.quick else 15
+    sizes = [32, 4096] if ctx.quick else SIZES
+    run_dir = os.path.join(ctx.work, "run")
+    build_run_dir(ctx, run_dir, ["SM3", "SHA2", "SHA3"])
+    with open(os.path.join(run_dir, "build.json")) as f:
+        entries = [e for e in json.load(f)["instances"] if e.get("status") == "BUILT"]
+    libs = ["%s:%d:%s" % (e["instance"], e["digest_bits"],
+                          os.path.join(run_dir, e["library"])) for e in entries]
+    exe = build_variation(ctx)
+    say("variation: %d instances x %d sizes, %d rounds each" % (len(libs), len(sizes), rounds))
+    out, _ = ctx.run([exe, "--cpu", str(ctx.cpu), "--rounds", str(rounds), "--sizes",
+                      ",".join(map(str, sizes))] + libs, "bench/variation.c")
+    rows, counter = [], {}
+    for line in out.splitlines():
+        f = line.split()
+        if f[0] == "counter":
+            counter = {"name": f[1], "is_cycles": False, "rate_hz": float(f[2])}
+        else:
+            rows.append((f[0], int(f[1]), int(f[2])) + tuple(float(x) for x in f[3:]))
+    unit = "%s ticks" % counter.get("name", "counter")
+    cmd = "bench/variation.sh" + (" --quick" if ctx.quick else "")
+    lines = header(ctx, {"environment": {"counter": counter}}, cmd)
+    lines += ["Every example instance (`hashbench build`, reference profile) and the "
+              "OpenSSL SM3 baseline, at each size, in one process pinned to one core: "
+              "%d rounds, each timing the loop the probe ran before its messages varied "
+              "(one message at one address, one digest buffer) and the probe's loop "
+              "(`probe_timed_loop`: call i's message from the trial's seed, two buffers "
+              "in turn, a digest slot per call, the words prepared before the clock "
+              "starts), about 2 ms each, the order alternating from round to round. "
+              "Figures: median %s per call of each loop, and the median (lowest–highest) "
+              "of the per-round ratios varying / same. Untimed: the work the probe adds "
+              "around its loop in the trial's window (the seed's message, the words, "
+              "the fold of the digests), in ns per call, not in any figure." % (rounds, unit),
+              "",
+              "| instance | size | calls | same message | varying | ratio varying / same | "
+              "untimed ns/call |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, size, calls, old, new, med, lo, hi, untimed in rows:
+        lines.append("| %s | %d B | %d | %.1f | %.1f | %.3f (%.3f–%.3f) | %.1f |" % (
+            name, size, calls, old, new, med, lo, hi, untimed))
+    by_size = {s: [r[5] for r in rows if r[1] == s] for s in sizes}
+    lines += ["", "Median over the instances of the per-instance median ratio, by size: " +
+              ", ".join("%d B %.3f" % (s, statistics.median(v)) for s, v in by_size.items() if v)
+              + "."]
+    allr = [r[5] for r in rows]
+    lines += ["", "**Varying messages cost %+.1f %% per call (median over every instance "
+              "and size; lowest %.3f, highest %.3f).**" % (
+                  (statistics.median(allr) - 1) * 100, min(allr), max(allr))]
+    finish(ctx, lines, "bench/variation.sh")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("bench", choices=["accuracy", "precision", "speed", "sandbox"])
+    ap.add_argument("bench", choices=["accuracy", "precision", "speed", "sandbox",
+                                       "variation"])
     ap.add_argument("--root", required=True)
     ap.add_argument("--build", required=True)
     ap.add_argument("--cpu", type=int)
@@ -563,7 +629,8 @@ def main():
     say("%s: work folder %s (commands and their output: %s)" % (ctx.name, ctx.work, ctx.log))
     try:
         {"accuracy": bench_accuracy, "precision": bench_precision,
-         "speed": bench_speed, "sandbox": bench_sandbox}[ctx.name](ctx)
+         "speed": bench_speed, "sandbox": bench_sandbox,
+         "variation": bench_variation}[ctx.name](ctx)
     except BenchError as e:
         print("%s: %s" % (ctx.name, e), file=sys.stderr)
         return 1
