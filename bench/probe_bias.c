@@ -14,6 +14,7 @@
 #include "../src/probe/counter_read.h"
 #include "../src/probe/probe_codes.h"
 #include "../src/probe/probe_wire.h"
+#include "bench_util.h"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -129,18 +130,6 @@ static double plain_trial(const bench_cfg *c, hash_fn fn, unsigned char *msg[2],
     return bad ? -1 : (double)(k1 - k0) / (double)calls;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int probe_versus_plain(const bench_cfg *c)
 {
     void *h = dlopen(c->lib, RTLD_NOW | RTLD_LOCAL);
@@ -161,7 +150,7 @@ static int probe_versus_plain(const bench_cfg *c)
         if (probe[i] < 0 || plain[i] < 0)
             return 1;
     }
-    double mp = median(probe, n), ml = median(plain, n); /* sorted: [0] = min */
+    double mp = bench_median(probe, n), ml = bench_median(plain, n); /* sorted: [0] = min */
     printf("1. probe vs plain loop, %s at %u B, %d alternating rounds:\n"
            "   ticks/call median probe %.1f, plain %.1f; min probe %.1f, plain %.1f\n"
            "   ratio probe/plain of medians %.4f, of minima %.4f (target within 3%%: %s)\n",
@@ -179,7 +168,7 @@ static int null_instance(const bench_cfg *c)
     for (int i = 0; i < n; i++)
         if ((v[i] = probe_trial(c, c->null_lib, 32, 100000, 1000)) < 0)
             return 1;
-    double m = median(v, n);
+    double m = bench_median(v, n);
     printf("2. null instance at 32 B: median %.2f, min %.2f ticks/call "
            "(target below 100: %s)\n", m, v[0], m < 100 ? "yes" : "NO");
     return 0;
@@ -203,7 +192,7 @@ static int linear_instance(const bench_cfg *c)
         }
     printf("3. linear instance, ticks/byte (median / min):");
     for (int s = 0; s < NS; s++) {
-        med[s] = median(v[s], n); /* sorts: v[s][0] is then the minimum */
+        med[s] = bench_median(v[s], n); /* sorts: v[s][0] is then the minimum */
         min[s] = v[s][0];
         printf(" %u B %.4f / %.4f;", sizes[s], med[s], min[s]);
     }

@@ -15,6 +15,7 @@
 #include "../src/probe/counter_read.h"
 #include "../src/probe/probe_codes.h"
 #include "../src/probe/probe_wire.h"
+#include "bench_util.h"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -73,18 +74,6 @@ static double varying(probe_hash_fn fn, int bits, loop_buffers *b, counter_reade
     return bad || !fold[0] ? -1 : (double)(k1 - k0) / (double)b->calls;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* Calls for a loop of about TRIAL_NS, from a short run of the old loop. */
 static unsigned long long plan_calls(probe_hash_fn fn, int bits, loop_buffers *b)
 {
@@ -136,10 +125,10 @@ static int one_size(const char *name, probe_hash_fn fn, int bits, unsigned long 
             return -1;
         ratio[k] = new[k] / old[k];
     }
-    double mr = median(ratio, rounds); /* sorted: [0] lowest */
+    double mr = bench_median(ratio, rounds); /* sorted: [0] lowest */
     printf("%s %llu %llu %.2f %.2f %.4f %.4f %.4f %.2f\n", name, size, calls,
-           median(old, rounds), median(new, rounds), mr, ratio[0], ratio[rounds - 1],
-           median(extra, rounds));
+           bench_median(old, rounds), bench_median(new, rounds), mr, ratio[0],
+           ratio[rounds - 1], bench_median(extra, rounds));
     fflush(stdout);
     for (int k = 0; k < PROBE_WIRE_BUFFERS; k++)
         free(b.msg[k]);

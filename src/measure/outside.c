@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure/stats.h"
 #include "probe/probe_wire.h"
 
 #define MODEL_SIZE 65536
@@ -87,12 +88,6 @@ int outside_emulated(void)
     return emulated;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double outside_set_exchange(const double *untimed_ns, size_t n)
 {
     double *v = n ? malloc(n * sizeof *v) : NULL;
@@ -100,8 +95,7 @@ double outside_set_exchange(const double *untimed_ns, size_t n)
     if (!v)
         return exchange_ns;
     memcpy(v, untimed_ns, n * sizeof *v);
-    qsort(v, n, sizeof *v, cmp_double);
-    double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    double median = stats_median(v, n);
     if (OUTSIDE_EXCHANGE_FACTOR * median > exchange_ns)
         exchange_ns = OUTSIDE_EXCHANGE_FACTOR * median;
     free(v);
@@ -133,7 +127,8 @@ int outside_check(const trial_outside *o, unsigned long long loop_ns, char *why,
     if (!o->known)
         return OUTSIDE_UNKNOWN;
     double w = (double)o->window_ns, cpu = (double)o->window_cpu_ns, t = (double)loop_ns;
-    double clock = w * OUTSIDE_CLOCK_PPM * 1e-6, short_ns = cpu - t - (double)o->allowance_ns;
+    double clock = w * OUTSIDE_CLOCK_PPM * 1e-6;
+    double short_ns = cpu - t - (double)o->allowance_ns;
     if (t > w + clock + OUTSIDE_INSIDE_SLACK_NS) {
         snprintf(why, whysz, "the probe reports a %.0f ns loop in a %.0f ns window "
                  "(rule 1: the loop lies inside the window)", t, w);

@@ -51,6 +51,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double stats_median(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+    return stats_quantile_sorted(x, n, 0.5);
+}
+
 /* Spread figures of the K sorted trial means M around the mean MEAN. */
 static void derive_spread(const double *m, size_t k, stats_derived *d)
 {

@@ -61,6 +61,9 @@ double stats_t95(int df);
 /* Quantile P (0..1) of the N sorted values X, by the interpolation above. */
 double stats_quantile_sorted(const double *x, size_t n, double p);
 
+/* The median of the N values X, which it sorts in place; NaN for none. */
+double stats_median(double *x, size_t n);
+
 /* Computes OUT from the N trials T. Fails when no trial is kept, or a kept
  * trial has 0 calls or non-positive ns. */
 int stats_derive(const stats_trial *t, size_t n, unsigned long long size_bytes,
