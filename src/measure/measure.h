@@ -8,8 +8,8 @@
  * failure makes that record FAILED with a one-line reason, a result that
  * cannot be trusted (tampered result channel, outside timing rules broken,
  * digests that the runner does not reproduce) makes it INCONSISTENT; neither
- * has figures, and neither stops the run. Instances that did not build, or whose build entry gives an
- * exclude_timing reason, are skipped. */
+ * has figures, and neither stops the run. Instances that did not build,
+ * or whose build entry gives an exclude_timing reason, are skipped. */
 #ifndef HB_MEASURE_MEASURE_H
 #define HB_MEASURE_MEASURE_H
 

@@ -232,7 +232,8 @@ static int run_one(cell *c, const trial_request *rq, int *disturbed, hb_err *err
         return 0;
     }
     snprintf(out->digest, sizeof out->digest, "%s", r.digest);
-    *disturbed = push_trial(out, &r, c->s->host_rate_hz, strcmp(c->s->planner, "adaptive") == 0);
+    *disturbed = push_trial(out, &r, c->s->host_rate_hz,
+                            strcmp(c->s->planner, "adaptive") == 0);
     if (*disturbed < 0)
         return hb_fail(err, "out of memory");
     return 1;

@@ -121,12 +121,13 @@ int record_status_known(const char *status)
                       !strcmp(status, "INCONSISTENT"));
 }
 
-static int get_ull(const json_t *obj, const char *key, unsigned long long *out)
+/* KEY of OBJ as a count (a non-negative integer) into *OUT; -1 otherwise. */
+static int get_count(const json_t *obj, const char *key, unsigned long long *out)
 {
-    const json_t *v = json_object_get(obj, key);
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
+    long long v;
+    if (hb_json_get_int(obj, key, &v, NULL, NULL) != 0 || v < 0)
         return -1;
-    *out = (unsigned long long)json_integer_value(v);
+    *out = (unsigned long long)v;
     return 0;
 }
 
@@ -134,12 +135,12 @@ int record_trial_outside(const json_t *trial, trial_outside *o, unsigned long lo
 {
     const json_t *out = json_object_get(trial, "outside");
     memset(o, 0, sizeof *o);
-    if (!json_is_object(out) || get_ull(trial, "ns", ns) != 0 ||
-        get_ull(out, "window_ns", &o->window_ns) != 0 ||
-        get_ull(out, "window_cpu_ns", &o->window_cpu_ns) != 0 ||
-        get_ull(out, "allowance_ns", &o->allowance_ns) != 0 ||
-        get_ull(out, "process_wall_ns", &o->process_wall_ns) != 0 ||
-        get_ull(out, "process_cpu_ns", &o->process_cpu_ns) != 0)
+    if (!json_is_object(out) || get_count(trial, "ns", ns) != 0 ||
+        get_count(out, "window_ns", &o->window_ns) != 0 ||
+        get_count(out, "window_cpu_ns", &o->window_cpu_ns) != 0 ||
+        get_count(out, "allowance_ns", &o->allowance_ns) != 0 ||
+        get_count(out, "process_wall_ns", &o->process_wall_ns) != 0 ||
+        get_count(out, "process_cpu_ns", &o->process_cpu_ns) != 0)
         return -1;
     o->known = 1;
     o->emulated = json_is_true(json_object_get(out, "emulated"));
