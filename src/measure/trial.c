@@ -27,6 +27,7 @@
 #define TRIAL_MAX_ARGS 24
 #define TRIAL_ARG_LEN 64
 #define TRIAL_EXIT_GRACE_S 2.0 /* for the probe to end once its input is closed */
+#define TRIAL_SETTLE_S 0.05    /* for the probe to block before its CPU time is read */
 
 typedef struct trial_argv {
     char *argv[TRIAL_MAX_ARGS];
@@ -334,12 +335,46 @@ static long long process_cpu_ns(long pid)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Field FIELD (3 or above: the state, ...) of /proc/PID/stat as text in
+ * OUT (SZ bytes); -1 when it cannot be read. The fields are counted after
+ * the name, which may hold spaces and parentheses. */
+static int stat_field(long pid, int field, char *out, size_t sz)
+{
+    char path[64], *stat = NULL;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if (hb_read_file(path, &stat, NULL, NULL) != 0)
+        return -1;
+    const char *p = strrchr(stat, ')');
+    for (int f = 2; p && f < field; f++)
+        p = strchr(p + 1, ' ');
+    int rc = p ? 0 : -1;
+    if (p)
+        snprintf(out, sz, "%.*s", (int)strcspn(p + 1, " \n"), p + 1);
+    free(stat);
+    return rc;
+}
+
+/* Waits (up to TRIAL_SETTLE_S) until the probe is no longer running, so
+ * that the kernel has accounted all its CPU time so far: with a CPU limit
+ * armed the process clock of a running process lags by up to a tick. */
+static void settle(long pid)
+{
+    double until = now_s() + TRIAL_SETTLE_S;
+    for (;;) {
+        char state[8];
+        if (stat_field(pid, 3, state, sizeof state) != 0 || state[0] != 'R' ||
+            now_s() >= until)
+            return;
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* VmHWM of PID and the core it last ran on, read from outside. */
 static void read_process(long pid, trial_result *res)
 {
-    char path[64], line[256];
+    char path[64], line[256], cpu[16];
     res->rss_peak_kb = -1;
-    res->cpu = -1;
     snprintf(path, sizeof path, "/proc/%ld/status", pid);
     FILE *f = fopen(path, "r");
     while (f && fgets(line, sizeof line, f))
@@ -347,17 +382,7 @@ static void read_process(long pid, trial_result *res)
             res->rss_peak_kb = strtol(line + 6, NULL, 10);
     if (f)
         fclose(f);
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    char *stat = NULL;
-    if (hb_read_file(path, &stat, NULL, NULL) != 0)
-        return;
-    /* field 39 (processor); fields 3 on follow the last ')' */
-    char *p = strrchr(stat, ')');
-    for (int fld = 2; p && fld < 39; fld++)
-        p = strchr(p + 1, ' ');
-    if (p)
-        res->cpu = (int)strtol(p + 1, NULL, 10);
-    free(stat);
+    res->cpu = stat_field(pid, 39, cpu, sizeof cpu) == 0 ? (int)strtol(cpu, NULL, 10) : -1;
 }
 
 /* N random bytes from the kernel (getrandom waits only for its pool to be
@@ -410,13 +435,18 @@ static void converse(probe_link *l, const trial_request *rq, int sandboxed,
     long pid = probe_host_pid(l->child.pid, sandboxed);
     res->pid = pid;
     res->emulator = maps_emulator(pid);
+    settle(pid);
     long long cpu0 = process_cpu_ns(pid);
     double w0 = now_s();
     snprintf(msg, sizeof msg, "seed %016llx\n", (unsigned long long)res->seed);
     if (send_line(l, msg) != 0 || read_line(l) != 0)
         return;
     double w1 = now_s();
-    long long cpu1 = process_cpu_ns(pid);
+    long long cpu1 = process_cpu_ns(pid); /* in case it ends (it should wait) */
+    settle(pid);
+    long long settled = process_cpu_ns(pid);
+    if (settled > cpu1)
+        cpu1 = settled;
     read_process(pid, res);
     if (!(*fields = our_result(l))) {
         tampered(l, "a line the probe does not write, after the seed");
