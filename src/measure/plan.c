@@ -222,6 +222,9 @@ static int run_one(cell *c, const trial_request *rq, int *disturbed, hb_err *err
         return -1;
     if (!r.ok) {
         snprintf(out->failure, sizeof out->failure, "%s", r.failure);
+        /* a trial that broke a rule with its figures stays as evidence */
+        if (r.inconsistent && r.calls > 0 && push_trial(out, &r, c->s->host_rate_hz, 1) < 0)
+            return hb_fail(err, "out of memory");
         return 0;
     }
     if (out->digest[0] && strcmp(out->digest, r.digest) != 0) {
