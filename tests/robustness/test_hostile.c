@@ -67,7 +67,7 @@
 #define BUDGET_S 0.1
 #define KAT_TIMEOUT "10"      /* --timeout: KAT seconds per instance */
 #define LIMIT_S 60.0          /* default: a campaign must end within this */
-#define KILL_S 100.0          /* a campaign still running then is killed */
+#define KILL_S 75.0           /* a campaign still running then is killed */
 #define AS_NET (6ULL << 30)   /* the test's own address-space net */
 #define PARALLEL 5            /* campaigns running at once */
 #define MAX_OUTPUT (1u << 20)
@@ -845,6 +845,21 @@ static json_t *status_entry(const campaign *c, const char *cand, const char *ins
     return e;
 }
 
+/* 1 when REASON names a KAT file ("KAT_..._<Inst>.txt") of an instance
+ * other than INST: another instance's failure reported as this one's. */
+static int names_other_file(const char *reason, const char *inst)
+{
+    char own[160];
+    snprintf(own, sizeof own, "_%s.txt", inst);
+    for (const char *p = strstr(reason, "KAT_"); p; p = strstr(p + 1, "KAT_")) {
+        size_t n = strcspn(p, " :;,()");
+        if (n > 4 && memcmp(p + n - 4, ".txt", 4) == 0 &&
+            (n < strlen(own) || memcmp(p + n - strlen(own), own, strlen(own)) != 0))
+            return 1;
+    }
+    return 0;
+}
+
 /* 1 when a BUILDFAIL reason says that the compiler never ran on the
  * sources: the sandbox or the process set-up failed (exit 125 to 127 of a
  * set-up step, a namespace bubblewrap could not create). */
@@ -1164,6 +1179,9 @@ static void check_status(campaign *c, const hcase *k, char **why)
         return;
     }
     const char *st = rb_str(e, "status"), *reason = rb_str(e, "reason");
+    if (names_other_file(reason, inst))
+        rb_appendf(why, "status: the reason names another instance's KAT file: %.300s\n",
+                   reason);
     if (strcmp(st, "BUILDFAIL") == 0 && harness_failure(reason))
         rb_appendf(why, "status: the build failed before the compiler saw the sources: "
                    "%.300s\n", reason);
@@ -1267,10 +1285,10 @@ static char *failed_checks(const char *why)
 {
     char *out = NULL;
     for (const char *line = why; *line;) {
-        size_t l = strcspn(line, "\n"), w = strcspn(line, ": \n");
+        size_t l = strcspn(line, "\n"), w = strspn(line, "abcdefghijklmnopqrstuvwxyz");
         char name[40];
         snprintf(name, sizeof name, "%.*s", (int)(w < 39 ? w : 39), line);
-        if (w < l && line[w] == ':' && (!out || !strstr(out, name)))
+        if (w > 0 && w < l && line[w] == ':' && (!out || !strstr(out, name)))
             rb_appendf(&out, "%s%s", out ? " " : "", name);
         line += l + (line[l] == '\n');
     }
