@@ -1313,7 +1313,7 @@ static void test_case(void **state)
         check_net(&why);
     if (k->check)
         k->check(c, k, &why);
-    json_t *e = status_entry(c, cand_of(k), inst_of(k));
+    json_t *e = k->flags & F_NO_INSTANCE ? NULL : status_entry(c, cand_of(k), inst_of(k));
     printf("# %s (campaign %s, %.1f s): %s%s%s\n", k->name, c->name,
            json_number_value(json_object_get(fact(c, "run"), "seconds")),
            k->flags & F_NO_INSTANCE ? "-" : e ? rb_str(e, "status") : "no status",
