@@ -42,11 +42,11 @@ typedef struct rb_contained {
     char *report;       /* their pids and command lines, or why nothing ran */
 } rb_contained;
 
-/* Runs hashbench ARGS in a new pid namespace (and, when not root, a user
- * namespace mapping only our own ids) whose init reaps every orphan, with
- * the working folder CWD, stdout and stderr to OUT_PATH, and RLIMIT_AS
- * lowered to AS_NET bytes (0: unchanged) as a net under hashbench's own
- * limits. KILL_WHEN (may be NULL) is polled every 20 ms while it runs: when
+/* Runs hashbench ARGS in a new pid namespace with its own /proc (a mount
+ * namespace; when not root, also a user namespace mapping only our own
+ * ids) whose init reaps every orphan, with the working folder CWD, stdout
+ * and stderr to OUT_PATH, and RLIMIT_AS lowered to AS_NET bytes (0:
+ * unchanged) as a net under hashbench's own limits. KILL_WHEN (may be NULL) is polled every 20 ms while it runs: when
  * it returns 1, hashbench gets SIGKILL. Everything is killed after
  * LIMIT_S. When hashbench has ended, waits SETTLE_S, counts the processes
  * still alive in the namespace, then ends it (which kills them). Returns 0
