@@ -1,8 +1,0 @@
-/* Instance header of the hostile test instance ReadPastMessage. */
-#ifndef CRYPTHASH_ALGORITHMINSTANCE_H
-#define CRYPTHASH_ALGORITHMINSTANCE_H
-#define ALGORITHM_INSTANCE "ReadPastMessage"
-#define DIGEST_BIT_LENGTH 256
-int CryptHash(int digest_len_bits, const unsigned char *msg,
-              unsigned long long msg_len_bits, unsigned char *digest);
-#endif
