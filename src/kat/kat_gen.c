@@ -169,6 +169,7 @@ int kat_generate(kat_gen_ctx *ctx, kat_kind kind, const char *path,
     ctx->end = KAT_GEN_DONE;
     ctx->cur_len = 0;
     ctx->detail[0] = '\0';
+    ctx->loading = 0;
     memset(&ctx->fault, 0, sizeof ctx->fault);
     memset(&ctx->proc, 0, sizeof ctx->proc);
     if (kat_writer_open(&w, path, err) != 0)
@@ -178,8 +179,10 @@ int kat_generate(kat_gen_ctx *ctx, kat_kind kind, const char *path,
         runner_close(&s, &ctx->proc);
         ctx->end = KAT_GEN_LOADFAIL;
         /* A runner killed before it could say is not a load failure. */
-        if (ctx->proc.timed_out || ctx->proc.signaled)
+        if (ctx->proc.timed_out || ctx->proc.signaled) {
             ctx->end = KAT_GEN_ENDED;
+            ctx->loading = 1;
+        }
     } else if (rc == 0) {
         rc = procedure(ctx, &s, kind, &w, err);
         runner_close(&s, &ctx->proc);

@@ -46,6 +46,8 @@ typedef struct kat_gen_ctx {
     kat_fault fault;              /* with KAT_GEN_FAULT */
     char detail[256];             /* with LOADFAIL or ENDED */
     hb_proc_result proc;          /* how the runner ended (wall and CPU time) */
+    int loading;                  /* with ENDED: before the library was loaded
+                                     (e.g. a constructor crashed) */
 } kat_gen_ctx;
 
 /* Writes the KAT file KIND to PATH (atomically) and gives its canonical

@@ -123,6 +123,10 @@ static void classify(const plan *p, const child_report *rep, const kat_gen_ctx *
         o->status = "TIMEOUT";
         snprintf(o->reason, sizeof o->reason, "no result within %.0f s of CPU time%s",
                  timeout_s, where);
+    } else if (res->signaled && c->loading) {
+        o->status = "CRASH";
+        snprintf(o->reason, sizeof o->reason, "%s while the library was loaded (before "
+                 "any call)", hb_proc_describe(res, how, sizeof how));
     } else if (res->signaled && !c->detail[0]) {
         o->status = "CRASH";
         snprintf(o->reason, sizeof o->reason, "%s%s",

@@ -282,6 +282,16 @@ static void plan_trials(cell *c, trial_request *rq, int adaptive, int min_trials
     if (adaptive) {
         rq->calls = plan_adaptive_calls(t1, s->host_rate_hz);
         rq->warmup = plan_adaptive_warmup_calls(t1);
+        /* An explicit budget holds for slow calls too: the min_trials
+         * processes that always run fit in it, one call each at least. */
+        if (s->budget_explicit && t1 > 0) {
+            double fit = s->budget_s * 1e9 / ((double)min_trials * t1);
+            unsigned long long n = fit >= 1.0 ? (unsigned long long)fit : 1ULL;
+            if (rq->calls > n)
+                rq->calls = n;
+            if (rq->warmup > n)
+                rq->warmup = n;
+        }
     } else {
         rq->calls = plan_reference_calls(t1);
         /* the reference rule's trials alone must reach 100 calls */

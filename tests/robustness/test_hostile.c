@@ -1522,10 +1522,13 @@ static void check_twins(campaign *c, const hcase *k, char **why)
                            folders[f] + 1, folders[1 - f] + 1, rb_str(found[f], "reason"));
             continue;
         }
+        /* the KAT entry of this build entry (its library may be a
+         * harness-default rebuild after a failure under the guide flags) */
         json_t *verdict = NULL, *x;
         size_t j;
         json_array_foreach(json_object_get(c->kat, "instances"), j, x)
-            if (strcmp(rb_str(x, "library"), lib) == 0)
+            if (strcmp(rb_str(x, "candidate"), rb_str(found[f], "candidate")) == 0 &&
+                strcmp(rb_str(x, "instance"), rb_str(found[f], "instance")) == 0)
                 verdict = x;
         if (!verdict)
             rb_appendf(why, "twins: no KAT verdict for %s (library %s)\n", folders[f] + 1, lib);
@@ -1539,6 +1542,20 @@ static void check_twins(campaign *c, const hcase *k, char **why)
         strcmp(rb_str(found[0], "library"), rb_str(found[1], "library")) == 0)
         rb_appendf(why, "twins: both folders built into the one library %s\n",
                    rb_str(found[0], "library"));
+    /* Built as two variants of one instance, they are compared, and TwinB's
+     * wrong hash is named. */
+    if (found[0] && found[1] && !strcmp(rb_str(found[0], "status"), "BUILT") &&
+        !strcmp(rb_str(found[1], "status"), "BUILT")) {
+        json_t *x, *cmp = NULL;
+        size_t j;
+        json_array_foreach(json_object_get(c->kat, "instances"), j, x)
+            if (json_object_get(x, "variants") &&
+                !strcmp(rb_str(x, "candidate"), rb_str(found[0], "candidate")))
+                cmp = json_object_get(x, "variants");
+        if (!cmp || strcmp(rb_str(cmp, "verdict"), "DISAGREE") != 0)
+            rb_appendf(why, "twins: the variants were not found to disagree (%s)\n",
+                       cmp ? rb_str(cmp, "verdict") : "not compared");
+    }
 }
 
 /* AbsPathLog: published, without the private paths. */
