@@ -1446,7 +1446,9 @@ static void check_budget(campaign *c, const hcase *k, char **why)
         calls += json_number_value(json_object_get(t, "calls")) + warmup;
         trials++;
     }
-    double spent = calls * 0.05, allowed = 3 * BUDGET_S + 1.0;
+    /* the budget, plus the fixed cost of the few sandboxed processes that
+     * always run (start-up and digest checks), which a busy host stretches */
+    double spent = calls * 0.05, allowed = 3 * BUDGET_S + 2.0;
     json_t *elapsed = json_object_get(plan, "elapsed_s");
     if (json_is_number(elapsed) && json_number_value(elapsed) > allowed)
         rb_appendf(why, "budget: the plan says it took %.1f s at 1024 B for a budget of "
