@@ -27,19 +27,24 @@ static int list_dir(const char *dir, int want_dir, char ***out, size_t *n, hb_er
         return 0;
     size_t cap = 0;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
+    int rc = 0; /* not ERR's old text: a caller's hb_err may hold anything */
+    while (rc == 0 && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
         char path[4096];
-        if (hb_path_join(path, sizeof path, dir, e->d_name, err) < 0)
+        if (hb_path_join(path, sizeof path, dir, e->d_name, err) < 0) {
+            rc = -1;
             break;
+        }
         if ((want_dir ? hb_is_dir(path) : hb_is_file(path)) == 0)
             continue;
         if (*n == cap) {
             cap = cap ? cap * 2 : 16;
             char **grown = realloc(*out, cap * sizeof **out);
-            if (!grown)
+            if (!grown) {
+                rc = hb_fail(err, "%s: out of memory", dir);
                 break;
+            }
             *out = grown;
         }
         (*out)[(*n)++] = strdup(e->d_name);
@@ -47,7 +52,7 @@ static int list_dir(const char *dir, int want_dir, char ***out, size_t *n, hb_er
     closedir(d);
     if (*n)
         qsort(*out, *n, sizeof **out, cmp_str);
-    return err && err->msg[0] ? -1 : 0;
+    return rc;
 }
 
 static void free_list(char **names, size_t n)
