@@ -18,6 +18,7 @@
  * parent. Every failure has its own exit code (probe_codes.h) and a result
  * line with its status word and reason. Links only libc and libdl; runs
  * under the sandbox's RUN profile (no new processes). */
+#include "common/fdio.h"
 #include "counter_read.h"
 #include "probe.h"
 #include "probe_codes.h"
@@ -57,20 +58,6 @@ static struct {
     int in, out;
     char nonce[PROBE_WIRE_NONCE_HEX];
 } chan = {-1, -1, ""};
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
 
 /* One line from FD without its newline; -1 on end of input, an error, or a
  * line that does not fit CAP. */
@@ -134,7 +121,7 @@ static int fail(int code, const char *fmt, ...)
             *p = ' ';
     int n = snprintf(line, sizeof line, "result nonce=%s status=%s reason=%s\n",
                      chan.nonce, probe_exit_word(code), msg);
-    write_all(chan.out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    hb_fd_write_all(chan.out, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     return code;
 }
 
@@ -449,7 +436,7 @@ static int send_result(const probe_args *a, const probe_ctx *c, const probe_figu
     for (size_t i = 0; i < c->digest_bytes; i++)
         append(&l, "%02x", c->first[i]);
     append(&l, " fold=%s\n", f->fold);
-    return write_all(chan.out, l.s, l.n) == 0 ? PROBE_OK
+    return hb_fd_write_all(chan.out, l.s, l.n) == 0 ? PROBE_OK
                : fail(PROBE_SETUP, "cannot send the result");
 }
 
@@ -490,7 +477,7 @@ static int wait_seed(uint64_t *seed)
 {
     char line[PROBE_WIRE_SHORT_LINE];
     int n = snprintf(line, sizeof line, "ready nonce=%s\n", chan.nonce);
-    if (write_all(chan.out, line, (size_t)n) != 0 || read_line(chan.in, line, sizeof line) != 0 ||
+    if (hb_fd_write_all(chan.out, line, (size_t)n) != 0 || read_line(chan.in, line, sizeof line) != 0 ||
         strncmp(line, "seed ", 5) != 0 || !is_hex(line + 5, 16))
         return fail(PROBE_USAGE, "no seed from hashbench");
     *seed = strtoull(line + 5, NULL, 16);

@@ -16,48 +16,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fdio.h"
 #include "kat/guard.h"
 #include "probe/trial_msg.h"
 #include "runner/protocol.h"
 
 static int answer_fd = -1;
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-    char *p = buf;
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 static int answer(uint32_t status, uint32_t kind, const void *payload, size_t len)
 {
     runner_answer a = {status, kind, len};
-    if (write_all(answer_fd, &a, sizeof a) != 0)
+    if (hb_fd_write_all(answer_fd, &a, sizeof a) != 0)
         return -1;
-    return len ? write_all(answer_fd, payload, len) : 0;
+    return len ? hb_fd_write_all(answer_fd, payload, len) : 0;
 }
 
 static int answer_text(uint32_t status, uint32_t kind, const char *text)
@@ -86,7 +57,7 @@ static int do_hash(kat_hash_fn fn, int bits, const runner_request *rq)
     memset(&f, 0, sizeof f);
     if ((rq->a + 7) / 8 > RUNNER_MAX_MESSAGE || kat_guarded_alloc(&g, n, &err) != 0)
         return -1; /* the parent never asks this; ending is the answer */
-    int rc = read_all(0, kat_guarded_msg(&g, n), n);
+    int rc = hb_fd_read_all(0, kat_guarded_msg(&g, n), n);
     if (rc == 0) {
         rc = kat_guarded_call(fn, bits, &g, rq->a, dig, &f, &err);
         rc = answer_call(rc, dig, (size_t)bits / 8, &f, &err);
@@ -105,7 +76,7 @@ static int do_loop(kat_hash_fn fn, int bits, const runner_request *rq)
     if (n == 0 || n > (1u << 20))
         return -1;
     unsigned char *m0 = malloc(n);
-    if (!m0 || read_all(0, m0, n) != 0) {
+    if (!m0 || hb_fd_read_all(0, m0, n) != 0) {
         free(m0);
         return -1;
     }
@@ -185,7 +156,7 @@ int main(int argc, char **argv)
         return 3;
     for (;;) {
         runner_request rq;
-        if (read_all(0, &rq, sizeof rq) != 0)
+        if (hb_fd_read_all(0, &rq, sizeof rq) != 0)
             return 0; /* hashbench closed the pipe */
         int rc;
         switch (rq.op) {
