@@ -226,6 +226,13 @@ static void test_informed_forger(void **state)
     assert_int_equal(trial_run(&rq, &r, &err), 0);
     if (r.ok || !r.inconsistent)
         fail_msg("ok %d, failure '%s'", r.ok, r.failure);
+    /* the library ends the process right after its line: when hashbench
+     * still read the probe's CPU time, rule 3 tells; when the probe was
+     * already gone, its early end does */
+    if (!r.outside.known) {
+        assert_non_null(strstr(r.failure, "an end of the probe before"));
+        return;
+    }
     assert_non_null(strstr(r.failure, "rule 3"));
     /* the forged line was taken as the result: the attack did reach it
      * (its loop time, a twentieth of the wall time it saw, stays under half
