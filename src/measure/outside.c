@@ -134,10 +134,11 @@ int outside_check(const trial_outside *o, unsigned long long loop_ns, char *why,
                  "(rule 1: the loop lies inside the window)", t, w);
         return OUTSIDE_INCONSISTENT;
     }
-    if (!o->emulated && cpu > w + clock + OUTSIDE_CPU_SLACK_NS) {
+    double parallel_ns = cpu - (w + clock + OUTSIDE_CPU_SLACK_NS);
+    if (!o->emulated && parallel_ns > 0) {
         snprintf(why, whysz, "the probe used %.0f ns of CPU time in a %.0f ns window "
                  "(rule 2: one core)", cpu, w);
-        return OUTSIDE_INCONSISTENT;
+        return parallel_ns > OUTSIDE_GROSS_NS ? OUTSIDE_INCONSISTENT : OUTSIDE_EXCESS;
     }
     if (cpu > (double)o->process_cpu_ns + OUTSIDE_PROCESS_SLACK_NS) {
         snprintf(why, whysz, "the window's CPU time %.0f ns exceeds the process's %llu ns "

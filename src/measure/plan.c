@@ -405,8 +405,9 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
         out->ok = 0;
         out->inconsistent = 1;
         snprintf(out->failure, sizeof out->failure, "INCONSISTENT: in %zu of %zu trials "
-                 "the probe's loop time fell short of the CPU time seen from outside by "
-                 "more than the allowance (rule 3)", outside, out->n_trials);
+                 "the CPU time seen from outside went beyond the probe's loop time and "
+                 "its allowance, or beyond the window's wall time (rules 2 and 3)",
+                 outside, out->n_trials);
     } else if (out->ok && kept(out, &calls) == 0) {
         out->ok = 0;
         snprintf(out->failure, sizeof out->failure, "every trial was disturbed (counter "

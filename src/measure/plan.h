@@ -64,8 +64,9 @@ enum {
     PLAN_DISTURBED_INVOLUNTARY = 2, /* preempted during the timed loop */
     PLAN_DISTURBED_VOLUNTARY = 4,   /* slept during the timed loop */
     PLAN_DISTURBED_CPU_TIME = 8,    /* thread CPU time short of wall time */
-    PLAN_DISTURBED_OUTSIDE = 16,    /* loop time short of the CPU time seen from
-                                       outside (outside.h, rule 3) */
+    PLAN_DISTURBED_OUTSIDE = 16,    /* the CPU time seen from outside beyond the
+                                       loop's or the window's (outside.h, rules
+                                       2 and 3, within their 2 ms) */
     PLAN_DISTURBED_N_REASONS = 5
 };
 

@@ -452,6 +452,11 @@ static void converse(probe_link *l, const trial_request *rq, int sandboxed,
         tampered(l, "a line the probe does not write, after the seed");
         return;
     }
+    if (cpu0 >= 0 && cpu1 < 0) {
+        /* gone already: a genuine probe waits for the end of its input */
+        tampered(l, "an end of the probe before hashbench closed its input");
+        return;
+    }
     if (cpu0 >= 0 && cpu1 >= cpu0) {
         res->outside.known = 1;
         res->outside.window_ns = (unsigned long long)((w1 - w0) * 1e9);

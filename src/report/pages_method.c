@@ -429,20 +429,22 @@ static void sec_timing_checks(FILE *fp, const report_system *s)
             "itself: its own clock from sending the seed to reading the result "
             "(the window), the probe's CPU time over the window, and the process's "
             "CPU time from wait4. A trial is INCONSISTENT when the probe's loop "
-            "time exceeds the window (by more than %g %% + %g µs), when the probe "
-            "used more CPU time than wall time in the window (by more than %g %% + "
-            "%g µs: a second core), when the window's CPU time exceeds the "
-            "process's (by more than %g ms), or when the loop time falls short of "
-            "the window's CPU time by more than an allowance (twice the untimed "
-            "work of the window as hashbench times it on this host, plus %g µs) "
-            "and %g ms more. Short by the allowance alone, a trial is disturbed "
-            "(outside\\_cpu) and repeated; a cell where that happens to more than "
-            "%g %% of its trials (at least %d) is INCONSISTENT. An INCONSISTENT "
-            "record has no figures.\n\n",
+            "time exceeds the window (by more than %g %% + %g µs), when the "
+            "window's CPU time exceeds the process's (by more than %g ms), when "
+            "the probe used more CPU time than wall time in the window (by more "
+            "than %g %% + %g µs: a second core), or when the loop time falls short "
+            "of the window's CPU time by more than an allowance (twice the "
+            "untimed work of the window as hashbench times it on this host, plus "
+            "a share for the exchange measured with hashbench's own library, at "
+            "least %g µs); by %g ms more in the last two cases. Within those %g "
+            "ms a trial is disturbed (outside\\_cpu) and repeated; a cell where "
+            "that happens to more than %g %% of its trials (at least %d) is "
+            "INCONSISTENT. An INCONSISTENT record has no figures.\n\n",
             OUTSIDE_CLOCK_PPM * 1e-4, OUTSIDE_INSIDE_SLACK_NS * 1e-3,
-            OUTSIDE_CLOCK_PPM * 1e-4, OUTSIDE_CPU_SLACK_NS * 1e-3,
-            OUTSIDE_PROCESS_SLACK_NS * 1e-6, OUTSIDE_EXCHANGE_NS * 1e-3,
-            OUTSIDE_GROSS_NS * 1e-6, OUTSIDE_CELL_FRACTION * 100, OUTSIDE_CELL_TRIALS);
+            OUTSIDE_PROCESS_SLACK_NS * 1e-6, OUTSIDE_CLOCK_PPM * 1e-4,
+            OUTSIDE_CPU_SLACK_NS * 1e-3, OUTSIDE_EXCHANGE_NS * 1e-3,
+            OUTSIDE_GROSS_NS * 1e-6, OUTSIDE_GROSS_NS * 1e-6,
+            OUTSIDE_CELL_FRACTION * 100, OUTSIDE_CELL_TRIALS);
     fprintf(fp, "In this dataset: %ld trials carry hashbench's own timing, %ld "
             "trials' folds were recomputed and agreed, %ld trials were disturbed "
             "by the outside rule, %d records are INCONSISTENT.\n\n", timed, folds,
