@@ -65,9 +65,9 @@
 #define SIZES "32,1024"
 #define BUDGET "0.1"          /* --budget: seconds per (instance, size) */
 #define BUDGET_S 0.1
-#define KAT_TIMEOUT "10"      /* --timeout: KAT seconds per instance */
-#define LIMIT_S 60.0          /* default: a campaign must end within this */
-#define KILL_S 75.0           /* a campaign still running then is killed */
+#define KAT_TIMEOUT "6"       /* --timeout: KAT seconds per instance */
+#define LIMIT_S 90.0          /* default: a campaign must end within this, on a busy host too */
+#define KILL_S 110.0          /* a campaign still running then is killed */
 #define AS_NET (6ULL << 30)   /* the test's own address-space net */
 #define PARALLEL 5            /* campaigns running at once */
 #define MAX_OUTPUT (1u << 20)
