@@ -1,6 +1,7 @@
 /* SHA-256 and hex helpers: see digest.h. OpenSSL does the hashing. */
 #include "common/digest.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <openssl/evp.h>
@@ -85,4 +86,26 @@ long hb_hex_decode(const char *hex, size_t len, unsigned char *out)
         out[i / 2] = (unsigned char)(hi << 4 | lo);
     }
     return (long)(len / 2);
+}
+
+int hb_sha256_file_limited(const char *path, unsigned long long limit,
+                           const char *what, char *hex, hb_err *err)
+{
+    FILE *fp = hb_open_limited(path, limit, what, err);
+    if (!fp)
+        return -1;
+    hb_sha256 *c = hb_sha256_new();
+    if (!c) {
+        fclose(fp);
+        return hb_fail(err, "%s: cannot start SHA-256", path);
+    }
+    unsigned char buf[65536];
+    size_t r;
+    while ((r = fread(buf, 1, sizeof buf, fp)) > 0)
+        hb_sha256_update(c, buf, r);
+    int bad = ferror(fp), e = errno;
+    fclose(fp);
+    hb_sha256_final_hex(c, hex);
+    errno = e;
+    return bad ? hb_read_limited_failed(path, limit, what, err) : 0;
 }

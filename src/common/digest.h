@@ -17,7 +17,13 @@ void hb_sha256_update(hb_sha256 *c, const void *data, size_t len);
 void hb_sha256_final_hex(hb_sha256 *c, char hex[HB_SHA256_HEX]);
 
 void hb_sha256_buf_hex(const void *data, size_t len, char hex[HB_SHA256_HEX]);
-/* hb_sha256_file_limited (common/fs.h) without a size limit. */
+/* The SHA-256 (lowercase hex, HB_SHA256_HEX bytes) of a regular file of at
+ * most LIMIT bytes, read through hb_open_limited (common/fs.h); WHAT names
+ * the file in the error. */
+int hb_sha256_file_limited(const char *path, unsigned long long limit,
+                           const char *what, char *hex, hb_err *err);
+
+/* hb_sha256_file_limited without a size limit. */
 int hb_sha256_file_hex(const char *path, char hex[HB_SHA256_HEX], hb_err *err);
 
 /* Encodes LEN bytes as hex into OUT (2*LEN+1 bytes); upper or lower case. */

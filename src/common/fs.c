@@ -1,7 +1,6 @@
 /* File-system helpers: see fs.h. The temporary name carries the pid so that
  * two processes writing the same target never share a temporary file. */
 #include "common/fs.h"
-#include "common/digest.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -123,8 +122,8 @@ static int too_big(const char *path, unsigned long long size, unsigned long long
 
 /* A read error of a stream from hb_open_limited: EFBIG means the file grew
  * past LIMIT while it was read. */
-static int read_failed(const char *path, unsigned long long limit, const char *what,
-                       hb_err *err)
+int hb_read_limited_failed(const char *path, unsigned long long limit, const char *what,
+                           hb_err *err)
 {
     if (errno == EFBIG)
         return hb_fail(err, "%s: grew past the %llu MiB limit for %s while it was "
@@ -230,7 +229,7 @@ static int read_stream(FILE *fp, const char *path, unsigned long long limit,
     }
     if (ferror(fp)) {
         free(buf);
-        return read_failed(path, limit, what, err);
+        return hb_read_limited_failed(path, limit, what, err);
     }
     buf[n] = '\0';
     *out = buf;
@@ -260,28 +259,6 @@ int hb_read_file_limited(const char *path, unsigned long long limit, const char 
     int rc = read_stream(fp, path, limit, what, out, len, err);
     fclose(fp);
     return rc;
-}
-
-int hb_sha256_file_limited(const char *path, unsigned long long limit,
-                           const char *what, char *hex, hb_err *err)
-{
-    FILE *fp = hb_open_limited(path, limit, what, err);
-    if (!fp)
-        return -1;
-    hb_sha256 *c = hb_sha256_new();
-    if (!c) {
-        fclose(fp);
-        return hb_fail(err, "%s: cannot start SHA-256", path);
-    }
-    unsigned char buf[65536];
-    size_t r;
-    while ((r = fread(buf, 1, sizeof buf, fp)) > 0)
-        hb_sha256_update(c, buf, r);
-    int bad = ferror(fp), e = errno;
-    fclose(fp);
-    hb_sha256_final_hex(c, hex);
-    errno = e;
-    return bad ? read_failed(path, limit, what, err) : 0;
 }
 
 int hb_is_file(const char *path)

@@ -57,10 +57,10 @@ FILE *hb_open_limited(const char *path, unsigned long long limit, const char *wh
 int hb_read_file_limited(const char *path, unsigned long long limit, const char *what,
                          char **out, size_t *len, hb_err *err);
 
-/* The SHA-256 (lowercase hex, HB_SHA256_HEX bytes) of a regular file of at
- * most LIMIT bytes. */
-int hb_sha256_file_limited(const char *path, unsigned long long limit,
-                           const char *what, char *hex, hb_err *err);
+/* The error of a failed read from a stream of hb_open_limited (errno as
+ * the read left it): past the limit, or the system's reason. Returns -1. */
+int hb_read_limited_failed(const char *path, unsigned long long limit, const char *what,
+                           hb_err *err);
 
 /* Removes below RUN_DIR (following no symbolic link) the temporary files
  * "NAME.tmp.PID" of hb_atomic_open that a process which no longer runs left

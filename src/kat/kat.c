@@ -21,38 +21,9 @@ static const char *str_of(const json_t *o, const char *k)
     return v ? v : "";
 }
 
-int kat_selected(const kat_options *o, const char *cand, const char *inst)
-{
-    if (!o->instances)
-        return 1;
-    for (int i = 0; i < o->n_instances; i++) {
-        const char *s = o->instances[i], *slash = strchr(s, '/');
-        if (!slash && strcmp(s, inst) == 0)
-            return 1;
-        if (slash && strncmp(s, cand, (size_t)(slash - s)) == 0 &&
-            cand[slash - s] == '\0' && strcmp(slash + 1, inst) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 static int safe_name(const char *s)
 {
     return s[0] && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
-}
-
-json_t *kat_find_entry(json_t *arr, const char *cand, const char *inst, size_t *idx)
-{
-    size_t i;
-    json_t *e;
-    json_array_foreach(arr, i, e) {
-        if (strcmp(str_of(e, "candidate"), cand) == 0 &&
-            strcmp(str_of(e, "instance"), inst) == 0) {
-            *idx = i;
-            return e;
-        }
-    }
-    return NULL;
 }
 
 /* 1 when the entry's file list is what the options ask for. */
