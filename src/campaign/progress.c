@@ -6,13 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "common/clock.h"
 
 void campaign_progress_init(campaign_progress *p, FILE *fp, int tty)
 {
@@ -44,7 +38,7 @@ static void track_phase(campaign_progress *p, const char *step, int done)
         return;
     memcpy(p->phase, step, len);
     p->phase[len] = '\0';
-    p->phase_start_s = now_s();
+    p->phase_start_s = hb_mono_s();
     p->phase_done0 = done;
     p->last_done = -1;
 }
@@ -53,7 +47,7 @@ static void track_phase(campaign_progress *p, const char *step, int done)
 static void eta_text(const campaign_progress *p, int done, int total,
                      char *buf, size_t bufsz)
 {
-    double elapsed = now_s() - p->phase_start_s;
+    double elapsed = hb_mono_s() - p->phase_start_s;
     int finished = done - p->phase_done0;
     buf[0] = '\0';
     if (finished <= 0 || total <= done || elapsed <= 0)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sandbox/sandbox.h"
+#include "common/clock.h"
 
 hb_proc_opts hb_proc_defaults(void)
 {
@@ -28,13 +29,6 @@ hb_proc_opts hb_proc_defaults(void)
     memset(&o, 0, sizeof o);
     o.cpu = -1;
     return o;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static void set_limit(int resource, unsigned long long v)
@@ -187,7 +181,7 @@ static double ru_cpu_s(const struct rusage *ru)
 static int wait_child(pid_t pid, int pipe_fd, int sandboxed, const hb_proc_opts *o,
                       hb_proc_result *res, hb_err *err)
 {
-    double start = now_s();
+    double start = hb_mono_s();
     size_t cap = o->capture_cap ? o->capture_cap : (1u << 20);
     char *buf = NULL;
     size_t n = 0;
@@ -203,7 +197,7 @@ static int wait_child(pid_t pid, int pipe_fd, int sandboxed, const hb_proc_opts 
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
     while (!done) {
-        double left = o->timeout_s > 0 ? o->timeout_s - (now_s() - start) : 1.0;
+        double left = o->timeout_s > 0 ? o->timeout_s - (hb_mono_s() - start) : 1.0;
         if (left <= 0) {
             timed_out = 1;
             kill(-pid, SIGKILL);
@@ -258,7 +252,7 @@ static int wait_child(pid_t pid, int pipe_fd, int sandboxed, const hb_proc_opts 
         close(pipe_fd);
     }
     kill(-pid, SIGKILL); /* anything the child left behind in its group */
-    res->wall_s = now_s() - start;
+    res->wall_s = hb_mono_s() - start;
     res->cpu_s = ru_cpu_s(&ru);
     decode_status(status, timed_out, sandboxed, res);
     if (o->capture) {
@@ -414,7 +408,7 @@ int hb_proc_spawn(char *const argv[], const hb_proc_opts *o, hb_proc_child *c, h
     fflush(stdout);
     fflush(stderr);
     pid_t parent = getpid();
-    c->start_s = now_s();
+    c->start_s = hb_mono_s();
     pid_t pid = fork();
     if (pid < 0) {
         close(in[0]);
@@ -456,9 +450,9 @@ int hb_proc_reap(hb_proc_child *c, double grace_s, hb_proc_result *res)
         return -1;
     int status = 0;
     struct rusage ru;
-    double end = now_s() + grace_s;
+    double end = hb_mono_s() + grace_s;
     pid_t w;
-    while ((w = wait4(c->pid, &status, WNOHANG, &ru)) == 0 && now_s() < end) {
+    while ((w = wait4(c->pid, &status, WNOHANG, &ru)) == 0 && hb_mono_s() < end) {
         struct timespec ts = {0, 2000000L};
         nanosleep(&ts, NULL);
     }
@@ -468,7 +462,7 @@ int hb_proc_reap(hb_proc_child *c, double grace_s, hb_proc_result *res)
         wait4(c->pid, &status, 0, &ru);
     }
     kill(-c->pid, SIGKILL); /* anything left in its group */
-    res->wall_s = now_s() - c->start_s;
+    res->wall_s = hb_mono_s() - c->start_s;
     res->cpu_s = ru_cpu_s(&ru);
     decode_status(status, c->timed_out, c->sandboxed, res);
     c->pid = -1;

@@ -20,6 +20,7 @@
 #include "kat/kat_gen.h"
 #include "kat/katfile.h"
 #include "kat/manifest.h"
+#include "common/clock.h"
 
 #define KAT_DEFAULT_TIMEOUT_S 600.0
 #define KAT_AS_LIMIT (2ULL << 30)
@@ -53,13 +54,6 @@ int kat_status_failed(const char *status)
 {
     return strcmp(status, "PASS") != 0 && strcmp(status, "NOKAT") != 0 &&
            strcmp(status, "BASELINE") != 0;
-}
-
-static double clock_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* ---- the plan ---- */
@@ -147,7 +141,7 @@ static int run_files(const kat_instance_spec *s, const plan *p, child_report *re
                      outcome *o, hb_err *err)
 {
     double timeout = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S;
-    double start = clock_s();
+    double start = hb_mono_s();
     kat_gen_ctx c;
     memset(&c, 0, sizeof c);
     c.lib = p->lib;
@@ -156,7 +150,7 @@ static int run_files(const kat_instance_spec *s, const plan *p, child_report *re
     o->status = NULL;
     o->reason[0] = '\0';
     for (int i = 0; i < p->n; i++) {
-        double left = timeout - (clock_s() - start);
+        double left = timeout - (hb_mono_s() - start);
         c.timeout_s = left > KAT_MIN_FILE_S ? left : KAT_MIN_FILE_S;
         int rc = kat_generate(&c, p->kinds[i], p->paths[i], rep->sha256[i], err);
         if (rc < 0) {

@@ -22,6 +22,7 @@
 #include "common/json.h"
 #include "kat/drng.h"
 #include "runner/client.h"
+#include "common/clock.h"
 
 #define VARIANTS_DEFAULT_TIMEOUT_S 600.0 /* as the KAT's own default */
 
@@ -304,13 +305,6 @@ static int any_other_live(const member *m, size_t n)
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Runs the messages of ST through the members; every runner is closed
  * whatever happens. */
 static int compare(const kat_options *o, const variants_stream *st, member *m, size_t n,
@@ -422,13 +416,13 @@ static int check_group(const kat_options *o, const json_t *group, json_t *kat_li
     if (!reusable(result, m, n, o)) {
         variants_stream st = {"", VARIANTS_MAX_BITS, VARIANTS_SHORT_MAX_BITS};
         size_t d = (size_t)int_of(first, "digest_bits") / 8;
-        double t0 = now_s();
+        double t0 = hb_mono_s();
         rc = new_seed(o, &st, err);
         if (rc == 0)
             rc = compare(o, &st, m, n, d, err);
         if (rc == 0) {
             result = result_json(group, &st, m, n, o->variants_seed ? "given" : "getrandom",
-                                 now_s() - t0);
+                                 hb_mono_s() - t0);
             rc = result ? json_object_set_new(entry, "variants", result)
                         : hb_fail(err, "out of memory");
         }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "measure/stats.h"
+#include "common/clock.h"
 
 #define CALIB_FIRST_CALLS 8
 #define CALIB_MIN_NS 10e6
@@ -19,13 +20,6 @@
 #define ADAPTIVE_MIN_TRIAL_TICKS 1e5
 #define ADAPTIVE_LONG_CALL_NS 10e6
 #define ADAPTIVE_LONG_CALL_CALLS 10
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ceil(NS / T1_NS) calls, kept within [LO, HI]. */
 static unsigned long long calls_for(double ns, double t1_ns, double lo, double hi)
@@ -139,7 +133,7 @@ typedef struct cell {
 static int run_trial(cell *c, const trial_request *rq, trial_result *r, hb_err *err)
 {
     trial_request cut = *rq;
-    double left = c->cap_s - (mono_s() - c->start);
+    double left = c->cap_s - (hb_mono_s() - c->start);
     if (cut.timeout_s > left)
         cut.timeout_s = left > 0.01 ? left : 0.01;
     c->out->processes++;
@@ -336,11 +330,11 @@ static int stop_reason(cell *c, int adaptive, int min_trials, double timed_start
     }
     if (processes >= cap)
         return PLAN_STOP_PROCESS_CAP;
-    if (mono_s() - c->start >= c->cap_s)
+    if (hb_mono_s() - c->start >= c->cap_s)
         return PLAN_STOP_TIME_CAP;
     if (processes < (size_t)min_trials)
         return PLAN_STOP_NONE; /* the first min_trials timed processes always run */
-    double spent = mono_s() - timed_start;
+    double spent = hb_mono_s() - timed_start;
     /* the budget, or the floors' budget while kept trials make progress */
     if (adaptive && spent >= out->budget_s && (k == 0 || spent >= out->floor_budget_s))
         return PLAN_STOP_BUDGET;
@@ -351,13 +345,13 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
                  plan_outcome *out, hb_err *err)
 {
     memset(out, 0, sizeof *out);
-    cell c = {s, out, mono_s(), s->max_cell_s};
+    cell c = {s, out, hb_mono_s(), s->max_cell_s};
     if (!(c.cap_s > 0))
         c.cap_s = s->budget_explicit && 2 * s->budget_s > PLAN_MAX_CELL_S
                       ? 2 * s->budget_s : PLAN_MAX_CELL_S;
     int rc = calibrate(&c, tmpl, err);
     if (rc != 0 || !out->ok) {
-        out->elapsed_s = mono_s() - c.start;
+        out->elapsed_s = hb_mono_s() - c.start;
         return rc;
     }
     int adaptive = strcmp(s->planner, "adaptive") == 0;
@@ -369,7 +363,7 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
     plan_trials(&c, &rq, adaptive, min_trials);
     size_t cap = adaptive ? (size_t)max_trials
                           : (size_t)min_trials * (size_t)(1 + s->max_retries);
-    double timed_start = mono_s();
+    double timed_start = hb_mono_s();
     size_t processes = 0;
     int attempts = 0; /* tries of the current slot */
     for (;;) {
@@ -393,7 +387,7 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
             attempts = 0;
         }
     }
-    out->elapsed_s = mono_s() - c.start;
+    out->elapsed_s = hb_mono_s() - c.start;
     if (rc < 0)
         return -1;
     size_t outside = 0;

@@ -23,6 +23,7 @@
 #include "probe/probe_wire.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/stage.h"
+#include "common/clock.h"
 
 #define TRIAL_MAX_ARGS 24
 #define TRIAL_ARG_LEN 64
@@ -163,13 +164,6 @@ int trial_parse_line(const char *line, trial_result *res)
 
 /* ---- the exchange ---- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 typedef struct probe_link {
     hb_proc_child child;
     double deadline;
@@ -190,7 +184,7 @@ static void tampered(probe_link *l, const char *what)
 static int wait_readable(probe_link *l, double until)
 {
     for (;;) {
-        double left = until - now_s();
+        double left = until - hb_mono_s();
         if (left <= 0)
             return -1;
         struct pollfd p = {l->child.from_child, POLLIN, 0};
@@ -264,7 +258,7 @@ static void drain(probe_link *l)
     char buf[4096];
     close(l->child.to_child);
     l->child.to_child = -1;
-    double until = now_s() + TRIAL_EXIT_GRACE_S;
+    double until = hb_mono_s() + TRIAL_EXIT_GRACE_S;
     if (until > l->deadline)
         until = l->deadline;
     for (;;) {
@@ -280,7 +274,7 @@ static void drain(probe_link *l)
             if (r == 0)
                 return;
         }
-        if (ended || now_s() >= until)
+        if (ended || hb_mono_s() >= until)
             return;
     }
 }
@@ -359,11 +353,11 @@ static int stat_field(long pid, int field, char *out, size_t sz)
  * armed the process clock of a running process lags by up to a tick. */
 static void settle(long pid)
 {
-    double until = now_s() + TRIAL_SETTLE_S;
+    double until = hb_mono_s() + TRIAL_SETTLE_S;
     for (;;) {
         char state[8];
         if (stat_field(pid, 3, state, sizeof state) != 0 || state[0] != 'R' ||
-            now_s() >= until)
+            hb_mono_s() >= until)
             return;
         struct timespec ts = {0, 20000};
         nanosleep(&ts, NULL);
@@ -437,11 +431,11 @@ static void converse(probe_link *l, const trial_request *rq, int sandboxed,
     res->emulator = maps_emulator(pid);
     settle(pid);
     long long cpu0 = process_cpu_ns(pid);
-    double w0 = now_s();
+    double w0 = hb_mono_s();
     snprintf(msg, sizeof msg, "seed %016llx\n", (unsigned long long)res->seed);
     if (send_line(l, msg) != 0 || read_line(l) != 0)
         return;
-    double w1 = now_s();
+    double w1 = hb_mono_s();
     long long cpu1 = process_cpu_ns(pid); /* in case it ends (it should wait) */
     settle(pid);
     long long settled = process_cpu_ns(pid);

@@ -16,6 +16,7 @@
 
 #include "runner/protocol.h"
 #include "sandbox/sandbox.h"
+#include "common/clock.h"
 
 #define RUNNER_DEFAULT_AS (2ULL << 30)
 #define RUNNER_FSIZE (1ULL << 20)
@@ -45,13 +46,6 @@ const char *runner_path(void)
     return runner_exe;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int gone(runner_session *s, const char *why)
 {
     s->gone = 1;
@@ -65,7 +59,7 @@ static int gone(runner_session *s, const char *why)
 static int wait_fd(runner_session *s, int fd, short events)
 {
     for (;;) {
-        double left = s->deadline - now_s();
+        double left = s->deadline - hb_mono_s();
         if (left <= 0) {
             hb_proc_kill(&s->child, 1);
             return -1;
