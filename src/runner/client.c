@@ -23,11 +23,6 @@
 
 static char runner_exe[PATH_MAX];
 
-void runner_set_path(const char *path)
-{
-    snprintf(runner_exe, sizeof runner_exe, "%s", path ? path : "");
-}
-
 const char *runner_path(void)
 {
     if (!runner_exe[0]) {
@@ -282,32 +277,4 @@ const char *runner_gone_status(const runner_session *s, const hb_proc_result *re
     if (res->timed_out || (res->signaled && res->signo == SIGXCPU))
         return "TIMEOUT";
     return res->signaled && !s->why[0] ? "CRASH" : "ERROR";
-}
-
-int runner_folds(const runner_target *t, runner_fold_job *jobs, size_t n,
-                 char *why, size_t whysz, hb_err *err)
-{
-    runner_session s;
-    hb_proc_result res;
-    char how[128];
-    why[0] = '\0';
-    for (size_t i = 0; i < n; i++)
-        jobs[i].fold[0] = '\0';
-    int rc = runner_open(&s, t, why, whysz, err);
-    if (rc < 0)
-        return -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        kat_fault f;
-        int c = runner_fold(&s, jobs[i].seed, jobs[i].size, jobs[i].calls, jobs[i].fold,
-                            &f, err);
-        if (c == RUNNER_CALL_FAULT)
-            snprintf(why, whysz, "%s", f.detail);
-        if (c != RUNNER_CALL_OK)
-            rc = 1;
-    }
-    runner_close(&s, &res);
-    if (rc != 0 && !why[0])
-        snprintf(why, whysz, "the runner ended with %s%s%s",
-                 hb_proc_describe(&res, how, sizeof how), s.why[0] ? ": " : "", s.why);
-    return 0;
 }

@@ -23,9 +23,7 @@ typedef struct runner_target {
     unsigned long long as_bytes; /* its address-space limit; 0: 2 GiB */
 } runner_target;
 
-/* Where hashbench-runner is: PATH, or (by default) beside the running
- * executable. The string is copied. */
-void runner_set_path(const char *path);
+/* Where hashbench-runner is: beside the running executable. */
 const char *runner_path(void);
 
 /* How a call went: the answer came (OK), the library misbehaved and said
@@ -73,19 +71,5 @@ void runner_close(runner_session *s, hb_proc_result *res);
  * not at fault, else ERROR (the library ended the process, or the answers
  * were malformed: S->why says how). */
 const char *runner_gone_status(const runner_session *s, const hb_proc_result *res);
-
-typedef struct runner_fold_job {
-    uint64_t seed;
-    unsigned long long size;  /* message bytes */
-    unsigned long long calls; /* calls of the trial, numbered 0 .. calls-1 */
-    char fold[TM_FOLD_HEX];   /* out: the recomputed fold; "" when not computed */
-} runner_fold_job;
-
-/* Recomputes the fold of every job in one runner process that loads T's
- * library, as the KAT stage does. Returns 0 when the runner was run: a job
- * left with an empty fold was not computed and WHY (WHYSZ bytes) says how
- * the runner ended; -1 on hashbench's own failure. */
-int runner_folds(const runner_target *t, runner_fold_job *jobs, size_t n,
-                 char *why, size_t whysz, hb_err *err);
 
 #endif
