@@ -3,7 +3,6 @@
  * runner (runner/client.h) that never sees the expected digests. */
 #include "kat/kat_vectors.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "kat/rsp.h"
@@ -111,12 +110,8 @@ int kat_vectors_check(const char *rsp_path, const char *library, int digest_bits
     }
     if (rc_call == RUNNER_CALL_FAULT)
         res->status = f.kind == KAT_FAULT_OVERFLOW ? "OVERFLOW" : "ERROR";
-    else if (pr.timed_out || (pr.signaled && pr.signo == SIGXCPU))
-        res->status = "TIMEOUT";
-    else if (pr.signaled && !s.why[0])
-        res->status = "CRASH";
     else
-        res->status = "ERROR";
+        res->status = runner_gone_status(&s, &pr);
     snprintf(res->reason, sizeof res->reason, "%s at the record of line %ld",
              rc_call == RUNNER_CALL_FAULT ? f.detail
              : s.why[0] ? s.why : hb_proc_describe(&pr, how, sizeof how), line);
