@@ -12,6 +12,7 @@
 #include "campaign/progress.h"
 #include "campaign/table.h"
 #include "common/fs.h"
+#include "ct/ct.h"
 #include "measure/measure.h"
 
 const char hb_summary_run[] = "run a whole campaign: check, build, kat, measure";
@@ -45,6 +46,8 @@ const char hb_usage_run[] =
     "                       (the compiler is checked before the host check)\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
     "                       (they stay recorded in campaign.json)\n"
+    "  --ct                 then the constant-time stage (hashbench ct) on every\n"
+    "                       instance that passed its KATs\n"
     "\n"
     "Exit status: 0 all instances passed, 1 some failed (the campaign still\n"
     "completed), 2 usage error or refusal.\n";
@@ -121,6 +124,8 @@ static int is_valued(const char *opt)
     return 0;
 }
 
+static int want_ct; /* --ct */
+
 static int parse_args(int argc, char **argv, campaign_options *o,
                       const char ***subs, size_t *n_subs)
 {
@@ -137,6 +142,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         } else if (!strcmp(a, "--loop")) o->loop = 1;
         else if (!strcmp(a, "--full")) o->full = 1;
         else if (!strcmp(a, "--allow-unfit-host")) o->allow_unfit_host = 1;
+        else if (!strcmp(a, "--ct")) want_ct = 1;
         else if (a[0] == '-' && a[1]) rc = hb_cli_usage_error("run", "unknown option '%s'", a);
         else (*subs)[(*n_subs)++] = a;
         if (rc)
@@ -247,6 +253,20 @@ int cmd_run(int argc, char **argv)
     hb_err err;
     rc = campaign_run(&o, &r, &err);
     campaign_progress_end(&prog);
+    if (rc == 0 && want_ct) {
+        /* the constant-time stage after the campaign (src/ct/ct.h) */
+        ct_options co = {0};
+        int found = 0, na = 0;
+        co.run_dir = o.run_dir;
+        co.progress = o.progress;
+        co.progress_ctx = o.progress_ctx;
+        campaign_progress_init(&prog, stderr, -1);
+        rc = ct_run(&co, &found, &na, &err);
+        campaign_progress_end(&prog);
+        if (rc == 0)
+            fprintf(stderr, "constant-time stage: %d instance(s) with findings, %d not "
+                    "analysable (%s/%s/)\n", found, na, o.run_dir, CT_DIR);
+    }
     if (rc < 0)
         fprintf(stderr, "hashbench run: %s\n", err.msg);
     else

@@ -46,6 +46,14 @@ int pages_summary_svg(FILE *fp, const report_system *s, hb_err *err);
 
 int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *err);
 
+/* The constant-time evidence (pages_ct.c): section 6 of a candidate page
+ * for its instances INSTS, the summary's table (nothing when the system has
+ * no constant-time record), and the method page's section. */
+void pages_ct_section(FILE *fp, const report_system *s, const char *cand,
+                      const json_t *insts, const char *ext);
+void pages_ct_summary(FILE *fp, const report_system *s, const char *ext);
+void pages_ct_method(FILE *fp, const report_system *s);
+
 /* SITE/index: the systems, their candidates and their summary pages. */
 int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *err);
 

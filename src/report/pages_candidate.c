@@ -783,6 +783,7 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     sec_variants(&c);
     sec_perf(&c, stem);
     sec_resources(&c);
+    pages_ct_section(fp, s, cand, c.insts, ext);
     sec_evidence(&c);
     json_decref(c.insts);
     json_decref(c.sizes);

@@ -138,7 +138,9 @@ int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *
     fputs("## Ratio to the baseline at each size\n\n", fp);
     size_head(fp, sizes, "KAT", NULL);
     each_instance(fp, s, sizes, ext, ratio_row);
-    fputs("\n## Instances without figures\n\n", fp);
+    fputs("\n", fp);
+    pages_ct_summary(fp, s, ext);
+    fputs("## Instances without figures\n\n", fp);
     int lines = 0;
     size_t i, k;
     json_t *c, *inst;

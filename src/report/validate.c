@@ -17,6 +17,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "ct/ct.h"
 #include "kat/variants.h"
 #include "measure/outside.h"
 #include "measure/record.h"
@@ -496,6 +497,31 @@ static void check_system_paths(vctx *v, const report_system *s)
     }
 }
 
+/* The constant-time records (ct/ct.h: ct_record_check), and that each
+ * names the library kat.json has for its instance. */
+static void check_ct(vctx *v, const report_system *s)
+{
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->ct, key, e) {
+        const char *file = report_str(e, "file", "?");
+        const json_t *r = json_object_get(e, "record");
+        hb_err err;
+        v->st->records++;
+        check_paths(v, file, r, "");
+        if (ct_record_check(r, file, &err) != 0)
+            problem(v, "%s", err.msg);
+        const json_t *k = report_kat_entry(s, report_str(r, "candidate", ""),
+                                           report_str(r, "instance", ""));
+        const char *a = report_str(r, "library_sha256", ""), *b = report_str(k, "library_sha256", NULL);
+        if (!k)
+            problem(v, "%s: kat.json has no entry for %s; the record belongs to no KAT-checked "
+                    "instance", file, key);
+        else if (b && strcmp(a, b) != 0)
+            problem(v, "%s: field library_sha256: recorded %s, kat.json has %s", file, a, b);
+    }
+}
+
 static void check_system(vctx *v, const report_system *s)
 {
     check_system_paths(v, s);
@@ -506,6 +532,7 @@ static void check_system(vctx *v, const report_system *s)
     }
     check_kat(v, s);
     check_build_logs(v, s);
+    check_ct(v, s);
 }
 
 /* Every entry below DIR (REL from the dataset root) that is a symbolic
