@@ -10,10 +10,13 @@
 #include "common/json.h"
 #include "ct/ct.h"
 #include "kat/kat.h"
+#include "measure/counter.h"
 
 const char hb_summary_ct[] = "look for secret-dependent branches, memory indexes and timing";
 const char hb_usage_ct[] =
     "usage: hashbench ct --run-dir DIR [--instances LIST] [--bytes N]\n"
+    "                    [--measurements N]\n"
+    "       hashbench ct --library LIB --digest-bits B [--source DIR] [--bytes N]\n"
     "                    [--measurements N]\n"
     "\n"
     "For every instance of DIR/kat.json that passed its KATs (and the OpenSSL\n"
@@ -31,6 +34,10 @@ const char hb_usage_ct[] =
     "  --instances LIST   comma-separated Inst or Cand/Inst names (default: all)\n"
     "  --bytes N          timed message length (default 64)\n"
     "  --measurements N   timing measurements per instance (default 100000)\n"
+    "\n"
+    "The second form analyses one library (built with -g for file:line) and\n"
+    "prints its \"taint\" and \"timing\" objects as JSON; --source names the\n"
+    "folder whose files may be quoted (default: none).\n"
     "\n"
     "Exit status: 0 nothing found, 1 findings or instances not analysable,\n"
     "2 error.\n";
@@ -77,20 +84,56 @@ static void print_records(const char *run_dir)
     json_decref(kat);
 }
 
+/* The --library form: both methods on one library, printed as JSON. */
+static int one_library(const char *lib, int bits, const char *source, const ct_options *o)
+{
+    counter_state cs;
+    hb_err err;
+    json_t *taint = NULL, *timing = NULL;
+    counter_select(&cs, NULL, NULL, &err);
+    ct_time_opts to = {cs.kind, o->bytes, o->measurements, 0};
+    if (ct_taint(lib, bits, source, NULL, &taint, &err) != 0 ||
+        ct_timing(lib, bits, &to, &timing, &err) != 0) {
+        json_decref(taint);
+        fprintf(stderr, "hashbench ct: %s\n", err.msg);
+        return 2;
+    }
+    const char *verdict = ct_verdict(taint, timing);
+    json_t *out = json_pack("{s:o, s:o, s:s}", "taint", taint, "timing", timing, "verdict",
+                            verdict);
+    char *text = json_dumps(out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (text)
+        puts(text);
+    free(text);
+    json_decref(out);
+    return strcmp(verdict, "NONE_FOUND") != 0;
+}
+
 int cmd_ct(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"run-dir", required_argument, 0, 'd'}, {"instances", required_argument, 0, 'i'},
         {"bytes", required_argument, 0, 'b'}, {"measurements", required_argument, 0, 'n'},
-        {0, 0, 0, 0}};
+        {"library", required_argument, 0, 'l'}, {"digest-bits", required_argument, 0, 'g'},
+        {"source", required_argument, 0, 's'}, {0, 0, 0, 0}};
     ct_options o = {0};
     char *list = NULL, *end;
+    const char *library = NULL, *source = NULL;
+    long bits = 0;
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (ch) {
         case 'd': o.run_dir = optarg; break;
         case 'i': list = optarg; break;
+        case 'l': library = optarg; break;
+        case 's': source = optarg; break;
+        case 'g':
+            bits = strtol(optarg, &end, 10);
+            if (*end || bits < 8 || bits > 8192 || bits % 8)
+                return hb_cli_usage_error("ct", "--digest-bits '%s': give a multiple of 8 "
+                                          "up to 8192", optarg);
+            break;
         case 'b':
             o.bytes = (size_t)strtoul(optarg, &end, 10);
             if (*end || o.bytes < 1 || o.bytes > 65536)
@@ -106,8 +149,14 @@ int cmd_ct(int argc, char **argv)
             return hb_cli_usage_error("ct", "unknown option");
         }
     }
-    if (!o.run_dir || optind != argc)
-        return hb_cli_usage_error("ct", "give --run-dir DIR and no other argument");
+    if (!!o.run_dir + !!library != 1 || optind != argc)
+        return hb_cli_usage_error("ct", "give --run-dir DIR or --library LIB, and no other "
+                                  "argument");
+    if (library) {
+        if (!bits)
+            return hb_cli_usage_error("ct", "--library needs --digest-bits");
+        return one_library(library, (int)bits, source, &o);
+    }
     const char **names = NULL;
     if (list) {
         names = calloc(strlen(list) + 1, sizeof *names);
