@@ -95,7 +95,7 @@ static void resolve_defaults(json_t *o)
     if (json_is_null(json_object_get(o, "profile")))
         json_object_set_new(o, "profile", json_string("reference"));
     if (json_is_null(json_object_get(o, "planner")))
-        json_object_set_new(o, "planner", json_string("adaptive"));
+        json_object_set_new(o, "planner", json_string("interleaved"));
     if (json_is_null(json_object_get(o, "sizes"))) {
         json_t *a = json_array();
         for (int i = 0; i < MEASURE_N_DEFAULT_SIZES; i++)
