@@ -15,6 +15,7 @@
 #include "campaign/costs.h"
 #include "common/digest.h"
 #include "campaign/stages.h"
+#include "measure/drift.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/measure.h"
@@ -570,6 +571,12 @@ static int run_measure(campaign_ctx *c, const strlist *mine,
     }
     if (stages_measure(c->o, &c->settings, mine, &res->measure_failed, err) < 0)
         return -1;
+    json_t *drift = stages_host_drift(c->o->run_dir);
+    json_object_set_new(c->doc, "host_drift", drift ? drift : json_null());
+    if (drift && json_number_value(json_object_get(drift, "spread_percent")) > DRIFT_WARN_PERCENT)
+        log_line(c->o, "host drift: the baseline's speed varied by %.1f %% during the "
+                 "measurement (P10-P90); compare instances by their paired ratios",
+                 json_number_value(json_object_get(drift, "spread_percent")));
     mark_phase(c, "measure", 1, res->measure_failed,
                c->problems ? "measured on an unfit host (--allow-unfit-host)"
                            : NULL);
