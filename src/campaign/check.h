@@ -53,8 +53,8 @@ typedef struct check_item {
  * counter's rate can be steady while the work it times is not (a virtual
  * machine whose vCPU shares its core, a neighbour thrashing the cache). */
 #define CHECK_MAX_WORK_SPREAD_PERCENT 5.0
-#define CHECK_WORK_WINDOWS 15
-#define CHECK_WORK_WINDOW_S 0.1
+#define CHECK_WORK_WINDOWS 10
+#define CHECK_WORK_WINDOW_S 0.05
 
 /* Fills ITEMS (capacity CHECK_MAX_ITEMS, owned by the caller) with one verdict
  * per item from F; returns the number of problems (items not ok). *N gets

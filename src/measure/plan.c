@@ -374,6 +374,7 @@ int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *t
     c->rq.memory = 0;
     plan_trials(c);
     c->timed_start = hb_mono_s();
+    c->calib_s = c->spent_s;
     return 0;
 }
 
@@ -393,9 +394,9 @@ static int stop_interleaved(plan_cell *c, double next_s)
     }
     if (c->processes >= c->cap)
         return PLAN_STOP_PROCESS_CAP;
-    if (c->spent_s + next_s > c->cap_s)
+    if (c->processes > 0 && c->spent_s + next_s > c->cap_s)
         return PLAN_STOP_TIME_CAP;
-    if (c->spent_s + next_s > out->budget_s)
+    if (c->processes > 0 && c->spent_s - c->calib_s + next_s > out->budget_s)
         return PLAN_STOP_BUDGET;
     return PLAN_STOP_NONE;
 }
@@ -446,6 +447,10 @@ void plan_cell_end(plan_cell *c)
                  "the CPU time seen from outside went beyond the probe's loop time and "
                  "its allowance, or beyond the window's wall time (rules 2 and 3)",
                  outside, out->n_trials);
+    } else if (out->ok && out->n_trials == 0) {
+        out->ok = 0;
+        snprintf(out->failure, sizeof out->failure, "no timed trial ran: stopped on %s "
+                 "before the first", plan_stop_name(out->stopped));
     } else if (out->ok && kept(out, &calls) == 0) {
         out->ok = 0;
         snprintf(out->failure, sizeof out->failure, "every trial was disturbed (counter "

@@ -1,6 +1,8 @@
 /* The measurement planners for one (instance, size): calibration from
- * several timed calls after warm-up, then either the reference campaign's
- * rule ("reference": a fixed number of trials, calls per trial
+ * several timed calls after warm-up, then the interleaved planner's short
+ * trials, taken a round at a time across all cells (interleave.h drives the
+ * rounds through plan_cell_*; its budget is one hard figure, below), or the
+ * reference campaign's rule ("reference": a fixed number of trials, calls per trial
  * min(20000, max(ceil(1 s / t1), 20)) with t1 the calibrated per-call time)
  * or the adaptive rule ("adaptive": short trials of about 1 ms, so that most
  * run without being preempted, added until the 95% CI half-width of the mean
@@ -218,6 +220,7 @@ typedef struct plan_cell {
     double spent_s;        /* interleaved: wall time charged to the cell (its
                               calibration, its trials and its paired baseline
                               trials) */
+    double calib_s;        /* the part of spent_s that calibration took */
     double wall_sum;       /* wall time of the timed trials so far ... */
     size_t wall_n;         /* ... and their number */
     int adaptive, min_trials;
@@ -242,8 +245,10 @@ int plan_cell_trial(plan_cell *c, int *disturbed, hb_err *err);
 
 /* The reason to stop before the next timed trial, or PLAN_STOP_NONE. For the
  * interleaved planner NEXT_S is the wall time the next slot will cost the
- * cell (its trial and a paired baseline trial): a slot that would take the
- * cell past its budget is not started. */
+ * cell (its trial and a paired baseline trial): after the first slot, which
+ * always runs, a slot that would take the cell's trials past its budget is
+ * not started (calibration is not counted in the budget, as with the
+ * adaptive planner, but in the time cap). */
 int plan_cell_stop(plan_cell *c, double next_s);
 
 /* Ends the cell: the outcome's final verdicts (too many trials broke the
