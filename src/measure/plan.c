@@ -18,6 +18,7 @@
 #define CALIB_ROUNDS 6
 #define ADAPTIVE_MIN_TRIAL_NS 1e6
 #define ADAPTIVE_MIN_TRIAL_TICKS 1e5
+#define ILV_MAX_TRIAL_NS 10e6
 
 /* ceil(NS / T1_NS) calls, kept within [LO, HI]. */
 static unsigned long long calls_for(double ns, double t1_ns, double lo, double hi)
@@ -301,6 +302,18 @@ static void plan_trials(plan_cell *c)
     if (c->adaptive) {
         rq->calls = plan_adaptive_calls(t1, s->host_rate_hz);
         rq->warmup = plan_adaptive_warmup_calls(t1);
+        /* interleaved: the minimum trials alone reach the 100-call floor
+         * where that keeps a trial within 10 ms (a 64 KiB message of 1 ms
+         * gets 16 trials of 7 calls rather than 100 of one) */
+        if (plan_is_interleaved(s) && t1 > 0) {
+            unsigned long long want = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
+                                      (unsigned long long)min_trials;
+            unsigned long long fit = (unsigned long long)(ILV_MAX_TRIAL_NS / t1);
+            if (want > fit)
+                want = fit;
+            if (rq->calls < want)
+                rq->calls = want;
+        }
         /* An explicit budget holds for slow calls too: the min_trials
          * processes that always run fit in it, one call each at least. */
         if (s->budget_explicit && t1 > 0) {
