@@ -396,7 +396,7 @@ int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *t
  * (no minimum of trials runs past it). */
 static int stop_interleaved(plan_cell *c, double next_s)
 {
-    const plan_outcome *out = c->out;
+    plan_outcome *out = c->out;
     unsigned long long calls;
     size_t k = kept(out, &calls);
     if ((int)k >= c->min_trials && calls >= PLAN_MIN_CALLS) {
@@ -409,6 +409,17 @@ static int stop_interleaved(plan_cell *c, double next_s)
         return PLAN_STOP_PROCESS_CAP;
     if (c->processes > 0 && c->spent_s + next_s > c->cap_s)
         return PLAN_STOP_TIME_CAP;
+    /* the automatic budget covers the floors at the slots' observed cost:
+     * calibration's estimate of a process misses what a busy host adds */
+    if (!c->s->budget_explicit && c->wall_n > 0) {
+        unsigned long long per = c->rq.calls ? c->rq.calls : 1;
+        unsigned long long floor_trials = (PLAN_MIN_CALLS + per - 1) / per;
+        if (floor_trials < (unsigned long long)c->min_trials)
+            floor_trials = (unsigned long long)c->min_trials;
+        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * next_s;
+        if (floors_s > out->budget_s)
+            out->budget_s = out->floor_budget_s = floors_s;
+    }
     if (c->processes > 0 && c->spent_s - c->calib_s + next_s > out->budget_s)
         return PLAN_STOP_BUDGET;
     return PLAN_STOP_NONE;
