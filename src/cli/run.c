@@ -14,6 +14,7 @@
 #include "common/fs.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
+#include "measure/plan.h"
 
 const char hb_summary_run[] = "run a whole campaign: check, build, kat, measure";
 const char hb_usage_run[] =
@@ -34,11 +35,11 @@ const char hb_usage_run[] =
     "                       shard calibrates every instance into FILE (a path\n"
     "                       all shards share), the others read it\n"
     "  --profile P          build profile: reference, performance, resource\n"
-    "  --plan P             planner: adaptive (default) or reference\n"
+    "  --plan P             planner: interleaved (default), adaptive or reference\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
-    "  --target-ci X        adaptive: stop at a 95% CI half-width of X percent\n"
-    "  --budget S           adaptive: at most S seconds per (instance, size)\n"
-    "  --trials N           reference: trials; adaptive: minimum trials\n"
+    "  --target-ci X        stop at a 95% CI half-width of X percent\n"
+    "  --budget S           at most S seconds per (instance, size)\n"
+    "  --trials N           reference: trials; others: minimum trials\n"
     "  --loop               also run the KAT_Loop test (a million hashes)\n"
     "  --full               also run KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S          KAT time limit per instance, seconds\n"
@@ -95,8 +96,12 @@ static int parse_valued(campaign_options *o, const char *opt, const char *v)
     else if (!strcmp(opt, "--cc")) o->cc = v;
     else if (!strcmp(opt, "--shard-costs")) o->shard_costs = v;
     else if (!strcmp(opt, "--profile")) return set_text(s->profile, sizeof s->profile, opt, v);
-    else if (!strcmp(opt, "--plan") || !strcmp(opt, "--planner"))
+    else if (!strcmp(opt, "--plan") || !strcmp(opt, "--planner")) {
+        if (!plan_known(v))
+            return hb_cli_usage_error("run", "%s is interleaved, adaptive or reference, "
+                                      "not '%s'", opt, v);
         return set_text(s->planner, sizeof s->planner, opt, v);
+    }
     else if (!strcmp(opt, "--sizes")) return parse_sizes(s, v);
     else if (!strcmp(opt, "--shard")) {
         if (shard_parse(v, &s->shard, &err) < 0)

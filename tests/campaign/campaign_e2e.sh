@@ -69,7 +69,7 @@ i=1
 while [ $i -le 10 ]; do
     "$B" run --run-dir "$T/killed" $OPTS >>"$T/killed.log" 2>&1 &
     pid=$!
-    ms=$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%d", 100 + rand() * 1400 }')
+    ms=$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%d", 100 + rand() * 2400 }')
     sleep "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')"
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
