@@ -63,8 +63,8 @@
 
 #define SYSTEM "x86_1"
 #define SIZES "32,1024"
-#define BUDGET "0.1"          /* --budget: seconds per (instance, size) */
-#define BUDGET_S 0.1
+#define BUDGET "0.5"          /* --budget: seconds per (instance, size) */
+#define BUDGET_S 0.5
 #define KAT_TIMEOUT "6"       /* --timeout: KAT seconds per instance */
 #define LIMIT_S 90.0          /* default: a campaign must end within this, on a busy host too */
 #define KILL_S 110.0          /* a campaign still running then is killed */
