@@ -114,6 +114,26 @@ static int first_line_of(const char *path, const char *arg, char *out,
     return 0;
 }
 
+/* 1 when the compiler at PATH accepts FLAG (checked on an empty C input,
+ * warnings as errors, so that a compiler which ignores an unknown option
+ * with a warning counts as not having it). */
+static int accepts_flag(const char *path, const char *flag)
+{
+    char *argv[] = {(char *)path, (char *)flag, "-Werror", "-fsyntax-only", "-x", "c",
+                    "/dev/null", NULL};
+    char *text = NULL;
+    hb_err ignored;
+    hb_proc_opts o = hb_proc_defaults();
+    o.timeout_s = 30;
+    o.capture = &text;
+    o.capture_cap = 65536;
+    o.stderr_to_stdout = 1;
+    hb_proc_result r;
+    int ok = hb_proc_exec(argv, &o, &r, &ignored) == 0 && r.exited && r.exit_code == 0;
+    free(text);
+    return ok;
+}
+
 int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err)
 {
     memset(tc, 0, sizeof *tc);
@@ -125,6 +145,7 @@ int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err)
         first_line_of(tc->path, "--version", tc->version, sizeof tc->version, err) != 0 ||
         first_line_of(tc->path, "-dumpmachine", tc->target, sizeof tc->target, err) != 0)
         return -1;
+    tc->no_semantic_interposition = accepts_flag(tc->path, "-fno-semantic-interposition");
     if (strchr(cc, '/')) /* a relative path means nothing to a later stage */
         snprintf(tc->name, sizeof tc->name, "%s", tc->path);
     size_t n = strcspn(tc->target, "-");
@@ -152,7 +173,45 @@ static int push_prefixed(strlist *flags, const char *prefix, const strlist *word
     return 0;
 }
 
-int compile_make_flags(const char *profile_flags, const strlist *defines,
+void compile_export_dir(const char *library, char *out, size_t outsz)
+{
+    if (hb_sandbox_enabled()) {
+        snprintf(out, outsz, "%s", COMPILE_OUT_INSIDE);
+        return;
+    }
+    snprintf(out, outsz, "%s", library);
+    char *slash = strrchr(out, '/');
+    if (slash && slash != out)
+        *slash = '\0';
+    else
+        snprintf(out, outsz, "%s", slash ? "/" : ".");
+}
+
+/* The texts of the two files (compile.h); the header is skipped by the
+ * preprocessor of assembly sources (.S), which -include reaches too. */
+static const char export_map_text[] =
+    "/* hashbench: the library exports CryptHash alone */\n"
+    "{ global: CryptHash; local: *; };\n";
+static const char visibility_h_text[] =
+    "/* hashbench: CryptHash stays visible under -fvisibility=hidden */\n"
+    "#ifndef __ASSEMBLER__\n"
+    "#pragma GCC system_header\n"
+    "#pragma GCC visibility push(default)\n"
+    "int CryptHash();\n"
+    "#pragma GCC visibility pop\n"
+    "#endif\n";
+
+/* Pushes PREFIX DIR/NAME as one word. */
+static int push_path(strlist *flags, const char *prefix, const char *dir, const char *name)
+{
+    char w[PATH_MAX + 64];
+    if (snprintf(w, sizeof w, "%s%s/%s", prefix, dir, name) >= (int)sizeof w)
+        return -1;
+    return strlist_push(flags, w);
+}
+
+int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
+                       int hidden, const char *export_dir, const strlist *defines,
                        const strlist *includes, strlist *flags)
 {
     char *words = strdup(profile_flags);
@@ -163,6 +222,14 @@ int compile_make_flags(const char *profile_flags, const strlist *defines,
          w = strtok_r(NULL, " ", &save))
         rc = strlist_push(flags, w);
     free(words);
+    if (rc == 0 && hidden)
+        rc = strlist_push(flags, "-fvisibility=hidden") ||
+             strlist_push(flags, "-include") ||
+             push_path(flags, "", export_dir, COMPILE_VISIBILITY_H);
+    if (rc == 0 && tc->no_semantic_interposition)
+        rc = strlist_push(flags, "-fno-semantic-interposition");
+    if (rc == 0)
+        rc = push_path(flags, "-Wl,--version-script=", export_dir, COMPILE_EXPORT_MAP);
     if (rc == 0)
         rc = push_prefixed(flags, "-D", defines);
     if (rc == 0)
@@ -300,6 +367,36 @@ static void compile_sandbox(const compile_job *job, const char *scratch, char *r
     }
 }
 
+/* Writes the version script and the visibility header (compile.h) into
+ * SCRATCH, or without the sandbox into the folder of TMP (the library's),
+ * where compile_export_dir said the compiler finds them. */
+static int write_export_files(const char *scratch, const char *tmp, hb_err *err)
+{
+    char dir[PATH_MAX], map[PATH_MAX + 64], hdr[PATH_MAX + 64];
+    if (scratch)
+        snprintf(dir, sizeof dir, "%s", scratch);
+    else
+        compile_export_dir(tmp, dir, sizeof dir);
+    snprintf(map, sizeof map, "%s/%s", dir, COMPILE_EXPORT_MAP);
+    snprintf(hdr, sizeof hdr, "%s/%s", dir, COMPILE_VISIBILITY_H);
+    if (hb_write_atomic(map, export_map_text, sizeof export_map_text - 1, err) != 0 ||
+        hb_write_atomic(hdr, visibility_h_text, sizeof visibility_h_text - 1, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* Notes in LOG the text of the two files the compiler was given. */
+static void note_export_files(FILE *log)
+{
+    const char *names[] = {COMPILE_EXPORT_MAP, COMPILE_VISIBILITY_H};
+    const char *texts[] = {export_map_text, visibility_h_text};
+    for (int i = 0; i < 2; i++) {
+        fprintf(log, "# %s:\n", names[i]);
+        for (const char *l = texts[i]; *l; l += strcspn(l, "\n") + 1)
+            fprintf(log, "# | %.*s\n", (int)strcspn(l, "\n"), l);
+    }
+}
+
 /* Runs the compiler of JOB, writing the library to TMP (directly, or via
  * the sandbox's scratch folder), with its output in *OUTPUT. */
 static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char **output,
@@ -311,6 +408,11 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
     hb_sandbox sb;
     if (sandboxed && hb_stage_scratch(scratch, sizeof scratch, err) != 0)
         return -1;
+    if (write_export_files(sandboxed ? scratch : NULL, tmp, err) != 0) {
+        if (scratch[0])
+            hb_stage_scratch_remove(scratch);
+        return -1;
+    }
     snprintf(inside, sizeof inside, "%s/%s", COMPILE_OUT_INSIDE, hb_basename(tmp));
     if (make_argv(job, sandboxed ? inside : tmp, &argv) != 0) {
         strlist_free(&argv);
@@ -319,6 +421,7 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
         return hb_fail(err, "out of memory");
     }
     put_command(log, &argv, job);
+    note_export_files(log);
     fflush(log);
     hb_proc_opts o = hb_proc_defaults();
     o.timeout_s = job->timeout_s > 0 ? job->timeout_s : COMPILE_TIMEOUT_S;
