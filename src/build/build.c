@@ -204,11 +204,11 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
     t->in = &c->found.v[i];
     const char *pflags = profile_flags(c->profile, c->aarch64);
     int pos = 0, twins = name_twins(&c->found, i, &pos);
-    char export_dir[PATH_MAX];
+    char export_prefix[PATH_MAX];
     if (plan_paths(c, t, twins > 1 ? pos : 0, err) != 0)
         return -1;
-    compile_export_dir(t->library, export_dir, sizeof export_dir);
-    if (compile_make_flags(&c->tc, pflags, 1, export_dir, &t->in->defines,
+    compile_export_prefix(t->library, export_prefix, sizeof export_prefix);
+    if (compile_make_flags(&c->tc, pflags, 1, export_prefix, &t->in->defines,
                            &t->in->includes, &t->flags) != 0 ||
         !(t->flags_str = strlist_join(&t->flags, " ")))
         return err->msg[0] ? -1 : hb_fail(err, "out of memory");
@@ -664,11 +664,11 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     snprintf(in.package, sizeof in.package, "%s", r->package);
     in.sources = r->sources;
     json_t *sources = NULL;
-    char export_dir[PATH_MAX];
-    compile_export_dir(lib, export_dir, sizeof export_dir);
+    char export_prefix[PATH_MAX];
+    compile_export_prefix(lib, export_prefix, sizeof export_prefix);
     int rc = compile_make_flags(&tc, profile_flags(PROFILE_HARNESS_DEFAULT,
                                                    profile_target_is_aarch64(tc.target)),
-                                0, export_dir, &r->defines, &r->includes, &flags);
+                                0, export_prefix, &r->defines, &r->includes, &flags);
     if (rc != 0 || !(flags_str = strlist_join(&flags, " ")))
         rc = hb_fail(err, "out of memory");
     if (rc == 0 && !(sources = source_list(&in, err)))

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build/init.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "sandbox/sandbox.h"
@@ -173,18 +174,14 @@ static int push_prefixed(strlist *flags, const char *prefix, const strlist *word
     return 0;
 }
 
-void compile_export_dir(const char *library, char *out, size_t outsz)
+#define COMPILE_EXPORT_SCRATCH_PREFIX "hashbench_"
+
+void compile_export_prefix(const char *library, char *out, size_t outsz)
 {
-    if (hb_sandbox_enabled()) {
-        snprintf(out, outsz, "%s", COMPILE_OUT_INSIDE);
-        return;
-    }
-    snprintf(out, outsz, "%s", library);
-    char *slash = strrchr(out, '/');
-    if (slash && slash != out)
-        *slash = '\0';
+    if (hb_sandbox_enabled())
+        snprintf(out, outsz, "%s/%s", COMPILE_OUT_INSIDE, COMPILE_EXPORT_SCRATCH_PREFIX);
     else
-        snprintf(out, outsz, "%s", slash ? "/" : ".");
+        snprintf(out, outsz, "%s.", library);
 }
 
 /* The texts of the two files (compile.h); the header is skipped by the
@@ -201,17 +198,17 @@ static const char visibility_h_text[] =
     "#pragma GCC visibility pop\n"
     "#endif\n";
 
-/* Pushes PREFIX DIR/NAME as one word. */
-static int push_path(strlist *flags, const char *prefix, const char *dir, const char *name)
+/* Pushes OPTION PREFIX NAME as one word. */
+static int push_path(strlist *flags, const char *option, const char *prefix, const char *name)
 {
     char w[PATH_MAX + 64];
-    if (snprintf(w, sizeof w, "%s%s/%s", prefix, dir, name) >= (int)sizeof w)
+    if (snprintf(w, sizeof w, "%s%s%s", option, prefix, name) >= (int)sizeof w)
         return -1;
     return strlist_push(flags, w);
 }
 
 int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
-                       int hidden, const char *export_dir, const strlist *defines,
+                       int hidden, const char *export_prefix, const strlist *defines,
                        const strlist *includes, strlist *flags)
 {
     char *words = strdup(profile_flags);
@@ -225,11 +222,11 @@ int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
     if (rc == 0 && hidden)
         rc = strlist_push(flags, "-fvisibility=hidden") ||
              strlist_push(flags, "-include") ||
-             push_path(flags, "", export_dir, COMPILE_VISIBILITY_H);
+             push_path(flags, "", export_prefix, COMPILE_VISIBILITY_H);
     if (rc == 0 && tc->no_semantic_interposition)
         rc = strlist_push(flags, "-fno-semantic-interposition");
     if (rc == 0)
-        rc = push_path(flags, "-Wl,--version-script=", export_dir, COMPILE_EXPORT_MAP);
+        rc = push_path(flags, "-Wl,--version-script=", export_prefix, COMPILE_EXPORT_MAP);
     if (rc == 0)
         rc = push_prefixed(flags, "-D", defines);
     if (rc == 0)
@@ -309,29 +306,111 @@ static void finish_library(const compile_job *job, const char *tmp,
     fprintf(log, "# CryptHash exported: %s\n", out->built ? "yes" : "no");
 }
 
-/* The reason of a failed compile: HOW, plus the first line of OUTPUT that
- * holds "error" (the compiler's or the linker's first complaint), cut to
- * 300 characters. */
-static void compile_failure_reason(const char *output, const char *how,
-                                   char *reason, size_t size)
+/* 1 when LINE (N bytes) only reports that an earlier step failed (the
+ * driver's "collect2: error: ld returned 1 exit status", clang's "linker
+ * command failed"): the cause is on an earlier line. */
+static int is_summary_line(const char *line, size_t n)
 {
-    const char *line = output ? output : "";
-    size_t n = 0;
+    static const char *const summaries[] = {"collect2:", "ld returned",
+        "linker command failed", "lto-wrapper: fatal error", "compilation terminated"};
+    for (size_t i = 0; i < sizeof summaries / sizeof summaries[0]; i++) {
+        const char *hit = strstr(line, summaries[i]);
+        if (hit && hit < line + n)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when LINE (N bytes) says what is wrong: a compiler's "error" or a
+ * linker's complaint, which does not always hold the word. */
+static int is_cause_line(const char *line, size_t n)
+{
+    static const char *const causes[] = {"error", "multiple definition of",
+        "undefined reference to", "cannot find -l", "undefined symbol"};
+    if (is_summary_line(line, n))
+        return 0;
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+        const char *hit = strstr(line, causes[i]);
+        if (hit && hit + strlen(causes[i]) <= line + n)
+            return 1;
+    }
+    return 0;
+}
+
+/* Appends to REASON (of SIZE bytes) why an override file is probably
+ * needed: several of the job's sources define CryptHash, or the linker
+ * found functions defined twice (several variant files of one folder). */
+static void append_override_hint(const compile_job *job, const char *cause,
+                                 char *reason, size_t size)
+{
+    char names[512] = "";
+    size_t used = 0;
+    int defs = 0;
+    for (int i = 0; i < job->sources->n; i++) {
+        char path[PATH_MAX], *text = NULL;
+        hb_err ignored;
+        if (snprintf(path, sizeof path, "%s/%s", job->package, job->sources->v[i]) >=
+                (int)sizeof path ||
+            hb_read_file_limited(path, HB_LIMIT_TEXT, "a source file", &text, NULL,
+                                 &ignored) != 0)
+            continue;
+        if (init_defines_crypthash(text)) {
+            defs++;
+            if (used < sizeof names)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                         used ? ", " : "", hb_basename(job->sources->v[i]));
+        }
+        free(text);
+    }
+    size_t n = strlen(reason);
+    if (defs >= 2)
+        snprintf(reason + n, size - n, "; %d of its sources define CryptHash (%s): the "
+                 "folder probably serves several instances, so an override file is "
+                 "probably needed (one [instance] section each, with its sources; see "
+                 "docs/OVERRIDE.md, or start from hashbench init)", defs, names);
+    else if (strstr(cause, "multiple definition of"))
+        snprintf(reason + n, size - n, "; functions are defined in more than one of "
+                 "its sources: the folder probably holds several variant files, so an "
+                 "override file is probably needed (list the sources of each instance; "
+                 "see docs/OVERRIDE.md, or start from hashbench init)");
+}
+
+/* The reason of a failed compile: HOW, plus the first line of OUTPUT that
+ * says what is wrong (a compiler error or a linker complaint such as
+ * "multiple definition of", never the driver's "ld returned 1 exit
+ * status" summary), cut to 300 characters, and when the folder looks like
+ * it serves several instances, that an override file is probably needed. */
+static void compile_failure_reason(const compile_job *job, const char *output,
+                                   const char *how, char *reason, size_t size)
+{
+    const char *line = output ? output : "", *fallback = NULL;
+    size_t n = 0, fallback_n = 0;
     while (*line) {
         n = strcspn(line, "\n");
-        const char *hit = strstr(line, "error");
-        if (hit && hit < line + n)
+        if (is_cause_line(line, n))
             break;
+        if (!fallback && is_summary_line(line, n)) {
+            fallback = line;
+            fallback_n = n;
+        }
         line += n + (line[n] == '\n');
         n = 0;
     }
+    if (n == 0 && fallback) {
+        line = fallback;
+        n = fallback_n;
+    }
     if (n > 300)
         n = 300;
+    char cause[320];
+    snprintf(cause, sizeof cause, "%.*s", (int)n, line);
     if (n > 0)
-        snprintf(reason, size, "compiler failed (%s): %.*s; see the log", how,
-                 (int)n, line);
+        snprintf(reason, size, "compiler failed (%s): %s", how, cause);
     else
-        snprintf(reason, size, "compiler failed (%s); see the log", how);
+        snprintf(reason, size, "compiler failed (%s)", how);
+    append_override_hint(job, cause, reason, size);
+    size_t len = strlen(reason);
+    snprintf(reason + len, size - len, "; see the log");
 }
 
 /* The sandbox of a compile (SPEC §8): the package read-only at its own
@@ -368,17 +447,17 @@ static void compile_sandbox(const compile_job *job, const char *scratch, char *r
 }
 
 /* Writes the version script and the visibility header (compile.h) into
- * SCRATCH, or without the sandbox into the folder of TMP (the library's),
- * where compile_export_dir said the compiler finds them. */
-static int write_export_files(const char *scratch, const char *tmp, hb_err *err)
+ * SCRATCH, or without the sandbox beside LIBRARY, where
+ * compile_export_prefix said the compiler finds them. */
+static int write_export_files(const char *scratch, const char *library, hb_err *err)
 {
-    char dir[PATH_MAX], map[PATH_MAX + 64], hdr[PATH_MAX + 64];
+    char prefix[PATH_MAX], map[PATH_MAX + 64], hdr[PATH_MAX + 64];
     if (scratch)
-        snprintf(dir, sizeof dir, "%s", scratch);
+        snprintf(prefix, sizeof prefix, "%s/%s", scratch, COMPILE_EXPORT_SCRATCH_PREFIX);
     else
-        compile_export_dir(tmp, dir, sizeof dir);
-    snprintf(map, sizeof map, "%s/%s", dir, COMPILE_EXPORT_MAP);
-    snprintf(hdr, sizeof hdr, "%s/%s", dir, COMPILE_VISIBILITY_H);
+        compile_export_prefix(library, prefix, sizeof prefix);
+    snprintf(map, sizeof map, "%s%s", prefix, COMPILE_EXPORT_MAP);
+    snprintf(hdr, sizeof hdr, "%s%s", prefix, COMPILE_VISIBILITY_H);
     if (hb_write_atomic(map, export_map_text, sizeof export_map_text - 1, err) != 0 ||
         hb_write_atomic(hdr, visibility_h_text, sizeof visibility_h_text - 1, err) != 0)
         return -1;
@@ -388,7 +467,8 @@ static int write_export_files(const char *scratch, const char *tmp, hb_err *err)
 /* Notes in LOG the text of the two files the compiler was given. */
 static void note_export_files(FILE *log)
 {
-    const char *names[] = {COMPILE_EXPORT_MAP, COMPILE_VISIBILITY_H};
+    const char *names[] = {"version script (" COMPILE_EXPORT_MAP ")",
+                           "visibility header (" COMPILE_VISIBILITY_H ")"};
     const char *texts[] = {export_map_text, visibility_h_text};
     for (int i = 0; i < 2; i++) {
         fprintf(log, "# %s:\n", names[i]);
@@ -408,7 +488,7 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
     hb_sandbox sb;
     if (sandboxed && hb_stage_scratch(scratch, sizeof scratch, err) != 0)
         return -1;
-    if (write_export_files(sandboxed ? scratch : NULL, tmp, err) != 0) {
+    if (write_export_files(sandboxed ? scratch : NULL, job->library, err) != 0) {
         if (scratch[0])
             hb_stage_scratch_remove(scratch);
         return -1;
@@ -475,7 +555,7 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
         else if (r.exited && r.exit_code == 0)
             snprintf(out->reason, sizeof out->reason, "the compiler wrote no library");
         else
-            compile_failure_reason(output, how, out->reason, sizeof out->reason);
+            compile_failure_reason(job, output, how, out->reason, sizeof out->reason);
         fprintf(log, "# result: %s%s%s\n", out->built ? "BUILT" : "BUILDFAIL",
                 out->built ? "" : ": ", out->built ? "" : out->reason);
     }

@@ -37,25 +37,27 @@ int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err);
  * library, so calls between the package's files are direct and, under
  * -flto, inlined) and a header, read first with -include, that keeps
  * CryptHash visible under -fvisibility=hidden. compile_instance writes them
- * into EXPORT_DIR before each compile. */
-#define COMPILE_EXPORT_MAP "hashbench_exports.map"
-#define COMPILE_VISIBILITY_H "hashbench_visibility.h"
+ * before each compile, at EXPORT_PREFIX followed by these names. */
+#define COMPILE_EXPORT_MAP "exports.map"
+#define COMPILE_VISIBILITY_H "visibility.h"
 
-/* The folder the compiler of LIBRARY finds the two files in: the sandbox's
- * scratch folder as it appears inside (/out), or, without the sandbox, the
- * library's own folder. OUT gets at most OUTSZ bytes. */
-void compile_export_dir(const char *library, char *out, size_t outsz);
+/* Where the compiler of LIBRARY finds the two files, as a prefix of their
+ * names: /out/hashbench_ in the sandbox's scratch folder (as it appears
+ * inside), or, without the sandbox, "LIBRARY." beside the library (each
+ * library its own, as libraries are compiled in parallel). OUT gets at
+ * most OUTSZ bytes. */
+void compile_export_prefix(const char *library, char *out, size_t outsz);
 
 /* Appends to *flags the words of PROFILE_FLAGS (space-separated), then what
  * keeps the library as fast as a static build: with HIDDEN,
- * -fvisibility=hidden and -include EXPORT_DIR/COMPILE_VISIBILITY_H (the
+ * -fvisibility=hidden and -include EXPORT_PREFIX COMPILE_VISIBILITY_H (the
  * guide's profiles); always -fno-semantic-interposition where TC accepts
- * it and -Wl,--version-script=EXPORT_DIR/COMPILE_EXPORT_MAP; then
+ * it and -Wl,--version-script=EXPORT_PREFIX COMPILE_EXPORT_MAP; then
  * -D<define> for each define and -I<folder> for each include folder. The
  * permissive harness-default flags pass HIDDEN = 0, so that a package whose
  * own declaration of CryptHash clashes with the header still builds. */
 int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
-                       int hidden, const char *export_dir, const strlist *defines,
+                       int hidden, const char *export_prefix, const strlist *defines,
                        const strlist *includes, strlist *flags);
 
 typedef struct compile_job {
