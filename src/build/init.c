@@ -70,12 +70,16 @@ static void split_name(const char *name, const char *file, char *out, size_t out
     char *dot = strrchr(stem, '.');
     if (dot)
         *dot = '\0';
-    snprintf(out, outsz, "%.*s_%s", OVERRIDE_NAME_MAX / 2, name, stem);
-    for (char *c = out; *c; c++)
+    char full[2 * PATH_MAX];
+    snprintf(full, sizeof full, "%.*s_%s", OVERRIDE_NAME_MAX / 2, name, stem);
+    for (char *c = full; *c; c++)
         if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-')
             *c = '_';
-    if (strlen(out) > OVERRIDE_NAME_MAX)
-        out[OVERRIDE_NAME_MAX] = '\0';
+    size_t n = strnlen(full, OVERRIDE_NAME_MAX);
+    if (n >= outsz)
+        n = outsz - 1;
+    memcpy(out, full, n);
+    out[n] = '\0';
 }
 
 /* One [instance] section: NAME, the folder, the sources of IN whose index

@@ -236,7 +236,7 @@ static void test_one_folder_init_override(void **state)
         fail_msg("the reason does not name the cause and the override: %s", why);
     json_decref(b);
 
-    char pkg[PATH_MAX], ini[PATH_MAX], *text = NULL;
+    char pkg[PATH_MAX], ini[PATH_MAX + 32], *text = NULL;
     int n = 0;
     hb_err err;
     snprintf(pkg, sizeof pkg, "%s/OneDir", fx_root);

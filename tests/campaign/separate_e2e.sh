@@ -8,7 +8,11 @@
 #     refusal in campaign.json), and measures with it;
 #  2. the commands keep a campaign.json (host checks, a session per measure
 #     command, the build and kat phases marked done), so that `publish`
-#     works, and the published dataset validates with 0 problems.
+#     works, and the published dataset validates with 0 problems;
+#  3. an instance that fails its KAT (a copy of the SM3 example whose
+#     manifest disagrees) is not timed by default, the pages saying
+#     "MISMATCH (... not timed)", and `measure --time-failed` times it, its
+#     status then beside its figures in the summary and the CSV.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR; python3 reads JSON.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -23,10 +27,17 @@ ok() { echo "ok: $*"; }
 bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
 records() { find "$D/records" -name '*.json' 2>/dev/null | wc -l; }
 
-"$B" build --run-dir "$D" "$SRC/examples/SM3" >"$T/build.log" 2>&1 ||
+# SM3X: the SM3 example with one manifest line changed, so it MISMATCHes
+mkdir -p "$T/pkgs"
+cp -r "$SRC/examples/SM3" "$T/pkgs/SM3X"
+sed -i -E '/KAT_2_12_SM3.txt/s/^[0-9a-f]{64}/'"$(printf '0%.0s' $(seq 64))"'/' "$T/pkgs/SM3X/kat.sha256"
+"$B" build --run-dir "$D" "$SRC/examples/SM3" "$T/pkgs/SM3X" >"$T/build.log" 2>&1 ||
     { cat "$T/build.log"; bad "build"; }
-"$B" kat --run-dir "$D" --no-loop >"$T/kat.log" 2>&1 ||
-    { cat "$T/kat.log"; bad "kat"; }
+"$B" kat --run-dir "$D" --no-loop >"$T/kat.log" 2>&1
+[ $? -eq 1 ] && grep -q "^MISMATCH (2_12, 2_23; Loop not checked: skipped with --no-loop) SM3X/SM3" \
+    "$T/kat.log" && grep -q "^PASS (2_12, 2_23; Loop not checked: skipped with --no-loop) SM3/SM3" \
+    "$T/kat.log" && ok "kat: SM3 passes, SM3X mismatches, each saying what it checked" ||
+    { cat "$T/kat.log"; bad "kat: SM3 passes, SM3X mismatches, each saying what it checked"; }
 [ -f "$D/campaign.json" ] && bad "build and kat wrote campaign.json (measure keeps it)"
 
 # 1. the host check, as `run` does it
@@ -56,10 +67,23 @@ else
 fi
 "$B" measure --run-dir "$D" $MOPTS --allow-unfit-host >"$T/measure2.log" 2>&1
 rc=$?
-if [ $rc -eq 0 ] && [ "$(records)" -eq 2 ]; then
-    ok "measure with --allow-unfit-host (SM3 and the baseline at 64 B)"
+if [ $rc -eq 0 ] && [ "$(records)" -eq 2 ] && [ ! -d "$D/records/SM3X" ]; then
+    ok "measure with --allow-unfit-host (SM3 and the baseline at 64 B; SM3X failed its KAT: not timed)"
 else
     cat "$T/measure2.log"; bad "measure --allow-unfit-host: exit $rc, $(records) records"
+fi
+"$B" publish --run-dir "$D" --system x86_t --data "$T/data1" >"$T/publish1.log" 2>&1 &&
+    "$B" report "$T/data1" --out "$T/site1" >"$T/report1.log" 2>&1 ||
+    { cat "$T/publish1.log" "$T/report1.log"; bad "publish and report before --time-failed"; }
+grep -q '| SM3 | MISMATCH \\(2\\_12, 2\\_23; Loop not checked: skipped with --no-loop; not timed\\) |' \
+    "$T/site1/x86_t/summary.md" && ok "the summary says the MISMATCH was not timed" ||
+    { grep SM3 "$T/site1/x86_t/summary.md"; bad "summary: no 'MISMATCH (...; not timed)'"; }
+"$B" measure --run-dir "$D" $MOPTS --allow-unfit-host --time-failed >"$T/measure3.log" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(records)" -eq 3 ] && [ -f "$D/records/SM3X/SM3__hash_64.json" ]; then
+    ok "measure --time-failed times the MISMATCH instance"
+else
+    cat "$T/measure3.log"; bad "measure --time-failed: exit $rc, $(records) records"
 fi
 
 # 2. campaign.json kept by the separate commands, then publish
@@ -70,7 +94,8 @@ for p in ("check", "build", "kat", "measure"):
     assert c["phases"][p]["done"], (p, c["phases"])
 assert c["phases"]["build"]["note"] == "hashbench build"
 assert c["phases"]["kat"]["note"] == "hashbench kat"
-assert c["submissions"] == [os.path.realpath(sys.argv[2])], c["submissions"]
+assert c["submissions"][0] == os.path.realpath(sys.argv[2]), c["submissions"]
+assert len(c["submissions"]) == 2
 assert c["sessions"][-1]["command"] == "measure"
 assert c["sessions"][-1]["outcome"] == "complete"
 assert c["settings"]["sizes"] == [64], c["settings"]
@@ -88,6 +113,13 @@ if "$B" report "$T/data" --out "$T/site" >"$T/report.log" 2>&1 &&
 else
     cat "$T/report.log" "$T/validate.log"; bad "report or validate"
 fi
+WHY='MISMATCH \\(2\\_12, 2\\_23; Loop not checked: skipped with --no-loop; timed with --time-failed\\)'
+grep -q "| SM3 | $WHY |" "$T/site/x86_t/summary.md" &&
+    grep -q "| SM3 \\\\(KAT MISMATCH, timed with --time-failed\\\\) | 64 B |" "$T/site/x86_t/SM3X.md" &&
+    "$B" export "$T/data" --csv "$T/all.csv" >/dev/null 2>&1 &&
+    grep -q ',SM3X,SM3,.*,"MISMATCH (2_12, 2_23; Loop not checked: skipped with --no-loop; timed with --time-failed)",' "$T/all.csv" &&
+    ok "the timed MISMATCH carries its status in the summary, its page and the CSV" ||
+    { grep SM3 "$T/site/x86_t/summary.md" "$T/site/x86_t/SM3X.md" "$T/all.csv"; bad "the timed MISMATCH's status"; }
 
 if [ $FAILS -ne 0 ]; then
     echo "$FAILS check(s) FAILED"
