@@ -285,6 +285,40 @@ static void test_one_folder_init_override(void **state)
     json_decref(b);
 }
 
+/* A package whose own CryptHash declaration clashes with the visibility
+ * header (an enum return type) is compiled once more without hidden
+ * visibility: it builds, its flags are those used, and the version script
+ * still exports CryptHash alone. */
+static void test_visibility_clash(void **state)
+{
+    (void)state;
+    fx_write(fx_root, "Enum/" REF "E/CryptHash_AlgorithmInstance.h",
+             "#define ALGORITHM_INSTANCE \"E\"\n#define DIGEST_BIT_LENGTH 256\n");
+    fx_write(fx_root, "Enum/" REF "E/e.c",
+             "typedef enum { SUCCESS = 0, FAIL = 1 } HashReturn;\n"
+             "int e_helper(int d);\n"
+             "int e_helper(int d) { return d / 8; }\n"
+             "HashReturn CryptHash(int d, const unsigned char *m, unsigned long long l,\n"
+             "                     unsigned char *o);\n"
+             "HashReturn CryptHash(int d, const unsigned char *m, unsigned long long l,\n"
+             "                     unsigned char *o)\n"
+             "{ (void)m; (void)l; o[0] = (unsigned char)e_helper(d); return SUCCESS; }\n");
+    json_t *b = build("run_enum", "reference", "Enum", NULL, 0);
+    json_t *e = entry(b, "Enum", "E");
+    assert_string_equal(str(e, "status"), "BUILT");
+    assert_null(strstr(str(e, "flags"), "-fvisibility=hidden"));
+    assert_non_null(strstr(str(e, "flags"), " -Wl,--version-script="));
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/run_enum/%s", fx_root, str(e, "library"));
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        fail_msg("dlopen %s: %s", lib, dlerror());
+    assert_non_null(dlsym(h, "CryptHash"));
+    assert_null(dlsym(h, "e_helper"));
+    dlclose(h);
+    json_decref(b);
+}
+
 static void test_performance_flags(void **state)
 {
     (void)state;
@@ -967,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_broken_instance_buildfail),
         cmocka_unit_test(test_one_folder_many_instances),
         cmocka_unit_test(test_one_folder_init_override),
+        cmocka_unit_test(test_visibility_clash),
         cmocka_unit_test(test_performance_flags),
         cmocka_unit_test(test_candidate_id_clash),
         cmocka_unit_test(test_huge_source_not_read),
