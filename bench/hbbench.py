@@ -678,8 +678,10 @@ def bench_shared(ctx):
             srcs = [s["path"] for s in e["sources"]]
             exe = os.path.join(ctx.work, "static-%s-%s" % (prof, e["instance"]))
             plain = os.path.join(ctx.work, "plain-%s-lib%s.so" % (prof, e["instance"]))
+            # the instance's sources first, as in its library: code placement
+            # alone moved a static SHA-3 by 10 % on the development VM
             compile_in(ctx, e["package"], [cc] + guide_words(e["flags"], False) +
-                       ["-DHB_STATIC", "-o", exe, timer] + srcs + ["-ldl"],
+                       ["-DHB_STATIC", "-o", exe] + srcs + [timer, "-ldl"],
                        "the static build of " + e["instance"])
             compile_in(ctx, e["package"], [cc] + guide_words(e["flags"], True) +
                        ["-o", plain] + srcs, "the -fPIC -shared build of " + e["instance"])
