@@ -15,7 +15,7 @@ START=$(date +%s)
 # The KAT gate includes KAT_Loop; each example instance must PASS against the
 # kat.sha256 manifest its package ships.
 set +e
-"$BUILD/hashbench" run --run-dir "$OUT/run" --system "$SYSTEM" --allow-unfit-host --loop \
+"$BUILD/hashbench" run --run-dir "$OUT/run" --system "$SYSTEM" --allow-unfit-host --loop --ct \
     ${HB_DEMO_ARGS:-}
 RUN=$?
 set -e

@@ -15,6 +15,7 @@
 #include "campaign/costs.h"
 #include "common/digest.h"
 #include "campaign/stages.h"
+#include "measure/drift.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/measure.h"
@@ -95,7 +96,7 @@ static void resolve_defaults(json_t *o)
     if (json_is_null(json_object_get(o, "profile")))
         json_object_set_new(o, "profile", json_string("reference"));
     if (json_is_null(json_object_get(o, "planner")))
-        json_object_set_new(o, "planner", json_string("adaptive"));
+        json_object_set_new(o, "planner", json_string("interleaved"));
     if (json_is_null(json_object_get(o, "sizes"))) {
         json_t *a = json_array();
         for (int i = 0; i < MEASURE_N_DEFAULT_SIZES; i++)
@@ -571,6 +572,12 @@ static int run_measure(campaign_ctx *c, const strlist *mine,
     }
     if (stages_measure(c->o, &c->settings, mine, &res->measure_failed, err) < 0)
         return -1;
+    json_t *drift = stages_host_drift(c->o->run_dir);
+    json_object_set_new(c->doc, "host_drift", drift ? drift : json_null());
+    if (drift && json_number_value(json_object_get(drift, "spread_percent")) > DRIFT_WARN_PERCENT)
+        log_line(c->o, "host drift: the baseline's speed varied by %.1f %% during the "
+                 "measurement (P10-P90); compare instances by their paired ratios",
+                 json_number_value(json_object_get(drift, "spread_percent")));
     mark_phase(c, "measure", 1, res->measure_failed,
                c->problems ? "measured on an unfit host (--allow-unfit-host)"
                            : NULL);

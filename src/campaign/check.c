@@ -5,11 +5,16 @@
  * wrong. */
 #include "campaign/check.h"
 
+#include <openssl/evp.h>
+
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "common/clock.h"
+#include "measure/stats.h"
 #include "measure/counter.h"
 
 static check_item *next_item(check_item *items, int *n, const char *name)
@@ -195,6 +200,25 @@ static void judge_steadiness(const check_facts *f, check_item *it)
                     CHECK_STEADY_WINDOW_S * 1e3, CHECK_MAX_SPREAD_PERCENT);
 }
 
+static void judge_throughput(const check_facts *f, check_item *it)
+{
+    const char *fix = "measure on a machine whose core is not shared (no other "
+                      "virtual machine or job on it, fixed frequency); on a shared "
+                      "host compare instances by their paired ratios to the baseline";
+    if (!f->work_tested)
+        set_problem(it, fix, "not measured");
+    else if (f->work_spread_percent <= CHECK_MAX_WORK_SPREAD_PERCENT)
+        set_ok(it, "a fixed workload's throughput spread %.2f%% over %d windows of "
+               "%g ms", f->work_spread_percent, CHECK_WORK_WINDOWS,
+               CHECK_WORK_WINDOW_S * 1e3);
+    else
+        set_problem(it, fix, "a fixed workload's throughput spread %.1f%% over %d "
+                    "windows of %g ms (more than %g%%): absolute figures from this "
+                    "host move with the moment they are taken",
+                    f->work_spread_percent, CHECK_WORK_WINDOWS,
+                    CHECK_WORK_WINDOW_S * 1e3, CHECK_MAX_WORK_SPREAD_PERCENT);
+}
+
 static void judge_load(const host_info *h, check_item *it)
 {
     if (h->loadavg1 < 0)
@@ -219,10 +243,41 @@ int check_judge(const check_facts *f, check_item *items, int *n)
     judge_smt(&f->host, next_item(items, n, "smt"));
     judge_pinning(f, next_item(items, n, "pinning"));
     judge_steadiness(f, next_item(items, n, "clock_steadiness"));
+    judge_throughput(f, next_item(items, n, "throughput_steadiness"));
     judge_load(&f->host, next_item(items, n, "load"));
     for (int i = 0; i < *n; i++)
         problems += !items[i].ok;
     return problems;
+}
+
+/* The spread of a fixed workload's throughput (SHA-256 of 4 KiB, as many
+ * as fit) over CHECK_WORK_WINDOWS windows: (max - min) / median * 100. */
+static int work_steadiness(double *spread)
+{
+    unsigned char buf[4096], md[EVP_MAX_MD_SIZE];
+    double rate[CHECK_WORK_WINDOWS];
+    memset(buf, 0x5a, sizeof buf);
+    for (int w = 0; w < CHECK_WORK_WINDOWS; w++) {
+        double t0 = hb_mono_s(), t = t0;
+        unsigned long n = 0;
+        while ((t = hb_mono_s()) - t0 < CHECK_WORK_WINDOW_S) {
+            for (int k = 0; k < 16; k++)
+                if (EVP_Digest(buf, sizeof buf, md, NULL, EVP_sha256(), NULL) != 1)
+                    return -1;
+            buf[n++ % sizeof buf] ^= md[0];
+        }
+        rate[w] = (double)n / (t - t0);
+    }
+    double lo = rate[0], hi = rate[0];
+    for (int w = 1; w < CHECK_WORK_WINDOWS; w++) {
+        lo = rate[w] < lo ? rate[w] : lo;
+        hi = rate[w] > hi ? rate[w] : hi;
+    }
+    double med = stats_median(rate, CHECK_WORK_WINDOWS);
+    if (!(med > 0))
+        return -1;
+    *spread = (hi - lo) / med * 100.0;
+    return 0;
 }
 
 /* Pins the calling thread to F->cpu, measures the counter's steadiness
@@ -252,6 +307,7 @@ static void pin_and_measure(check_facts *f)
     f->steady_tested = counter_steadiness(f->counter, CHECK_STEADY_WINDOWS,
                                           CHECK_STEADY_WINDOW_S, &f->rate_hz,
                                           &f->spread_percent, &ignored) == 0;
+    f->work_tested = work_steadiness(&f->work_spread_percent) == 0;
     sched_setaffinity(0, sizeof old, &old);
 }
 
@@ -295,6 +351,8 @@ json_t *check_counter_json(const check_facts *f)
                                                        : json_null());
     json_object_set_new(o, "spread_percent", f->steady_tested
                         ? json_real(f->spread_percent) : json_null());
+    json_object_set_new(o, "throughput_spread_percent", f->work_tested
+                        ? json_real(f->work_spread_percent) : json_null());
     return o;
 }
 

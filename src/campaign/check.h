@@ -26,12 +26,16 @@ typedef struct check_facts {
     int steady_tested;        /* 0: not measured */
     double rate_hz;           /* mean counter rate over the windows */
     double spread_percent;    /* (max - min) / mean of the window rates */
+    int work_tested;          /* 0: the throughput was not measured */
+    double work_spread_percent; /* (max - min) / median of the windows'
+                                   throughput of a fixed workload */
 } check_facts;
 
 #define CHECK_MAX_ITEMS 12
 
 /* One verdict. ITEM is a short fixed name ("counter", "perf_event_paranoid",
- * "governor", "turbo", "smt", "pinning", "clock_steadiness", "load"). */
+ * "governor", "turbo", "smt", "pinning", "clock_steadiness",
+ * "throughput_steadiness", "load"). */
 typedef struct check_item {
     char item[32];
     int ok;
@@ -44,6 +48,13 @@ typedef struct check_item {
 #define CHECK_MAX_LOADAVG 1.0
 #define CHECK_STEADY_WINDOWS 10
 #define CHECK_STEADY_WINDOW_S 0.02
+/* Throughput steadiness: a fixed workload (SHA-256 of 4 KiB with OpenSSL)
+ * run for CHECK_WORK_WINDOWS windows of CHECK_WORK_WINDOW_S each; the
+ * counter's rate can be steady while the work it times is not (a virtual
+ * machine whose vCPU shares its core, a neighbour thrashing the cache). */
+#define CHECK_MAX_WORK_SPREAD_PERCENT 5.0
+#define CHECK_WORK_WINDOWS 10
+#define CHECK_WORK_WINDOW_S 0.05
 
 /* Fills ITEMS (capacity CHECK_MAX_ITEMS, owned by the caller) with one verdict
  * per item from F; returns the number of problems (items not ok). *N gets

@@ -27,7 +27,7 @@
 
 double costs_estimate(const campaign_settings *s, double t1_ns, double rate_hz)
 {
-    int trials = s->trials > 0 ? s->trials : 5;
+    int trials = s->trials > 0 ? s->trials : plan_default_min_trials(s->planner);
     if (!(t1_ns > 0))
         t1_ns = 1;
     int ref = strcmp(s->planner, "reference") == 0;
@@ -37,9 +37,11 @@ double costs_estimate(const campaign_settings *s, double t1_ns, double rate_hz)
                       : (double)plan_adaptive_warmup_calls(t1_ns);
     if (!ref && calls * trials < PLAN_MIN_CALLS) /* adaptive: 100 calls at least */
         trials = (int)(PLAN_MIN_CALLS / calls + 0.999);
-    /* the trials, the memory run and the calibration runs */
-    return trials * (calls + warm) * t1_ns * 1e-9 + (trials + 3) *
-           COSTS_PROBE_START_S;
+    /* the trials, the memory run and the calibration runs; an interleaved
+     * trial comes with the baseline's paired trial */
+    int paired = strcmp(s->planner, "interleaved") == 0 ? 2 : 1;
+    return paired * trials * ((calls + warm) * t1_ns * 1e-9 + COSTS_PROBE_START_S) +
+           3 * COSTS_PROBE_START_S;
 }
 
 /* Nanoseconds per call of LIB at SIZE; a negative value when the probe

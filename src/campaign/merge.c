@@ -265,6 +265,7 @@ static int copy_files(merge_ctx *m, hb_err *err)
         const char *dir = m->s[m->cur].dir;
         if (tree_walk(dir, "records", copy_exclusive, m, err) < 0 ||
             tree_walk(dir, "kat", copy_exclusive, m, err) < 0 ||
+            tree_walk(dir, "ct", copy_exclusive, m, err) < 0 ||
             tree_walk(dir, "lib", copy_owned, m, err) < 0 ||
             tree_walk(dir, "logs", copy_owned, m, err) < 0)
             return -1;

@@ -431,6 +431,16 @@ static int visit_record(void *ctx, const char *rel, hb_err *err)
     return publish_json(c, rel, err);
 }
 
+/* Constant-time records, ct/<cand>/<Inst>.json (not the -g libraries and
+ * Valgrind output beside them, which stay in the run directory). */
+static int visit_ct(void *ctx, const char *rel, hb_err *err)
+{
+    size_t n = strlen(rel);
+    if (n < 5 || strcmp(rel + n - 5, ".json") != 0)
+        return 0;
+    return publish_json(ctx, rel, err);
+}
+
 /* Copies the log REL of the run directory into the dataset: the run
  * directory becomes "ID/", a package folder its own name (free text has no
  * "relative to the package" context), any other path of this machine
@@ -610,7 +620,8 @@ static int assemble(publish_ctx *c, hb_err *err)
         tree_walk(c->run_dir, "logs/build", visit_build_log, c, err) < 0)
         return -1;
     if (publish_build(c, err) < 0 || publish_json(c, "kat.json", err) < 0 ||
-        tree_walk(c->run_dir, "records", visit_record, c, err) < 0)
+        tree_walk(c->run_dir, "records", visit_record, c, err) < 0 ||
+        tree_walk(c->run_dir, "ct", visit_ct, c, err) < 0)
         return -1;
     return publish_campaign(c, err);
 }

@@ -3,11 +3,13 @@
  * continues it. */
 #include "campaign/stages.h"
 
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include "build/build.h"
 #include "common/json.h"
 #include "kat/kat.h"
+#include "measure/drift.h"
 #include "measure/measure.h"
 
 int stages_instances(const char *run_dir, strlist *out, hb_err *err)
@@ -94,4 +96,30 @@ int stages_measure(const campaign_options *o, const campaign_settings *s,
     m.progress = o->progress;
     m.progress_ctx = o->progress_ctx;
     return measure_run(&m, n_failed, err);
+}
+
+json_t *stages_host_drift(const char *run_dir)
+{
+    char pattern[PATH_MAX];
+    glob_t g;
+    if (snprintf(pattern, sizeof pattern, "%s/records/baseline/OpenSSL_SM3__hash_*.json",
+                 run_dir) >= (int)sizeof pattern ||
+        glob(pattern, 0, NULL, &g) != 0)
+        return NULL;
+    json_t **recs = calloc(g.gl_pathc, sizeof *recs);
+    size_t n = 0;
+    for (size_t i = 0; recs && i < g.gl_pathc; i++)
+        if (hb_json_load(g.gl_pathv[i], &recs[n], NULL) == 0)
+            n++;
+    globfree(&g);
+    drift_series d;
+    json_t *out = NULL;
+    if (recs && drift_of_records((const json_t *const *)recs, n, &d) == 0) {
+        out = d.n ? drift_summary_json(&d) : NULL;
+        drift_free(&d);
+    }
+    for (size_t i = 0; i < n; i++)
+        json_decref(recs[i]);
+    free(recs);
+    return out;
 }

@@ -21,4 +21,9 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
 int stages_measure(const campaign_options *o, const campaign_settings *s,
                    const strlist *instances, int *n_failed, hb_err *err);
 
+/* The host's drift over the measure stage from the baseline's records in
+ * RUN_DIR (measure/drift.h): campaign.json's "host_drift" object, or NULL
+ * when there are none. */
+json_t *stages_host_drift(const char *run_dir);
+
 #endif

@@ -40,15 +40,17 @@ static void count_records(const char *run_dir, const char *cand, const char *ins
     *all = *ok = 0;
     if (snprintf(dir, sizeof dir, "%s/records/%s", run_dir, cand) >= (int)sizeof dir)
         return;
-    snprintf(prefix, sizeof prefix, "%s__", inst);
+    /* exactly <inst>__hash_<digits>.json: instance X must not count X_'s */
+    snprintf(prefix, sizeof prefix, "%s__hash_", inst);
     DIR *d = opendir(dir);
     if (!d)
         return;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
-        size_t n = strlen(de->d_name);
-        if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 || n < 5 ||
-            strcmp(de->d_name + n - 5, ".json") != 0)
+        size_t n = strlen(de->d_name), p = strlen(prefix);
+        if (strncmp(de->d_name, prefix, p) != 0 || n < p + 6 ||
+            strcmp(de->d_name + n - 5, ".json") != 0 ||
+            strspn(de->d_name + p, "0123456789") != n - p - 5)
             continue;
         if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path)
             continue;

@@ -11,10 +11,12 @@
 #include "campaign/campaign.h"
 #include "common/fs.h"
 #include "measure/measure.h"
+#include "measure/plan.h"
 
 const char hb_summary_measure[] = "time the built instances and write measurement records";
 const char hb_usage_measure[] =
-    "usage: hashbench measure --run-dir DIR [--plan reference|adaptive] [--cpu N]\n"
+    "usage: hashbench measure --run-dir DIR [--plan interleaved|adaptive|reference]\n"
+    "         [--cpu N]\n"
     "         [--sizes LIST] [--instances LIST] [--trials N]\n"
     "         [--target-ci PERCENT] [--budget S] [--force] [--time-failed]\n"
     "         [--allow-unfit-host]\n"
@@ -26,20 +28,26 @@ const char hb_usage_measure[] =
     "DIR/campaign.json, so that `hashbench publish` works after separate\n"
     "build, kat and measure commands.\n"
     "\n"
-    "  --plan P           reference: the published rule, N trials (default 5) of\n"
-    "                     min(20000, max(ceil(1 s / t1), 20)) calls;\n"
-    "                     adaptive (default): short (1 ms) trials until the 95% CI\n"
-    "                     is within --target-ci of the mean (at least N trials\n"
-    "                     and 100 calls); preempted trials are run again\n"
+    "  --plan P           interleaved (default): short (1 ms) trials taken in\n"
+    "                     rounds, every (instance, size) once per round in a\n"
+    "                     shuffled order, each beside a trial of the baseline at\n"
+    "                     the same size, until the 95% CI (batch means over the\n"
+    "                     rounds) is within --target-ci or the budget is spent;\n"
+    "                     adaptive: the same short trials, one (instance, size)\n"
+    "                     after another; preempted trials are run again;\n"
+    "                     reference: the published rule, N trials (default 5) of\n"
+    "                     min(20000, max(ceil(1 s / t1), 20)) calls\n"
     "  --cpu N            core to pin the probe to (default: the last one)\n"
     "  --sizes LIST       message bytes, comma-separated\n"
     "                     (default 32,128,512,1024,4096,8192,16384,65536)\n"
     "  --instances LIST   only these instances (Inst or Cand/Inst), comma-separated\n"
-    "  --trials N         reference: trials; adaptive: minimum trials (default 5)\n"
-    "  --target-ci P      adaptive target CI half-width in percent (default 0.5)\n"
-    "  --budget S         adaptive time budget per (instance, size) in s (default:\n"
-    "                     a tenth of the reference rule's cost for that size,\n"
-    "                     at most 10 s; a given S is used as it is)\n"
+    "  --trials N         reference: trials; others: minimum trials (default 5)\n"
+    "  --target-ci P      target CI half-width in percent (default 0.5)\n"
+    "  --budget S         time budget per (instance, size) in s (default: a tenth\n"
+    "                     of the reference rule's cost for that size, at most\n"
+    "                     10 s, raised to what 5 trials and 100 calls need;\n"
+    "                     interleaved: paired baseline trials included; a given\n"
+    "                     S is used as it is)\n"
     "  --force            redo existing records\n"
     "  --time-failed      also time instances whose KAT status is MISMATCH (by\n"
     "                     default an instance that fails its KAT is not timed);\n"
@@ -92,8 +100,9 @@ static int parse_option(measure_cli *m, const char *k, const char *v)
     if (!strcmp(k, "--run-dir")) {
         m->o.run_dir = v;
     } else if (!strcmp(k, "--plan")) {
-        if (strcmp(v, "reference") && strcmp(v, "adaptive"))
-            return hb_cli_usage_error("measure", "--plan is reference or adaptive");
+        if (!plan_known(v))
+            return hb_cli_usage_error("measure", "--plan is interleaved, adaptive or "
+                                      "reference, not '%s'", v);
         m->o.planner = v;
     } else if (!strcmp(k, "--sizes")) {
         int n = measure_parse_sizes(v, m->sizes, MAX_SIZES, &err);

@@ -13,7 +13,9 @@
 #include "campaign/progress.h"
 #include "campaign/table.h"
 #include "common/fs.h"
+#include "ct/ct.h"
 #include "measure/measure.h"
+#include "measure/plan.h"
 
 const char hb_summary_run[] = "run a whole campaign: check, build, kat, measure";
 const char hb_usage_run[] =
@@ -34,11 +36,11 @@ const char hb_usage_run[] =
     "                       shard calibrates every instance into FILE (a path\n"
     "                       all shards share), the others read it\n"
     "  --profile P          build profile: reference, performance, resource\n"
-    "  --plan P             planner: adaptive (default) or reference\n"
+    "  --plan P             planner: interleaved (default), adaptive or reference\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
-    "  --target-ci X        adaptive: stop at a 95% CI half-width of X percent\n"
-    "  --budget S           adaptive: at most S seconds per (instance, size)\n"
-    "  --trials N           reference: trials; adaptive: minimum trials\n"
+    "  --target-ci X        stop at a 95% CI half-width of X percent\n"
+    "  --budget S           at most S seconds per (instance, size)\n"
+    "  --trials N           reference: trials; others: minimum trials\n"
     "  --loop, --no-loop    KAT_Loop (a million hashes) always / never; by\n"
     "                       default whenever the submitted vectors include it\n"
     "  --full               also run KAT_2_33 (a 1 GiB message)\n"
@@ -49,6 +51,8 @@ const char hb_usage_run[] =
     "                       (not timed by default); their figures carry it\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
     "                       (they stay recorded in campaign.json)\n"
+    "  --ct                 then the constant-time stage (hashbench ct) on every\n"
+    "                       instance that passed its KATs\n"
     "\n"
     "Exit status: 0 all instances passed, 1 some failed (the campaign still\n"
     "completed), 2 usage error or refusal.\n";
@@ -96,8 +100,12 @@ static int parse_valued(campaign_options *o, const char *opt, const char *v)
     else if (!strcmp(opt, "--cc")) o->cc = v;
     else if (!strcmp(opt, "--shard-costs")) o->shard_costs = v;
     else if (!strcmp(opt, "--profile")) return set_text(s->profile, sizeof s->profile, opt, v);
-    else if (!strcmp(opt, "--plan") || !strcmp(opt, "--planner"))
+    else if (!strcmp(opt, "--plan") || !strcmp(opt, "--planner")) {
+        if (!plan_known(v))
+            return hb_cli_usage_error("run", "%s is interleaved, adaptive or reference, "
+                                      "not '%s'", opt, v);
         return set_text(s->planner, sizeof s->planner, opt, v);
+    }
     else if (!strcmp(opt, "--sizes")) return parse_sizes(s, v);
     else if (!strcmp(opt, "--shard")) {
         if (shard_parse(v, &s->shard, &err) < 0)
@@ -125,6 +133,8 @@ static int is_valued(const char *opt)
     return 0;
 }
 
+static int want_ct; /* --ct */
+
 static int parse_args(int argc, char **argv, campaign_options *o,
                       const char ***subs, size_t *n_subs)
 {
@@ -143,6 +153,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         else if (!strcmp(a, "--full")) o->full = 1;
         else if (!strcmp(a, "--allow-unfit-host")) o->allow_unfit_host = 1;
         else if (!strcmp(a, "--time-failed")) o->time_failed = 1;
+        else if (!strcmp(a, "--ct")) want_ct = 1;
         else if (a[0] == '-' && a[1]) rc = hb_cli_usage_error("run", "unknown option '%s'", a);
         else (*subs)[(*n_subs)++] = a;
         if (rc)
@@ -253,6 +264,20 @@ int cmd_run(int argc, char **argv)
     hb_err err;
     rc = campaign_run(&o, &r, &err);
     campaign_progress_end(&prog);
+    if (rc == 0 && want_ct) {
+        /* the constant-time stage after the campaign (src/ct/ct.h) */
+        ct_options co = {0};
+        int found = 0, na = 0;
+        co.run_dir = o.run_dir;
+        co.progress = o.progress;
+        co.progress_ctx = o.progress_ctx;
+        campaign_progress_init(&prog, stderr, -1);
+        rc = ct_run(&co, &found, &na, &err);
+        campaign_progress_end(&prog);
+        if (rc == 0)
+            fprintf(stderr, "constant-time stage: %d instance(s) with findings, %d not "
+                    "analysable (%s/%s/)\n", found, na, o.run_dir, CT_DIR);
+    }
     if (rc < 0)
         fprintf(stderr, "hashbench run: %s\n", err.msg);
     else

@@ -2,6 +2,7 @@
 #include "common/json.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,7 +97,10 @@ int hb_json_get_arr(const json_t *obj, const char *name, json_t **out,
     return 0;
 }
 
-static void list_below(const char *root, const char *rel, json_t *list)
+/* Lists the files below ROOT/REL; a symbolic link is listed, never
+ * followed (a link to "." would loop), and folders deeper than 64 are not
+ * entered. */
+static void list_below(const char *root, const char *rel, json_t *list, int depth)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
@@ -110,8 +114,9 @@ static void list_below(const char *root, const char *rel, json_t *list)
         char sub[4096], full[8192];
         snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
         snprintf(full, sizeof full, "%s/%s", root, sub);
-        if (hb_is_dir(full))
-            list_below(root, sub, list);
+        struct stat st;
+        if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode) && depth < 64)
+            list_below(root, sub, list, depth + 1);
         else
             json_array_append_new(list, json_string(sub));
     }
@@ -120,5 +125,5 @@ static void list_below(const char *root, const char *rel, json_t *list)
 
 void hb_json_list_files(const char *root, json_t *list)
 {
-    list_below(root, "", list);
+    list_below(root, "", list, 0);
 }

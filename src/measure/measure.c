@@ -9,7 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
+
+#include "common/clock.h"
 
 #include "common/fs.h"
 #include "common/json.h"
@@ -17,6 +20,8 @@
 #include "kat/kat_instance.h"
 #include "measure/counter.h"
 #include "measure/host.h"
+#include "measure/interleave.h"
+#include "measure/journal.h"
 #include "measure/outside.h"
 #include "measure/plan.h"
 #include "measure/record.h"
@@ -200,6 +205,7 @@ typedef struct measure_target {
     const json_t *build, *kat;
     const char *cand, *inst, *lib, *lib_sha, *flags_kind, *flags;
     int digest_bits;
+    int baseline;        /* the OpenSSL SM3 baseline of build.json */
 } measure_target;
 
 static int target_of(const json_t *b, const json_t *kat, int time_failed,
@@ -228,6 +234,7 @@ static int target_of(const json_t *b, const json_t *kat, int time_failed,
     t->flags_kind = json_string_value(json_object_get(src, "flags_kind"));
     t->flags = json_string_value(json_object_get(src, "flags"));
     t->digest_bits = (int)json_integer_value(json_object_get(b, "digest_bits"));
+    t->baseline = json_is_true(json_object_get(b, "baseline"));
     if (!t->lib || t->digest_bits <= 0)
         return hb_fail_at(err, file, 0, "instances[%zu] (%s/%s): library or "
                           "digest_bits missing; rebuild", idx, t->cand, t->inst);
@@ -283,68 +290,94 @@ static int check_digests(const measure_ctx *c, const measure_target *t, unsigned
     return rc < 0 ? -1 : 0;
 }
 
-static int measure_one(measure_ctx *c, const measure_target *t, unsigned size,
-                       const char *path, hb_err *err)
+/* The request of target T at SIZE, before the planner sets its calls. */
+static void request_of(const measure_ctx *c, const measure_target *t, unsigned size,
+                       trial_request *rq)
+{
+    memset(rq, 0, sizeof *rq);
+    rq->probe_path = c->probe;
+    rq->run_dir = c->o->run_dir;
+    rq->lib = t->lib;
+    rq->size = size;
+    rq->cpu = c->cpu;
+    rq->counter = c->counter;
+    rq->digest_bits = t->digest_bits;
+}
+
+/* The record of target T at SIZE from its planned trials PO (taken under
+ * host facts BEFORE): the memory run and the digests' check when the
+ * trials went well, then the record written atomically to PATH. */
+static int finish_cell(measure_ctx *c, const measure_target *t, unsigned size,
+                       const char *path, const host_info *before, plan_outcome *po,
+                       hb_err *err)
 {
     trial_request rq;
-    memset(&rq, 0, sizeof rq);
-    rq.probe_path = c->probe;
-    rq.run_dir = c->o->run_dir;
-    rq.lib = t->lib;
-    rq.size = size;
-    rq.cpu = c->cpu;
-    rq.counter = c->counter;
-    rq.digest_bits = t->digest_bits;
-    host_info before, after;
-    read_host(c->cpu, &before);
-    plan_outcome po;
-    if (plan_execute(&c->settings, &rq, &po, err) != 0)
-        return -1;
+    request_of(c, t, size, &rq);
     trial_result mem;
     memset(&mem, 0, sizeof mem);
     verify_report vr = {0, -1, 0};
     char failure[640] = "";
-    int inconsistent = po.inconsistent, rc = 0;
-    if (!po.ok)
-        snprintf(failure, sizeof failure, "%s", po.failure);
+    int inconsistent = po->inconsistent, rc = 0;
+    if (!po->ok)
+        snprintf(failure, sizeof failure, "%s", po->failure);
     else
         rc = memory_run(&rq, &mem, failure, sizeof failure, &inconsistent, err);
     if (rc == 0 && !failure[0])
-        rc = check_digests(c, t, size, &po, &vr, failure, sizeof failure, &inconsistent,
+        rc = check_digests(c, t, size, po, &vr, failure, sizeof failure, &inconsistent,
                            err);
-    if (rc != 0) {
-        plan_outcome_free(&po);
+    if (rc != 0)
         return -1;
-    }
+    host_info after;
     read_host(c->cpu, &after);
-    rq.calls = po.calls_per_trial;
-    rq.warmup = po.warmup_calls;
+    rq.calls = po->calls_per_trial;
+    rq.warmup = po->warmup_calls;
     json_t *cmd = trial_command_json(&rq);
-    json_t *env = record_environment(&before, &after,
+    json_t *env = record_environment(before, &after,
         json_string_value(json_object_get(t->build, "compiler_version")),
         c->counter, c->rate_hz);
     record_input in = {t->build, t->kat, t->lib, t->lib_sha, t->flags_kind,
-                       t->flags, size, cmd, env, &c->settings, &po, &mem, failure,
+                       t->flags, size, cmd, env, &c->settings, po, &mem, failure,
                        inconsistent, &vr};
     json_t *rec = record_build(&in, err);
     rc = rec ? hb_json_save(path, rec, err) : -1;
     json_decref(rec);
     json_decref(cmd);
     json_decref(env);
-    plan_outcome_free(&po);
     if (rc == 0 && failure[0])
         c->failed++;
     return rc;
+}
+
+static int measure_one(measure_ctx *c, const measure_target *t, unsigned size,
+                       const char *path, hb_err *err)
+{
+    trial_request rq;
+    request_of(c, t, size, &rq);
+    host_info before;
+    read_host(c->cpu, &before);
+    plan_outcome po;
+    if (plan_execute(&c->settings, &rq, &po, err) != 0)
+        return -1;
+    int rc = finish_cell(c, t, size, path, &before, &po, err);
+    plan_outcome_free(&po);
+    return rc;
+}
+
+/* The record path of target T at SIZE. */
+static int record_path(const measure_ctx *c, const measure_target *t, unsigned size,
+                       char *path, size_t sz, hb_err *err)
+{
+    char rel[1024];
+    snprintf(rel, sizeof rel, "records/%s/%s__hash_%u.json", t->cand, t->inst, size);
+    return hb_path_join(path, sz, c->o->run_dir, rel, err);
 }
 
 static int measure_target_sizes(measure_ctx *c, const measure_target *t,
                                  const unsigned *sizes, int n_sizes, hb_err *err)
 {
     for (int s = 0; s < n_sizes; s++) {
-        char rel[1024], path[PATH_MAX], step[600];
-        snprintf(rel, sizeof rel, "records/%s/%s__hash_%u.json", t->cand, t->inst,
-                 sizes[s]);
-        if (hb_path_join(path, sizeof path, c->o->run_dir, rel, err) != 0)
+        char path[PATH_MAX], step[600];
+        if (record_path(c, t, sizes[s], path, sizeof path, err) != 0)
             return -1;
         snprintf(step, sizeof step, "measure %s/%s %u B", t->cand, t->inst, sizes[s]);
         if (c->o->progress)
@@ -359,15 +392,158 @@ static int measure_target_sizes(measure_ctx *c, const measure_target *t,
     return 0;
 }
 
+/* ---- the interleaved planner ---- */
+
+/* One cell of the interleaved stage: its target, size and record; WRITE 0
+ * for a baseline cell that only pairs (its record is current, or not
+ * selected). */
+typedef struct ilv_slot {
+    const measure_target *t;
+    unsigned size;
+    int write;
+    char path[PATH_MAX];
+    char key[PATH_MAX + 80]; /* the journal's: the path and the library's SHA-256 */
+} ilv_slot;
+
+typedef struct ilv_stage {
+    measure_ctx *c;
+    ilv_slot *slots;
+    ilv_cell *cells;
+    size_t n;
+    char journal[PATH_MAX];
+} ilv_stage;
+
+static int round_done(void *ctx, int round, const ilv_cell *cells, size_t n,
+                      size_t active, hb_err *err)
+{
+    ilv_stage *st = ctx;
+    if (st->c->o->progress) {
+        char step[128];
+        snprintf(step, sizeof step, "measure round %d: %zu cells still taking trials",
+                 round + 1, active);
+        size_t ended = 0;
+        for (size_t i = 0; i < n; i++)
+            ended += st->slots[i].write && !cells[i].active;
+        st->c->o->progress(st->c->o->progress_ctx, step, st->c->done + (int)ended,
+                           st->c->total);
+    }
+    const char *keys[n ? n : 1];
+    for (size_t i = 0; i < n; i++)
+        keys[i] = st->slots[i].key;
+    return journal_save(st->journal, &st->c->settings, round, keys, cells, n, err);
+}
+
+/* The index of the baseline's cell at SIZE in ST, added as a pairing-only
+ * cell when it is not there; -1 when there is no baseline. */
+static long baseline_cell(ilv_stage *st, const measure_target *base, unsigned size,
+                          hb_err *err)
+{
+    if (!base)
+        return -1;
+    for (size_t i = 0; i < st->n; i++)
+        if (st->slots[i].t == base && st->slots[i].size == size)
+            return (long)i;
+    ilv_slot *sl = &st->slots[st->n];
+    sl->t = base;
+    sl->size = size;
+    sl->write = 0;
+    if (record_path(st->c, base, size, sl->path, sizeof sl->path, err) != 0)
+        return -2;
+    snprintf(sl->key, sizeof sl->key, "%s %s", sl->path, base->lib_sha ? base->lib_sha : "");
+    request_of(st->c, base, size, &st->cells[st->n].tmpl);
+    st->cells[st->n].baseline = -1;
+    return (long)st->n++;
+}
+
+static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t nt,
+                               const measure_target *base, const unsigned *sizes,
+                               int n_sizes, hb_err *err)
+{
+    size_t cap = (nt + 1) * (size_t)n_sizes + 1;
+    ilv_stage st = {c, calloc(cap, sizeof(ilv_slot)), calloc(cap, sizeof(ilv_cell)), 0, ""};
+    int rc = st.slots && st.cells ? 0 : hb_fail(err, "out of memory");
+    if (rc == 0)
+        rc = hb_path_join(st.journal, sizeof st.journal, c->o->run_dir,
+                          "measure-journal.json", err);
+    for (size_t i = 0; rc == 0 && i < nt; i++)
+        for (int k = 0; rc == 0 && k < n_sizes; k++) {
+            ilv_slot *sl = &st.slots[st.n];
+            sl->t = &targets[i];
+            sl->size = sizes[k];
+            sl->write = 1;
+            int failed = 0;
+            if (record_path(c, sl->t, sizes[k], sl->path, sizeof sl->path, err) != 0)
+                rc = -1;
+            else if (!c->o->force &&
+                     record_is_current(sl->path, &c->settings, sl->t->lib_sha, &failed)) {
+                c->failed += failed;
+                c->done++;
+            } else {
+                snprintf(sl->key, sizeof sl->key, "%s %s", sl->path,
+                         sl->t->lib_sha ? sl->t->lib_sha : "");
+                request_of(c, sl->t, sizes[k], &st.cells[st.n].tmpl);
+                st.cells[st.n++].baseline = -1;
+            }
+        }
+    /* every cell is paired with the baseline at its size */
+    size_t own = st.n;
+    for (size_t i = 0; rc == 0 && i < own; i++) {
+        if (st.slots[i].t->baseline)
+            continue;
+        long b = baseline_cell(&st, base, st.slots[i].size, err);
+        if (b < -1)
+            rc = -1;
+        st.cells[i].baseline = (int)b;
+    }
+    int first_round = 0;
+    if (rc == 0) {
+        const char *keys[st.n ? st.n : 1];
+        for (size_t i = 0; i < st.n; i++)
+            keys[i] = st.slots[i].key;
+        rc = journal_load(st.journal, &c->settings, keys, st.cells, st.n, &first_round,
+                          err);
+    }
+    host_info before;
+    read_host(c->cpu, &before);
+    ilv_hooks h = {round_done, &st, first_round};
+    if (rc == 0)
+        rc = ilv_run(st.cells, st.n, &c->settings, &h, err);
+    for (size_t i = 0; i < st.n; i++) {
+        if (rc == 0 && st.slots[i].write) {
+            plan_outcome *po = &st.cells[i].out;
+            if (st.cells[i].baseline >= 0)
+                snprintf(po->pair_instance, sizeof po->pair_instance, "%s/%s",
+                         st.slots[st.cells[i].baseline].t->cand,
+                         st.slots[st.cells[i].baseline].t->inst);
+            if (c->o->progress) {
+                char step[600];
+                snprintf(step, sizeof step, "record %s/%s %u B", st.slots[i].t->cand,
+                         st.slots[i].t->inst, st.slots[i].size);
+                c->o->progress(c->o->progress_ctx, step, c->done, c->total);
+            }
+            rc = finish_cell(c, st.slots[i].t, st.slots[i].size, st.slots[i].path, &before,
+                             po, err);
+            c->done++;
+        }
+        plan_outcome_free(&st.cells[i].out);
+    }
+    if (rc == 0)
+        unlink(st.journal); /* every record is written: the rounds are kept there */
+    free(st.slots);
+    free(st.cells);
+    return rc;
+}
+
 static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
 {
     memset(c, 0, sizeof *c);
     c->o = o;
-    c->settings.planner = o->planner ? o->planner : "adaptive";
-    if (strcmp(c->settings.planner, "adaptive") && strcmp(c->settings.planner, "reference"))
-        return hb_fail(err, "unknown planner '%s': use reference or adaptive",
-                       c->settings.planner);
-    c->settings.min_trials = o->trials > 0 ? o->trials : 5;
+    c->settings.planner = o->planner ? o->planner : "interleaved";
+    if (!plan_known(c->settings.planner))
+        return hb_fail(err, "unknown planner '%s': use interleaved, adaptive or "
+                       "reference", c->settings.planner);
+    c->settings.min_trials = o->trials > 0 ? o->trials
+                                            : plan_default_min_trials(c->settings.planner);
     c->settings.target_ci_percent = o->target_ci > 0 ? o->target_ci : 0.5;
     /* no --budget: at most 10 s and at most a tenth of what the reference
      * rule would spend on the same size (plan_adaptive_budget) */
@@ -386,6 +562,11 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
     if (host_rate(c, err) != 0 || calibrate_exchange(c, err) != 0)
         return -1;
     c->settings.host_rate_hz = c->rate_hz;
+    c->settings.stage_start = hb_mono_s();
+    uint64_t seed = 0;
+    while (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        ;
+    c->settings.seed = seed; /* a resumed stage takes its journal's */
     return 0;
 }
 
@@ -411,18 +592,29 @@ int measure_run(const measure_options *o, int *n_failed, hb_err *err)
     json_t *arr = json_object_get(build, "instances");
     int rc = json_is_array(arr) ? 0
              : hb_fail_at(err, path, 0, "no 'instances' array; run hashbench build");
-    measure_target *targets = calloc(json_array_size(arr) + 1, sizeof *targets);
+    measure_target *targets = calloc(json_array_size(arr) + 2, sizeof *targets);
+    measure_target base, *basep = NULL;
     size_t nt = 0;
     for (size_t i = 0; rc == 0 && i < json_array_size(arr); i++) {
         int t = target_of(json_array_get(arr, i), kat, o->time_failed, &targets[nt],
                           path, i, err);
         if (t < 0)
             rc = -1;
-        else if (t > 0 && selected(o, targets[nt].cand, targets[nt].inst))
+        else if (t > 0 && targets[nt].baseline && !basep) {
+            base = targets[nt]; /* paired with every cell, selected or not */
+            basep = &base;
+        }
+        if (t > 0 && selected(o, targets[nt].cand, targets[nt].inst))
             nt++;
     }
+    /* the selected baseline is the same target as BASE */
+    for (size_t i = 0; basep && i < nt; i++)
+        if (targets[i].baseline)
+            basep = &targets[i];
     c.total = (int)nt * n_sizes;
-    for (size_t i = 0; rc == 0 && i < nt; i++)
+    if (rc == 0 && plan_is_interleaved(&c.settings))
+        rc = measure_interleaved(&c, targets, nt, basep, sizes, n_sizes, err);
+    for (size_t i = 0; rc == 0 && !plan_is_interleaved(&c.settings) && i < nt; i++)
         rc = measure_target_sizes(&c, &targets[i], sizes, n_sizes, err);
     if (rc == 0 && o->progress)
         o->progress(o->progress_ctx, "measure", c.done, c.total);

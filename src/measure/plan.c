@@ -18,8 +18,7 @@
 #define CALIB_ROUNDS 6
 #define ADAPTIVE_MIN_TRIAL_NS 1e6
 #define ADAPTIVE_MIN_TRIAL_TICKS 1e5
-#define ADAPTIVE_LONG_CALL_NS 10e6
-#define ADAPTIVE_LONG_CALL_CALLS 10
+#define ILV_MAX_TRIAL_NS 10e6
 
 /* ceil(NS / T1_NS) calls, kept within [LO, HI]. */
 static unsigned long long calls_for(double ns, double t1_ns, double lo, double hi)
@@ -40,8 +39,7 @@ unsigned long long plan_adaptive_calls(double t1_ns, double rate_hz)
     double ns = ADAPTIVE_MIN_TRIAL_NS;
     if (rate_hz > 0 && ADAPTIVE_MIN_TRIAL_TICKS / rate_hz * 1e9 > ns)
         ns = ADAPTIVE_MIN_TRIAL_TICKS / rate_hz * 1e9;
-    double floor_calls = t1_ns >= ADAPTIVE_LONG_CALL_NS ? ADAPTIVE_LONG_CALL_CALLS : 1;
-    return calls_for(ns, t1_ns, floor_calls, 1e12);
+    return calls_for(ns, t1_ns, 1, 1e12);
 }
 
 unsigned long long plan_warmup_calls(double t1_ns)
@@ -57,7 +55,7 @@ unsigned long long plan_adaptive_warmup_calls(double t1_ns)
 double plan_reference_cost_s(double t1_ns, int min_trials)
 {
     double calls = (double)(plan_reference_calls(t1_ns) + plan_warmup_calls(t1_ns));
-    return (double)(min_trials > 0 ? min_trials : 5) * calls * t1_ns * 1e-9;
+    return (double)(min_trials > 0 ? min_trials : PLAN_MIN_TRIALS) * calls * t1_ns * 1e-9;
 }
 
 double plan_adaptive_budget(const plan_settings *s, double t1_ns, int min_trials)
@@ -119,25 +117,37 @@ const char *plan_stop_name(int stopped)
     }
 }
 
-/* The running cell: its settings, its clock and its hard cap. */
-typedef struct cell {
-    const plan_settings *s;
-    plan_outcome *out;
-    double start;      /* CLOCK_MONOTONIC at plan_execute */
-    double cap_s;      /* max_cell_s */
-} cell;
+int plan_known(const char *planner)
+{
+    return planner && (!strcmp(planner, "interleaved") || !strcmp(planner, "adaptive") ||
+                       !strcmp(planner, "reference"));
+}
+
+int plan_default_min_trials(const char *planner)
+{
+    return planner && !strcmp(planner, "interleaved") ? PLAN_ILV_MIN_TRIALS
+                                                       : PLAN_MIN_TRIALS;
+}
+
+int plan_is_interleaved(const plan_settings *s)
+{
+    return s->planner && strcmp(s->planner, "interleaved") == 0;
+}
 
 /* One trial through the settings' runner (the probe by default), its
  * timeout cut to what is left of the cell's time cap. Returns 0 when it ran
  * (the outcome's failure is set when it failed: 1), -1 on an error. */
-static int run_trial(cell *c, const trial_request *rq, trial_result *r, hb_err *err)
+static int run_trial(plan_cell *c, const trial_request *rq, trial_result *r, hb_err *err)
 {
     trial_request cut = *rq;
-    double left = c->cap_s - (hb_mono_s() - c->start);
+    double used = plan_is_interleaved(c->s) ? c->spent_s : hb_mono_s() - c->start;
+    double left = c->cap_s - used;
     if (cut.timeout_s > left)
         cut.timeout_s = left > 0.01 ? left : 0.01;
     c->out->processes++;
+    double t0 = hb_mono_s();
     int rc = c->s->run ? c->s->run(&cut, r, c->s->run_ctx, err) : trial_run(&cut, r, err);
+    c->spent_s += hb_mono_s() - t0;
     if (rc != 0)
         return -1;
     if (!r->ok) {
@@ -154,7 +164,7 @@ static double timeout_for(unsigned long long calls, double ns_per_call)
     return t > 600 ? 600 : t;
 }
 
-static int calibrate(cell *c, const trial_request *tmpl, hb_err *err)
+static int calibrate(plan_cell *c, const trial_request *tmpl, hb_err *err)
 {
     plan_outcome *out = c->out;
     trial_request rq = *tmpl;
@@ -187,37 +197,45 @@ static int calibrate(cell *c, const trial_request *tmpl, hb_err *err)
     return 0;
 }
 
-static int push_trial(plan_outcome *out, const trial_result *r, double host_rate,
-                      int adaptive)
+static int push_trial(plan_cell *c, const trial_result *r, double t_s)
 {
+    plan_outcome *out = c->out;
     plan_trial *t = realloc(out->trials, (out->n_trials + 1) * sizeof *t);
     if (!t)
         return -1;
     out->trials = t;
     t = &out->trials[out->n_trials++];
+    memset(t, 0, sizeof *t);
     t->r = *r;
+    t->t_s = t_s;
+    t->round = t->slot = -1;
     t->rate_hz = r->ns ? (double)r->ticks * 1e9 / (double)r->ns : 0;
-    t->disturbed = plan_disturbance(r, t->rate_hz, host_rate);
+    t->disturbed = plan_disturbance(r, t->rate_hz, c->s->host_rate_hz);
     /* the reference rule's long trials (up to 1 s) are preempted on any busy
      * host, so for it only the rate and outside rules reject; the figures
      * stay recorded */
-    if (!adaptive)
+    if (strcmp(c->s->planner, "reference") == 0)
         t->disturbed &= PLAN_DISTURBED_RATE | PLAN_DISTURBED_OUTSIDE;
     return t->disturbed;
 }
 
-/* One timed trial. Returns 1 when it was added (*DISTURBED its bits), 0 on
- * a probe failure (out->ok = 0), -1 on an error. */
-static int run_one(cell *c, const trial_request *rq, int *disturbed, hb_err *err)
+int plan_cell_trial(plan_cell *c, int *disturbed, hb_err *err)
 {
     plan_outcome *out = c->out;
     trial_result r;
-    if (run_trial(c, rq, &r, err) != 0)
+    double origin = c->s->stage_start > 0 ? c->s->stage_start : c->start;
+    double t_s = hb_mono_s() - origin;
+    c->processes++;
+    double before = c->spent_s;
+    int rc = run_trial(c, &c->rq, &r, err);
+    c->wall_sum += c->spent_s - before;
+    c->wall_n++;
+    if (rc != 0)
         return -1;
     if (!r.ok) {
         snprintf(out->failure, sizeof out->failure, "%s", r.failure);
         /* a trial that broke a rule with its figures stays as evidence */
-        if (r.inconsistent && r.calls > 0 && push_trial(out, &r, c->s->host_rate_hz, 1) < 0)
+        if (r.inconsistent && r.calls > 0 && push_trial(c, &r, t_s) < 0)
             return hb_fail(err, "out of memory");
         return 0;
     }
@@ -229,16 +247,21 @@ static int run_one(cell *c, const trial_request *rq, int *disturbed, hb_err *err
         return 0;
     }
     snprintf(out->digest, sizeof out->digest, "%s", r.digest);
-    *disturbed = push_trial(out, &r, c->s->host_rate_hz,
-                            strcmp(c->s->planner, "adaptive") == 0);
+    *disturbed = push_trial(c, &r, t_s);
     if (*disturbed < 0)
         return hb_fail(err, "out of memory");
     return 1;
 }
 
-static double current_ci(const plan_outcome *out, unsigned long long size)
+double plan_cell_next_s(const plan_cell *c)
 {
-    stats_trial *t = calloc(out->n_trials, sizeof *t);
+    return c->wall_n ? c->wall_sum / (double)c->wall_n : c->trial_s;
+}
+
+double plan_cell_ci(const plan_cell *c)
+{
+    const plan_outcome *out = c->out;
+    stats_trial *t = calloc(out->n_trials ? out->n_trials : 1, sizeof *t);
     if (!t)
         return INFINITY;
     for (size_t i = 0; i < out->n_trials; i++) {
@@ -249,7 +272,8 @@ static double current_ci(const plan_outcome *out, unsigned long long size)
     }
     stats_derived d;
     double ci = INFINITY;
-    if (stats_derive(t, out->n_trials, size, &d, NULL) == 0 && isfinite(d.ci95_rel_percent))
+    if (stats_derive(t, out->n_trials, c->rq.size, STATS_CI_BATCH, &d, NULL) == 0 &&
+        isfinite(d.ci95_rel_percent))
         ci = d.ci95_rel_percent;
     free(t);
     return ci;
@@ -268,14 +292,28 @@ static size_t kept(const plan_outcome *out, unsigned long long *calls)
 }
 
 /* Sets the calls, warm-up and budget of the timed trials from calibration. */
-static void plan_trials(cell *c, trial_request *rq, int adaptive, int min_trials)
+static void plan_trials(plan_cell *c)
 {
     const plan_settings *s = c->s;
     plan_outcome *out = c->out;
+    trial_request *rq = &c->rq;
+    int min_trials = c->min_trials;
     double t1 = out->calib_ns_per_call;
-    if (adaptive) {
+    if (c->adaptive) {
         rq->calls = plan_adaptive_calls(t1, s->host_rate_hz);
         rq->warmup = plan_adaptive_warmup_calls(t1);
+        /* interleaved: the minimum trials alone reach the 100-call floor
+         * where that keeps a trial within 10 ms (a 64 KiB message of 1 ms
+         * gets 16 trials of 7 calls rather than 100 of one) */
+        if (plan_is_interleaved(s) && t1 > 0) {
+            unsigned long long want = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
+                                      (unsigned long long)min_trials;
+            unsigned long long fit = (unsigned long long)(ILV_MAX_TRIAL_NS / t1);
+            if (want > fit)
+                want = fit;
+            if (rq->calls < want)
+                rq->calls = want;
+        }
         /* An explicit budget holds for slow calls too: the min_trials
          * processes that always run fit in it, one call each at least. */
         if (s->budget_explicit && t1 > 0) {
@@ -297,99 +335,130 @@ static void plan_trials(cell *c, trial_request *rq, int adaptive, int min_trials
     rq->timeout_s = timeout_for(rq->calls + rq->warmup, t1);
     out->calls_per_trial = rq->calls;
     out->warmup_calls = rq->warmup;
-    out->reference_cost_s = plan_reference_cost_s(t1, min_trials);
-    if (!adaptive)
+    /* the reference rule's cost with its own trial count (the interleaved
+     * planner's larger minimum is not the rule's) */
+    int ref_trials = plan_is_interleaved(s) ? PLAN_MIN_TRIALS : min_trials;
+    out->reference_cost_s = plan_reference_cost_s(t1, ref_trials);
+    c->trial_s = out->process_s + (double)(rq->calls + rq->warmup) * t1 * 1e-9;
+    if (!c->adaptive)
         return;
-    out->budget_s = out->floor_budget_s = plan_adaptive_budget(s, t1, min_trials);
+    out->budget_s = out->floor_budget_s = plan_adaptive_budget(s, t1, ref_trials);
     if (!s->budget_explicit) {
         unsigned long long floor_trials = (PLAN_MIN_CALLS + rq->calls - 1) / rq->calls;
         if (floor_trials < (unsigned long long)min_trials)
             floor_trials = (unsigned long long)min_trials;
-        double trial_s = out->process_s + (double)(rq->calls + rq->warmup) * t1 * 1e-9;
-        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * trial_s;
+        /* an interleaved slot also pays for the baseline's paired trial */
+        double slot_s = c->trial_s * (plan_is_interleaved(s) ? 2.0 : 1.0);
+        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * slot_s;
         if (floors_s > out->floor_budget_s)
             out->floor_budget_s = floors_s;
+        /* the interleaved budget is one hard figure: the floors' cost when
+         * it is the larger */
+        if (plan_is_interleaved(s))
+            out->budget_s = out->floor_budget_s;
     }
 }
 
-/* The reason to stop before the next timed trial, or PLAN_STOP_NONE. */
-static int stop_reason(cell *c, int adaptive, int min_trials, double timed_start,
-                       size_t processes, size_t cap, unsigned long long size)
+int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *tmpl,
+                    plan_outcome *out, hb_err *err)
 {
+    memset(out, 0, sizeof *out);
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->out = out;
+    c->start = hb_mono_s();
+    c->cap_s = s->max_cell_s;
+    if (!(c->cap_s > 0))
+        c->cap_s = s->budget_explicit && 2 * s->budget_s > PLAN_MAX_CELL_S
+                       ? 2 * s->budget_s : PLAN_MAX_CELL_S;
+    c->adaptive = strcmp(s->planner, "reference") != 0;
+    c->min_trials = s->min_trials > 0 ? s->min_trials
+                                        : plan_default_min_trials(s->planner);
+    int max_trials = s->max_trials > 0 ? s->max_trials : 200;
+    c->cap = c->adaptive ? (size_t)max_trials
+                         : (size_t)c->min_trials * (size_t)(1 + s->max_retries);
+    int rc = calibrate(c, tmpl, err);
+    if (rc != 0 || !out->ok) {
+        out->elapsed_s = hb_mono_s() - c->start;
+        return rc;
+    }
+    c->rq = *tmpl;
+    c->rq.calibrate = 0;
+    c->rq.memory = 0;
+    plan_trials(c);
+    c->timed_start = hb_mono_s();
+    c->calib_s = c->spent_s;
+    return 0;
+}
+
+/* The interleaved planner's rule: the floors and the interval, the trial
+ * and process caps, and a hard budget on the wall time charged to the cell
+ * (no minimum of trials runs past it). */
+static int stop_interleaved(plan_cell *c, double next_s)
+{
+    plan_outcome *out = c->out;
+    unsigned long long calls;
+    size_t k = kept(out, &calls);
+    if ((int)k >= c->min_trials && calls >= PLAN_MIN_CALLS) {
+        if (plan_cell_ci(c) <= c->s->target_ci_percent)
+            return PLAN_STOP_TARGET;
+        if ((int)k >= (c->s->max_trials > 0 ? c->s->max_trials : 200))
+            return PLAN_STOP_TRIALS;
+    }
+    if (c->processes >= c->cap)
+        return PLAN_STOP_PROCESS_CAP;
+    if (c->processes > 0 && c->spent_s + next_s > c->cap_s)
+        return PLAN_STOP_TIME_CAP;
+    /* the automatic budget covers the floors at the slots' observed cost:
+     * calibration's estimate of a process misses what a busy host adds */
+    if (!c->s->budget_explicit && c->wall_n > 0) {
+        unsigned long long per = c->rq.calls ? c->rq.calls : 1;
+        unsigned long long floor_trials = (PLAN_MIN_CALLS + per - 1) / per;
+        if (floor_trials < (unsigned long long)c->min_trials)
+            floor_trials = (unsigned long long)c->min_trials;
+        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * next_s;
+        if (floors_s > out->budget_s)
+            out->budget_s = out->floor_budget_s = floors_s;
+    }
+    if (c->processes > 0 && c->spent_s - c->calib_s + next_s > out->budget_s)
+        return PLAN_STOP_BUDGET;
+    return PLAN_STOP_NONE;
+}
+
+int plan_cell_stop(plan_cell *c, double next_s)
+{
+    if (plan_is_interleaved(c->s))
+        return stop_interleaved(c, next_s);
     const plan_outcome *out = c->out;
     unsigned long long calls;
     size_t k = kept(out, &calls);
+    int adaptive = c->adaptive;
     /* the floors first: min_trials kept trials and 100 kept calls */
-    if ((int)k >= min_trials && (!adaptive || calls >= PLAN_MIN_CALLS)) {
+    if ((int)k >= c->min_trials && (!adaptive || calls >= PLAN_MIN_CALLS)) {
         if (!adaptive)
             return PLAN_STOP_TRIALS;
-        if (current_ci(out, size) <= c->s->target_ci_percent)
+        if (plan_cell_ci(c) <= c->s->target_ci_percent)
             return PLAN_STOP_TARGET;
         if ((int)k >= c->s->max_trials)
             return PLAN_STOP_TRIALS;
     }
-    if (processes >= cap)
+    if (c->processes >= c->cap)
         return PLAN_STOP_PROCESS_CAP;
     if (hb_mono_s() - c->start >= c->cap_s)
         return PLAN_STOP_TIME_CAP;
-    if (processes < (size_t)min_trials)
+    if (c->processes < (size_t)c->min_trials)
         return PLAN_STOP_NONE; /* the first min_trials timed processes always run */
-    double spent = hb_mono_s() - timed_start;
+    double spent = hb_mono_s() - c->timed_start;
     /* the budget, or the floors' budget while kept trials make progress */
     if (adaptive && spent >= out->budget_s && (k == 0 || spent >= out->floor_budget_s))
         return PLAN_STOP_BUDGET;
     return PLAN_STOP_NONE;
 }
 
-int plan_execute(const plan_settings *s, const trial_request *tmpl,
-                 plan_outcome *out, hb_err *err)
+void plan_cell_end(plan_cell *c)
 {
-    memset(out, 0, sizeof *out);
-    cell c = {s, out, hb_mono_s(), s->max_cell_s};
-    if (!(c.cap_s > 0))
-        c.cap_s = s->budget_explicit && 2 * s->budget_s > PLAN_MAX_CELL_S
-                      ? 2 * s->budget_s : PLAN_MAX_CELL_S;
-    int rc = calibrate(&c, tmpl, err);
-    if (rc != 0 || !out->ok) {
-        out->elapsed_s = hb_mono_s() - c.start;
-        return rc;
-    }
-    int adaptive = strcmp(s->planner, "adaptive") == 0;
-    int min_trials = s->min_trials > 0 ? s->min_trials : 5;
-    int max_trials = s->max_trials > 0 ? s->max_trials : 200;
-    trial_request rq = *tmpl;
-    rq.calibrate = 0;
-    rq.memory = 0;
-    plan_trials(&c, &rq, adaptive, min_trials);
-    size_t cap = adaptive ? (size_t)max_trials
-                          : (size_t)min_trials * (size_t)(1 + s->max_retries);
-    double timed_start = hb_mono_s();
-    size_t processes = 0;
-    int attempts = 0; /* tries of the current slot */
-    for (;;) {
-        int stop = stop_reason(&c, adaptive, min_trials, timed_start, processes, cap,
-                               tmpl->size);
-        if (stop != PLAN_STOP_NONE) {
-            out->stopped = stop;
-            out->target_reached = stop == PLAN_STOP_TARGET;
-            break;
-        }
-        int disturbed = 0;
-        rc = run_one(&c, &rq, &disturbed, err);
-        processes++;
-        if (rc <= 0)
-            break;
-        /* a disturbed trial is tried again in its slot, max_retries times */
-        if (disturbed && attempts < s->max_retries) {
-            attempts++;
-            out->disturbed_retries++;
-        } else {
-            attempts = 0;
-        }
-    }
-    out->elapsed_s = hb_mono_s() - c.start;
-    if (rc < 0)
-        return -1;
+    plan_outcome *out = c->out;
+    out->elapsed_s = plan_is_interleaved(c->s) ? c->spent_s : hb_mono_s() - c->start;
     size_t outside = 0;
     for (size_t i = 0; i < out->n_trials; i++)
         outside += (out->trials[i].disturbed & PLAN_DISTURBED_OUTSIDE) != 0;
@@ -402,12 +471,51 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
                  "the CPU time seen from outside went beyond the probe's loop time and "
                  "its allowance, or beyond the window's wall time (rules 2 and 3)",
                  outside, out->n_trials);
+    } else if (out->ok && out->n_trials == 0) {
+        out->ok = 0;
+        snprintf(out->failure, sizeof out->failure, "no timed trial ran: stopped on %s "
+                 "before the first", plan_stop_name(out->stopped));
     } else if (out->ok && kept(out, &calls) == 0) {
         out->ok = 0;
         snprintf(out->failure, sizeof out->failure, "every trial was disturbed (counter "
                  "rate, context switches or CPU time short of wall time); stopped on "
-                 "%s after %zu processes", plan_stop_name(out->stopped), processes);
+                 "%s after %zu processes", plan_stop_name(out->stopped), c->processes);
     }
+}
+
+int plan_execute(const plan_settings *s, const trial_request *tmpl,
+                 plan_outcome *out, hb_err *err)
+{
+    plan_cell c;
+    int rc = plan_cell_begin(&c, s, tmpl, out, err);
+    if (rc != 0 || !out->ok)
+        return rc;
+    int attempts = 0; /* tries of the current slot */
+    for (;;) {
+        int stop = plan_cell_stop(&c, plan_cell_next_s(&c));
+        if (stop != PLAN_STOP_NONE) {
+            out->stopped = stop;
+            out->target_reached = stop == PLAN_STOP_TARGET;
+            break;
+        }
+        int disturbed = 0;
+        rc = plan_cell_trial(&c, &disturbed, err);
+        if (rc <= 0)
+            break;
+        /* a disturbed trial is tried again in its slot, max_retries times;
+         * the interleaved planner instead gives the cell its next round */
+        if (!plan_is_interleaved(s) && disturbed && attempts < s->max_retries) {
+            attempts++;
+            out->disturbed_retries++;
+        } else {
+            attempts = 0;
+        }
+    }
+    if (rc < 0) {
+        out->elapsed_s = hb_mono_s() - c.start;
+        return -1;
+    }
+    plan_cell_end(&c);
     return 0;
 }
 

@@ -1,6 +1,8 @@
 /* The measurement planners for one (instance, size): calibration from
- * several timed calls after warm-up, then either the reference campaign's
- * rule ("reference": a fixed number of trials, calls per trial
+ * several timed calls after warm-up, then the interleaved planner's short
+ * trials, taken a round at a time across all cells (interleave.h drives the
+ * rounds through plan_cell_*; its budget is one hard figure, below), or the
+ * reference campaign's rule ("reference": a fixed number of trials, calls per trial
  * min(20000, max(ceil(1 s / t1), 20)) with t1 the calibrated per-call time)
  * or the adaptive rule ("adaptive": short trials of about 1 ms, so that most
  * run without being preempted, added until the 95% CI half-width of the mean
@@ -33,6 +35,7 @@
 #ifndef HB_MEASURE_PLAN_H
 #define HB_MEASURE_PLAN_H
 
+#include <stdint.h>
 #include <jansson.h>
 
 #include "common/err.h"
@@ -77,7 +80,7 @@ typedef int (*plan_trial_fn)(const trial_request *rq, trial_result *res,
                              void *ctx, hb_err *err);
 
 typedef struct plan_settings {
-    const char *planner;       /* "reference" or "adaptive" */
+    const char *planner;       /* "interleaved", "adaptive" or "reference" */
     int min_trials;            /* reference: the trial count; adaptive: the minimum */
     double target_ci_percent;  /* adaptive */
     double budget_s;           /* adaptive: wall-clock budget for adding trials;
@@ -93,6 +96,9 @@ typedef struct plan_settings {
     double host_rate_hz;       /* the counter's measured rate on this host */
     plan_trial_fn run;         /* NULL: trial_run (the probe executable) */
     void *run_ctx;             /* passed to RUN */
+    double stage_start;        /* CLOCK_MONOTONIC of the stage's start (trials'
+                                  t_s); 0: the cell's own start */
+    uint64_t seed;             /* interleaved: the stage's shuffle seed */
 } plan_settings;
 
 /* The kept evidence of one planned measurement. */
@@ -100,6 +106,14 @@ typedef struct plan_trial {
     trial_result r;
     double rate_hz;
     int disturbed;                    /* PLAN_DISTURBED_* bits, 0: kept */
+    double t_s;                       /* start, seconds since the stage's start */
+    int round;                        /* interleaved: its round (0-based); -1 */
+    int slot;                         /* interleaved: its place in the round; -1 */
+    int paired;                       /* 1: the baseline's trial below was taken
+                                         beside it, in the same round */
+    uint64_t pair_seed;
+    unsigned long long pair_calls, pair_ticks, pair_ns;
+    int pair_disturbed;
 } plan_trial;
 
 typedef struct plan_outcome {
@@ -119,6 +133,8 @@ typedef struct plan_outcome {
     double floor_budget_s;            /* adaptive: the limit while reaching the floors */
     double reference_cost_s;          /* estimated timed work of the reference rule */
     int disturbed_retries;
+    char pair_instance[256];          /* interleaved: "cand/inst" of the baseline
+                                         its trials are paired with, or "" */
     plan_trial *trials;               /* malloc'd; plan_outcome_free */
     size_t n_trials;
     char digest[TRIAL_DIGEST_HEX];
@@ -175,5 +191,72 @@ int plan_execute(const plan_settings *s, const trial_request *template,
                  plan_outcome *out, hb_err *err);
 
 void plan_outcome_free(plan_outcome *o);
+
+/* 1 for a planner's name this version knows ("interleaved", "adaptive",
+ * "reference"). */
+int plan_known(const char *planner);
+
+/* The minimum number of kept trials when none is given: PLAN_MIN_TRIALS
+ * (5, the reference campaign's count) for "reference" and "adaptive",
+ * PLAN_ILV_MIN_TRIALS for "interleaved", whose interval needs at least four
+ * batches (stats.h) to be of use. */
+#define PLAN_MIN_TRIALS 5
+#define PLAN_ILV_MIN_TRIALS 16
+int plan_default_min_trials(const char *planner);
+
+/* 1 when S's planner is the interleaved one. */
+int plan_is_interleaved(const plan_settings *s);
+
+/* ---- A cell run step by step (the interleaved planner, interleave.h, drives
+ * many of them at once; plan_execute drives one to its end). ---- */
+typedef struct plan_cell {
+    const plan_settings *s;
+    plan_outcome *out;
+    trial_request rq;      /* the timed trials' request, after calibration */
+    double start;          /* CLOCK_MONOTONIC at plan_cell_begin */
+    double cap_s;          /* max_cell_s */
+    double timed_start;    /* CLOCK_MONOTONIC of the first timed trial */
+    double trial_s;        /* one timed trial's estimated wall time */
+    double spent_s;        /* interleaved: wall time charged to the cell (its
+                              calibration, its trials and its paired baseline
+                              trials) */
+    double calib_s;        /* the part of spent_s that calibration took */
+    double wall_sum;       /* wall time of the timed trials so far ... */
+    size_t wall_n;         /* ... and their number */
+    int adaptive, min_trials;
+    size_t processes;      /* timed processes */
+    size_t cap;            /* their cap */
+} plan_cell;
+
+/* Calibrates the cell of request TMPL into OUT (which it clears). Returns
+ * -1 only when a probe could not be started; a failed calibration leaves
+ * out->ok = 0. On success the cell is ready for plan_cell_trial. */
+int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *tmpl,
+                    plan_outcome *out, hb_err *err);
+
+/* The wall time the cell's next timed trial is expected to take: the mean
+ * of its timed trials so far, or calibration's estimate before the first. */
+double plan_cell_next_s(const plan_cell *c);
+
+/* One timed trial appended to the cell's outcome; *DISTURBED gets its bits.
+ * Returns 1 when it was added, 0 when a failure ended the cell (out->ok = 0),
+ * -1 on an error. */
+int plan_cell_trial(plan_cell *c, int *disturbed, hb_err *err);
+
+/* The reason to stop before the next timed trial, or PLAN_STOP_NONE. For the
+ * interleaved planner NEXT_S is the wall time the next slot will cost the
+ * cell (its trial and a paired baseline trial): after the first slot, which
+ * always runs, a slot that would take the cell's trials past its budget is
+ * not started (calibration is not counted in the budget, as with the
+ * adaptive planner, but in the time cap). */
+int plan_cell_stop(plan_cell *c, double next_s);
+
+/* Ends the cell: the outcome's final verdicts (too many trials broke the
+ * outside rule: INCONSISTENT; none kept: failed). */
+void plan_cell_end(plan_cell *c);
+
+/* The 95% interval's relative half-width (percent) of the cell's trials as
+ * the record will state it (stats.h), +inf when it has none yet. */
+double plan_cell_ci(const plan_cell *c);
 
 #endif

@@ -66,9 +66,14 @@ static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
     size_t kept = 0;
     for (size_t i = 0; i < o->n_trials; i++)
         kept += !o->trials[i].disturbed;
-    int adaptive = strcmp(s->planner, "adaptive") == 0;
+    int adaptive = strcmp(s->planner, "reference") != 0;
     json_t *p = json_object();
     json_object_set_new(p, "planner", json_string(s->planner));
+    json_object_set_new(p, "interval", json_string(stats_ci_name(STATS_CI_BATCH)));
+    char seed[17];
+    snprintf(seed, sizeof seed, "%016llx", (unsigned long long)s->seed);
+    json_object_set_new(p, "round_seed", plan_is_interleaved(s) ? json_string(seed)
+                                                                : json_null());
     json_object_set_new(p, "trials", json_integer((json_int_t)kept));
     json_object_set_new(p, "calls_per_trial", json_integer((json_int_t)o->calls_per_trial));
     json_object_set_new(p, "warmup_calls", json_integer((json_int_t)o->warmup_calls));
@@ -147,7 +152,7 @@ int record_trial_outside(const json_t *trial, trial_outside *o, unsigned long lo
     return 0;
 }
 
-static json_t *trials_json(const plan_outcome *o)
+json_t *record_trials_json(const plan_outcome *o)
 {
     json_t *arr = json_array();
     for (size_t i = 0; i < o->n_trials; i++) {
@@ -171,6 +176,22 @@ static json_t *trials_json(const plan_outcome *o)
         json_object_set_new(last, "seed", json_string(seed));
         json_object_set_new(last, "fold", json_string(t->r.fold));
         json_object_set_new(last, "outside", outside_json(&t->r.outside));
+        json_object_set_new(last, "t_s", json_real(t->t_s));
+        json_object_set_new(last, "round", t->round >= 0 ? json_integer(t->round)
+                                                         : json_null());
+        json_object_set_new(last, "slot", t->slot >= 0 ? json_integer(t->slot)
+                                                       : json_null());
+        json_t *pair = json_null();
+        if (t->paired) {
+            char ps[17];
+            snprintf(ps, sizeof ps, "%016llx", (unsigned long long)t->pair_seed);
+            pair = json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "instance",
+                             o->pair_instance[0] ? o->pair_instance : "baseline",
+                             "seed", ps, "calls", (json_int_t)t->pair_calls,
+                             "ticks", (json_int_t)t->pair_ticks,
+                             "ns", (json_int_t)t->pair_ns, "disturbed", t->pair_disturbed);
+        }
+        json_object_set_new(last, "pair", pair);
     }
     return arr;
 }
@@ -264,7 +285,7 @@ json_t *record_build(const record_input *in, hb_err *err)
     json_object_set_new(r, "probe_command", json_incref(in->probe_command));
     json_object_set_new(r, "environment", json_incref(in->environment));
     json_object_set_new(r, "plan", plan_json(in->settings, in->outcome));
-    json_object_set_new(r, "trials", trials_json(in->outcome));
+    json_object_set_new(r, "trials", record_trials_json(in->outcome));
     json_object_set_new(r, "disturbed_retries",
                         json_integer(in->outcome->disturbed_retries));
     json_object_set_new(r, "disturbed", disturbed_counts_json(in->outcome));
@@ -297,7 +318,7 @@ static int same_num(const json_t *obj, const char *name, double v)
  * when it was explicit). */
 static int budget_matches(const json_t *plan, const plan_settings *s)
 {
-    if (strcmp(s->planner, "adaptive") != 0)
+    if (strcmp(s->planner, "reference") == 0)
         return 1;
     const char *rule = json_string_value(json_object_get(plan, "budget_rule"));
     if (!rule || strcmp(rule, s->budget_explicit ? "explicit" : "reference_fraction"))
@@ -322,9 +343,77 @@ int record_is_current(const char *path, const plan_settings *s,
              same_num(plan, "target_ci_percent", s->target_ci_percent) &&
              budget_matches(plan, s) &&
              same_num(plan, "max_retries", s->max_retries) &&
+             json_is_string(json_object_get(plan, "interval")) &&
+             !strcmp(json_string_value(json_object_get(plan, "interval")),
+                     stats_ci_name(STATS_CI_BATCH)) &&
              json_is_object(json_object_get(r, "verification"));
     if (ok)
         *failed = strcmp(status, "OK") != 0;
     json_decref(r);
     return ok;
+}
+
+static unsigned long long count_or(const json_t *obj, const char *key, unsigned long long d)
+{
+    unsigned long long v;
+    return get_count(obj, key, &v) == 0 ? v : d;
+}
+
+static long long int_or(const json_t *obj, const char *key, long long d)
+{
+    const json_t *v = json_object_get(obj, key);
+    return json_is_integer(v) ? (long long)json_integer_value(v) : d;
+}
+
+int record_trial_from_json(const json_t *j, plan_trial *t)
+{
+    memset(t, 0, sizeof *t);
+    const char *seed = json_string_value(json_object_get(j, "seed"));
+    const char *fold = json_string_value(json_object_get(j, "fold"));
+    if (!json_is_object(j) || !seed || !fold || strlen(fold) != TM_FOLD_HEX - 1 ||
+        get_count(j, "calls", &t->r.calls) != 0 || get_count(j, "ticks", &t->r.ticks) != 0 ||
+        get_count(j, "ns", &t->r.ns) != 0)
+        return -1;
+    t->r.ok = 1;
+    t->r.seed = strtoull(seed, NULL, 16);
+    snprintf(t->r.fold, sizeof t->r.fold, "%s", fold);
+    const json_t *cpu_ns = json_object_get(j, "cpu_ns");
+    t->r.sched_known = json_is_integer(cpu_ns);
+    t->r.cpu_ns = count_or(j, "cpu_ns", 0);
+    t->r.vcsw = int_or(j, "voluntary_switches", -1);
+    t->r.ivcsw = int_or(j, "involuntary_switches", -1);
+    t->r.pid = (long)int_or(j, "pid", -1);
+    t->r.cpu = (int)int_or(j, "cpu", -1);
+    t->r.rss_baseline_kb = (long)int_or(j, "rss_baseline_kb", -1);
+    t->r.rss_peak_kb = (long)int_or(j, "rss_peak_kb", -1);
+    t->r.stack_peak_bytes = t->r.heap_peak_bytes = t->r.heap_allocs = -1;
+    unsigned long long ns;
+    if (json_is_object(json_object_get(j, "outside")))
+        record_trial_outside(j, &t->r.outside, &ns);
+    t->rate_hz = json_number_value(json_object_get(j, "rate_hz"));
+    const json_t *reasons = json_object_get(j, "disturbed_reasons");
+    for (size_t i = 0; i < json_array_size(reasons); i++)
+        for (int b = 0; b < PLAN_DISTURBED_N_REASONS; b++) {
+            const char *name = json_string_value(json_array_get(reasons, i));
+            if (name && !strcmp(name, plan_disturbed_reason_name(1 << b)))
+                t->disturbed |= 1 << b;
+        }
+    if (json_is_true(json_object_get(j, "disturbed")) && !t->disturbed)
+        return -1;
+    t->r.outside_excess = (t->disturbed & PLAN_DISTURBED_OUTSIDE) != 0;
+    t->t_s = json_number_value(json_object_get(j, "t_s"));
+    t->round = (int)int_or(j, "round", -1);
+    t->slot = (int)int_or(j, "slot", -1);
+    const json_t *pair = json_object_get(j, "pair");
+    if (json_is_object(pair)) {
+        const char *ps = json_string_value(json_object_get(pair, "seed"));
+        if (!ps || get_count(pair, "calls", &t->pair_calls) != 0 ||
+            get_count(pair, "ticks", &t->pair_ticks) != 0 ||
+            get_count(pair, "ns", &t->pair_ns) != 0)
+            return -1;
+        t->paired = 1;
+        t->pair_seed = strtoull(ps, NULL, 16);
+        t->pair_disturbed = json_is_true(json_object_get(pair, "disturbed"));
+    }
+    return 0;
 }

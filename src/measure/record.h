@@ -61,6 +61,14 @@ int record_status_known(const char *status);
  * trials. Returns 0, or -1 when the trial has none. */
 int record_trial_outside(const json_t *trial, trial_outside *o, unsigned long long *ns);
 
+/* The "trials" array of a record for outcome O (new reference). */
+json_t *record_trials_json(const plan_outcome *o);
+
+/* One element of a "trials" array back into T (the interleaved stage's
+ * journal keeps its rounds this way). Returns 0, or -1 when J is not a
+ * trial this version writes. */
+int record_trial_from_json(const json_t *j, plan_trial *t);
+
 /* The message of SIZE bytes (rule PROBE_MESSAGE_RULE) and its SHA-256. */
 void record_message_sha256(unsigned long long size, char hex[65]);
 

@@ -57,8 +57,55 @@ double stats_median(double *x, size_t n)
     return stats_quantile_sorted(x, n, 0.5);
 }
 
-/* Spread figures of the K sorted trial means M around the mean MEAN. */
-static void derive_spread(const double *m, size_t k, stats_derived *d)
+size_t stats_batches(size_t k)
+{
+    if (k < 2)
+        return 0;
+    size_t b = (size_t)floor(sqrt((double)k));
+    return b < 2 ? 2 : b;
+}
+
+const char *stats_ci_name(stats_ci_method m)
+{
+    return m == STATS_CI_BATCH ? "batch_means" : "iid";
+}
+
+/* The batch-means half-width of the K ratios NUM[i] / DEN[i] taken in order
+ * (batch mean: sum(num) / sum(den) over the batch; with LOG, the batch mean
+ * is the mean of ln(NUM[i] / DEN[i]) and DEN is ignored). *B gets the number
+ * of batches; NaN for K < 2. */
+static double batch_half(const double *num, const double *den, size_t k, int log_mean,
+                         size_t *b_out)
+{
+    size_t b = stats_batches(k);
+    *b_out = b;
+    if (b < 2)
+        return NAN;
+    double sum = 0, ss = 0;
+    double *bm = malloc(b * sizeof *bm);
+    if (!bm)
+        return NAN;
+    for (size_t j = 0; j < b; j++) {
+        size_t lo = j * k / b, hi = (j + 1) * k / b;
+        double n = 0, d = 0;
+        for (size_t i = lo; i < hi; i++) {
+            n += num[i];
+            d += log_mean ? 1.0 : den[i];
+        }
+        bm[j] = n / d;
+        sum += bm[j];
+    }
+    double mean = sum / (double)b;
+    for (size_t j = 0; j < b; j++)
+        ss += (bm[j] - mean) * (bm[j] - mean);
+    free(bm);
+    return stats_t95((int)b - 1) * sqrt(ss / (double)(b - 1)) / sqrt((double)b);
+}
+
+/* Spread figures of the K sorted trial means M; TICKS and CALLS are the kept
+ * trials' figures in the order they were taken. */
+static void derive_spread(const double *m, const double *ticks, const double *calls,
+                          size_t k, stats_derived *d)
 {
     d->median_trial_mean = stats_quantile_sorted(m, k, 0.5);
     d->q1_trial_mean = stats_quantile_sorted(m, k, 0.25);
@@ -76,20 +123,56 @@ static void derive_spread(const double *m, size_t k, stats_derived *d)
         ss += (m[i] - plain_mean) * (m[i] - plain_mean);
     double sd = sqrt(ss / (double)(k - 1));
     d->cv_percent = plain_mean > 0 ? sd / plain_mean * 100.0 : NAN;
-    double half = stats_t95((int)k - 1) * sd / sqrt((double)k);
+    double half = d->method == STATS_CI_BATCH
+                      ? batch_half(ticks, calls, k, 0, &d->batches)
+                      : stats_t95((int)k - 1) * sd / sqrt((double)k);
     d->ci95_low = d->mean_ticks_per_call - half;
     d->ci95_high = d->mean_ticks_per_call + half;
     d->ci95_rel_percent = d->mean_ticks_per_call > 0
                               ? half / d->mean_ticks_per_call * 100.0 : NAN;
 }
 
+/* The paired ratio of the N trials T (see stats.h). */
+static void derive_ratio(const stats_trial *t, size_t n, stats_derived *d)
+{
+    d->ratio = d->ratio_ci95_low = d->ratio_ci95_high = d->ratio_ci95_rel_percent = NAN;
+    double *lq = malloc((n ? n : 1) * sizeof *lq);
+    if (!lq)
+        return;
+    size_t p = 0;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!t[i].paired || t[i].disturbed || t[i].pair_disturbed || t[i].calls == 0 ||
+            t[i].pair_calls == 0 || !(t[i].ticks > 0) || !(t[i].pair_ticks > 0))
+            continue;
+        lq[p] = log((t[i].ticks / (double)t[i].calls) /
+                    (t[i].pair_ticks / (double)t[i].pair_calls));
+        sum += lq[p++];
+    }
+    d->pairs = p;
+    if (p > 0) {
+        double mean = sum / (double)p;
+        d->ratio = exp(mean);
+        double half = batch_half(lq, NULL, p, 1, &d->ratio_batches);
+        if (isfinite(half)) {
+            d->ratio_ci95_low = exp(mean - half);
+            d->ratio_ci95_high = exp(mean + half);
+            d->ratio_ci95_rel_percent =
+                (d->ratio_ci95_high - d->ratio_ci95_low) / 2.0 / d->ratio * 100.0;
+        }
+    }
+    free(lq);
+}
+
 int stats_derive(const stats_trial *t, size_t n, unsigned long long size_bytes,
-                 stats_derived *out, hb_err *err)
+                 stats_ci_method method, stats_derived *out, hb_err *err)
 {
     memset(out, 0, sizeof *out);
-    double *m = malloc((n ? n : 1) * sizeof *m);
+    out->method = method;
+    double *m = malloc((n ? n : 1) * 3 * sizeof *m);
     if (!m)
         return hb_fail(err, "out of memory");
+    double *kt = m + (n ? n : 1), *kc = kt + (n ? n : 1);
     double ticks = 0, ns = 0;
     unsigned long long calls = 0;
     size_t k = 0;
@@ -104,6 +187,8 @@ int stats_derive(const stats_trial *t, size_t n, unsigned long long size_bytes,
         ticks += t[i].ticks;
         ns += t[i].ns;
         calls += t[i].calls;
+        kt[k] = t[i].ticks;
+        kc[k] = (double)t[i].calls;
         m[k++] = t[i].ticks / (double)t[i].calls;
     }
     if (k == 0) {
@@ -119,8 +204,10 @@ int stats_derive(const stats_trial *t, size_t n, unsigned long long size_bytes,
                                      : NAN;
     out->mean_ns_per_call = ns / (double)calls;
     out->mb_per_s = (double)size_bytes * (double)calls / ns * 1000.0;
-    derive_spread(m, k, out);
+    derive_spread(m, kt, kc, k, out);
     free(m);
+    if (method == STATS_CI_BATCH)
+        derive_ratio(t, n, out);
     return 0;
 }
 
@@ -155,6 +242,21 @@ json_t *stats_derived_json(const stats_derived *d)
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         json_object_set_new(o, f[i].name, num_or_null(f[i].v));
+    if (d->method != STATS_CI_BATCH)
+        return o; /* an older record's object, unchanged */
+    json_object_set_new(o, "interval", json_string(stats_ci_name(d->method)));
+    json_object_set_new(o, "batches", json_integer((json_int_t)d->batches));
+    json_t *r = json_null();
+    if (d->pairs > 0) {
+        r = json_object();
+        json_object_set_new(r, "pairs", json_integer((json_int_t)d->pairs));
+        json_object_set_new(r, "batches", json_integer((json_int_t)d->ratio_batches));
+        json_object_set_new(r, "ratio", num_or_null(d->ratio));
+        json_object_set_new(r, "ci95_low", num_or_null(d->ratio_ci95_low));
+        json_object_set_new(r, "ci95_high", num_or_null(d->ratio_ci95_high));
+        json_object_set_new(r, "ci95_rel_percent", num_or_null(d->ratio_ci95_rel_percent));
+    }
+    json_object_set_new(o, "paired_ratio", r);
     return o;
 }
 
@@ -181,6 +283,22 @@ static int read_trial(const json_t *tr, size_t i, const char *file,
     out->ticks = ticks;
     out->ns = ns;
     out->disturbed = json_is_true(dist);
+    const json_t *pair = json_object_get(tr, "pair");
+    if (pair && !json_is_null(pair)) {
+        long long pc;
+        double pt;
+        const json_t *pd = json_object_get(pair, "disturbed");
+        if (!json_is_object(pair) || hb_json_get_int(pair, "calls", &pc, file, err) != 0 ||
+            hb_json_get_num(pair, "ticks", &pt, file, err) != 0 || pc < 0 ||
+            !json_is_boolean(pd))
+            return hb_fail_at(err, file, 0, "trials[%zu]: field 'pair' is not a "
+                              "baseline trial (calls, ticks, disturbed); re-run the "
+                              "measurement", i);
+        out->paired = 1;
+        out->pair_calls = (unsigned long long)pc;
+        out->pair_ticks = pt;
+        out->pair_disturbed = json_is_true(pd);
+    }
     return 0;
 }
 
@@ -204,8 +322,17 @@ int stats_derive_record(const json_t *record, const char *file, json_t **derived
             free(t);
             return -1;
         }
+    const char *iv = json_string_value(json_object_get(json_object_get(record, "plan"),
+                                                       "interval"));
+    stats_ci_method method = iv && !strcmp(iv, "batch_means") ? STATS_CI_BATCH
+                                                              : STATS_CI_IID;
+    if (iv && method != STATS_CI_BATCH && strcmp(iv, "iid") != 0) {
+        free(t);
+        return hb_fail_at(err, file, 0, "plan.interval '%s' is not one this version "
+                          "knows (batch_means, iid); re-run the measurement", iv);
+    }
     stats_derived d;
-    int rc = stats_derive(t, n, (unsigned long long)size, &d, err);
+    int rc = stats_derive(t, n, (unsigned long long)size, method, &d, err);
     free(t);
     if (rc != 0) {
         char msg[HB_ERR_MAX];

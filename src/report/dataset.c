@@ -155,6 +155,66 @@ static int load_records(report_system *s, const char *root, hb_err *err)
     return rc;
 }
 
+/* DATA/<system>/ct/<cand>/<Inst>.json into S->ct, keyed "<cand>/<Inst>"
+ * by the record's own candidate and instance. */
+static int load_ct(report_system *s, const char *root, hb_err *err)
+{
+    char dir[4096], rel[4096], path[4096];
+    char **cands;
+    size_t ncands;
+    s->ct = json_object();
+    snprintf(dir, sizeof dir, "%s/%s/ct", root, s->name);
+    if (!s->ct || list_dir(dir, 1, &cands, &ncands, err) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t i = 0; i < ncands && rc == 0; i++) {
+        char cdir[4096];
+        char **files;
+        size_t nfiles;
+        if (hb_path_join(cdir, sizeof cdir, dir, cands[i], err) < 0 ||
+            list_dir(cdir, 0, &files, &nfiles, err) < 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < nfiles && rc == 0; k++) {
+            size_t len = strlen(files[k]);
+            json_t *j;
+            const char *c, *in;
+            if (len < 5 || strcmp(files[k] + len - 5, ".json") != 0)
+                continue;
+            snprintf(rel, sizeof rel, "%s/ct/%s/%s", s->name, cands[i], files[k]);
+            if (hb_path_join(path, sizeof path, root, rel, err) < 0 ||
+                hb_json_load(path, &j, err) < 0) {
+                rc = -1;
+                break;
+            }
+            if (hb_json_get_str(j, "candidate", &c, rel, err) < 0 ||
+                hb_json_get_str(j, "instance", &in, rel, err) < 0) {
+                json_decref(j);
+                rc = -1;
+                break;
+            }
+            char key[1024];
+            snprintf(key, sizeof key, "%.500s/%.500s", c, in);
+            json_object_set_new(s->ct, key, json_pack("{s:s, s:o}", "file", rel, "record", j));
+        }
+        free_list(files, nfiles);
+    }
+    free_list(cands, ncands);
+    return rc;
+}
+
+const json_t *report_ct_record(const report_system *s, const char *cand, const char *inst,
+                               const char **file)
+{
+    char key[1024];
+    snprintf(key, sizeof key, "%.500s/%.500s", cand, inst);
+    const json_t *e = json_object_get(s->ct, key);
+    if (file)
+        *file = e ? report_str(e, "file", NULL) : NULL;
+    return e ? json_object_get(e, "record") : NULL;
+}
+
 static void add_unique(json_t *arr, const char *name)
 {
     size_t i;
@@ -240,7 +300,7 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
         load_optional(dir, "campaign.json", &s->campaign, err) < 0 ||
         load_optional(dir, "build.json", &s->build, err) < 0 ||
         load_optional(dir, "kat.json", &s->kat, err) < 0 ||
-        load_records(s, ds->root, err) < 0)
+        load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0)
         return -1;
     s->candidates = all_candidates(s);
     return 0;
@@ -298,6 +358,7 @@ void report_dataset_free(report_dataset *ds)
         json_decref(s->build);
         json_decref(s->kat);
         json_decref(s->candidates);
+        json_decref(s->ct);
     }
     free(ds->sys);
     free(ds->root);

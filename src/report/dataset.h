@@ -29,6 +29,9 @@ typedef struct report_system {
     report_record *recs;
     size_t nrecs;
     json_t *candidates;    /* array of candidate names, byte order */
+    json_t *ct;            /* constant-time records (ct/<cand>/<Inst>.json):
+                              object "<cand>/<Inst>" -> {"file", "record"};
+                              empty when there are none */
 } report_system;
 
 typedef struct report_dataset {
@@ -46,6 +49,11 @@ void report_dataset_free(report_dataset *ds);
 /* The entry of build.json / kat.json for (CAND, INST), or NULL. Borrowed. */
 json_t *report_build_entry(const report_system *s, const char *cand, const char *inst);
 json_t *report_kat_entry(const report_system *s, const char *cand, const char *inst);
+
+/* The constant-time record of (CAND, INST), or NULL; *FILE (may be NULL)
+ * gets its path relative to DATA. Borrowed. */
+const json_t *report_ct_record(const report_system *s, const char *cand, const char *inst,
+                               const char **file);
 
 /* The record of (CAND, INST, SIZE), or NULL. */
 const report_record *report_find_record(const report_system *s, const char *cand,

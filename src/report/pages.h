@@ -35,6 +35,29 @@ void pages_counter_of(const report_system *s, pages_counter *out);
  * gets "<name>.candidate" so it never overwrites that page. */
 void pages_candidate_stem(const char *cand, char *out, size_t outsz);
 
+/* The paired ratio of the record of CAND/INST at SIZE to the baseline
+ * (derived.paired_ratio): *LO and *HI its 95 % interval (NaN when it has
+ * none). Without pairs: the ratio of the two records' ticks per byte, with
+ * *PAIRED 0 and no interval. NaN when either figure is missing. */
+double pages_ratio(const report_system *s, const char *cand, const char *inst,
+                   long long size, int *paired, double *lo, double *hi);
+
+/* A table cell (" ... |") with that ratio: "1.68× (±9.7 %)" when paired,
+ * "1.68× unpaired" when not, " — " without figures. */
+void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
+                      const char *inst, long long size);
+
+/* The host's drift over the measure stage, from the baseline's records
+ * (measure/drift.h); D is to be freed with drift_free. Returns 0, -1 when
+ * out of memory. */
+struct drift_series;
+int pages_drift(const report_system *s, struct drift_series *d);
+
+/* When the drift is above DRIFT_WARN_PERCENT: a paragraph saying how much
+ * absolute figures from this host vary, pointing to the paired ratios and
+ * to the method page. Nothing otherwise. */
+void pages_drift_warning(FILE *fp, const report_system *s, const char *ext);
+
 /* Section 1-7 page of candidate CAND on system S. */
 int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *s,
                        const char *cand, const char *ext, hb_err *err);
@@ -45,6 +68,17 @@ int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *
 int pages_summary_svg(FILE *fp, const report_system *s, hb_err *err);
 
 int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *err);
+/* The method page's chart: the baseline's relative speed against time in
+ * the measure stage (the host's drift). */
+int pages_method_svg(FILE *fp, const report_system *s, hb_err *err);
+
+/* The constant-time evidence (pages_ct.c): section 6 of a candidate page
+ * for its instances INSTS, the summary's table (nothing when the system has
+ * no constant-time record), and the method page's section. */
+void pages_ct_section(FILE *fp, const report_system *s, const char *cand,
+                      const json_t *insts, const char *ext);
+void pages_ct_summary(FILE *fp, const report_system *s, const char *ext);
+void pages_ct_method(FILE *fp, const report_system *s);
 
 /* SITE/index: the systems, their candidates and their summary pages. */
 int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *err);
@@ -70,9 +104,10 @@ void pages_flags(FILE *fp, const char *kind, const json_t *flags);
 void pages_scalar(FILE *fp, const json_t *v);
 
 /* The series for a chart: cycles/byte of each instance of CAND (all
- * candidates when CAND is NULL) at each size. */
+ * candidates when CAND is NULL) at each size; with RATIO, its ratio to the
+ * baseline (pages_ratio: paired where the records have pairs). */
 int pages_chart(FILE *fp, const report_system *s, const char *cand,
-                const char *title, hb_err *err);
+                const char *title, int ratio, hb_err *err);
 
 /* Writes one "- NAME: reason" line for every reason instance INST of CAND
  * has no figures at some size of SIZES (BUILDFAIL, excluded from timing, a

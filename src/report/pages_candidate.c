@@ -520,7 +520,9 @@ static void perf_intro(cand_ctx *c)
     if (c->pc.mixed)
         fputs("Records of this system used more than one counter; see each record. ", fp);
     fputs("Mean per call = sum of counter values / sum of calls over the kept trials; "
-          "MB/s = 10^6 bytes per second; n = trials × calls per trial.\n\n", fp);
+          "MB/s = 10^6 bytes per second; n = trials × calls per trial; the 95 % "
+          "interval is by batch means over the trials in the order they were "
+          "taken (method page).\n\n", fp);
 }
 
 /* The instance cell of a figures row: the name, and the KAT status of a
@@ -624,6 +626,36 @@ static void sec_perf(cand_ctx *c, const char *stem)
     pages_table_head(fp, dcols, 7, "lrrrrrr");
     if (perf_rows(c, disp_row) == 0)
         fputs("| no figures | | | | | | |\n", fp);
+    fputs("\nRatio to the baseline (OpenSSL's SM3) at the same message size. A "
+          "**paired** ratio comes from trials taken right beside a trial of the "
+          "baseline, in the same round, so that both saw the host in the same "
+          "state: it is the geometric mean of the pairs' ratios with its 95 % "
+          "interval. The absolute figures above are not paired: each is one "
+          "instance's own trials, spread over the measurement. An *unpaired* ratio "
+          "divides two such figures.\n\n", fp);
+    const char *rcols[] = {"Instance", "Message", "ratio to the baseline", "pairs"};
+    pages_table_head(fp, rcols, 4, "lrrr");
+    int nratio = 0;
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const char *inst = inst_at(c, k);
+        for (size_t i = 0; i < json_array_size(c->sizes); i++) {
+            long long size = json_integer_value(json_array_get(c->sizes, i));
+            const report_record *r = report_find_record(c->s, c->cand, inst, size);
+            if (!r || !r->derived)
+                continue;
+            char a[NUMFMT_MAX];
+            fputs("| ", fp);
+            esc_md(fp, inst);
+            fprintf(fp, " | %s |", numfmt_msg_size(size, a, sizeof a));
+            pages_ratio_cell(fp, c->s, c->cand, inst, size);
+            const json_t *pr = json_object_get(r->derived, "paired_ratio");
+            fprintf(fp, " %s |\n", json_is_object(pr)
+                    ? numfmt_count(report_num(pr, "pairs"), a, sizeof a) : "none");
+            nratio++;
+        }
+    }
+    if (!nratio)
+        fputs("| no figures | | | |\n", fp);
     fputs("\nInstances without figures:\n\n", fp);
     int lines = 0;
     for (size_t k = 0; k < c->ninsts; k++)
@@ -792,12 +824,14 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     fputs(" · ", fp);
     pages_link(fp, "All systems", "../index", ext);
     fputs("\n\n", fp);
+    pages_drift_warning(fp, s, ext);
     sec_basic(&c);
     sec_env(&c);
     sec_kat(&c);
     sec_variants(&c);
     sec_perf(&c, stem);
     sec_resources(&c);
+    pages_ct_section(fp, s, cand, c.insts, ext);
     sec_evidence(&c);
     json_decref(c.insts);
     json_decref(c.sizes);

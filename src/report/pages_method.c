@@ -9,9 +9,11 @@
 #include <math.h>
 #include <string.h>
 #include "kat/variants.h"
+#include "measure/drift.h"
 #include "measure/outside.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
+#include "report/svg.h"
 
 /* All scalar fields of OBJ as "| key | value |" rows. */
 static void scalar_rows(FILE *fp, const json_t *obj)
@@ -334,11 +336,22 @@ static void sec_planner(FILE *fp, const report_system *s)
     } else {
         pages_scalar(fp, shard);
     }
-    fputs(". The reference planner reproduces the reference campaign's rule (5 "
-          "trials, calls per trial = min(20000, max(ceil(1 s / t1), 20))); the "
-          "adaptive planner calibrates from several cold calls, warms up, and adds "
-          "trials until the 95 % confidence interval is within the target or the "
-          "budget is spent. Each trial is one process pinned to one core; the "
+    fputs(". The interleaved planner (the default) calibrates every (instance, "
+          "size) from several cold calls, then takes short trials (about 1 ms) in "
+          "rounds: in each round every (instance, size) still short of its "
+          "stopping rule gets one trial, in an order shuffled per round from a "
+          "seed recorded in each record (round_seed), and the baseline at the same "
+          "size gets a trial right beside it, recorded as the trial's pair. Each "
+          "(instance, size) thus has trials spread over the whole measurement, "
+          "and each pair shares one moment of the host. It stops when the 95 % "
+          "interval (batch means, below) is within the target with the floors met "
+          "(16 kept trials and 100 calls unless set otherwise), or when its "
+          "budget is spent; the budget covers its calibration, its trials and its "
+          "paired baseline trials, and no trial starts that would go past it. "
+          "The adaptive planner takes the same short trials one (instance, size) "
+          "after another; the reference planner reproduces the reference "
+          "campaign's rule (5 trials, calls per trial = min(20000, max(ceil(1 s / "
+          "t1), 20))). Each trial is one process pinned to one core; the "
           "library is loaded into the probe with dlopen. The adaptive budget "
           "holds whatever the trials do: after the minimum number of trials, once "
           "it is spent the planner stops if no trial was kept or the floors are "
@@ -346,6 +359,52 @@ static void sec_planner(FILE *fp, const report_system *s)
           "at a cap on probe processes and on the cell's wall time. Every record "
           "keeps its own plan, with what ended its trials (stopped) and how many "
           "processes it ran.\n\n", fp);
+}
+
+/* The baseline's speed over the measure stage (measure/drift.h). */
+static void sec_drift(FILE *fp, const report_system *s)
+{
+    fputs("## The host's drift during the measurement\n\n", fp);
+    drift_series d;
+    if (pages_drift(s, &d) != 0 || d.n == 0) {
+        fputs("No baseline trials with their times in this dataset: the host's drift "
+              "is not known.\n\n", fp);
+        drift_free(&d);
+        return;
+    }
+    char num[NUMFMT_MAX];
+    fprintf(fp, "The baseline (the same trusted code throughout) was timed %zu times "
+            "over %.0f s of the measurement; each point below is one of its kept "
+            "trials, its speed relative to the baseline's median at that message "
+            "size (1: usual, 1.2: 20 %% faster). ", d.n, d.duration_s);
+    if (isfinite(d.spread_percent))
+        fprintf(fp, "From the 10th to the 90th percentile the speed varied by **%s %%**"
+                "%s.\n\n", numfmt_sig3(d.spread_percent, num, sizeof num),
+                d.spread_percent > DRIFT_WARN_PERCENT
+                    ? ", more than the " "5 % under which absolute figures from one "
+                      "moment to the next can be compared directly"
+                    : "");
+    else
+        fputs("Too few points to state a spread.\n\n", fp);
+    fputs("![the baseline's relative speed against time](method.svg)\n\n", fp);
+    drift_free(&d);
+}
+
+int pages_method_svg(FILE *fp, const report_system *s, hb_err *err)
+{
+    drift_series d;
+    if (pages_drift(s, &d) != 0)
+        return hb_fail(err, "drift chart of %s: out of memory", s->name);
+    svg_series one = {"baseline speed (relative to its median)", d.n, d.t_s, d.speed};
+    char title[512];
+    snprintf(title, sizeof title, "%s: the baseline's speed during the measurement",
+             s->name);
+    svg_chart_spec spec = {title, "seconds since the start of the measurement",
+                           "relative speed", &one, 1, 1, 1};
+    int rc = svg_chart(fp, &spec) < 0 ? hb_fail(err, "drift chart of %s: write error",
+                                                s->name) : 0;
+    drift_free(&d);
+    return rc;
 }
 
 static void sec_statistics(FILE *fp)
@@ -359,8 +418,19 @@ static void sec_statistics(FILE *fp)
           "- median and quartiles of the m\\_i by linear interpolation between "
           "order statistics; min and max of the m\\_i.\n"
           "- CV = sample standard deviation of the m\\_i / their mean × 100.\n"
-          "- 95 % confidence interval = mean per call ± t(0.975, k − 1) × sd(m\\_i) "
-          "/ √k.\n\n"
+          "- 95 % confidence interval by batch means: the k kept trials, in the "
+          "order they were taken, are cut into b = max(2, ⌊√k⌋) consecutive "
+          "batches; with M\\_j = Σ ticks / Σ calls of batch j, the interval is mean "
+          "per call ± t(0.975, b − 1) × sd(M\\_j) / √b. Trials taken close "
+          "together share the host's state of that moment and are not "
+          "independent; batches spread over the rounds come much closer to it, and "
+          "few batches give a wide interval rather than a false precision "
+          "(records written before this rule say interval iid: ± t(0.975, k − 1) × "
+          "sd(m\\_i) / √k).\n"
+          "- Paired ratio to the baseline: over the pairs where both trials were "
+          "kept, q\\_i = m\\_i / (the paired baseline trial's ticks / calls); the "
+          "ratio is exp(mean(ln q\\_i)) and its interval exp(mean ± t(0.975, b − 1) "
+          "× sd / √b) over batches of the ln q\\_i as above.\n\n"
           "Number style: counts from 10 000 up as 18.6 k or 1.41 M (three "
           "significant digits), smaller counts as integers; times to three "
           "significant digits.\n\n", fp);
@@ -513,6 +583,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     fputs(" to ", fp);
     pages_scalar(fp, json_object_get(s->campaign, "end_utc"));
     fputs(" (UTC).\n\n", fp);
+    pages_drift_warning(fp, s, ext);
     sec_host(fp, s);
     sec_counter(fp, s);
     sec_build(fp, s);
@@ -520,9 +591,11 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_isolation(fp, s);
     sec_variants(fp, s);
     sec_planner(fp, s);
+    sec_drift(fp, s);
     sec_timing_checks(fp, s);
     sec_statistics(fp);
     sec_memory(fp);
+    pages_ct_method(fp, s);
     sec_limitations(fp, s);
     if (ferror(fp))
         return hb_fail(err, "method page of %s: write error", s->name);

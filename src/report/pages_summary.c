@@ -17,11 +17,6 @@ static double cpb(const report_system *s, const char *cand, const char *inst, lo
     return r && r->derived ? report_num(r->derived, "ticks_per_byte") : NAN;
 }
 
-static double baseline_cpb(const report_system *s, long long size)
-{
-    return cpb(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, size);
-}
-
 static void cell_num(FILE *fp, double v, const char *suffix)
 {
     char num[NUMFMT_MAX];
@@ -88,17 +83,14 @@ static void cpb_row(FILE *fp, const report_system *s, const char *cand,
 {
     for (size_t i = 0; i < json_array_size(sizes); i++)
         cell_num(fp, cpb(s, cand, inst, json_integer_value(json_array_get(sizes, i))), "");
-    double b = baseline_cpb(s, SIZE_64K);
-    cell_num(fp, cpb(s, cand, inst, SIZE_64K) / b, "×");
+    pages_ratio_cell(fp, s, cand, inst, SIZE_64K);
 }
 
 static void ratio_row(FILE *fp, const report_system *s, const char *cand,
                       const char *inst, const json_t *sizes)
 {
-    for (size_t i = 0; i < json_array_size(sizes); i++) {
-        long long size = json_integer_value(json_array_get(sizes, i));
-        cell_num(fp, cpb(s, cand, inst, size) / baseline_cpb(s, size), "×");
-    }
+    for (size_t i = 0; i < json_array_size(sizes); i++)
+        pages_ratio_cell(fp, s, cand, inst, json_integer_value(json_array_get(sizes, i)));
 }
 
 static void summary_intro(FILE *fp, const report_system *s, const pages_counter *pc,
@@ -120,9 +112,15 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
     esc_md(fp, PAGES_BASELINE_INSTANCE);
     fputs(" (OpenSSL's SM3 behind the official interface, candidate ", fp);
     esc_md(fp, PAGES_BASELINE_CANDIDATE);
-    fputs(") measured in the same campaign; a ratio is the instance's figure "
-          "divided by the baseline's at the same message size (below 1: faster "
-          "than the baseline).\n\n", fp);
+    fputs(") measured in the same campaign. A ratio compares an instance with the "
+          "baseline at the same message size (below 1: faster than the baseline). "
+          "Where it is **paired**, each trial of the instance was taken right beside "
+          "a trial of the baseline, in the same round of the measurement, so both "
+          "saw the host in the same state; the ratio is the geometric mean of those "
+          "pairs' ratios, with its 95 % interval (batch means over the rounds). A "
+          "ratio marked *unpaired* divides two figures taken at different moments "
+          "and moves with the host's speed.\n\n", fp);
+    pages_drift_warning(fp, s, ext);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
         fputs("This dataset has no baseline record at 64 KiB: ratios are shown as —.\n\n", fp);
 }
@@ -136,11 +134,12 @@ int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *
     fprintf(fp, "## %s per byte\n\n", pc.unit);
     size_head(fp, sizes, "KAT", "ratio to SM3 at 64 KiB");
     each_instance(fp, s, sizes, ext, cpb_row);
-    fputs("\n![chart](summary.svg)\n\n", fp);
-    fputs("## Ratio to the baseline at each size\n\n", fp);
+    fputs("\n## Ratio to the baseline at each size\n\n", fp);
     size_head(fp, sizes, "KAT", NULL);
     each_instance(fp, s, sizes, ext, ratio_row);
-    fputs("\n## Instances without figures\n\n", fp);
+    fputs("\n![chart](summary.svg)\n\n", fp);
+    pages_ct_summary(fp, s, ext);
+    fputs("## Instances without figures\n\n", fp);
     int lines = 0;
     size_t i, k;
     json_t *c, *inst;

@@ -2,6 +2,8 @@
  * environment lookup and the chart data. See pages.h. */
 #include "report/pages.h"
 
+#include "measure/drift.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -136,7 +138,7 @@ typedef struct chart_data {
 } chart_data;
 
 static void chart_add(chart_data *c, const report_system *s, const char *cand,
-                      const char *inst, const json_t *sizes, int qualify)
+                      const char *inst, const json_t *sizes, int qualify, int ratio)
 {
     size_t nsz = json_array_size(sizes);
     char name[512];
@@ -150,16 +152,19 @@ static void chart_add(chart_data *c, const report_system *s, const char *cand,
     sr->x = c->xs;
     sr->y = c->ys + c->n * nsz;
     for (size_t k = 0; k < nsz; k++) {
-        const report_record *r = report_find_record(
-            s, cand, inst, json_integer_value(json_array_get(sizes, k)));
-        c->ys[c->n * nsz + k] = r && r->derived ? report_num(r->derived, "ticks_per_byte")
-                                                : NAN;
+        long long size = json_integer_value(json_array_get(sizes, k));
+        const report_record *r = report_find_record(s, cand, inst, size);
+        int paired;
+        double lo, hi;
+        c->ys[c->n * nsz + k] = ratio ? pages_ratio(s, cand, inst, size, &paired, &lo, &hi)
+                                : r && r->derived ? report_num(r->derived, "ticks_per_byte")
+                                                  : NAN;
     }
     c->n++;
 }
 
 int pages_chart(FILE *fp, const report_system *s, const char *cand,
-                const char *title, hb_err *err)
+                const char *title, int ratio, hb_err *err)
 {
     json_t *sizes = report_sizes(s, cand);
     size_t nsz = json_array_size(sizes);
@@ -192,7 +197,7 @@ int pages_chart(FILE *fp, const report_system *s, const char *cand,
         size_t k;
         json_t *inst;
         json_array_foreach(insts, k, inst)
-            chart_add(&c, s, cn, json_string_value(inst), sizes, cand == NULL);
+            chart_add(&c, s, cn, json_string_value(inst), sizes, cand == NULL, ratio);
         json_decref(insts);
     }
     for (size_t k = 0; k < c.n; k++)
@@ -200,8 +205,9 @@ int pages_chart(FILE *fp, const report_system *s, const char *cand,
     pages_counter pc;
     pages_counter_of(s, &pc);
     char ylabel[128];
-    snprintf(ylabel, sizeof ylabel, "%s per byte", pc.unit);
-    svg_chart_spec spec = {title, "message size (log scale)", ylabel, c.series, c.n};
+    snprintf(ylabel, sizeof ylabel, ratio ? "ratio to the baseline (paired)"
+                                          : "%s per byte", pc.unit);
+    svg_chart_spec spec = {title, "message size (log scale)", ylabel, c.series, c.n, 0, 0};
     if (svg_chart(fp, &spec) < 0)
         rc = hb_fail(err, "chart for %s: write error", s->name);
 done:
@@ -219,7 +225,7 @@ int pages_candidate_svg(FILE *fp, const report_system *s, const char *cand, hb_e
     pages_counter pc;
     pages_counter_of(s, &pc);
     snprintf(title, sizeof title, "%s on %s: %s per byte", cand, s->name, pc.unit);
-    return pages_chart(fp, s, cand, title, err);
+    return pages_chart(fp, s, cand, title, 0, err);
 }
 
 int pages_summary_svg(FILE *fp, const report_system *s, hb_err *err)
@@ -227,8 +233,9 @@ int pages_summary_svg(FILE *fp, const report_system *s, hb_err *err)
     char title[512];
     pages_counter pc;
     pages_counter_of(s, &pc);
-    snprintf(title, sizeof title, "All instances on %s: %s per byte", s->name, pc.unit);
-    return pages_chart(fp, s, NULL, title, err);
+    snprintf(title, sizeof title, "All instances on %s: ratio to the baseline at each "
+             "size (paired)", s->name);
+    return pages_chart(fp, s, NULL, title, 1, err);
 }
 
 static void missing_name(FILE *fp, const char *cand, const char *inst, int qualify)
@@ -356,4 +363,84 @@ const char *pages_rate(double hz, char *out, size_t outsz)
     else
         snprintf(out, outsz, "%s Hz", numfmt_sig3(hz, num, sizeof num));
     return out;
+}
+
+double pages_ratio(const report_system *s, const char *cand, const char *inst,
+                   long long size, int *paired, double *lo, double *hi)
+{
+    *paired = 0;
+    *lo = *hi = NAN;
+    const report_record *r = report_find_record(s, cand, inst, size);
+    if (!r || !r->derived)
+        return NAN;
+    const json_t *pr = json_object_get(r->derived, "paired_ratio");
+    if (json_is_object(pr) && isfinite(report_num(pr, "ratio"))) {
+        *paired = 1;
+        *lo = report_num(pr, "ci95_low");
+        *hi = report_num(pr, "ci95_high");
+        return report_num(pr, "ratio");
+    }
+    const report_record *b = report_find_record(s, PAGES_BASELINE_CANDIDATE,
+                                                PAGES_BASELINE_INSTANCE, size);
+    if (!b || !b->derived)
+        return NAN;
+    return report_num(r->derived, "ticks_per_byte") / report_num(b->derived, "ticks_per_byte");
+}
+
+void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
+                      const char *inst, long long size)
+{
+    char num[NUMFMT_MAX], pm[NUMFMT_MAX];
+    int paired;
+    double lo, hi;
+    if (!strcmp(cand, PAGES_BASELINE_CANDIDATE) && !strcmp(inst, PAGES_BASELINE_INSTANCE)) {
+        fputs(report_find_record(s, cand, inst, size) ? " 1 (baseline) |" : " — |", fp);
+        return;
+    }
+    double v = pages_ratio(s, cand, inst, size, &paired, &lo, &hi);
+    if (!isfinite(v)) {
+        fputs(" — |", fp);
+        return;
+    }
+    fprintf(fp, " %s×", numfmt_sig3(v, num, sizeof num));
+    if (paired && isfinite(lo) && isfinite(hi))
+        fprintf(fp, " (±%s %%)", numfmt_sig3((hi - lo) / 2.0 / v * 100.0, pm, sizeof pm));
+    else if (!paired)
+        fputs(" unpaired", fp);
+    fputs(" |", fp);
+}
+
+int pages_drift(const report_system *s, drift_series *d)
+{
+    const json_t **recs = malloc((s->nrecs ? s->nrecs : 1) * sizeof *recs);
+    if (!recs)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < s->nrecs; i++)
+        if (!strcmp(s->recs[i].candidate, PAGES_BASELINE_CANDIDATE) &&
+            !strcmp(s->recs[i].instance, PAGES_BASELINE_INSTANCE))
+            recs[n++] = s->recs[i].json;
+    int rc = drift_of_records(recs, n, d);
+    free(recs);
+    return rc;
+}
+
+void pages_drift_warning(FILE *fp, const report_system *s, const char *ext)
+{
+    drift_series d;
+    if (pages_drift(s, &d) != 0)
+        return;
+    if (isfinite(d.spread_percent) && d.spread_percent > DRIFT_WARN_PERCENT) {
+        char num[NUMFMT_MAX];
+        fprintf(fp, "> **This host's speed drifted by %s %% during the measurement** "
+                "(the baseline's speed, 10th to 90th percentile, over %.0f s): an "
+                "absolute figure on this page can be off by about that much depending "
+                "on the moment it was taken. Compare instances by their paired ratios "
+                "to the baseline, which were taken side by side and hold where the "
+                "host's speed does not (",
+                numfmt_sig3(d.spread_percent, num, sizeof num), d.duration_s);
+        pages_link(fp, "method", "method", ext);
+        fputs(").\n\n", fp);
+    }
+    drift_free(&d);
 }

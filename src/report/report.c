@@ -111,6 +111,11 @@ static int md_method(FILE *fp, const page_job *j, const char *ext, hb_err *err)
     return pages_method_md(fp, j->sys, ext, err);
 }
 
+static int svg_method(FILE *fp, const page_job *j, hb_err *err)
+{
+    return pages_method_svg(fp, j->sys, err);
+}
+
 static int md_index(FILE *fp, const page_job *j, const char *ext, hb_err *err)
 {
     return pages_index_md(fp, j->ds, ext, err);
@@ -126,7 +131,7 @@ static int system_pages(const report_dataset *ds, const report_system *s,
     if (hb_mkdirs(dir, err) < 0)
         return -1;
     page_job summary = {ds, s, NULL, dir, "summary", "summary", md_summary, svg_summary};
-    page_job method = {ds, s, NULL, dir, "method", "method", md_method, NULL};
+    page_job method = {ds, s, NULL, dir, "method", "method", md_method, svg_method};
     if (run_job(&summary, err) < 0 || run_job(&method, err) < 0)
         return -1;
     size_t i;

@@ -26,7 +26,14 @@ static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
 typedef struct bounds {
     double xmin, xmax, ymin, ymax, ystep;
     int logy; /* values spread over more than LOGY_SPREAD: log10 y axis */
+    int linx; /* the spec's x_linear */
 } bounds;
+
+/* A point to draw: finite, and on a log2 axis positive. */
+static int x_ok(const bounds *b, double x)
+{
+    return b->linx ? isfinite(x) : x > 0.0;
+}
 
 /* Above this max/min ratio a linear axis squeezes the small values (the
  * large-message figures one compares candidates by) into a flat line. */
@@ -60,11 +67,11 @@ static double step125(double v, int up)
 
 static bounds find_bounds(const svg_chart_spec *spec)
 {
-    bounds b = {INFINITY, -INFINITY, INFINITY, 0.0, 1.0, 0};
+    bounds b = {INFINITY, -INFINITY, INFINITY, 0.0, 1.0, 0, spec->x_linear};
     for (size_t i = 0; i < spec->nseries; i++) {
         const svg_series *s = &spec->series[i];
         for (size_t k = 0; k < s->n; k++) {
-            if (!(s->x[k] > 0.0) || !isfinite(s->y[k]))
+            if (!x_ok(&b, s->x[k]) || !isfinite(s->y[k]))
                 continue;
             b.xmin = fmin(b.xmin, s->x[k]);
             b.xmax = fmax(b.xmax, s->x[k]);
@@ -72,11 +79,14 @@ static bounds find_bounds(const svg_chart_spec *spec)
             b.ymin = fmin(b.ymin, s->y[k]);
         }
     }
-    if (!isfinite(b.xmin)) {
+    if (!isfinite(b.xmin) && !b.linx) {
         b.xmin = 32.0;
         b.xmax = 65536.0;
     }
-    if (b.xmax <= b.xmin) {
+    if (b.linx && !(b.xmax > b.xmin)) {
+        b.xmin = isfinite(b.xmin) ? b.xmin : 0.0;
+        b.xmax = b.xmin + 1.0;
+    } else if (b.xmax <= b.xmin) {
         b.xmin /= 2.0;
         b.xmax *= 2.0;
     }
@@ -101,6 +111,8 @@ static double plot_w(void)
 
 static double px(const bounds *b, double x)
 {
+    if (b->linx)
+        return PLOT_L + plot_w() * (x - b->xmin) / (b->xmax - b->xmin);
     return PLOT_L + plot_w() * (log2(x) - log2(b->xmin)) /
                         (log2(b->xmax) - log2(b->xmin));
 }
@@ -150,8 +162,36 @@ static void y_axis(FILE *fp, const bounds *b, const char *label)
 
 /* X ticks at each distinct size of the data (kept few: sizes are the
  * guide's eight); labels alternate height when they would crowd. */
+static void x_label(FILE *fp, const svg_chart_spec *spec)
+{
+    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+            PLOT_L + plot_w() / 2.0, PLOT_T + PLOT_H + 36.0);
+    esc_xml(fp, spec->x_label);
+    fputs("</text>\n", fp);
+}
+
+/* Linear X ticks at 1-2-5 steps. */
+static void x_axis_linear(FILE *fp, const bounds *b, const svg_chart_spec *spec)
+{
+    double step = nice_step((b->xmax - b->xmin) / 6.0);
+    int dec = step >= 1.0 ? 0 : (int)ceil(-log10(step) - 1e-9);
+    for (double v = ceil(b->xmin / step - 1e-9) * step; v <= b->xmax * (1 + 1e-9) + 1e-12;
+         v += step) {
+        double x = px(b, v);
+        fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                    "stroke=\"#dddddd\"/>\n", x, PLOT_T, x, PLOT_T + PLOT_H);
+        fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n",
+                x, PLOT_T + PLOT_H + 16.0, dec, v);
+    }
+    x_label(fp, spec);
+}
+
 static void x_axis(FILE *fp, const bounds *b, const svg_chart_spec *spec)
 {
+    if (b->linx) {
+        x_axis_linear(fp, b, spec);
+        return;
+    }
     double done[64];
     size_t ndone = 0;
     char num[NUMFMT_MAX];
@@ -172,10 +212,7 @@ static void x_axis(FILE *fp, const bounds *b, const svg_chart_spec *spec)
                     numfmt_msg_size((long long)s->x[k], num, sizeof num));
         }
     }
-    fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-            PLOT_L + plot_w() / 2.0, PLOT_T + PLOT_H + 36.0);
-    esc_xml(fp, spec->x_label);
-    fputs("</text>\n", fp);
+    x_label(fp, spec);
 }
 
 static void series_style(FILE *fp, size_t i)
@@ -186,11 +223,12 @@ static void series_style(FILE *fp, size_t i)
         fprintf(fp, " stroke-dasharray=\"%s\"", dash);
 }
 
-static void draw_series(FILE *fp, const bounds *b, const svg_series *s, size_t i)
+static void draw_series(FILE *fp, const bounds *b, const svg_series *s, size_t i,
+                        int points)
 {
     int open = 0;
-    for (size_t k = 0; k < s->n; k++) {
-        if (!(s->x[k] > 0.0) || !isfinite(s->y[k])) {
+    for (size_t k = 0; k < s->n && !points; k++) {
+        if (!x_ok(b, s->x[k]) || !isfinite(s->y[k])) {
             if (open)
                 fputs("\"/>\n", fp);
             open = 0;
@@ -207,15 +245,15 @@ static void draw_series(FILE *fp, const bounds *b, const svg_series *s, size_t i
     if (open)
         fputs("\"/>\n", fp);
     for (size_t k = 0; k < s->n; k++)
-        if (s->x[k] > 0.0 && isfinite(s->y[k]))
-            fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-                    px(b, s->x[k]), py(b, s->y[k]), palette[i % NPALETTE]);
+        if (x_ok(b, s->x[k]) && isfinite(s->y[k]))
+            fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n",
+                    px(b, s->x[k]), py(b, s->y[k]), points ? 2 : 3, palette[i % NPALETTE]);
 }
 
 static int has_data(const svg_series *s)
 {
     for (size_t k = 0; k < s->n; k++)
-        if (s->x[k] > 0.0 && isfinite(s->y[k]))
+        if (isfinite(s->x[k]) && isfinite(s->y[k]))
             return 1;
     return 0;
 }
@@ -259,7 +297,7 @@ int svg_chart(FILE *fp, const svg_chart_spec *spec)
     fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                 "fill=\"none\" stroke=\"#444444\"/>\n", PLOT_L, PLOT_T, plot_w(), PLOT_H);
     for (size_t i = 0; i < spec->nseries; i++)
-        draw_series(fp, &b, &spec->series[i], i);
+        draw_series(fp, &b, &spec->series[i], i, spec->points);
     legend(fp, spec, legend_top);
     fputs("</svg>\n", fp);
     return ferror(fp) ? -1 : 0;

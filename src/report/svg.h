@@ -1,7 +1,8 @@
 /* Line charts as standalone SVG: a figure (e.g. cycles/byte) against message
  * size on a log2-scaled axis, one line per series, a legend, axis labels and
  * a title. The value axis is linear from zero, or log10 when the values
- * spread over more than a factor of 20 (its label then says so). Output is deterministic (coordinates printed with one decimal,
+ * spread over more than a factor of 20 (its label then says so); a chart
+ * may instead have a linear x axis (time) and points only. Output is deterministic (coordinates printed with one decimal,
  * series in the order given) and every text is XML-escaped, so the same
  * input gives byte-identical charts and a series name cannot inject markup.
  * The text needs no external resource and can be written to a .svg file or
@@ -25,6 +26,9 @@ typedef struct svg_chart_spec {
     const char *y_label;  /* e.g. "TSC ticks per byte" */
     const svg_series *series;
     size_t nseries;
+    int x_linear;         /* 1: x on a linear axis (e.g. seconds) with 1-2-5
+                             ticks, any finite x; 0: message sizes, log2 */
+    int points;           /* 1: points only, no lines between them */
 } svg_chart_spec;
 
 /* Writes the chart to FP. Series with no finite point are still listed in the

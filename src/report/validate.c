@@ -17,6 +17,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "ct/ct.h"
 #include "kat/variants.h"
 #include "measure/outside.h"
 #include "measure/record.h"
@@ -62,10 +63,27 @@ static void problem(vctx *v, const char *fmt, ...)
 
 /* Two figures agree when both are null, or both numbers equal to 1e-12
  * relative (the text form keeps 17 digits; this absorbs the last one). */
+/* A recorded derived value against the recomputed one: numbers within
+ * rounding, names equal, objects (the paired ratio) field by field. */
 static int same_number(const json_t *a, const json_t *b)
 {
     if (json_is_null(a) || json_is_null(b))
         return json_is_null(a) && json_is_null(b);
+    if (json_is_string(a) || json_is_string(b))
+        return json_is_string(a) && json_is_string(b) &&
+               !strcmp(json_string_value(a), json_string_value(b));
+    if (json_is_object(a) || json_is_object(b)) {
+        const char *k;
+        json_t *w;
+        if (!json_is_object(a) || !json_is_object(b) || json_object_size(a) != json_object_size(b))
+            return 0;
+        json_object_foreach((json_t *)b, k, w) {
+            const json_t *g = json_object_get(a, k);
+            if (!g || !same_number(g, w))
+                return 0;
+        }
+        return 1;
+    }
     if (!json_is_number(a) || !json_is_number(b))
         return 0;
     double x = json_number_value(a), y = json_number_value(b);
@@ -82,6 +100,10 @@ static void print_value(char *buf, size_t sz, const json_t *v)
         snprintf(buf, sz, "%.17g", json_real_value(v));
     else if (json_is_null(v))
         snprintf(buf, sz, "null");
+    else if (json_is_string(v))
+        snprintf(buf, sz, "'%.40s'", json_string_value(v));
+    else if (json_is_object(v))
+        snprintf(buf, sz, "(an object that differs)");
     else
         snprintf(buf, sz, "(not a number)");
 }
@@ -496,6 +518,31 @@ static void check_system_paths(vctx *v, const report_system *s)
     }
 }
 
+/* The constant-time records (ct/ct.h: ct_record_check), and that each
+ * names the library kat.json has for its instance. */
+static void check_ct(vctx *v, const report_system *s)
+{
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->ct, key, e) {
+        const char *file = report_str(e, "file", "?");
+        const json_t *r = json_object_get(e, "record");
+        hb_err err;
+        v->st->records++;
+        check_paths(v, file, r, "");
+        if (ct_record_check(r, file, &err) != 0)
+            problem(v, "%s", err.msg);
+        const json_t *k = report_kat_entry(s, report_str(r, "candidate", ""),
+                                           report_str(r, "instance", ""));
+        const char *a = report_str(r, "library_sha256", ""), *b = report_str(k, "library_sha256", NULL);
+        if (!k)
+            problem(v, "%s: kat.json has no entry for %s; the record belongs to no KAT-checked "
+                    "instance", file, key);
+        else if (b && strcmp(a, b) != 0)
+            problem(v, "%s: field library_sha256: recorded %s, kat.json has %s", file, a, b);
+    }
+}
+
 static void check_system(vctx *v, const report_system *s)
 {
     check_system_paths(v, s);
@@ -506,6 +553,7 @@ static void check_system(vctx *v, const report_system *s)
     }
     check_kat(v, s);
     check_build_logs(v, s);
+    check_ct(v, s);
 }
 
 /* Every entry below DIR (REL from the dataset root) that is a symbolic

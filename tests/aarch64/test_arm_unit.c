@@ -69,6 +69,8 @@ static void facts_for(const char *rel, int cpu, check_facts *f)
     f->steady_tested = 1;
     f->rate_hz = 3e9;
     f->spread_percent = 0.05;
+    f->work_tested = 1;
+    f->work_spread_percent = 1.0;
 }
 
 static const check_item *judge_item(const check_facts *f, const char *name,

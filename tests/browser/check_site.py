@@ -20,6 +20,7 @@ import base64
 import fcntl
 import json
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -31,7 +32,8 @@ from urllib.parse import unquote, urldefrag, urljoin, urlparse
 WAIT_S = 30
 SECTIONS = ['1 Basic information', '2 Assessment environment',
             '3 Functional testing (KAT)', '4 Performance',
-            '5 Resource consumption', '7 Raw evidence index']
+            '5 Resource consumption', '6 Constant-time evidence',
+            '7 Raw evidence index']
 
 
 class Browser:
@@ -235,7 +237,23 @@ def main():
         c.check(b.url() == site_url + 'x86_1/summary.html', 'followed the link to a summary')
         f = inspect(c, b, 'summary', site_url, 2)
         c.check('ratio to SM3 at 64 KiB' in f['text'], 'summary: ratio column at 64 KiB')
+        c.check(re.search(r'\d× \(±[\d.]+ %\)', f['text']) is not None,
+                'summary: paired ratios with their interval')
+        c.check("This host's speed drifted by" in f['text'], 'summary: drift warning')
         b.screenshot(os.path.join(artifacts, 'summary.png'), True)
+
+        b.click('main a[href="method.html"]')
+        c.check(b.url() == site_url + 'x86_1/method.html', 'followed the link to the method page')
+        f = page_facts(b)
+        c.check("This host's speed drifted by" in f['text'], 'method: drift warning')
+        c.check("The host's drift during the measurement" in f['h2'], 'method: drift section')
+        c.check(f['svgs'] >= 1 and f['chart'] and f['chart'][0] > 300,
+                f'method: drift chart rendered ({f["chart"]})')
+        c.check('seconds since the start of the measurement' in b.js(
+            'Array.from(document.querySelectorAll("svg")).map(s => s.textContent).join(" ")'),
+                'method: the chart is the baseline speed against time')
+        b.screenshot(os.path.join(artifacts, 'method.png'), True)
+        b.goto(site_url + 'x86_1/summary.html')
 
         b.click('main table a[href="Whirl.html"]')
         c.check(b.url() == site_url + 'x86_1/Whirl.html', 'followed the link to a candidate page')

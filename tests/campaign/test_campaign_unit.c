@@ -21,6 +21,7 @@
 #include "campaign/progress.h"
 #include "campaign/publish.h"
 #include "campaign/shard.h"
+#include "campaign/table.h"
 
 static void test_shard_parse(void **state)
 {
@@ -402,6 +403,47 @@ static void test_progress_break(void **state)
     }
 }
 
+/* The run's table counts each instance's own records: X beside X_ (whose
+ * record names start with "X__" too) shows 1/1, X_ shows 1/2. */
+static void test_table_counts_own_records(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb-table-XXXXXX", path[512];
+    hb_err err;
+    assert_non_null(mkdtemp(dir));
+    json_t *b = json_pack("{s:[{s:s, s:s, s:i, s:s, s:s}, {s:s, s:s, s:i, s:s, s:s}]}",
+                          "instances", "candidate", "C", "instance", "X", "digest_bits", 256,
+                          "variant", "Reference", "status", "BUILT", "candidate", "C",
+                          "instance", "X_", "digest_bits", 256, "variant", "Reference",
+                          "status", "BUILT");
+    snprintf(path, sizeof path, "%s/build.json", dir);
+    assert_int_equal(hb_json_save(path, b, &err), 0);
+    json_decref(b);
+    const char *recs[][2] = {{"X__hash_64.json", "OK"}, {"X___hash_64.json", "OK"},
+                             {"X___hash_128.json", "FAILED"}, {"X__hash_64.json.tmp.1", "OK"}};
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/records/C/%s", dir, recs[i][0]);
+        json_t *r = json_pack("{s:s}", "status", recs[i][1]);
+        assert_int_equal(hb_mkdirs_for(path, &err), 0);
+        assert_int_equal(hb_json_save(path, r, &err), 0);
+        json_decref(r);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    assert_int_equal(campaign_print_table(dir, fp, &err), 0);
+    fclose(fp);
+    char *x = strstr(text, "\nC                X   ");
+    char *x_ = strstr(text, "\nC                X_  ");
+    assert_non_null(x);
+    assert_non_null(x_);
+    assert_non_null(strstr(x, "1/1\n"));
+    assert_true(strstr(x, "1/1\n") < x_);
+    assert_non_null(strstr(x_, "1/2\n"));
+    free(text);
+    assert_int_equal(hb_remove_tree(dir, &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_eta_format),
         cmocka_unit_test(test_progress_plain_and_tty),
         cmocka_unit_test(test_progress_break),
+        cmocka_unit_test(test_table_counts_own_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

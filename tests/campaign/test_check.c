@@ -6,6 +6,7 @@
  * from the live machine. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -29,6 +30,8 @@ static void facts_for(const char *host, check_facts *f)
     f->steady_tested = 1;
     f->rate_hz = 2.1e9;
     f->spread_percent = 0.05;
+    f->work_tested = 1;
+    f->work_spread_percent = 1.0;
 }
 
 static const check_item *find(const check_item *items, int n, const char *name)
@@ -62,7 +65,7 @@ static void test_intel_fixed_is_fit(void **state)
     int n;
     facts_for("intel_fixed", &f);
     assert_int_equal(judge(&f, items, &n), 0);
-    assert_int_equal(n, 8);
+    assert_int_equal(n, 9);
     assert_non_null(strstr(find(items, n, "governor")->detail, "performance"));
     assert_non_null(strstr(find(items, n, "turbo")->detail, "no_turbo"));
 }
@@ -157,9 +160,20 @@ static void test_paranoid_pinning_steadiness_load(void **state)
     assert_non_null(strstr(find(items, n, "pinning")->fix, "--cpu"));
     assert_false(find(items, n, "clock_steadiness")->ok);
     assert_false(find(items, n, "load")->ok);
+    /* a steady clock with an unsteady throughput (a shared vCPU) */
+    f.work_spread_percent = CHECK_MAX_WORK_SPREAD_PERCENT * 4;
+    assert_int_equal(judge(&f, items, &n), 5);
+    assert_false(find(items, n, "throughput_steadiness")->ok);
+    assert_non_null(strstr(find(items, n, "throughput_steadiness")->detail, "20.0%"));
+    assert_non_null(strstr(find(items, n, "throughput_steadiness")->fix, "paired ratios"));
+    f.work_spread_percent = CHECK_MAX_WORK_SPREAD_PERCENT - 0.1;
+    assert_int_equal(judge(&f, items, &n), 4);
+    assert_true(find(items, n, "throughput_steadiness")->ok);
     f.steady_tested = 0;
     f.pin_tested = 0;
+    f.work_tested = 0;
     check_judge(&f, items, &n);
+    assert_non_null(strstr(find(items, n, "throughput_steadiness")->detail, "not measured"));
     assert_non_null(strstr(find(items, n, "clock_steadiness")->detail, "not measured"));
     assert_non_null(strstr(find(items, n, "pinning")->detail, "not tested"));
 }
@@ -174,6 +188,8 @@ static void test_json_and_live_gather(void **state)
     assert_int_equal(check_gather("/", 0, &f, &err), 0);
     assert_true(f.pin_tested);
     assert_true(f.pin_ok); /* CPU 0 exists everywhere */
+    assert_true(f.work_tested);
+    assert_true(f.work_spread_percent >= 0 && isfinite(f.work_spread_percent));
     int problems = check_judge(&f, items, &n);
     json_t *arr = check_items_json(items, n);
     assert_int_equal(json_array_size(arr), (size_t)n);

@@ -18,11 +18,11 @@ static void test_hand_case(void **state)
 {
     (void)state;
     /* trial means 100, 120, 110; a disturbed trial that must not count */
-    stats_trial t[] = {{10, 1000, 500, 0}, {10, 1200, 600, 0},
-                       {10, 99999, 1, 1}, {10, 1100, 400, 0}};
+    stats_trial t[] = {{.calls = 10, .ticks = 1000, .ns = 500, .disturbed = 0}, {.calls = 10, .ticks = 1200, .ns = 600, .disturbed = 0},
+                       {.calls = 10, .ticks = 99999, .ns = 1, .disturbed = 1}, {.calls = 10, .ticks = 1100, .ns = 400, .disturbed = 0}};
     stats_derived d;
     hb_err err;
-    assert_int_equal(stats_derive(t, 4, 50, &d, &err), 0);
+    assert_int_equal(stats_derive(t, 4, 50, STATS_CI_IID, &d, &err), 0);
     assert_int_equal(d.n, 30);
     assert_int_equal(d.calls, 30);
     assert_int_equal(d.trials, 3);
@@ -46,19 +46,19 @@ static void test_hand_case(void **state)
 static void test_one_trial_and_errors(void **state)
 {
     (void)state;
-    stats_trial t[] = {{4, 400, 100, 0}, {4, 1, 1, 1}};
+    stats_trial t[] = {{.calls = 4, .ticks = 400, .ns = 100, .disturbed = 0}, {.calls = 4, .ticks = 1, .ns = 1, .disturbed = 1}};
     stats_derived d;
     hb_err err;
-    assert_int_equal(stats_derive(t, 1, 0, &d, &err), 0);
+    assert_int_equal(stats_derive(t, 1, 0, STATS_CI_IID, &d, &err), 0);
     CLOSE(d.median_trial_mean, 100);
     assert_true(isnan(d.cv_percent) && isnan(d.ci95_low) && isnan(d.ticks_per_byte));
     json_t *j = stats_derived_json(&d);
     assert_true(json_is_null(json_object_get(j, "ci95_low")));
     json_decref(j);
-    assert_int_equal(stats_derive(t + 1, 1, 32, &d, &err), -1);
+    assert_int_equal(stats_derive(t + 1, 1, 32, STATS_CI_IID, &d, &err), -1);
     assert_non_null(strstr(err.msg, "no undisturbed trial"));
-    stats_trial z = {0, 5, 5, 0};
-    assert_int_equal(stats_derive(&z, 1, 32, &d, &err), -1);
+    stats_trial z = {.calls = 0, .ticks = 5, .ns = 5, .disturbed = 0};
+    assert_int_equal(stats_derive(&z, 1, 32, STATS_CI_IID, &d, &err), -1);
 }
 
 static int cmp_ld(const void *a, const void *b)
@@ -103,7 +103,7 @@ static void test_against_reimplementation(void **state)
         unsigned size = 64u << (round % 6);
         stats_derived d;
         hb_err err;
-        assert_int_equal(stats_derive(t, n, size, &d, &err), 0);
+        assert_int_equal(stats_derive(t, n, size, STATS_CI_IID, &d, &err), 0);
         assert_int_equal(d.trials, k);
         long double mean = st / sc;
         CLOSE(d.mean_ticks_per_call, mean);

@@ -19,6 +19,7 @@ hb_add_test(test_measure_counter SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_counter.
 hb_add_test(test_measure_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_stats.c)
 hb_add_test(test_measure_probe SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_probe.c
             TIMEOUT 120)
+hb_add_test(test_measure_interleave SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_interleave.c)
 hb_add_test(test_measure_plan SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_plan.c
             TIMEOUT 120)
 hb_add_test(test_measure_run SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run.c

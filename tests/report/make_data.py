@@ -153,7 +153,23 @@ def quantile(x, p):
     return x[lo] + (h - lo) * (x[lo + 1] - x[lo])
 
 
-def derive(trials, size):
+def batch_half(values, weights=None):
+    """Batch means (src/measure/stats.h): b = max(2, floor(sqrt(k)))
+    consecutive batches; batch j holds items floor(j k / b) .. floor((j+1) k /
+    b) - 1; its mean is sum(values) / sum(weights) (weights 1 when None)."""
+    k = len(values)
+    b = max(2, int(math.isqrt(k)))
+    means = []
+    for j in range(b):
+        lo, hi = j * k // b, (j + 1) * k // b
+        w = sum(weights[lo:hi]) if weights else hi - lo
+        means.append(sum(values[lo:hi]) / w)
+    avg = sum(means) / b
+    sd = math.sqrt(sum((m - avg) ** 2 for m in means) / (b - 1))
+    return T95[b - 1] * sd / math.sqrt(b), b
+
+
+def derive(trials, size, batch=False):
     kept = [t for t in trials if not t["disturbed"]]
     ticks = sum(t["ticks"] for t in kept)
     ns = sum(t["ns"] for t in kept)
@@ -163,8 +179,10 @@ def derive(trials, size):
     mean = ticks / calls
     plain = sum(m) / k
     sd = math.sqrt(sum((v - plain) ** 2 for v in m) / (k - 1))
-    half = T95[k - 1] * sd / math.sqrt(k)
-    return {
+    half = T95[k - 1] * sd / math.sqrt(k) if not batch else None
+    if batch:
+        half, b = batch_half([t["ticks"] for t in kept], [t["calls"] for t in kept])
+    out = {
         "n": calls, "trials": k, "calls": calls,
         "mean_ticks_per_call": mean, "ticks_per_byte": mean / size,
         "mean_ns_per_call": ns / calls, "mb_per_s": size * calls / ns * 1000.0,
@@ -174,6 +192,23 @@ def derive(trials, size):
         "ci95_low": mean - half, "ci95_high": mean + half,
         "ci95_rel_percent": half / mean * 100.0,
     }
+    if not batch:
+        return out
+    out["interval"] = "batch_means"
+    out["batches"] = b
+    pairs = [t for t in kept if t.get("pair") and not t["pair"]["disturbed"]]
+    out["paired_ratio"] = None
+    if pairs:
+        lq = [math.log((t["ticks"] / t["calls"]) / (t["pair"]["ticks"] / t["pair"]["calls"]))
+              for t in pairs]
+        mean_lq = sum(lq) / len(lq)
+        h, rb = batch_half(lq)
+        lo, hi = math.exp(mean_lq - h), math.exp(mean_lq + h)
+        ratio = math.exp(mean_lq)
+        out["paired_ratio"] = {"pairs": len(pairs), "batches": rb, "ratio": ratio,
+                               "ci95_low": lo, "ci95_high": hi,
+                               "ci95_rel_percent": (hi - lo) / 2.0 / ratio * 100.0}
+    return out
 
 
 def save(path, obj):
@@ -250,12 +285,19 @@ def kat_entry(sysname, s, cand, inst, logs):
     return entry
 
 
-def trials_for(rng, s, cpb, size, disturbed):
+def drift(r):
+    """The interleaved system's host speed in round R: it drifts by about 30 %."""
+    return 1.0 + 0.15 * math.sin(r * 0.9)
+
+
+def trials_for(rng, s, cpb, size, disturbed, interleaved=False, baseline=False):
     base = cpb * s["speed"] * size + 180.0 * s["speed"]
     calls = max(20, min(20000, int(2.0e8 / base)))
+    if interleaved:
+        calls = max(1, int(2.0e6 / base))
     out = []
-    for i in range(7 + (1 if disturbed else 0)):
-        per_call = base * (1.0 + rng.uniform(-0.004, 0.004))
+    for i in range((16 if interleaved else 7) + (1 if disturbed else 0)):
+        per_call = base * (1.0 + rng.uniform(-0.004, 0.004)) * (drift(i) if interleaved else 1)
         ticks = int(round(per_call * calls))
         ns = int(round(ticks / s["counter"]["rate_hz"] * 1e9 * (1.0 + rng.uniform(-1e-4, 1e-4))))
         bad = disturbed and i == 2
@@ -264,6 +306,20 @@ def trials_for(rng, s, cpb, size, disturbed):
         out.append({"index": i, "calls": calls, "ticks": ticks, "ns": ns,
                     "rate_hz": ticks / ns * 1e9, "disturbed": bad, "pid": 4100 + i,
                     "cpu": 1, "rss_baseline_kb": 1500 + i, "rss_peak_kb": 1600 + i})
+        if interleaved:
+            t = out[-1]
+            t["t_s"] = round(2.5 * i + size / 65536.0, 3)
+            t["round"] = i
+            t["slot"] = 0
+            t["pair"] = None
+            if not baseline:
+                bbase = 7.9 * s["speed"] * size + 180.0 * s["speed"]
+                bcalls = max(1, int(2.0e6 / bbase))
+                bticks = int(round(bbase * drift(i) * (1.0 + rng.uniform(-0.004, 0.004)) * bcalls))
+                t["pair"] = {"instance": "baseline/OpenSSL_SM3", "seed": "%016x" % (i + size),
+                             "calls": bcalls, "ticks": bticks,
+                             "ns": int(round(bticks / s["counter"]["rate_hz"] * 1e9)),
+                             "disturbed": False}
     return out, calls
 
 
@@ -272,7 +328,8 @@ def record(sysname, s, entry, build, inst_row, size, rng):
     failed = sysname == "x86_1" and inst == "Whirl_512" and size == 65536
     disturbed = sysname == "x86_1" and inst == "SM3" and size == 1024
     msg = bytes((i * 131 + size) % 256 for i in range(size))
-    trials, calls = trials_for(rng, s, cpb, size, disturbed)
+    interleaved = sysname == "x86_1"
+    trials, calls = trials_for(rng, s, cpb, size, disturbed, interleaved, cand == "baseline")
     rec = {
         "schema": 1, "kind": "hashbench-record", "candidate": cand, "algorithm": alg,
         "instance": inst, "variant": variant, "digest_bits": bits,
@@ -300,9 +357,12 @@ def record(sysname, s, entry, build, inst_row, size, rng):
         rec["status"] = "FAILED"
         rec["failure"] = "probe ended by signal 11 (SIGSEGV) in the first call"
     else:
-        rec["derived"] = derive(trials, size)
+        rec["derived"] = derive(trials, size, interleaved)
         rec["status"] = "OK"
         rec["failure"] = ""
+    if interleaved:
+        rec["plan"].update({"planner": "interleaved", "interval": "batch_means",
+                            "round_seed": "00000000000051ed", "trials": 16})
     return rec
 
 

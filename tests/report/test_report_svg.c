@@ -20,7 +20,7 @@ static char *chart(const svg_series *series, size_t n)
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
     assert_non_null(fp);
-    svg_chart_spec spec = {"t", "message size (log scale)", "ticks per byte", series, n};
+    svg_chart_spec spec = {"t", "message size (log scale)", "ticks per byte", series, n, 0, 0};
     assert_int_equal(svg_chart(fp, &spec), 0);
     assert_int_equal(fclose(fp), 0);
     return text;
