@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build/init.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "sandbox/sandbox.h"
@@ -114,6 +115,26 @@ static int first_line_of(const char *path, const char *arg, char *out,
     return 0;
 }
 
+/* 1 when the compiler at PATH accepts FLAG (checked on an empty C input,
+ * warnings as errors, so that a compiler which ignores an unknown option
+ * with a warning counts as not having it). */
+static int accepts_flag(const char *path, const char *flag)
+{
+    char *argv[] = {(char *)path, (char *)flag, "-Werror", "-fsyntax-only", "-x", "c",
+                    "/dev/null", NULL};
+    char *text = NULL;
+    hb_err ignored;
+    hb_proc_opts o = hb_proc_defaults();
+    o.timeout_s = 30;
+    o.capture = &text;
+    o.capture_cap = 65536;
+    o.stderr_to_stdout = 1;
+    hb_proc_result r;
+    int ok = hb_proc_exec(argv, &o, &r, &ignored) == 0 && r.exited && r.exit_code == 0;
+    free(text);
+    return ok;
+}
+
 int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err)
 {
     memset(tc, 0, sizeof *tc);
@@ -125,6 +146,7 @@ int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err)
         first_line_of(tc->path, "--version", tc->version, sizeof tc->version, err) != 0 ||
         first_line_of(tc->path, "-dumpmachine", tc->target, sizeof tc->target, err) != 0)
         return -1;
+    tc->no_semantic_interposition = accepts_flag(tc->path, "-fno-semantic-interposition");
     if (strchr(cc, '/')) /* a relative path means nothing to a later stage */
         snprintf(tc->name, sizeof tc->name, "%s", tc->path);
     size_t n = strcspn(tc->target, "-");
@@ -152,7 +174,41 @@ static int push_prefixed(strlist *flags, const char *prefix, const strlist *word
     return 0;
 }
 
-int compile_make_flags(const char *profile_flags, const strlist *defines,
+#define COMPILE_EXPORT_SCRATCH_PREFIX "hashbench_"
+
+void compile_export_prefix(const char *library, char *out, size_t outsz)
+{
+    if (hb_sandbox_enabled())
+        snprintf(out, outsz, "%s/%s", COMPILE_OUT_INSIDE, COMPILE_EXPORT_SCRATCH_PREFIX);
+    else
+        snprintf(out, outsz, "%s.", library);
+}
+
+/* The texts of the two files (compile.h); the header is skipped by the
+ * preprocessor of assembly sources (.S), which -include reaches too. */
+static const char export_map_text[] =
+    "/* hashbench: the library exports CryptHash alone */\n"
+    "{ global: CryptHash; local: *; };\n";
+static const char visibility_h_text[] =
+    "/* hashbench: CryptHash stays visible under -fvisibility=hidden */\n"
+    "#ifndef __ASSEMBLER__\n"
+    "#pragma GCC system_header\n"
+    "#pragma GCC visibility push(default)\n"
+    "int CryptHash();\n"
+    "#pragma GCC visibility pop\n"
+    "#endif\n";
+
+/* Pushes OPTION PREFIX NAME as one word. */
+static int push_path(strlist *flags, const char *option, const char *prefix, const char *name)
+{
+    char w[PATH_MAX + 64];
+    if (snprintf(w, sizeof w, "%s%s%s", option, prefix, name) >= (int)sizeof w)
+        return -1;
+    return strlist_push(flags, w);
+}
+
+int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
+                       int hidden, const char *export_prefix, const strlist *defines,
                        const strlist *includes, strlist *flags)
 {
     char *words = strdup(profile_flags);
@@ -163,6 +219,14 @@ int compile_make_flags(const char *profile_flags, const strlist *defines,
          w = strtok_r(NULL, " ", &save))
         rc = strlist_push(flags, w);
     free(words);
+    if (rc == 0 && hidden)
+        rc = strlist_push(flags, "-fvisibility=hidden") ||
+             strlist_push(flags, "-include") ||
+             push_path(flags, "", export_prefix, COMPILE_VISIBILITY_H);
+    if (rc == 0 && tc->no_semantic_interposition)
+        rc = strlist_push(flags, "-fno-semantic-interposition");
+    if (rc == 0)
+        rc = push_path(flags, "-Wl,--version-script=", export_prefix, COMPILE_EXPORT_MAP);
     if (rc == 0)
         rc = push_prefixed(flags, "-D", defines);
     if (rc == 0)
@@ -242,29 +306,111 @@ static void finish_library(const compile_job *job, const char *tmp,
     fprintf(log, "# CryptHash exported: %s\n", out->built ? "yes" : "no");
 }
 
-/* The reason of a failed compile: HOW, plus the first line of OUTPUT that
- * holds "error" (the compiler's or the linker's first complaint), cut to
- * 300 characters. */
-static void compile_failure_reason(const char *output, const char *how,
-                                   char *reason, size_t size)
+/* 1 when LINE (N bytes) only reports that an earlier step failed (the
+ * driver's "collect2: error: ld returned 1 exit status", clang's "linker
+ * command failed"): the cause is on an earlier line. */
+static int is_summary_line(const char *line, size_t n)
 {
-    const char *line = output ? output : "";
-    size_t n = 0;
+    static const char *const summaries[] = {"collect2:", "ld returned",
+        "linker command failed", "lto-wrapper: fatal error", "compilation terminated"};
+    for (size_t i = 0; i < sizeof summaries / sizeof summaries[0]; i++) {
+        const char *hit = strstr(line, summaries[i]);
+        if (hit && hit < line + n)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when LINE (N bytes) says what is wrong: a compiler's "error" or a
+ * linker's complaint, which does not always hold the word. */
+static int is_cause_line(const char *line, size_t n)
+{
+    static const char *const causes[] = {"error", "multiple definition of",
+        "undefined reference to", "cannot find -l", "undefined symbol"};
+    if (is_summary_line(line, n))
+        return 0;
+    for (size_t i = 0; i < sizeof causes / sizeof causes[0]; i++) {
+        const char *hit = strstr(line, causes[i]);
+        if (hit && hit + strlen(causes[i]) <= line + n)
+            return 1;
+    }
+    return 0;
+}
+
+/* Appends to REASON (of SIZE bytes) why an override file is probably
+ * needed: several of the job's sources define CryptHash, or the linker
+ * found functions defined twice (several variant files of one folder). */
+static void append_override_hint(const compile_job *job, const char *cause,
+                                 char *reason, size_t size)
+{
+    char names[512] = "";
+    size_t used = 0;
+    int defs = 0;
+    for (int i = 0; i < job->sources->n; i++) {
+        char path[PATH_MAX], *text = NULL;
+        hb_err ignored;
+        if (snprintf(path, sizeof path, "%s/%s", job->package, job->sources->v[i]) >=
+                (int)sizeof path ||
+            hb_read_file_limited(path, HB_LIMIT_TEXT, "a source file", &text, NULL,
+                                 &ignored) != 0)
+            continue;
+        if (init_defines_crypthash(text)) {
+            defs++;
+            if (used < sizeof names)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                         used ? ", " : "", hb_basename(job->sources->v[i]));
+        }
+        free(text);
+    }
+    size_t n = strlen(reason);
+    if (defs >= 2)
+        snprintf(reason + n, size - n, "; %d of its sources define CryptHash (%s): the "
+                 "folder probably serves several instances, so an override file is "
+                 "probably needed (one [instance] section each, with its sources; see "
+                 "docs/OVERRIDE.md, or start from hashbench init)", defs, names);
+    else if (strstr(cause, "multiple definition of"))
+        snprintf(reason + n, size - n, "; functions are defined in more than one of "
+                 "its sources: the folder probably holds several variant files, so an "
+                 "override file is probably needed (list the sources of each instance; "
+                 "see docs/OVERRIDE.md, or start from hashbench init)");
+}
+
+/* The reason of a failed compile: HOW, plus the first line of OUTPUT that
+ * says what is wrong (a compiler error or a linker complaint such as
+ * "multiple definition of", never the driver's "ld returned 1 exit
+ * status" summary), cut to 300 characters, and when the folder looks like
+ * it serves several instances, that an override file is probably needed. */
+static void compile_failure_reason(const compile_job *job, const char *output,
+                                   const char *how, char *reason, size_t size)
+{
+    const char *line = output ? output : "", *fallback = NULL;
+    size_t n = 0, fallback_n = 0;
     while (*line) {
         n = strcspn(line, "\n");
-        const char *hit = strstr(line, "error");
-        if (hit && hit < line + n)
+        if (is_cause_line(line, n))
             break;
+        if (!fallback && is_summary_line(line, n)) {
+            fallback = line;
+            fallback_n = n;
+        }
         line += n + (line[n] == '\n');
         n = 0;
     }
+    if (n == 0 && fallback) {
+        line = fallback;
+        n = fallback_n;
+    }
     if (n > 300)
         n = 300;
+    char cause[320];
+    snprintf(cause, sizeof cause, "%.*s", (int)n, line);
     if (n > 0)
-        snprintf(reason, size, "compiler failed (%s): %.*s; see the log", how,
-                 (int)n, line);
+        snprintf(reason, size, "compiler failed (%s): %s", how, cause);
     else
-        snprintf(reason, size, "compiler failed (%s); see the log", how);
+        snprintf(reason, size, "compiler failed (%s)", how);
+    append_override_hint(job, cause, reason, size);
+    size_t len = strlen(reason);
+    snprintf(reason + len, size - len, "; see the log");
 }
 
 /* The sandbox of a compile (SPEC §8): the package read-only at its own
@@ -300,6 +446,37 @@ static void compile_sandbox(const compile_job *job, const char *scratch, char *r
     }
 }
 
+/* Writes the version script and the visibility header (compile.h) into
+ * SCRATCH, or without the sandbox beside LIBRARY, where
+ * compile_export_prefix said the compiler finds them. */
+static int write_export_files(const char *scratch, const char *library, hb_err *err)
+{
+    char prefix[PATH_MAX], map[PATH_MAX + 64], hdr[PATH_MAX + 64];
+    if (scratch)
+        snprintf(prefix, sizeof prefix, "%s/%s", scratch, COMPILE_EXPORT_SCRATCH_PREFIX);
+    else
+        compile_export_prefix(library, prefix, sizeof prefix);
+    snprintf(map, sizeof map, "%s%s", prefix, COMPILE_EXPORT_MAP);
+    snprintf(hdr, sizeof hdr, "%s%s", prefix, COMPILE_VISIBILITY_H);
+    if (hb_write_atomic(map, export_map_text, sizeof export_map_text - 1, err) != 0 ||
+        hb_write_atomic(hdr, visibility_h_text, sizeof visibility_h_text - 1, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* Notes in LOG the text of the two files the compiler was given. */
+static void note_export_files(FILE *log)
+{
+    const char *names[] = {"version script (" COMPILE_EXPORT_MAP ")",
+                           "visibility header (" COMPILE_VISIBILITY_H ")"};
+    const char *texts[] = {export_map_text, visibility_h_text};
+    for (int i = 0; i < 2; i++) {
+        fprintf(log, "# %s:\n", names[i]);
+        for (const char *l = texts[i]; *l; l += strcspn(l, "\n") + 1)
+            fprintf(log, "# | %.*s\n", (int)strcspn(l, "\n"), l);
+    }
+}
+
 /* Runs the compiler of JOB, writing the library to TMP (directly, or via
  * the sandbox's scratch folder), with its output in *OUTPUT. */
 static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char **output,
@@ -311,6 +488,11 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
     hb_sandbox sb;
     if (sandboxed && hb_stage_scratch(scratch, sizeof scratch, err) != 0)
         return -1;
+    if (write_export_files(sandboxed ? scratch : NULL, job->library, err) != 0) {
+        if (scratch[0])
+            hb_stage_scratch_remove(scratch);
+        return -1;
+    }
     snprintf(inside, sizeof inside, "%s/%s", COMPILE_OUT_INSIDE, hb_basename(tmp));
     if (make_argv(job, sandboxed ? inside : tmp, &argv) != 0) {
         strlist_free(&argv);
@@ -319,6 +501,7 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
         return hb_fail(err, "out of memory");
     }
     put_command(log, &argv, job);
+    note_export_files(log);
     fflush(log);
     hb_proc_opts o = hb_proc_defaults();
     o.timeout_s = job->timeout_s > 0 ? job->timeout_s : COMPILE_TIMEOUT_S;
@@ -372,7 +555,7 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
         else if (r.exited && r.exit_code == 0)
             snprintf(out->reason, sizeof out->reason, "the compiler wrote no library");
         else
-            compile_failure_reason(output, how, out->reason, sizeof out->reason);
+            compile_failure_reason(job, output, how, out->reason, sizeof out->reason);
         fprintf(log, "# result: %s%s%s\n", out->built ? "BUILT" : "BUILDFAIL",
                 out->built ? "" : ": ", out->built ? "" : out->reason);
     }

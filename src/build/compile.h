@@ -22,6 +22,7 @@ typedef struct compile_toolchain {
     char version[512];  /* first line of `NAME --version` */
     char target[256];   /* `NAME -dumpmachine`, e.g. x86_64-linux-gnu */
     char arch[64];      /* first field of target, e.g. x86_64 */
+    int no_semantic_interposition; /* 1: accepts -fno-semantic-interposition */
 } compile_toolchain;
 
 /* Finds CC (a name looked up on PATH, or a path) and asks it for its
@@ -30,9 +31,33 @@ typedef struct compile_toolchain {
  * programs the package ships), so call it from a single thread. */
 int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err);
 
-/* Appends to *flags the words of PROFILE_FLAGS (space-separated), then
- * -D<define> for each define and -I<folder> for each include folder. */
-int compile_make_flags(const char *profile_flags, const strlist *defines,
+/* The two files hashbench gives the compiler so that a library runs the
+ * code a static build of the same sources would (SPEC §2): a version script
+ * that exports CryptHash alone (every other symbol is bound inside the
+ * library, so calls between the package's files are direct and, under
+ * -flto, inlined) and a header, read first with -include, that keeps
+ * CryptHash visible under -fvisibility=hidden. compile_instance writes them
+ * before each compile, at EXPORT_PREFIX followed by these names. */
+#define COMPILE_EXPORT_MAP "exports.map"
+#define COMPILE_VISIBILITY_H "visibility.h"
+
+/* Where the compiler of LIBRARY finds the two files, as a prefix of their
+ * names: /out/hashbench_ in the sandbox's scratch folder (as it appears
+ * inside), or, without the sandbox, "LIBRARY." beside the library (each
+ * library its own, as libraries are compiled in parallel). OUT gets at
+ * most OUTSZ bytes. */
+void compile_export_prefix(const char *library, char *out, size_t outsz);
+
+/* Appends to *flags the words of PROFILE_FLAGS (space-separated), then what
+ * keeps the library as fast as a static build: with HIDDEN,
+ * -fvisibility=hidden and -include EXPORT_PREFIX COMPILE_VISIBILITY_H (the
+ * guide's profiles); always -fno-semantic-interposition where TC accepts
+ * it and -Wl,--version-script=EXPORT_PREFIX COMPILE_EXPORT_MAP; then
+ * -D<define> for each define and -I<folder> for each include folder. The
+ * permissive harness-default flags pass HIDDEN = 0, so that a package whose
+ * own declaration of CryptHash clashes with the header still builds. */
+int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
+                       int hidden, const char *export_prefix, const strlist *defines,
                        const strlist *includes, strlist *flags);
 
 typedef struct compile_job {

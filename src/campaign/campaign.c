@@ -370,6 +370,7 @@ static int run_check(campaign_ctx *c, hb_err *err)
     json_object_set_new(c->doc, "host_problems", json_integer(c->problems));
     json_object_set_new(c->doc, "allow_unfit_host",
                         json_boolean(c->o->allow_unfit_host));
+    json_object_set_new(c->session, "time_failed", json_boolean(c->o->time_failed));
     if (c->o->log) {
         break_progress(c->o);
         fprintf(c->o->log, "host check (CPU %d):\n", c->o->cpu);
@@ -632,6 +633,114 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
         snprintf(outcome, sizeof outcome, "error: %s", err->msg);
         finish_session(&c, outcome);
         save_document(&c, NULL);
+    }
+    json_decref(c.doc);
+    return rc;
+}
+
+/* ---- the separate measure command ------------------------------------- */
+
+/* Marks PHASE done, as the separate command NOTE did, when FILE exists in
+ * the run directory and no session marked it; FAILED counts the entries of
+ * FILE whose status is none of OK (a NULL-ended list). */
+static void note_separate_phase(campaign_ctx *c, const char *phase, const char *file,
+                                const char *const *ok, const char *note)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", c->o->run_dir, file);
+    json_t *phases = json_object_get(c->doc, "phases");
+    json_t *doc = NULL;
+    hb_err ignored;
+    if (json_object_get(phases, phase) || !hb_is_file(path) ||
+        hb_json_load(path, &doc, &ignored) < 0)
+        return;
+    int failed = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(doc, "instances"), i, e) {
+        const char *st = json_string_value(json_object_get(e, "status"));
+        int good = 0;
+        for (int k = 0; st && ok[k]; k++)
+            good |= strcmp(st, ok[k]) == 0;
+        failed += !good;
+    }
+    json_decref(doc);
+    char now[32];
+    campaign_utc_now(now, sizeof now);
+    json_object_set_new(object_at(c->doc, "phases"), phase, json_pack(
+        "{s:b, s:s, s:i, s:s}", "done", 1, "utc", now, "failed", failed, "note", note));
+}
+
+/* The submissions of a run directory made by separate commands: the
+ * package folders of build.json, in order, each once. */
+static json_t *packages_of_build(const char *run_dir)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL, *subs = json_array();
+    hb_err ignored;
+    snprintf(path, sizeof path, "%s/build.json", run_dir);
+    if (hb_json_load(path, &doc, &ignored) < 0)
+        return subs;
+    size_t i, k;
+    json_t *e, *x;
+    json_array_foreach(json_object_get(doc, "instances"), i, e) {
+        json_t *pkg = json_object_get(e, "package");
+        int seen = !json_is_string(pkg) || !json_string_value(pkg)[0];
+        json_array_foreach(subs, k, x)
+            seen |= json_equal(x, pkg);
+        if (!seen)
+            json_array_append(subs, pkg);
+    }
+    json_decref(doc);
+    return subs;
+}
+
+int campaign_measure_session(const campaign_options *o, campaign_stage_fn measure,
+                             void *ctx, campaign_result *res, hb_err *err)
+{
+    static const char *const built[] = {"BUILT", "SKIPPED", NULL};
+    static const char *const passed[] = {"PASS", NULL};
+    campaign_ctx c;
+    memset(&c, 0, sizeof c);
+    memset(res, 0, sizeof *res);
+    c.o = o;
+    if (load_document(&c, err) < 0)
+        return -1;
+    json_t *given = campaign_settings_json(&o->settings);
+    resolve_defaults(given);
+    if (!json_object_get(c.doc, "settings"))
+        json_object_set(c.doc, "settings", given);
+    if (!json_object_get(c.doc, "submissions"))
+        json_object_set_new(c.doc, "submissions", packages_of_build(o->run_dir));
+    int rc = run_check(&c, err);
+    if (rc == 0) {
+        set_str(c.session, "command", "measure");
+        json_object_set(c.session, "settings", given);
+        note_separate_phase(&c, "build", "build.json", built, "hashbench build");
+        note_separate_phase(&c, "kat", "kat.json", passed, "hashbench kat");
+    }
+    json_decref(given);
+    res->host_problems = c.problems;
+    if (rc == 0 && c.problems && !o->allow_unfit_host) {
+        mark_phase(&c, "measure", 0, 0, "refused: unfit host");
+        finish_session(&c, "refused: unfit host");
+        save_document(&c, NULL);
+        rc = hb_fail(err, "the host check found %d problem%s (listed above and in "
+                     "%s, host_checks); fix them, or measure anyway with "
+                     "--allow-unfit-host (the problems stay recorded)", c.problems,
+                     c.problems == 1 ? "" : "s", c.path);
+    } else if (rc == 0 && measure(ctx, &res->measure_failed, err) < 0) {
+        char outcome[HB_ERR_MAX + 16];
+        snprintf(outcome, sizeof outcome, "error: %s", err->msg);
+        finish_session(&c, outcome);
+        save_document(&c, NULL);
+        rc = -1;
+    } else if (rc == 0) {
+        mark_phase(&c, "measure", 1, res->measure_failed,
+                   c.problems ? "measured on an unfit host (--allow-unfit-host)" : NULL);
+        res->measured = 1;
+        finish_session(&c, "complete");
+        rc = save_document(&c, err);
     }
     json_decref(c.doc);
     return rc;

@@ -36,8 +36,11 @@ typedef struct campaign_options {
     const char *system_id;        /* NULL: the machine's architecture */
     int cpu;                      /* core to measure on */
     campaign_settings settings;
-    int loop, full;               /* KAT: the loop test, the 2^33-bit file */
+    int loop, full;               /* KAT: the loop test (kat.h KAT_LOOP_*), the
+                                     2^33-bit file */
     int allow_unfit_host;         /* measure even when host checks fail */
+    int time_failed;              /* also time instances that failed their
+                                     KAT with a MISMATCH */
     double timeout_s;             /* per KAT child; 0 = the stage's default */
     const char *const *packages;  /* submission folders */
     size_t n_packages;
@@ -78,6 +81,23 @@ int campaign_settings_reconcile(const json_t *stored, const json_t *new_settings
 
 /* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into BUF (>= 21 bytes). */
 void campaign_utc_now(char *buf, size_t bufsz);
+
+/* The measure stage of the separate `hashbench measure` command, run
+ * inside the campaign.json that `hashbench run` would have written, so
+ * that `publish` works after separate build / kat / measure commands and
+ * an unfit host is refused as `run` refuses it. Uses O->run_dir, cpu,
+ * system_id, settings (as given; defaults filled in), allow_unfit_host,
+ * host_root and log. Runs the host check (printed to O->log, recorded),
+ * starts a session ("command": "measure"), records the submissions (the
+ * packages of build.json) and marks the build and kat phases done when
+ * their files exist and no session marked them; then refuses (-1, ERR
+ * saying what to do, the refusal recorded) when the host has problems and
+ * allow_unfit_host is 0, else calls MEASURE(CTX, &failed, err), marks the
+ * measure phase and ends the session. RES gets host_problems,
+ * measure_failed and measured. */
+typedef int (*campaign_stage_fn)(void *ctx, int *failed, hb_err *err);
+int campaign_measure_session(const campaign_options *o, campaign_stage_fn measure,
+                             void *ctx, campaign_result *res, hb_err *err);
 
 /* Number of record files (*.json) under DIR/records. */
 int campaign_count_records(const char *run_dir);

@@ -92,6 +92,7 @@ int stages_measure(const campaign_options *o, const campaign_settings *s,
     m.trials = s->trials;
     m.target_ci = s->target_ci > 0 ? s->target_ci : 0;
     m.budget_s = s->budget_s > 0 ? s->budget_s : 0;
+    m.time_failed = o->time_failed;
     m.progress = o->progress;
     m.progress_ctx = o->progress_ctx;
     return measure_run(&m, n_failed, err);

@@ -10,6 +10,8 @@
 
 #include "common/fs.h"
 #include "common/json.h"
+#include "kat/kat.h"
+#include "kat/kat_instance.h"
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -17,16 +19,16 @@ static const char *str(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-/* The KAT status of CAND/INST in kat.json's array ENTRIES, or "-". */
-static const char *kat_status(const json_t *entries, const char *cand, const char *inst)
+/* The kat.json entry of CAND/INST in the array ENTRIES, or NULL. */
+static const json_t *kat_entry(const json_t *entries, const char *cand, const char *inst)
 {
     size_t i;
     json_t *e;
     json_array_foreach(entries, i, e) {
         if (strcmp(str(e, "candidate"), cand) == 0 && strcmp(str(e, "instance"), inst) == 0)
-            return *str(e, "status") ? str(e, "status") : "-";
+            return e;
     }
-    return "-";
+    return NULL;
 }
 
 /* Counts RUN_DIR/records/CAND/INST__*.json files, and of them those whose
@@ -75,8 +77,8 @@ int campaign_print_table(const char *run_dir, FILE *out, hb_err *err)
             kat = NULL;
     }
     const json_t *kat_entries = json_object_get(kat, "instances");
-    fprintf(out, "%-16s %-24s %6s %-10s %12s  %-9s %-9s %s\n", "candidate", "instance",
-            "bits", "variant", "static bytes", "build", "KAT", "records OK");
+    fprintf(out, "%-16s %-24s %6s %-10s %12s  %-9s %-10s %s\n", "candidate", "instance",
+            "bits", "variant", "static bytes", "build", "records OK", "KAT (files checked)");
     size_t i;
     json_t *e;
     json_array_foreach(json_object_get(build, "instances"), i, e) {
@@ -87,12 +89,17 @@ int campaign_print_table(const char *run_dir, FILE *out, hb_err *err)
             snprintf(bytes, sizeof bytes, "%lld", (long long)json_integer_value(image));
         int all, ok;
         count_records(run_dir, cand, inst, &all, &ok);
+        const json_t *k = kat_entry(kat_entries, cand, inst);
+        char kat_text[1024] = "-";
+        if (k)
+            kat_status_text(k, kat_text, sizeof kat_text);
         if (all > 0)
             snprintf(recs, sizeof recs, "%d/%d", ok, all);
-        fprintf(out, "%-16s %-24s %6lld %-10s %12s  %-9s %-9s %s\n", cand, inst,
+        else if (k && kat_status_failed(str(k, "status")))
+            snprintf(recs, sizeof recs, "not timed");
+        fprintf(out, "%-16s %-24s %6lld %-10s %12s  %-9s %-10s %s\n", cand, inst,
                 (long long)json_integer_value(json_object_get(e, "digest_bits")),
-                str(e, "variant"), bytes, str(e, "status"),
-                kat_status(kat_entries, cand, inst), recs);
+                str(e, "variant"), bytes, str(e, "status"), recs, kat_text);
     }
     json_decref(build);
     json_decref(kat);

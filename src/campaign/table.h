@@ -1,7 +1,9 @@
 /* The closing table of a campaign: one line per instance of DIR/build.json
- * with its build status, its KAT status from DIR/kat.json and how many of
- * its records are finished and OK, so that a run ends by saying, instance by
- * instance, what it has and what it lacks. */
+ * with its build status, how many of its records are finished and OK ("not
+ * timed" for an instance that failed its KAT), and its KAT status from
+ * DIR/kat.json with the submitted files it checked and not (last, being the
+ * widest), so that a run ends by saying, instance by instance, what it has
+ * and what it lacks. */
 #ifndef HB_CAMPAIGN_TABLE_H
 #define HB_CAMPAIGN_TABLE_H
 

@@ -15,7 +15,8 @@
 
 const char hb_summary_kat[] = "check every built instance against its known-answer tests";
 const char hb_usage_kat[] =
-    "usage: hashbench kat --run-dir DIR [--loop] [--full] [--timeout S] [--instances LIST]\n"
+    "usage: hashbench kat --run-dir DIR [--loop|--no-loop] [--full] [--timeout S]\n"
+    "                     [--instances LIST]\n"
     "                     [--variants-seed HEX]\n"
     "       hashbench kat --write-manifest PACKAGE [--from-run DIR]\n"
     "       hashbench kat --vectors FILE.rsp LIBRARY [--digest-bits N] [--timeout S]\n"
@@ -28,7 +29,12 @@ const char hb_usage_kat[] =
     "rebuilt once with harness-default flags and tested again. Then the variants\n"
     "of each instance (e.g. SM3 and SM3-Optimized) are compared on 1000 messages\n"
     "of random bit lengths, each library in its own sandboxed runner.\n"
-    "  --loop           also KAT_Loop (one million chained hashes)\n"
+    "KAT_2_12 and KAT_2_23 are always checked, KAT_Loop (one million chained\n"
+    "hashes) whenever the submitted vectors include it; each result says which\n"
+    "submitted files were checked and which not, e.g.\n"
+    "PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full).\n"
+    "  --loop           KAT_Loop even without a submitted KAT_Loop file\n"
+    "  --no-loop        never KAT_Loop (a submitted one is reported not checked)\n"
     "  --full           also KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S      seconds allowed per instance (default 600)\n"
     "  --instances LIST comma-separated Inst or Cand/Inst names (default: all)\n"
@@ -69,6 +75,7 @@ static int parse_args(int argc, char **argv, kat_cli *c)
 {
     static const struct option opts[] = {
         {"run-dir", required_argument, 0, 'd'}, {"loop", no_argument, 0, 'l'},
+        {"no-loop", no_argument, 0, 'n'},
         {"full", no_argument, 0, 'f'}, {"timeout", required_argument, 0, 't'},
         {"instances", required_argument, 0, 'i'},
         {"write-manifest", required_argument, 0, 'm'},
@@ -81,7 +88,12 @@ static int parse_args(int argc, char **argv, kat_cli *c)
     while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (ch) {
         case 'd': c->run_dir = optarg; break;
-        case 'l': c->loop = 1; break;
+        case 'l':
+        case 'n':
+            if (c->loop && c->loop != (ch == 'l' ? KAT_LOOP_ALWAYS : KAT_LOOP_NEVER))
+                return hb_cli_usage_error("kat", "give --loop or --no-loop, not both");
+            c->loop = ch == 'l' ? KAT_LOOP_ALWAYS : KAT_LOOP_NEVER;
+            break;
         case 'f': c->full = 1; break;
         case 'i': c->instances = optarg; break;
         case 'm': c->manifest_pkg = optarg; break;
@@ -145,24 +157,52 @@ static void print_variants(const json_t *v)
     }
 }
 
-static void print_statuses(const char *run_dir)
+/* The part of a status text after the status: what was checked. */
+static const char *checked_part(const char *text)
 {
-    char path[4096];
+    const char *p = strchr(text, '(');
+    return p ? p : "";
+}
+
+/* Every result of kat.json, each with what it checked; a result this run
+ * did not redo (outside --instances) is marked, and when the results were
+ * not all checked the same way a last line says so. */
+static void print_statuses(const char *run_dir, const kat_options *o)
+{
+    char path[4096], text[1024], first[1024] = "";
     json_t *kat = NULL;
     hb_err err;
     size_t i;
     json_t *e;
+    int earlier = 0, mixed = 0, n = 0;
     snprintf(path, sizeof path, "%s/%s", run_dir, KAT_JSON);
     if (hb_json_load(path, &kat, &err) != 0)
         return;
     json_array_foreach(json_object_get(kat, "instances"), i, e) {
         const char *reason = json_string_value(json_object_get(e, "reason"));
-        printf("%-9s %s/%s%s%s\n", json_string_value(json_object_get(e, "status")),
-               json_string_value(json_object_get(e, "candidate")),
-               json_string_value(json_object_get(e, "instance")),
+        const char *cand = json_string_value(json_object_get(e, "candidate"));
+        const char *inst = json_string_value(json_object_get(e, "instance"));
+        int this_run = cand && inst && kat_selected(o, cand, inst);
+        kat_status_text(e, text, sizeof text);
+        const char *status = json_string_value(json_object_get(e, "status"));
+        if (!status || strcmp(status, "BASELINE") != 0) {
+            if (n++ == 0)
+                snprintf(first, sizeof first, "%s", checked_part(text));
+            else
+                mixed |= strcmp(first, checked_part(text)) != 0;
+        }
+        int baseline = status && strcmp(status, "BASELINE") == 0;
+        earlier += !this_run && !baseline;
+        printf("%-9s %s/%s%s%s%s\n", text, cand ? cand : "?", inst ? inst : "?",
+               this_run || baseline ? "" : "  (an earlier kat run)",
                reason && reason[0] ? "  " : "", reason ? reason : "");
         print_variants(json_object_get(e, "variants"));
     }
+    if (mixed)
+        printf("note: these results were not all checked with the same KAT files "
+               "(see the parentheses)%s; run hashbench kat --run-dir %s with the "
+               "same options for every instance to compare them alike\n",
+               earlier ? ", and some come from an earlier kat run" : "", run_dir);
     json_decref(kat);
 }
 
@@ -188,12 +228,13 @@ static int run_gate(kat_cli *c)
         o.n_instances = n;
     }
     int rc = kat_run(&o, &n_failed, &err);
-    free(names);
     if (rc != 0) {
+        free(names);
         fprintf(stderr, "hashbench kat: %s\n", err.msg);
         return 2;
     }
-    print_statuses(c->run_dir);
+    print_statuses(c->run_dir, &o);
+    free(names);
     if (n_failed) {
         fprintf(stderr, "hashbench kat: %d instance(s) failed their KATs or group(s) "
                         "of variants do not agree; see the logs under %s/kat/ and "

@@ -1,12 +1,14 @@
 /* hashbench measure: times every built instance of a run directory at the
  * guide's message sizes with the probe (one fresh pinned process per trial)
  * and writes one record per (instance, size). Options only; the work is
- * measure_run in src/measure/measure.c. */
+ * measure_run in src/measure/measure.c, run inside a campaign.json session
+ * (campaign_measure_session: the host check and its refusal, as in `run`). */
 #include "cli/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/campaign.h"
 #include "common/fs.h"
 #include "measure/measure.h"
 #include "measure/plan.h"
@@ -16,11 +18,15 @@ const char hb_usage_measure[] =
     "usage: hashbench measure --run-dir DIR [--plan interleaved|adaptive|reference]\n"
     "         [--cpu N]\n"
     "         [--sizes LIST] [--instances LIST] [--trials N]\n"
-    "         [--target-ci PERCENT] [--budget S] [--force]\n"
+    "         [--target-ci PERCENT] [--budget S] [--force] [--time-failed]\n"
+    "         [--allow-unfit-host]\n"
     "\n"
     "Measures every instance of DIR/build.json (library from DIR/kat.json when\n"
     "present) and writes DIR/records/<cand>/<Inst>__hash_<bytes>.json. Existing\n"
-    "records made with the same settings are kept.\n"
+    "records made with the same settings are kept. Checks the host first, as\n"
+    "`hashbench run` does, and records the check and this session in\n"
+    "DIR/campaign.json, so that `hashbench publish` works after separate\n"
+    "build, kat and measure commands.\n"
     "\n"
     "  --plan P           interleaved (default): short (1 ms) trials taken in\n"
     "                     rounds, every (instance, size) once per round in a\n"
@@ -42,13 +48,19 @@ const char hb_usage_measure[] =
     "                     10 s, raised to what 5 trials and 100 calls need;\n"
     "                     interleaved: paired baseline trials included; a given\n"
     "                     S is used as it is)\n"
-    "  --force            redo existing records\n";
+    "  --force            redo existing records\n"
+    "  --time-failed      also time instances whose KAT status is MISMATCH (by\n"
+    "                     default an instance that fails its KAT is not timed);\n"
+    "                     their figures carry the status on every page\n"
+    "  --allow-unfit-host measure even when the host check finds problems (they\n"
+    "                     stay recorded in campaign.json)\n";
 
 #define MAX_SIZES 64
 #define MAX_INSTANCES 256
 
 typedef struct measure_cli {
     measure_options o;
+    int allow_unfit_host;
     unsigned sizes[MAX_SIZES];
     char *inst_buf;
     const char *inst[MAX_INSTANCES];
@@ -129,6 +141,14 @@ static int parse_args(int argc, char **argv, measure_cli *m)
             m->o.force = 1;
             continue;
         }
+        if (!strcmp(argv[i], "--time-failed")) {
+            m->o.time_failed = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--allow-unfit-host")) {
+            m->allow_unfit_host = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return hb_cli_usage_error("measure", "option %s needs a value", argv[i]);
         int rc = parse_option(m, argv[i], argv[i + 1]);
@@ -147,6 +167,32 @@ static void progress_line(void *ctx, const char *step, int done, int total)
     fprintf(stderr, "[%d/%d] %s\n", done, total, step);
 }
 
+static int run_stage(void *ctx, int *failed, hb_err *err)
+{
+    measure_cli *m = ctx;
+    return measure_run(&m->o, failed, err);
+}
+
+/* The campaign options of this command: where, which core, the planning
+ * settings as given (campaign.json states them). */
+static void campaign_of(const measure_cli *m, campaign_options *c)
+{
+    memset(c, 0, sizeof *c);
+    c->run_dir = m->o.run_dir;
+    c->cpu = m->o.cpu;
+    c->allow_unfit_host = m->allow_unfit_host;
+    c->time_failed = m->o.time_failed;
+    c->host_root = "/";
+    c->log = stderr;
+    if (m->o.planner)
+        snprintf(c->settings.planner, sizeof c->settings.planner, "%s", m->o.planner);
+    for (int i = 0; i < m->o.n_sizes && i < CAMPAIGN_MAX_SIZES; i++)
+        c->settings.sizes[c->settings.n_sizes++] = (long)m->o.sizes[i];
+    c->settings.target_ci = m->o.target_ci;
+    c->settings.budget_s = m->o.budget_s;
+    c->settings.trials = m->o.trials;
+}
+
 int cmd_measure(int argc, char **argv)
 {
     measure_cli m;
@@ -160,17 +206,27 @@ int cmd_measure(int argc, char **argv)
     }
     snprintf(m.probe, sizeof m.probe, "%s/hashbench-probe", hb_cli_exe_dir);
     m.o.probe_path = m.probe;
-    int failed = 0;
+    if (m.o.cpu < 0)
+        m.o.cpu = measure_default_cpu() < 0 ? 0 : measure_default_cpu();
     hb_err err;
-    rc = measure_run(&m.o, &failed, &err);
+    if (!hb_is_dir(m.o.run_dir)) {
+        free(m.inst_buf);
+        fprintf(stderr, "hashbench measure: %s: no such run directory; run hashbench "
+                "build --run-dir %s PACKAGE... first\n", m.o.run_dir, m.o.run_dir);
+        return 2;
+    }
+    campaign_options co;
+    campaign_result res;
+    campaign_of(&m, &co);
+    rc = campaign_measure_session(&co, run_stage, &m, &res, &err);
     free(m.inst_buf);
     if (rc != 0) {
         fprintf(stderr, "hashbench measure: %s\n", err.msg);
         return 2;
     }
-    if (failed) {
+    if (res.measure_failed) {
         fprintf(stderr, "hashbench measure: %d record(s) FAILED (see their "
-                        "'failure' field)\n", failed);
+                        "'failure' field)\n", res.measure_failed);
         return 1;
     }
     return 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/campaign.h"
+#include "kat/kat.h"
 #include "campaign/progress.h"
 #include "campaign/table.h"
 #include "common/fs.h"
@@ -40,11 +41,14 @@ const char hb_usage_run[] =
     "  --target-ci X        stop at a 95% CI half-width of X percent\n"
     "  --budget S           at most S seconds per (instance, size)\n"
     "  --trials N           reference: trials; others: minimum trials\n"
-    "  --loop               also run the KAT_Loop test (a million hashes)\n"
+    "  --loop, --no-loop    KAT_Loop (a million hashes) always / never; by\n"
+    "                       default whenever the submitted vectors include it\n"
     "  --full               also run KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S          KAT time limit per instance, seconds\n"
     "  --cc CC, --jobs N    compiler and parallel compilations for the build\n"
     "                       (the compiler is checked before the host check)\n"
+    "  --time-failed        also time instances whose KAT status is MISMATCH\n"
+    "                       (not timed by default); their figures carry it\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
     "                       (they stay recorded in campaign.json)\n"
     "  --ct                 then the constant-time stage (hashbench ct) on every\n"
@@ -144,9 +148,11 @@ static int parse_args(int argc, char **argv, campaign_options *o,
             if (i + 1 >= argc)
                 return hb_cli_usage_error("run", "%s needs a value", a);
             rc = parse_valued(o, a, argv[++i]);
-        } else if (!strcmp(a, "--loop")) o->loop = 1;
+        } else if (!strcmp(a, "--loop")) o->loop = KAT_LOOP_ALWAYS;
+        else if (!strcmp(a, "--no-loop")) o->loop = KAT_LOOP_NEVER;
         else if (!strcmp(a, "--full")) o->full = 1;
         else if (!strcmp(a, "--allow-unfit-host")) o->allow_unfit_host = 1;
+        else if (!strcmp(a, "--time-failed")) o->time_failed = 1;
         else if (!strcmp(a, "--ct")) want_ct = 1;
         else if (a[0] == '-' && a[1]) rc = hb_cli_usage_error("run", "unknown option '%s'", a);
         else (*subs)[(*n_subs)++] = a;

@@ -26,8 +26,10 @@ static int safe_name(const char *s)
     return s[0] && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
 }
 
-/* 1 when the entry's file list is what the options ask for. */
-static int files_match_options(const json_t *entry, const kat_options *o)
+/* 1 when the entry's file list is what the options ask for BUILD, and it
+ * names the same submitted files as not checked. */
+static int files_match_options(const json_t *entry, const json_t *build,
+                               const kat_options *o)
 {
     int loop = 0, full = 0;
     size_t i;
@@ -36,7 +38,10 @@ static int files_match_options(const json_t *entry, const kat_options *o)
         loop |= strncmp(str_of(f, "name"), "KAT_Loop_", 9) == 0;
         full |= strncmp(str_of(f, "name"), "KAT_2_33_", 9) == 0;
     }
-    return loop == !!o->loop && full == !!o->full;
+    json_t *unchecked = kat_instance_not_checked(build, o->loop, o->full);
+    int same = json_equal(unchecked, json_object_get(entry, "not_checked"));
+    json_decref(unchecked);
+    return same && loop == kat_instance_runs_loop(build, o->loop) && full == !!o->full;
 }
 
 /* 1 when the submitted vectors of every compared file of ENTRY are still
@@ -67,7 +72,7 @@ static int reusable(const json_t *old, const json_t *build, const kat_options *o
         return 0;
     const char *had = json_is_object(guide) ? str_of(guide, "library_sha256")
                                             : str_of(old, "library_sha256");
-    return strcmp(had, want) == 0 && files_match_options(old, o) &&
+    return strcmp(had, want) == 0 && files_match_options(old, build, o) &&
            vectors_unchanged(old, build);
 }
 

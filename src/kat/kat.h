@@ -17,9 +17,15 @@
 
 #define KAT_JSON "kat.json"
 
+/* KAT_Loop (1,000,000 chained hashes): by default whenever the submitted
+ * vectors include it, always (--loop) or never (--no-loop). */
+#define KAT_LOOP_SUBMITTED 0
+#define KAT_LOOP_ALWAYS 1
+#define KAT_LOOP_NEVER (-1)
+
 typedef struct kat_options {
     const char *run_dir;             /* required; holds build.json */
-    int loop;                        /* also KAT_Loop (1,000,000 hashes) */
+    int loop;                        /* KAT_LOOP_SUBMITTED, _ALWAYS or _NEVER */
     int full;                        /* also KAT_2_33 (1 GiB message) */
     double timeout_s;                /* per instance run; <= 0: 600 s */
     const char *const *instances;    /* "Inst" or "Cand/Inst"; NULL = all */
@@ -38,6 +44,13 @@ typedef struct kat_options {
  * compiler recorded for the harness-default rebuild that cannot be run:
  * checked before any instance is tested). */
 int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
+
+/* The status of a kat.json ENTRY with what it checked, into BUF: "PASS
+ * (2_12, 2_23, Loop; 2_33 not checked: needs --full)", the files compared
+ * with submitted vectors first, then each submitted file not checked and
+ * why. A status without files (BASELINE, an old entry) is the status alone;
+ * "not tested" for a NULL entry. */
+void kat_status_text(const json_t *entry, char *buf, size_t bufsz);
 
 /* 1 when OPT selects instance INST of candidate CAND. */
 int kat_selected(const kat_options *opt, const char *cand, const char *inst);

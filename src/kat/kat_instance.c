@@ -17,6 +17,7 @@
 #include "common/json.h"
 #include "build/build.h"
 #include "common/proc.h"
+#include "kat/kat.h"
 #include "kat/kat_gen.h"
 #include "kat/katfile.h"
 #include "kat/manifest.h"
@@ -74,7 +75,7 @@ static int make_plan(const kat_instance_spec *s, plan *p, hb_err *err)
         return -1;
     p->kinds[p->n++] = KAT_2_12;
     p->kinds[p->n++] = KAT_2_23;
-    if (s->loop)
+    if (kat_instance_runs_loop(s->build, s->loop))
         p->kinds[p->n++] = KAT_LOOP;
     if (s->full)
         p->kinds[p->n++] = KAT_2_33;
@@ -367,8 +368,8 @@ static json_t *file_json(const plan *p, int i, const child_report *rep, const fi
 /* Writes the log and returns its SHA-256; FILES gets the per-file JSON. */
 static int write_log(const kat_instance_spec *s, const plan *p, const char *lib_sha,
                      const child_report *rep, const file_result *f,
-                     const char *status, const char *reason, char log_sha[HB_SHA256_HEX],
-                     json_t *files, hb_err *err)
+                     const char *status, const char *reason, const json_t *not_checked,
+                     char log_sha[HB_SHA256_HEX], json_t *files, hb_err *err)
 {
     char *text = NULL, path[PATH_MAX];
     size_t len = 0;
@@ -380,6 +381,11 @@ static int write_log(const kat_instance_spec *s, const plan *p, const char *lib_
         log_file_line(fp, p, i, rep, &f[i]);
         json_array_append_new(files, file_json(p, i, rep, &f[i]));
     }
+    size_t k;
+    json_t *nc;
+    json_array_foreach(not_checked, k, nc)
+        fprintf(fp, "%s not checked: %s\n", json_string_value(json_object_get(nc, "name")),
+                json_string_value(json_object_get(nc, "why")));
     if (reason[0])
         fprintf(fp, "NOTE %s\n", reason);
     fprintf(fp, "RESULT %s %s %s\n", p->cand, p->inst, status);
@@ -429,22 +435,117 @@ int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err)
     if (!rep)
         return hb_fail(err, "out of memory for the KAT report");
     int rc = run_files(s, &p, rep, &o, err);
-    json_t *files = json_array();
+    json_t *files = json_array(), *not_checked = kat_instance_not_checked(s->build, s->loop,
+                                                                          s->full);
     if (rc == 0) {
         const char *status = judge(&p, rep, s->build, &o, f, reason, sizeof reason);
-        rc = write_log(s, &p, lib_sha, rep, f, status, reason, log_sha, files, err);
+        rc = write_log(s, &p, lib_sha, rep, f, status, reason, not_checked, log_sha, files,
+                       err);
         if (rc == 0)
-            *out = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:n, s:O, s:s}",
+            *out = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:n, s:O, s:O, "
+                             "s:s}",
                 "candidate", p.cand, "instance", p.inst, "status", status,
                 "log", s->log_rel, "log_sha256", log_sha,
                 "library", str_or(s->build, "library", ""), "library_sha256", lib_sha,
                 "flags_kind", str_or(s->build, "flags_kind", "guide"),
                 "flags", str_or(s->build, "flags", ""), "guide",
-                "files", files, "reason", reason);
+                "files", files, "not_checked", not_checked, "reason", reason);
         if (rc == 0 && !*out)
             rc = hb_fail(err, "out of memory for the kat.json entry");
     }
     json_decref(files);
+    json_decref(not_checked);
     free(rep);
     return rc;
+}
+
+/* 1 when the submitted vectors of BUILD include the file of kind K. */
+static int submitted(const json_t *build, kat_kind k)
+{
+    char name[512], sha[HB_SHA256_HEX];
+    hb_err ignored;
+    return kat_file_name(k, build_algorithm_instance(build), name, sizeof name,
+                         &ignored) == 0 && kat_instance_expected(build, name, sha) == 1;
+}
+
+int kat_instance_runs_loop(const json_t *build, int loop)
+{
+    return loop == KAT_LOOP_ALWAYS || (loop == KAT_LOOP_SUBMITTED && submitted(build, KAT_LOOP));
+}
+
+json_t *kat_instance_not_checked(const json_t *build, int loop, int full)
+{
+    json_t *arr = json_array();
+    char name[512];
+    hb_err ignored;
+    if (loop == KAT_LOOP_NEVER && submitted(build, KAT_LOOP) &&
+        kat_file_name(KAT_LOOP, build_algorithm_instance(build), name, sizeof name,
+                      &ignored) == 0)
+        json_array_append_new(arr, json_pack("{s:s, s:s}", "name", name, "why",
+                                             "skipped with --no-loop"));
+    if (!full && submitted(build, KAT_2_33) &&
+        kat_file_name(KAT_2_33, build_algorithm_instance(build), name, sizeof name,
+                      &ignored) == 0)
+        json_array_append_new(arr, json_pack("{s:s, s:s}", "name", name, "why",
+                                             "needs --full"));
+    return arr;
+}
+
+/* "2_12" of "KAT_2_12_<label>.txt", "Loop" of "KAT_Loop_<label>.txt". */
+static void short_name(const char *name, char *out, size_t outsz)
+{
+    for (int k = 0; k < KAT_KIND_COUNT; k++) {
+        const char *pre = kat_kind_prefix((kat_kind)k);
+        size_t n = strlen(pre);
+        if (strncmp(name, pre, n) == 0 && name[n] == '_') {
+            snprintf(out, outsz, "%s", pre + 4);
+            return;
+        }
+    }
+    snprintf(out, outsz, "%s", name);
+}
+
+void kat_status_text(const json_t *entry, char *buf, size_t bufsz)
+{
+    const char *status = str_or(entry, "status", NULL);
+    if (!entry || !status) {
+        snprintf(buf, bufsz, "%s", entry ? "not recorded" : "not tested");
+        return;
+    }
+    char *text = NULL, tag[64];
+    size_t len = 0, i;
+    json_t *f;
+    int checked = 0, unchecked = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp) {
+        snprintf(buf, bufsz, "%s", status);
+        return;
+    }
+    fputs(status, fp);
+    json_array_foreach(json_object_get(entry, "files"), i, f) {
+        const char *v = str_or(f, "verdict", "");
+        if (json_is_null(json_object_get(f, "expected_sha256")) ||
+            (strcmp(v, "PASS") != 0 && strcmp(v, "MISMATCH") != 0))
+            continue;
+        short_name(str_or(f, "name", "?"), tag, sizeof tag);
+        fprintf(fp, "%s%s", checked++ ? ", " : " (", tag);
+    }
+    json_array_foreach(json_object_get(entry, "files"), i, f) {
+        const char *v = str_or(f, "verdict", "");
+        if (json_is_null(json_object_get(f, "expected_sha256")) || !strcmp(v, "PASS") ||
+            !strcmp(v, "MISMATCH"))
+            continue;
+        short_name(str_or(f, "name", "?"), tag, sizeof tag);
+        fprintf(fp, "%s%s not checked: %s", checked + unchecked++ ? "; " : " (", tag, v);
+    }
+    json_array_foreach(json_object_get(entry, "not_checked"), i, f) {
+        short_name(str_or(f, "name", "?"), tag, sizeof tag);
+        fprintf(fp, "%s%s not checked: %s", checked + unchecked++ ? "; " : " (", tag,
+                str_or(f, "why", "?"));
+    }
+    if (checked + unchecked)
+        fputc(')', fp);
+    fclose(fp);
+    snprintf(buf, bufsz, "%s", text ? text : status);
+    free(text);
 }

@@ -16,7 +16,8 @@ typedef struct kat_instance_spec {
     const json_t *build;   /* build.json entry of a BUILT library (read only) */
     const char *log_rel;   /* log path, relative to run_dir */
     const char *texts_rel; /* folder of the generated texts, relative */
-    int loop;              /* also KAT_Loop */
+    int loop;              /* KAT_Loop: KAT_LOOP_SUBMITTED, _ALWAYS, _NEVER
+                              (kat.h) */
     int full;              /* also KAT_2_33 (1 GiB message) */
     double timeout_s;      /* for the whole generation; <= 0: 600 s */
 } kat_instance_spec;
@@ -33,6 +34,17 @@ int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err);
  * as kat_instance_run): 1 with SHA filled, 0 when there is none, -1 when
  * they cannot be read (a malformed manifest or text file). */
 int kat_instance_expected(const json_t *build, const char *name, char sha[HB_SHA256_HEX]);
+
+/* The submitted KAT files of BUILD (build.json entry) that LOOP and FULL
+ * leave unchecked, as a new JSON array of {"name", "why"} ("why": "needs
+ * --full" for KAT_2_33, "skipped with --no-loop" for KAT_Loop); empty when
+ * every submitted file is checked. Vectors that cannot be read count as
+ * not submitted (the run itself reports them). */
+json_t *kat_instance_not_checked(const json_t *build, int loop, int full);
+
+/* 1 when KAT_Loop is run for BUILD under LOOP: always, never, or when its
+ * submitted vectors include KAT_Loop. */
+int kat_instance_runs_loop(const json_t *build, int loop);
 
 /* 1 when STATUS is one of the failure statuses (neither PASS, NOKAT nor
  * BASELINE). */

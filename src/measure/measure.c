@@ -17,6 +17,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/proc.h"
+#include "kat/kat_instance.h"
 #include "measure/counter.h"
 #include "measure/host.h"
 #include "measure/interleave.h"
@@ -188,8 +189,8 @@ static int safe_name(const char *s)
 
 /* 1 for a KAT status that says the library misbehaved under test (it
  * crashed, hung, did not load, wrote out of bounds or failed a call): such
- * an instance is not timed, whatever the planner's budget. A MISMATCH is
- * timed and flagged. */
+ * an instance is not timed, whatever the planner's budget. Another failed
+ * status (a MISMATCH) is timed only with time_failed, its records flagged. */
 static int kat_misbehaved(const char *status)
 {
     static const char *const bad[] = {"CRASH", "TIMEOUT", "LOADFAIL", "OVERFLOW", "ERROR"};
@@ -207,8 +208,8 @@ typedef struct measure_target {
     int baseline;        /* the OpenSSL SM3 baseline of build.json */
 } measure_target;
 
-static int target_of(const json_t *b, const json_t *kat, measure_target *t,
-                     const char *file, size_t idx, hb_err *err)
+static int target_of(const json_t *b, const json_t *kat, int time_failed,
+                     measure_target *t, const char *file, size_t idx, hb_err *err)
 {
     memset(t, 0, sizeof *t);
     t->build = b;
@@ -222,7 +223,9 @@ static int target_of(const json_t *b, const json_t *kat, measure_target *t,
     if (!status || strcmp(status, "BUILT") != 0 || (excl && *excl))
         return 0;
     t->kat = find_kat(kat, t->cand, t->inst);
-    if (kat_misbehaved(json_string_value(json_object_get(t->kat, "status"))))
+    const char *kat_status = json_string_value(json_object_get(t->kat, "status"));
+    if (kat_misbehaved(kat_status) ||
+        (!time_failed && kat_status && kat_status_failed(kat_status)))
         return 0;
     const json_t *src = t->kat && json_is_string(json_object_get(t->kat, "library"))
                             ? t->kat : b;
@@ -593,7 +596,8 @@ int measure_run(const measure_options *o, int *n_failed, hb_err *err)
     measure_target base, *basep = NULL;
     size_t nt = 0;
     for (size_t i = 0; rc == 0 && i < json_array_size(arr); i++) {
-        int t = target_of(json_array_get(arr, i), kat, &targets[nt], path, i, err);
+        int t = target_of(json_array_get(arr, i), kat, o->time_failed, &targets[nt],
+                          path, i, err);
         if (t < 0)
             rc = -1;
         else if (t > 0 && targets[nt].baseline && !basep) {

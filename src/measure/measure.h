@@ -34,6 +34,9 @@ typedef struct measure_options {
     double budget_s;                 /* adaptive budget per (instance, size); 0 =
                                         automatic (plan_adaptive_budget) */
     int force;                       /* redo existing records */
+    int time_failed;                 /* also time an instance whose KAT
+                                        status is a MISMATCH (else only
+                                        instances that did not fail) */
     hb_progress_fn progress;
     void *progress_ctx;
 } measure_options;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "common/fs.h"
 #include "report/dataset.h"
+#include "report/pages.h"
 
 static const char *const figures[] = {
     "n", "trials", "calls", "mean_ticks_per_call", "ticks_per_byte",
@@ -61,7 +62,12 @@ static void csv_row(FILE *fp, const report_system *s, const report_record *r)
     snprintf(num, sizeof num, "%lld", r->size);
     csv_field(fp, num, 0);
     csv_field(fp, report_str(r->json, "status", "OK"), 0);
-    csv_field(fp, report_str(r->json, "kat_status", ""), 0);
+    char kat[1024];
+    if (report_kat_entry(s, r->candidate, r->instance))
+        pages_kat_status(s, r->candidate, r->instance, kat, sizeof kat);
+    else
+        snprintf(kat, sizeof kat, "%s", report_str(r->json, "kat_status", ""));
+    csv_field(fp, kat, 0);
     csv_field(fp, report_str(r->json, "flags_kind", ""), 0);
     csv_field(fp, report_str(counter, "name", ""), 0);
     csv_field(fp, json_is_boolean(json_object_get(counter, "is_cycles"))

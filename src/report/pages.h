@@ -116,6 +116,14 @@ int pages_chart(FILE *fp, const report_system *s, const char *cand,
 int pages_missing(FILE *fp, const report_system *s, const char *cand,
                   const char *inst, const json_t *sizes, int qualify);
 
+/* The KAT status of CAND/INST as every page, table and export shows it
+ * (not escaped): what was checked (kat_status_text) and, for an instance
+ * that failed its KAT, whether it was timed, e.g. "MISMATCH (2_12, 2_23,
+ * Loop; not timed)" or "MISMATCH (2_12, 2_23, Loop; timed with
+ * --time-failed)"; "not tested" without a kat.json entry. */
+void pages_kat_status(const report_system *s, const char *cand, const char *inst,
+                      char *buf, size_t bufsz);
+
 /* "2.40 GHz" style rate into OUT; "not recorded" when not finite. */
 const char *pages_rate(double hz, char *out, size_t outsz);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
+#include "kat/kat_instance.h"
 #include "kat/variants.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
@@ -326,10 +327,12 @@ static void sec_kat(cand_ctx *c)
     for (size_t k = 0; k < c->ninsts; k++) {
         const char *inst = inst_at(c, k);
         const json_t *kat = report_kat_entry(c->s, c->cand, inst);
+        char status[1024];
+        pages_kat_status(c->s, c->cand, inst, status, sizeof status);
         fputs("| ", fp);
         esc_md(fp, inst);
         fputs(" | ", fp);
-        esc_md(fp, report_str(kat, "status", "not tested"));
+        esc_md(fp, status);
         if (kat_needs_note(kat))
             fprintf(fp, " \\[%d\\]", ++notes);
         fputs(" | ", fp);
@@ -522,13 +525,26 @@ static void perf_intro(cand_ctx *c)
           "taken (method page).\n\n", fp);
 }
 
+/* The instance cell of a figures row: the name, and the KAT status of a
+ * record timed although its instance failed its KAT (--time-failed). */
+static void inst_cell(FILE *fp, const report_record *r, const char *inst)
+{
+    const char *kat = report_str(r->json, "kat_status", "");
+    fputs("| ", fp);
+    esc_md(fp, inst);
+    if (kat_status_failed(kat)) {
+        char note[160];
+        snprintf(note, sizeof note, " (KAT %s, timed with --time-failed)", kat);
+        esc_md(fp, note);
+    }
+}
+
 static void perf_row(FILE *fp, const report_record *r, const char *inst)
 {
     char a[NUMFMT_MAX], b[NUMFMT_MAX], p[NUMFMT_MAX];
     const json_t *d = r->derived;
     const json_t *plan = json_object_get(r->json, "plan");
-    fputs("| ", fp);
-    esc_md(fp, inst);
+    inst_cell(fp, r, inst);
     fprintf(fp, " | %s", numfmt_msg_size(r->size, a, sizeof a));
     fprintf(fp, " | %s", numfmt_count(report_num(d, "mean_ticks_per_call"), a, sizeof a));
     fprintf(fp, " | %s", numfmt_sig3(report_num(d, "ticks_per_byte"), a, sizeof a));
@@ -557,8 +573,7 @@ static void disp_row(FILE *fp, const report_record *r, const char *inst)
 {
     char a[NUMFMT_MAX], b[NUMFMT_MAX];
     const json_t *d = r->derived;
-    fputs("| ", fp);
-    esc_md(fp, inst);
+    inst_cell(fp, r, inst);
     fprintf(fp, " | %s", numfmt_msg_size(r->size, a, sizeof a));
     fprintf(fp, " | %s", numfmt_count(report_num(d, "median_trial_mean"), a, sizeof a));
     fprintf(fp, " | %s – %s", numfmt_count(report_num(d, "q1_trial_mean"), a, sizeof a),

@@ -53,7 +53,9 @@ static void row_start(FILE *fp, const report_system *s, const char *cand,
     fputs(" | ", fp);
     esc_md(fp, inst);
     fputs(" | ", fp);
-    esc_md(fp, report_str(report_kat_entry(s, cand, inst), "status", "not tested"));
+    char status[1024];
+    pages_kat_status(s, cand, inst, status, sizeof status);
+    esc_md(fp, status);
     fputs(" |", fp);
 }
 

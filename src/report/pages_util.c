@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "kat/kat.h"
+#include "kat/kat_instance.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 #include "report/svg.h"
@@ -284,6 +286,31 @@ static int missing_sizes(FILE *fp, const report_system *s, const char *cand,
     return lines;
 }
 
+/* 1 when CAND/INST has a record at any size. */
+static int has_records(const report_system *s, const char *cand, const char *inst)
+{
+    for (size_t i = 0; i < s->nrecs; i++)
+        if (strcmp(s->recs[i].candidate, cand) == 0 && strcmp(s->recs[i].instance, inst) == 0)
+            return 1;
+    return 0;
+}
+
+void pages_kat_status(const report_system *s, const char *cand, const char *inst,
+                      char *buf, size_t bufsz)
+{
+    const json_t *kat = report_kat_entry(s, cand, inst);
+    kat_status_text(kat, buf, bufsz);
+    if (!kat || !kat_status_failed(report_str(kat, "status", "")))
+        return;
+    const char *timing = has_records(s, cand, inst) ? "timed with --time-failed"
+                                                    : "not timed";
+    size_t n = strlen(buf);
+    if (n > 0 && buf[n - 1] == ')')
+        snprintf(buf + n - 1, bufsz - (n - 1), "; %s)", timing);
+    else if (n + 1 < bufsz)
+        snprintf(buf + n, bufsz - n, " (%s)", timing);
+}
+
 int pages_missing(FILE *fp, const report_system *s, const char *cand,
                   const char *inst, const json_t *sizes, int qualify)
 {
@@ -308,6 +335,17 @@ int pages_missing(FILE *fp, const report_system *s, const char *cand,
         fputs("excluded from timing by the candidate's notes: ", fp);
         esc_md(fp, excl);
         fputs("\n", fp);
+        return 1;
+    }
+    const json_t *kat = report_kat_entry(s, cand, inst);
+    if (kat && kat_status_failed(report_str(kat, "status", "")) &&
+        !has_records(s, cand, inst)) {
+        char st[1024];
+        pages_kat_status(s, cand, inst, st, sizeof st);
+        missing_name(fp, cand, inst, qualify);
+        esc_md(fp, st);
+        fputs(": an instance that fails its known-answer tests is not timed "
+              "(hashbench measure --time-failed times a MISMATCH)\n", fp);
         return 1;
     }
     return missing_sizes(fp, s, cand, inst, sizes, qualify);

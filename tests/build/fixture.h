@@ -30,7 +30,8 @@ const char *fx_header(const char *name, int bits);
 
 /* A source implementing CryptHash for DIGEST_BIT_LENGTH: it returns 1 for
  * another digest length, else fills the digest with 0xAB and returns 0;
- * it also exports instance_name() returning ALGORITHM_INSTANCE. */
+ * it also defines instance_name() returning ALGORITHM_INSTANCE, which the
+ * library must not export (hashbench exports CryptHash alone). */
 extern const char fx_source[];
 
 /* Writes an instance folder ROOT/PKG/Implementations/Reference_Implementation/

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "build/build.h"
+#include "build/init.h"
 #include "common/json.h"
 #include "kat/kat.h"
 #include "common/digest.h"
@@ -125,19 +126,26 @@ static void test_broken_instance_buildfail(void **state)
     json_decref(b);
 }
 
-/* dlopens LIB and checks instance_name() and CryptHash's digest size. */
+/* dlopens LIB and checks that it exports CryptHash alone (the fixture's
+ * instance_name() stays inside, SPEC §2), that the defines reached the
+ * compiler (the instance name is in the library's bytes) and CryptHash's
+ * digest size. */
 static void check_library(const char *lib, const char *name, int bits)
 {
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         fail_msg("dlopen %s: %s", lib, dlerror());
-    const char *(*inst)(void) = (const char *(*)(void))dlsym(h, "instance_name");
     int (*hash)(int, const unsigned char *, unsigned long long, unsigned char *) =
         (int (*)(int, const unsigned char *, unsigned long long, unsigned char *))
             dlsym(h, "CryptHash");
-    assert_non_null(inst);
+    assert_null(dlsym(h, "instance_name"));
     assert_non_null(hash);
-    assert_string_equal(inst(), name);
+    char *bytes = NULL;
+    size_t len = 0;
+    hb_err err;
+    assert_int_equal(hb_read_file(lib, &bytes, &len, &err), 0);
+    assert_non_null(memmem(bytes, len, name, strlen(name) + 1));
+    free(bytes);
     unsigned char out[300];
     memset(out, 0, sizeof out);
     assert_int_equal(hash(bits, (const unsigned char *)"abc", 24, out), 0);
@@ -182,6 +190,135 @@ static void test_one_folder_many_instances(void **state)
     json_decref(b);
 }
 
+/* A variant file of the one-folder fixture: CryptHash for BITS, calling
+ * non-static helpers (multi_check here, multi_fill in common.c). */
+static void multi_variant(const char *rel, int bits)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "void multi_fill(unsigned char *d, int bytes, int v);\n"
+             "int multi_check(int bits);\n"
+             "int multi_check(int bits) { return bits == %d; }\n"
+             "int CryptHash(int bits, const unsigned char *m, unsigned long long mbits,\n"
+             "              unsigned char *d)\n"
+             "{\n"
+             "    (void)m;\n"
+             "    (void)mbits;\n"
+             "    if (!multi_check(bits))\n"
+             "        return 1;\n"
+             "    multi_fill(d, %d, %d);\n"
+             "    return 0;\n"
+             "}\n", bits, bits / 8, bits / 8);
+    fx_write(fx_root, rel, text);
+}
+
+/* One folder serving two instances (a variant file each, shared helpers):
+ * without an override the build fails naming the linker's real complaint
+ * and saying an override is probably needed; hashbench init writes one,
+ * and after a one-line edit (the second digest size) both build. */
+static void test_one_folder_init_override(void **state)
+{
+    (void)state;
+    fx_write(fx_root, "OneDir/" REF "Multi/CryptHash_AlgorithmInstance.h",
+             "#define ALGORITHM_INSTANCE \"Multi\"\n#define DIGEST_BIT_LENGTH 256\n");
+    fx_write(fx_root, "OneDir/" REF "Multi/common.c",
+             "#include <string.h>\nvoid multi_fill(unsigned char *d, int bytes, int v);\n"
+             "void multi_fill(unsigned char *d, int bytes, int v) "
+             "{ memset(d, v, (size_t)bytes); }\n");
+    multi_variant("OneDir/" REF "Multi/multi_256.c", 256);
+    multi_variant("OneDir/" REF "Multi/multi_512.c", 512);
+    fx_write(fx_root, "OneDir/" REF "Multi/KAT_CryptHash.c", "int main(void) { return 0; }\n");
+    json_t *b = build("run_onedir", "reference", "OneDir", NULL, 1);
+    const char *why = str(entry(b, "OneDir", "Multi"), "reason");
+    if (!strstr(why, "multiple definition of") || strstr(why, "collect2") ||
+        !strstr(why, "2 of its sources define CryptHash (multi_256.c, multi_512.c)") ||
+        !strstr(why, "override file is probably needed") || !strstr(why, "docs/OVERRIDE.md"))
+        fail_msg("the reason does not name the cause and the override: %s", why);
+    json_decref(b);
+
+    char pkg[PATH_MAX], ini[PATH_MAX + 32], *text = NULL;
+    int n = 0;
+    hb_err err;
+    snprintf(pkg, sizeof pkg, "%s/OneDir", fx_root);
+    if (init_override_text(pkg, &text, &n, &err) != 0)
+        fail_msg("init: %s", err.msg);
+    assert_int_equal(n, 2);
+    assert_non_null(strstr(text, "[instance Multi_multi_256]\n"));
+    assert_non_null(strstr(text, "sources = common.c multi_256.c\n"));
+    assert_non_null(strstr(text, "# unsure: 2 of its sources define CryptHash"));
+    assert_non_null(strstr(text, "# left out: KAT_CryptHash.c"));
+    /* the edit: the second instance is 512 bits, as the header cannot say */
+    char *second = strstr(text, "[instance Multi_multi_512]");
+    assert_non_null(second);
+    char *bits = strstr(second, "digest_bits = 256");
+    assert_non_null(bits);
+    memcpy(bits + strlen("digest_bits = "), "512", 3);
+    snprintf(ini, sizeof ini, "%s/hashbench.ini", pkg);
+    assert_int_equal(hb_write_atomic(ini, text, strlen(text), &err), 0);
+    free(text);
+    /* init never overwrites the file a user may have edited */
+    assert_int_equal(init_override_text(pkg, &text, &n, &err), -1);
+    assert_non_null(strstr(err.msg, "hashbench.ini exists"));
+
+    b = build("run_onedir_ini", "reference", "OneDir", NULL, 0);
+    const int want[] = {256, 512};
+    for (int i = 0; i < 2; i++) {
+        char name[64], lib[PATH_MAX];
+        snprintf(name, sizeof name, "Multi_multi_%d", want[i]);
+        json_t *e = entry(b, "OneDir", name);
+        assert_string_equal(str(e, "status"), "BUILT");
+        snprintf(lib, sizeof lib, "%s/run_onedir_ini/%s", fx_root, str(e, "library"));
+        void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            fail_msg("dlopen %s: %s", lib, dlerror());
+        int (*hash)(int, const unsigned char *, unsigned long long, unsigned char *) =
+            (int (*)(int, const unsigned char *, unsigned long long, unsigned char *))
+                dlsym(h, "CryptHash");
+        assert_non_null(hash);
+        assert_null(dlsym(h, "multi_fill")); /* CryptHash alone is exported */
+        unsigned char out[64] = {0};
+        assert_int_equal(hash(want[i], (const unsigned char *)"", 0, out), 0);
+        assert_int_equal(out[want[i] / 8 - 1], want[i] / 8);
+        assert_int_not_equal(hash(want[1 - i], (const unsigned char *)"", 0, out), 0);
+        dlclose(h);
+    }
+    json_decref(b);
+}
+
+/* A package whose own CryptHash declaration clashes with the visibility
+ * header (an enum return type) is compiled once more without hidden
+ * visibility: it builds, its flags are those used, and the version script
+ * still exports CryptHash alone. */
+static void test_visibility_clash(void **state)
+{
+    (void)state;
+    fx_write(fx_root, "Enum/" REF "E/CryptHash_AlgorithmInstance.h",
+             "#define ALGORITHM_INSTANCE \"E\"\n#define DIGEST_BIT_LENGTH 256\n");
+    fx_write(fx_root, "Enum/" REF "E/e.c",
+             "typedef enum { SUCCESS = 0, FAIL = 1 } HashReturn;\n"
+             "int e_helper(int d);\n"
+             "int e_helper(int d) { return d / 8; }\n"
+             "HashReturn CryptHash(int d, const unsigned char *m, unsigned long long l,\n"
+             "                     unsigned char *o);\n"
+             "HashReturn CryptHash(int d, const unsigned char *m, unsigned long long l,\n"
+             "                     unsigned char *o)\n"
+             "{ (void)m; (void)l; o[0] = (unsigned char)e_helper(d); return SUCCESS; }\n");
+    json_t *b = build("run_enum", "reference", "Enum", NULL, 0);
+    json_t *e = entry(b, "Enum", "E");
+    assert_string_equal(str(e, "status"), "BUILT");
+    assert_null(strstr(str(e, "flags"), "-fvisibility=hidden"));
+    assert_non_null(strstr(str(e, "flags"), " -Wl,--version-script="));
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/run_enum/%s", fx_root, str(e, "library"));
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        fail_msg("dlopen %s: %s", lib, dlerror());
+    assert_non_null(dlsym(h, "CryptHash"));
+    assert_null(dlsym(h, "e_helper"));
+    dlclose(h);
+    json_decref(b);
+}
+
 static void test_performance_flags(void **state)
 {
     (void)state;
@@ -193,6 +330,12 @@ static void test_performance_flags(void **state)
         : "-O3 -march=x86-64 -mavx2 -mtune=native -flto -fomit-frame-pointer";
     assert_non_null(strstr(str(e, "flags"), want));
     assert_non_null(strstr(str(e, "flags"), "-std=c99 -Wpedantic -Wall -Wextra -fPIC -shared"));
+    /* What keeps the library as fast as a static build, recorded as used. */
+    assert_non_null(strstr(str(e, "flags"), " -fvisibility=hidden -include "));
+    assert_non_null(strstr(str(e, "flags"), "visibility.h"));
+    assert_non_null(strstr(str(e, "flags"), " -Wl,--version-script="));
+    assert_non_null(strstr(str(e, "flags"), "exports.map"));
+    assert_non_null(strstr(str(e, "flags"), " -fno-semantic-interposition"));
     assert_string_equal(str(e, "profile"), "performance");
     assert_string_equal(str(b, "profile"), "performance");
     /* The same run directory refuses another profile. */
@@ -857,6 +1000,8 @@ int main(void)
         cmocka_unit_test(test_shipped_build_files_never_run),
         cmocka_unit_test(test_broken_instance_buildfail),
         cmocka_unit_test(test_one_folder_many_instances),
+        cmocka_unit_test(test_one_folder_init_override),
+        cmocka_unit_test(test_visibility_clash),
         cmocka_unit_test(test_performance_flags),
         cmocka_unit_test(test_candidate_id_clash),
         cmocka_unit_test(test_huge_source_not_read),

@@ -9,3 +9,9 @@ set_tests_properties(test_campaign_e2e PROPERTIES TIMEOUT 600
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 # Publishing texts that quote host paths, and validating what was published.
 hb_add_test(test_publish SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_publish.c)
+# The separate commands (build, kat, measure, publish) end to end, and the
+# host check of `measure`.
+add_test(NAME test_separate_e2e
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/separate_e2e.sh)
+set_tests_properties(test_separate_e2e PROPERTIES TIMEOUT 300
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

@@ -318,6 +318,74 @@ static void assert_no_tmp(const char *dir)
     closedir(d);
 }
 
+/* KAT_Loop runs by default when the submitted vectors include it, and
+ * --no-loop skips it; a submitted KAT_2_33 is left for --full. Every result
+ * says which submitted files it checked and which not, and a result is
+ * redone when the options would check other files. */
+static void test_loop_when_submitted(void **state)
+{
+    char run[1024], pkg[1024], p[4096], line[600], sha[HB_SHA256_HEX], text[1024];
+    int failed = -1;
+    (void)state;
+    sub(run, sizeof run, "loop");
+    sub(pkg, sizeof pkg, "looppkg");
+    assert_int_equal(hb_mkdirs(pkg, &(hb_err){{0}}), 0);
+    snprintf(p, sizeof p, "%s/kat.sha256", pkg);
+    FILE *m = fopen(p, "w");
+    assert_non_null(m);
+    const char *kinds[] = {"KAT_2_12", "KAT_2_23", "KAT_Loop"};
+    for (int k = 0; k < 3; k++) {
+        char src[4096];
+        snprintf(src, sizeof src, "%s/gen/kat/fx/Good/%s_Good.txt", root, kinds[k]);
+        canonical_sha(src, sha);
+        snprintf(line, sizeof line, "%s strict Good/%s_Good.txt\n", sha, kinds[k]);
+        fputs(line, m);
+    }
+    /* submitted, but a 1 GiB message: only with --full */
+    fputs("0000000000000000000000000000000000000000000000000000000000000000 strict "
+          "Good/KAT_2_33_Good.txt\n", m);
+    fclose(m);
+    assert_int_equal(hb_mkdirs(run, &(hb_err){{0}}), 0);
+    json_t *b = kt_build_new();
+    fx_lib(p, sizeof p, "good");
+    kt_build_add(b, run, "fx", "Good", 256, p, pkg, "harness-default");
+    kt_build_save(b, run);
+    json_decref(b);
+
+    assert_int_equal(run_kat(run, KAT_LOOP_SUBMITTED, 60, NULL, 0, &failed), 0);
+    assert_int_equal(failed, 0);
+    json_t *e = kt_kat_entry(run, "fx", "Good");
+    assert_int_equal(json_array_size(json_object_get(e, "files")), 3);
+    kat_status_text(e, text, sizeof text);
+    assert_string_equal(text, "PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full)");
+    const char *log_sha = json_string_value(json_object_get(e, "log_sha256"));
+    char keep[HB_SHA256_HEX];
+    snprintf(keep, sizeof keep, "%s", log_sha);
+    json_decref(e);
+    snprintf(p, sizeof p, "%s/kat/fx/Good.log", run);
+    assert_true(kt_contains(p, "\nKAT_2_33_Good.txt not checked: needs --full\n"));
+
+    assert_int_equal(run_kat(run, KAT_LOOP_NEVER, 60, NULL, 0, &failed), 0);
+    e = kt_kat_entry(run, "fx", "Good");
+    assert_int_equal(json_array_size(json_object_get(e, "files")), 2);
+    kat_status_text(e, text, sizeof text);
+    assert_string_equal(text, "PASS (2_12, 2_23; Loop not checked: skipped with --no-loop; "
+                              "2_33 not checked: needs --full)");
+    assert_string_not_equal(json_string_value(json_object_get(e, "log_sha256")), keep);
+    json_decref(e);
+    assert_true(kt_contains(p, "\nKAT_Loop_Good.txt not checked: skipped with --no-loop\n"));
+    assert_true(kt_contains(p, "procedure: SPEC 3 official KAT (KAT_2_12 KAT_2_23)"));
+
+    /* unchanged options keep the result */
+    e = kt_kat_entry(run, "fx", "Good");
+    snprintf(keep, sizeof keep, "%s", json_string_value(json_object_get(e, "log_sha256")));
+    json_decref(e);
+    assert_int_equal(run_kat(run, KAT_LOOP_NEVER, 60, NULL, 0, &failed), 0);
+    e = kt_kat_entry(run, "fx", "Good");
+    assert_string_equal(json_string_value(json_object_get(e, "log_sha256")), keep);
+    json_decref(e);
+}
+
 static void test_failure_classes(void **state)
 {
     char run[1024], pkg[1024], p[4096];
@@ -384,12 +452,20 @@ static void test_failure_classes(void **state)
     assert_true(res.exited);
     assert_int_equal(res.exit_code, 1);
     assert_non_null(out);
+    /* Each line: the status, what it checked, the instance. */
     for (size_t i = 0; i < sizeof expected / sizeof *expected; i++) {
-        char line[200];
-        snprintf(line, sizeof line, "%-9s fx/%s", expected[i].status, expected[i].inst);
-        if (!strstr(out, line))
-            fail_msg("'%s' not in the output:\n%s", line, out);
+        char name[200];
+        snprintf(name, sizeof name, " fx/%s", expected[i].inst);
+        const char *at = strstr(out, name), *line = at;
+        while (line && line > out && line[-1] != '\n')
+            line--;
+        if (!at || strncmp(line, expected[i].status, strlen(expected[i].status)) != 0 ||
+            (line[strlen(expected[i].status)] != ' ' && line[strlen(expected[i].status)] != '('))
+            fail_msg("no line '%s ...%s' in the output:\n%s", expected[i].status, name, out);
     }
+    /* What the PASS checked: both submitted files. */
+    if (!strstr(out, "PASS (2_12, 2_23) fx/Good"))
+        fail_msg("'PASS (2_12, 2_23) fx/Good' not in the output:\n%s", out);
     free(out);
 }
 
@@ -479,6 +555,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_nokat),
+        cmocka_unit_test(test_loop_when_submitted),
         cmocka_unit_test(test_failure_classes),
         cmocka_unit_test(test_large_message_guard),
         cmocka_unit_test(test_write_error_is_not_a_verdict),

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "report/report.h"
 #include "report_test_util.h"
 
@@ -95,8 +97,12 @@ static void test_sections_in_order(void **state)
     static const char *const chart[] = {"<h2>4 Performance</h2>", "<table>", "<svg ",
                                         "</svg>", "<h2>5 Resource consumption</h2>"};
     assert_in_order(h, chart, 5);
-    /* The MISMATCH instance is footnoted with its cause and the fallback. */
-    assert_non_null(strstr(m, "MISMATCH \\[2\\]"));
+    /* The MISMATCH instance is footnoted with its cause and the fallback; its
+     * status says what was checked and that it was timed only on request. */
+    assert_non_null(strstr(m, "MISMATCH \\(2\\_12, 2\\_23, Loop; timed with "
+                              "--time-failed\\) \\[2\\]"));
+    /* and its figures carry it */
+    assert_non_null(strstr(m, "| Whirl\\_512 \\(KAT MISMATCH, timed with --time-failed\\) | "));
     assert_non_null(strstr(m, "build flags: harness-default"));
     /* Instances without figures are named with the reason. */
     assert_non_null(strstr(m, "**Whirl\\_1024**: BUILDFAIL"));
@@ -209,7 +215,8 @@ static void test_summary_ratio(void **state)
     snprintf(pm, sizeof pm, "%.3g", (hi - lo) / 2 / sm3 * 100);
     snprintf(want, sizeof want, " %.3g× (±%s %%) |\n", sm3, pm);
     assert_non_null(strstr(sum, want));
-    snprintf(want, sizeof want, "| Whirl\\_256 | PASS | %.3g |", record_cpb(
+    snprintf(want, sizeof want, "| Whirl\\_256 | PASS \\(2\\_12, 2\\_23, Loop\\) | %.3g |",
+             record_cpb(
         "x86_1/records/Whirl/Whirl_256__hash_32.json"));
     assert_non_null(strstr(sum, want));
     assert_non_null(strstr(sum, "| OpenSSL\\_SM3 | BASELINE |"));
@@ -389,6 +396,58 @@ static void test_deterministic(void **state)
     rt_rmtree(b);
 }
 
+/* The KAT wording of every page and the CSV: what was checked and what
+ * not, and a MISMATCH that was not timed (the default) or was timed
+ * (--time-failed, its figures carrying the status). */
+static void test_kat_wording_and_not_timed(void **state)
+{
+    (void)state;
+    char data[4096], site[4096], csv[4096], path[4096];
+    rt_copy_dataset(data);
+    /* SM3 was checked without --full, a KAT_2_33 being submitted */
+    json_t *kat = rt_load_json(data, "x86_1/kat.json");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(kat, "instances"), i, e)
+        if (!strcmp(json_string_value(json_object_get(e, "instance")), "SM3"))
+            json_object_set_new(e, "not_checked", json_pack("[{s:s, s:s}]", "name",
+                                "KAT_2_33_SM3.txt", "why", "needs --full"));
+    rt_save_json(data, "x86_1/kat.json", kat);
+    json_decref(kat);
+    hb_err err = {{0}};
+    rt_join(csv, data, "all.csv");
+    int rows = 0;
+    if (report_export_csv(data, csv, &rows, &err) != 0)
+        fail_msg("export: %s", err.msg);
+    char *text = rt_read(csv, NULL);
+    assert_non_null(strstr(text, ",SM3,SM3,"));
+    assert_non_null(strstr(text, ",\"PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full)\","));
+    assert_non_null(strstr(text, ",\"MISMATCH (2_12, 2_23, Loop; timed with --time-failed)\","));
+    free(text);
+    /* the default: the MISMATCH instance was not timed */
+    static const char *const sizes[] = {"32", "1024", "65536"};
+    for (size_t k = 0; k < 3; k++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "x86_1/records/Whirl/Whirl_512__hash_%s.json", sizes[k]);
+        rt_join(path, data, rel);
+        assert_int_equal(unlink(path), 0);
+    }
+    make_site(data, site);
+    char *sum = site_file(site, "x86_1/summary.md");
+    assert_non_null(strstr(sum, "| Whirl\\_512 | MISMATCH \\(2\\_12, 2\\_23, Loop; not timed\\) |"));
+    assert_non_null(strstr(sum, "| SM3 | PASS \\(2\\_12, 2\\_23, Loop; 2\\_33 not checked: "
+                                "needs --full\\) |"));
+    char *m = site_file(site, "x86_1/Whirl.md");
+    assert_non_null(strstr(m, "| Whirl\\_512 | MISMATCH \\(2\\_12, 2\\_23, Loop; not timed\\) \\[2\\]"));
+    assert_non_null(strstr(m, "- **Whirl\\_512**: MISMATCH \\(2\\_12, 2\\_23, Loop; not timed\\): "
+                              "an instance that fails its known-answer tests is not timed"));
+    assert_null(strstr(m, "timed with --time-failed"));
+    free(sum);
+    free(m);
+    rt_rmtree(data);
+    rt_rmtree(site);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -397,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_variants_shown),
         cmocka_unit_test(test_counter_named),
         cmocka_unit_test(test_summary_ratio),
+        cmocka_unit_test(test_kat_wording_and_not_timed),
         cmocka_unit_test(test_markup_escaped),
         cmocka_unit_test(test_candidate_named_summary),
         cmocka_unit_test(test_deterministic),

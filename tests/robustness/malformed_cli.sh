@@ -34,7 +34,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hb-malformed-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 trap 'exit 130' HUP INT TERM
 # The quickest real campaign: one size, the reference planner, two trials.
-RUN_OPTS="--sizes 32 --plan reference --trials 2 --allow-unfit-host"
+# KAT_Loop is not what this file tests: --no-loop keeps it quick.
+RUN_OPTS="--sizes 32 --plan reference --trials 2 --allow-unfit-host --no-loop"
 PROGRESS='^\[[0-9]+/[0-9]+\] '
 FAILS=0
 PASSES=0
@@ -150,10 +151,10 @@ mkdir "$C/SM3/Test_Vectors"
 # second record, whose Dst_Len and Dst are cut off.
 head -n 7 "$C/R/kat/SM3/SM3/KAT_2_12_SM3.txt" >"$C/SM3/Test_Vectors/KAT_2_12_SM3.txt"
 snap "$C/R" >"$C/R.snap"
-run kat-truncated "$B" kat --run-dir "$C/R"
+run kat-truncated "$B" kat --run-dir "$C/R" --no-loop
 expect kat-truncated 1 "Test_Vectors/KAT_2_12_SM3.txt:7: " \
     "replace it with a complete copy" "$KAT_OTHER"
-grep -q '^MISMATCH  SM3/SM3 ' "$T/kat-truncated.log" &&
+grep -q '^MISMATCH .*SM3/SM3 ' "$T/kat-truncated.log" &&
     ok "kat-truncated: the instance's verdict is MISMATCH" || bad "kat-truncated: no MISMATCH line"
 kat_logged kat-truncated 'Test_Vectors/KAT_2_12_SM3.txt:7: file ends inside the record'
 
@@ -163,7 +164,7 @@ campaign "$C"
 # line 2 loses its first hex digit: 63 are left
 sed '2s/^.//' "$C/SM3/kat.sha256" >"$C/kat.sha256" && mv "$C/kat.sha256" "$C/SM3/kat.sha256"
 snap "$C/R" >"$C/R.snap"
-run kat-manifest "$B" kat --run-dir "$C/R"
+run kat-manifest "$B" kat --run-dir "$C/R" --no-loop
 expect kat-manifest 1 "kat.sha256:2: " "repair the line" "$KAT_OTHER"
 grep -q "is not a SHA-256 (64 hex digits)" "$T/kat-manifest.log" &&
     ok "kat-manifest: says what is wrong" || bad "kat-manifest: does not say what is wrong"

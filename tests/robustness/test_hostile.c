@@ -640,7 +640,7 @@ static void drive(campaign *c)
     const char *common[] = {"run", "--run-dir", c->run, "--system", SYSTEM,
                             "--allow-unfit-host", "--sizes", SIZES, "--budget", BUDGET,
                             "--target-ci", "20", "--trials", "3", "--timeout", KAT_TIMEOUT,
-                            "--jobs", "1", "--cpu", cpu, NULL};
+                            "--no-loop", "--jobs", "1", "--cpu", cpu, NULL};
     for (int i = 0; common[i]; i++)
         args[n++] = common[i];
     for (int i = 0; i < 4 && c->args[i]; i++)
@@ -1163,13 +1163,15 @@ static const char *page_row(const char *page, const char *inst, const char *afte
 }
 
 /* 1 when the table row at ROW (its leading newline) has a cell that is
- * WORD, or WORD with footnote marks. */
+ * WORD, or WORD with footnote marks or with what its KAT checked, e.g.
+ * "PASS \\(2\\_12, 2\\_23\\)". */
 static int row_has(const char *row, const char *word)
 {
     size_t len = strcspn(row + 1, "\n");
     char cell[80];
-    for (int marked = 0; marked < 2; marked++) {
-        snprintf(cell, sizeof cell, marked ? "| %s \\[" : "| %s |", word);
+    static const char *const forms[] = {"| %s |", "| %s \\[", "| %s \\("};
+    for (int marked = 0; marked < 3; marked++) {
+        snprintf(cell, sizeof cell, forms[marked], word);
         const char *hit = strstr(row + 1, cell);
         if (hit && (size_t)(hit - (row + 1)) < len)
             return 1;

@@ -1,0 +1,61 @@
+/* hashbench init: writes a starting hashbench.ini into a package from what
+ * discovery found (src/build/init.c), for the user to edit. Options only. */
+#include "cli/cli.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build/init.h"
+#include "build/override.h"
+#include "common/fs.h"
+
+const char hb_summary_init[] = "write a starting hashbench.ini for a package from discovery";
+const char hb_usage_init[] =
+    "usage: hashbench init PACKAGE [--print]\n"
+    "\n"
+    "Writes PACKAGE/hashbench.ini from what `hashbench build` would discover:\n"
+    "the candidate, then one [instance] section per instance found with its\n"
+    "folder, sources, digest size and variant, and a comment wherever discovery\n"
+    "was unsure (a folder whose sources define CryptHash several times becomes\n"
+    "one section per defining file). Edit it (docs/OVERRIDE.md), then run\n"
+    "hashbench build. An existing hashbench.ini is never overwritten.\n"
+    "  --print   print the file instead of writing it\n";
+
+int cmd_init(int argc, char **argv)
+{
+    const char *package = NULL;
+    int print = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--print"))
+            print = 1;
+        else if (argv[i][0] == '-')
+            return hb_cli_usage_error("init", "unknown option '%s'", argv[i]);
+        else if (package)
+            return hb_cli_usage_error("init", "give one PACKAGE folder");
+        else
+            package = argv[i];
+    }
+    if (!package)
+        return hb_cli_usage_error("init", "give the PACKAGE folder");
+    char *text = NULL, path[PATH_MAX];
+    int n = 0;
+    hb_err err;
+    if (init_override_text(package, &text, &n, &err) != 0) {
+        fprintf(stderr, "hashbench init: %s\n", err.msg);
+        return 2;
+    }
+    int rc = 0;
+    if (print) {
+        fputs(text, stdout);
+    } else if (snprintf(path, sizeof path, "%s/%s", package, OVERRIDE_FILE) >= (int)sizeof path ||
+               hb_write_atomic(path, text, strlen(text), &err) != 0) {
+        fprintf(stderr, "hashbench init: %s\n", err.msg[0] ? err.msg : "path too long");
+        rc = 2;
+    } else {
+        printf("wrote %s: %d instance section%s; check and edit it (see "
+               "docs/OVERRIDE.md), then run hashbench build\n", path, n, n == 1 ? "" : "s");
+    }
+    free(text);
+    return rc;
+}
