@@ -44,7 +44,8 @@ typedef struct campaign_options {
     const char *shard_costs;      /* shared calibrated-costs file for the
                                      split (costs.h); NULL: equal costs */
     const char *cc;               /* NULL: the build stage's default */
-    int jobs;                     /* parallel compilations; 0 = default */
+    int jobs;                     /* parallel compilations and KAT
+                                     instances; 0 = the usable cores */
     const char *probe_path;       /* hashbench-probe executable */
     const char *baseline_lib;     /* the baseline SM3 library */
     const char *host_root;        /* "/" (tests may pass captured files) */

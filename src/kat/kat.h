@@ -5,9 +5,11 @@
  * with harness-default flags and tested again; both results are kept) and
  * writes DIR/kat.json (docs/FORMATS.md), whose `library` every later stage
  * uses. Resumable: an instance already in kat.json with the same library,
- * the same KAT files and the same submitted vectors is kept. Instances run
- * one after another; then the variants of each instance are compared
- * (variants.h). */
+ * the same KAT files and the same submitted vectors is kept. Instances are
+ * tested side by side (kat_options.jobs at once, each in a forked worker
+ * whose library runs in its own sandboxed runners); kat.json, the logs and
+ * the verdicts are the same whatever the number of jobs. Then the variants
+ * of each instance are compared (variants.h). */
 #ifndef HB_KAT_KAT_H
 #define HB_KAT_KAT_H
 
@@ -22,6 +24,8 @@ typedef struct kat_options {
     int loop;                        /* also KAT_Loop (1,000,000 hashes) */
     int full;                        /* also KAT_2_33 (1 GiB message) */
     double timeout_s;                /* per instance run; <= 0: 600 s */
+    int jobs;                        /* instances tested at once; <= 0:
+                                        kat_default_jobs() */
     const char *const *instances;    /* "Inst" or "Cand/Inst"; NULL = all */
     int n_instances;
     const char *variants_seed;       /* seed of the variant check (32 hex
@@ -38,6 +42,10 @@ typedef struct kat_options {
  * compiler recorded for the harness-default rebuild that cannot be run:
  * checked before any instance is tested). */
 int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
+
+/* The number of cores this process may use (its affinity mask), at least
+ * 1: the default number of KAT jobs. */
+int kat_default_jobs(void);
 
 /* 1 when OPT selects instance INST of candidate CAND. */
 int kat_selected(const kat_options *opt, const char *cand, const char *inst);
