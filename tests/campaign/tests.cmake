@@ -9,3 +9,10 @@ set_tests_properties(test_campaign_e2e PROPERTIES TIMEOUT 600
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 # Publishing texts that quote host paths, and validating what was published.
 hb_add_test(test_publish SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_publish.c)
+# The README's Slurm section run as written on a one-node Slurm cluster the
+# test starts itself: the job array, the merge job, a cancelled and
+# resubmitted task (skipped where Slurm cannot start, a failure under CI).
+add_test(NAME test_campaign_slurm
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_e2e.sh)
+set_tests_properties(test_campaign_slurm PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
