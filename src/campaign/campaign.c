@@ -590,7 +590,7 @@ static int run_phases(campaign_ctx *c, campaign_result *res, hb_err *err)
     else
         log_line(c->o, "instances: %d", mine.n);
     int rc = run_kat(c, &mine, res, err);
-    if (rc == 0)
+    if (rc == 0 && !c->o->stop_before_measure)
         rc = run_measure(c, &mine, res, err);
     strlist_free(&mine);
     return rc;
@@ -618,7 +618,8 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
         rc = run_phases(&c, res, err);
     res->host_problems = c.problems;
     if (rc == 0) {
-        finish_session(&c, "complete");
+        finish_session(&c, o->stop_before_measure ? "paused before measuring"
+                                                   : "complete");
         rc = save_document(&c, err);
     } else if (c.session && json_is_null(json_object_get(c.session, "end_utc"))) {
         char outcome[HB_ERR_MAX + 16];

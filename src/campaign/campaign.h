@@ -49,6 +49,9 @@ typedef struct campaign_options {
     const char *probe_path;       /* hashbench-probe executable */
     const char *baseline_lib;     /* the baseline SM3 library */
     const char *host_root;        /* "/" (tests may pass captured files) */
+    int stop_before_measure;      /* check, build, split and KAT only; the
+                                     session ends "paused before measuring"
+                                     (run --cpus, cores.h) */
     FILE *log;                    /* messages (host check, phases); may be NULL */
     hb_progress_fn progress;
     void *progress_ctx;

@@ -16,3 +16,8 @@ add_test(NAME test_campaign_slurm
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slurm_e2e.sh)
 set_tests_properties(test_campaign_slurm PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# run --cpus: the shards of several cores measured side by side and merged.
+add_test(NAME test_campaign_cores
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cores_e2e.sh)
+set_tests_properties(test_campaign_cores PROPERTIES TIMEOUT 300
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
