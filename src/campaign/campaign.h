@@ -49,6 +49,10 @@ typedef struct campaign_options {
     const char *probe_path;       /* hashbench-probe executable */
     const char *baseline_lib;     /* the baseline SM3 library */
     const char *host_root;        /* "/" (tests may pass captured files) */
+    const char *seed_dir;         /* a run directory of the same packages,
+                                     built and KAT-tested: its build and
+                                     this shard's KAT results are copied
+                                     in before those stages (seed.h) */
     int stop_before_measure;      /* check, build, split and KAT only; the
                                      session ends "paused before measuring"
                                      (run --cpus, cores.h) */

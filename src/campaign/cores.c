@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,6 +299,23 @@ static int count_buildfail(const char *dir)
     return n;
 }
 
+/* A line on the campaign's log, after any progress line. */
+static void say(const campaign_options *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const campaign_options *o, const char *fmt, ...)
+{
+    va_list ap;
+    if (!o->log)
+        return;
+    if (o->progress)
+        o->progress(o->progress_ctx, NULL, 0, 0);
+    va_start(ap, fmt);
+    vfprintf(o->log, fmt, ap);
+    va_end(ap);
+    fputc('\n', o->log);
+    fflush(o->log);
+}
+
 int cores_run(const campaign_options *o, const int *cpus, int n, campaign_result *res,
               hb_err *err)
 {
@@ -311,32 +329,44 @@ int cores_run(const campaign_options *o, const int *cpus, int n, campaign_result
         rc = shard_options(o, cpus, n, i, &s[i], err);
         dirs[i] = s[i].dir;
     }
-    /* One shard after another: host check of its core, build, split, and
-     * the KAT stage on every usable core. */
+    /* The whole campaign built and KAT-tested once, on every usable core,
+     * in DIR/cores/all; then each shard, one after another: host check of
+     * its core, build and KAT copied from there (seed.h), split. */
+    core_shard all;
+    if (rc == 0) {
+        all.o = *o;
+        if (snprintf(all.dir, sizeof all.dir, "%s/%s/all", o->run_dir, CORES_SUBDIR) >=
+            (int)sizeof all.dir)
+            rc = hb_fail(err, "%s: the run directory's path is too long", o->run_dir);
+        all.o.run_dir = all.dir;
+        all.o.cpu = cpus[0];
+        all.o.settings.shard.k = all.o.settings.shard.n = 0;
+        all.o.shard_costs = NULL;
+        all.o.stop_before_measure = 1;
+    }
+    if (rc == 0) {
+        campaign_result r;
+        say(o, "build and KAT of every instance: %s", all.dir);
+        if (campaign_run(&all.o, &r, err) < 0)
+            rc = -1;
+        res->kat_failed = r.kat_failed;
+    }
     for (int i = 0; rc == 0 && i < n; i++) {
         campaign_options so = s[i].o;
         campaign_result r;
         so.stop_before_measure = 1;
-        if (o->log) {
-            if (o->progress)
-                o->progress(o->progress_ctx, NULL, 0, 0);
-            fprintf(o->log, "shard %d/%d, CPU %d: %s\n", i + 1, n, cpus[i], s[i].dir);
-        }
+        so.seed_dir = all.dir;
+        say(o, "shard %d/%d, CPU %d: %s", i + 1, n, cpus[i], s[i].dir);
         if (campaign_run(&so, &r, err) < 0) {
             char msg[HB_ERR_MAX];
             snprintf(msg, sizeof msg, "%s", err->msg);
             rc = hb_fail(err, "CPU %d (shard %d/%d): %s", cpus[i], i + 1, n, msg);
         }
-        res->kat_failed += r.kat_failed;
         if (r.host_problems > res->host_problems)
             res->host_problems = r.host_problems;
     }
-    if (rc == 0 && o->log) {
-        if (o->progress)
-            o->progress(o->progress_ctx, NULL, 0, 0);
-        fprintf(o->log, "measuring on %d core%s side by side\n", n, n == 1 ? "" : "s");
-        fflush(o->log);
-    }
+    if (rc == 0)
+        say(o, "measuring on %d core%s side by side", n, n == 1 ? "" : "s");
     if (rc == 0)
         rc = measure_side_by_side(s, n, res, err);
     if (rc == 0)

@@ -1,9 +1,11 @@
 /* Measuring on several cores of one machine in one command (`hashbench run
  * --cpus LIST`), built from the shard and merge machinery rather than
  * inside the measurement planner: core number i of the list gets shard i/N
- * of the instances in its own run directory DIR/cores/cpu<C>. First each
- * shard is checked, built and KAT-tested in turn (the KAT stage using every
- * usable core), then one measuring child per core, pinned to it, measures
+ * of the instances in its own run directory DIR/cores/cpu<C>. First the
+ * whole campaign is built and KAT-tested once in DIR/cores/all (the KAT
+ * stage on every usable core), then each shard is host-checked on its core
+ * and takes its build and its own KAT results from there (seed.h); then
+ * one measuring child per core, pinned to it, measures
  * its shard while the others measure theirs, each after its own host check
  * of its core; at the end the shards are merged into DIR (merge.h), whose
  * campaign.json lists each core's shard with its host check, and whose
