@@ -53,6 +53,7 @@ stop_daemons() {
 }
 cleanup() {
     stop_daemons
+    [ -n "${WATCHER:-}" ] && kill "$WATCHER" 2>/dev/null
     if [ "${HB_SLURM_KEEP:-}" = 1 ]; then echo "kept: $T"; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
@@ -119,6 +120,14 @@ until sinfo -h -o %t 2>/dev/null | grep -q idle; do
     sleep 0.1
 done
 ok "one-node cluster up ($NODE, $CPUS CPUs, port $PORT)"
+# Should this shell be killed outright (a ctest timeout), the daemons it
+# started go with it.
+(
+    trap '' INT TERM
+    while kill -0 $$ 2>/dev/null; do sleep 1; done
+    for p in $PIDS; do kill -9 "$p" 2>/dev/null; done
+) >/dev/null 2>&1 &
+WATCHER=$!
 
 # ---- the README's scripts ------------------------------------------------
 
