@@ -69,9 +69,10 @@ for c in $(python3 -c "import os; print(' '.join(str(c) for c in sorted(os.sched
         { tail -5 "$T/alone$c.log" >&2; bench_die "measuring alone on CPU $c failed"; }
 done
 
-python3 - "$T" "$LAST" "$CPUS" "$START" "$QUICK" "$README" "$BENCH_ROOT/bench/README.md" <<'EOF'
+COMMIT=$(git -C "$BENCH_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+python3 - "$T" "$LAST" "$CPUS" "$START" "$QUICK" "$README" "$BENCH_ROOT/bench/README.md" "$COMMIT" <<'EOF'
 import glob, json, os, statistics, sys
-T, last, cpus, start, quick, readme, readme_path = sys.argv[1:8]
+T, last, cpus, start, quick, readme, readme_path, commit = sys.argv[1:9]
 last = int(last)
 
 def load(p):
@@ -115,9 +116,10 @@ def row(label, a, b):
 
 n_cores = len(shard_docs)
 lines = []
-lines.append("Measured %s on this machine (%d usable cores: %s), %s; `bench/campaign.sh`%s."
+lines.append("Measured %s on this machine (%d usable cores: %s), %s; `bench/campaign.sh%s`, hashbench at %s."
              % (start, n_cores, cpus, "two sizes, no KAT_Loop" if quick == "1"
-                else "all eight sizes, KAT with KAT_Loop", " --quick" if quick == "1" else ""))
+                else "all eight sizes, KAT with KAT_Loop", " --quick" if quick == "1" else "",
+                commit))
 lines.append("")
 lines.append("| stage (wall seconds) | one core, one KAT at a time (`--jobs 1`) | every core (`--cpus %s`) | ratio |" % cpus)
 lines.append("| --- | ---: | ---: | ---: |")
