@@ -57,7 +57,7 @@ static void print_progress(void *ctx, const char *step, int done, int total)
 {
     (void)ctx;
     if (done < total) /* STEP names the instances under way */
-        fprintf(stderr, "[%d/%d done] %s\n", done, total, step);
+        fprintf(stderr, "[%d/%d] %s\n", done + 1, total, step);
 }
 
 static int parse_number(const char *s, double *out)
