@@ -462,7 +462,7 @@ static int run_workers(kat_pass *p, const json_t **todo, int n_todo, hb_err *err
     int jobs = p->o->jobs > 0 ? p->o->jobs : kat_default_jobs();
     kat_worker *w = calloc((size_t)(jobs < n_todo ? jobs : n_todo) + 1, sizeof *w);
     struct pollfd *pfd = calloc((size_t)jobs + 1, sizeof *pfd);
-    int running = 0, next = 0, rc = 0;
+    int running = 0, next = 0, rc = 0, changed = 0;
     if (!w || !pfd) {
         free(w);
         free(pfd);
@@ -476,13 +476,18 @@ static int run_workers(kat_pass *p, const json_t **todo, int n_todo, hb_err *err
             }
             next++;
             running++;
-            char step[400];
-            running_step(w, running, step, sizeof step);
-            if (p->o->progress)
-                p->o->progress(p->o->progress_ctx, step, p->done, p->total);
+            changed = 1;
         }
         if (running == 0)
             break;
+        if (changed && p->o->progress) {
+            /* once per change, after the refill: the line names every
+             * instance under way, which the time left counts on */
+            char step[400];
+            running_step(w, running, step, sizeof step);
+            p->o->progress(p->o->progress_ctx, step, p->done, p->total);
+        }
+        changed = 0;
         for (int i = 0; i < running; i++)
             pfd[i] = (struct pollfd){.fd = w[i].fd, .events = POLLIN};
         if (poll(pfd, (nfds_t)running, -1) < 0 && errno != EINTR) {
@@ -505,11 +510,7 @@ static int run_workers(kat_pass *p, const json_t **todo, int n_todo, hb_err *err
             }
             w[i] = w[--running];
             pfd[i] = pfd[running];
-            if (running > 0 && p->o->progress) {
-                char step[400];
-                running_step(w, running, step, sizeof step);
-                p->o->progress(p->o->progress_ctx, step, p->done, p->total);
-            }
+            changed = 1;
         }
     }
     free(w);
