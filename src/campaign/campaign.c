@@ -12,7 +12,9 @@
 #include <time.h>
 #include "build/build.h"
 #include "campaign/check.h"
+#include "common/clock.h"
 #include "campaign/costs.h"
+#include "campaign/seed.h"
 #include "common/digest.h"
 #include "campaign/stages.h"
 #include "measure/drift.h"
@@ -189,6 +191,7 @@ typedef struct campaign_ctx {
     campaign_settings settings;
     check_facts facts;
     int problems;
+    double phase_t0;      /* monotonic seconds when the current phase began */
 } campaign_ctx;
 
 static json_t *new_document(void)
@@ -257,10 +260,17 @@ static void mark_phase(campaign_ctx *c, const char *phase, int done, int failed,
     json_object_set_new(p, "utc", json_string(now));
     json_object_set_new(p, "failed", json_integer(failed));
     json_object_set_new(p, "note", json_string(note ? note : ""));
+    /* the phase's wall time in this session (time to result, stage by stage) */
+    double now_s = hb_mono_s(), secs = now_s - c->phase_t0;
+    c->phase_t0 = now_s;
+    json_object_set_new(p, "seconds", json_real(secs));
     json_object_set_new(object_at(c->doc, "phases"), phase, p);
     json_t *run = json_object_get(c->session, "phases_run");
     if (json_is_array(run))
         json_array_append_new(run, json_string(phase));
+    if (c->session)
+        json_object_set_new(object_at(c->session, "phase_seconds"), phase,
+                            json_real(secs));
 }
 
 static void log_line(const campaign_options *o, const char *fmt, ...)
@@ -408,6 +418,8 @@ static int run_build(campaign_ctx *c, campaign_result *res, hb_err *err)
         log_line(c->o, "build: done in an earlier session");
         return 0;
     }
+    if (c->o->seed_dir && seed_build(c->o->seed_dir, c->o->run_dir, err) < 0)
+        return -1;
     if (stages_build(c->o, &c->settings, &res->build_failed, err) < 0)
         return -1;
     mark_phase(c, "build", 1, res->build_failed, NULL);
@@ -541,6 +553,8 @@ static int run_kat(campaign_ctx *c, const strlist *mine,
     if (phase_done(c, "kat", NULL))
         log_line(c->o, "kat: done in an earlier session; checking that each "
                  "result still matches its library");
+    if (c->o->seed_dir && seed_kat(c->o->seed_dir, c->o->run_dir, mine, err) < 0)
+        return -1;
     if (stages_kat(c->o, &c->settings, mine, &res->kat_failed, err) < 0)
         return -1;
     mark_phase(c, "kat", 1, res->kat_failed, NULL);
@@ -598,7 +612,7 @@ static int run_phases(campaign_ctx *c, campaign_result *res, hb_err *err)
     else
         log_line(c->o, "instances: %d", mine.n);
     int rc = run_kat(c, &mine, res, err);
-    if (rc == 0)
+    if (rc == 0 && !c->o->stop_before_measure)
         rc = run_measure(c, &mine, res, err);
     strlist_free(&mine);
     return rc;
@@ -610,6 +624,7 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
     memset(&c, 0, sizeof c);
     memset(res, 0, sizeof *res);
     c.o = o;
+    c.phase_t0 = hb_mono_s();
     /* The compiler first: a wrong --cc is said before the host check, and
      * also when the build phase is done (the KAT fallback rebuilds). */
     if (build_check_compiler(o->cc, err) < 0)
@@ -626,7 +641,8 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
         rc = run_phases(&c, res, err);
     res->host_problems = c.problems;
     if (rc == 0) {
-        finish_session(&c, "complete");
+        finish_session(&c, o->stop_before_measure ? "paused before measuring"
+                                                   : "complete");
         rc = save_document(&c, err);
     } else if (c.session && json_is_null(json_object_get(c.session, "end_utc"))) {
         char outcome[HB_ERR_MAX + 16];

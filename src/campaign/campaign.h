@@ -47,10 +47,18 @@ typedef struct campaign_options {
     const char *shard_costs;      /* shared calibrated-costs file for the
                                      split (costs.h); NULL: equal costs */
     const char *cc;               /* NULL: the build stage's default */
-    int jobs;                     /* parallel compilations; 0 = default */
+    int jobs;                     /* parallel compilations and KAT
+                                     instances; 0 = the usable cores */
     const char *probe_path;       /* hashbench-probe executable */
     const char *baseline_lib;     /* the baseline SM3 library */
     const char *host_root;        /* "/" (tests may pass captured files) */
+    const char *seed_dir;         /* a run directory of the same packages,
+                                     built and KAT-tested: its build and
+                                     this shard's KAT results are copied
+                                     in before those stages (seed.h) */
+    int stop_before_measure;      /* check, build, split and KAT only; the
+                                     session ends "paused before measuring"
+                                     (run --cpus, cores.h) */
     FILE *log;                    /* messages (host check, phases); may be NULL */
     hb_progress_fn progress;
     void *progress_ctx;

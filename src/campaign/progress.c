@@ -43,17 +43,34 @@ static void track_phase(campaign_progress *p, const char *step, int done)
     p->last_done = -1;
 }
 
+double campaign_eta_s(double elapsed, int finished, int running, int remaining)
+{
+    if (finished <= 0 || elapsed <= 0 || remaining <= 0)
+        return -1;
+    double half = running > 1 ? running / 2.0 : 0; /* the units under way */
+    return elapsed / (finished + half) * (remaining - half);
+}
+
+/* The units a step names: "kat A/a, B/b" is two under way. */
+static int units_in_step(const char *step)
+{
+    int n = 1;
+    for (const char *p = strstr(step, ", "); p; p = strstr(p + 2, ", "))
+        n++;
+    return n;
+}
+
 /* "time left 3 min 20 s", or "" while there is nothing to go on. */
-static void eta_text(const campaign_progress *p, int done, int total,
+static void eta_text(const campaign_progress *p, const char *step, int done, int total,
                      char *buf, size_t bufsz)
 {
-    double elapsed = hb_mono_s() - p->phase_start_s;
-    int finished = done - p->phase_done0;
+    double left = campaign_eta_s(hb_mono_s() - p->phase_start_s, done - p->phase_done0,
+                                 units_in_step(step), total - done);
     buf[0] = '\0';
-    if (finished <= 0 || total <= done || elapsed <= 0)
+    if (left < 0)
         return;
     char eta[32];
-    campaign_format_eta(elapsed / finished * (total - done), eta, sizeof eta);
+    campaign_format_eta(left, eta, sizeof eta);
     snprintf(buf, bufsz, ", time left ~%s", eta);
 }
 
@@ -68,7 +85,7 @@ void campaign_progress_fn(void *ctx, const char *step, int done, int total)
         return;
     }
     track_phase(p, step, done);
-    eta_text(p, done, total, eta, sizeof eta);
+    eta_text(p, step, done, total, eta, sizeof eta);
     if (p->tty) {
         fprintf(p->fp, "\r\033[K%s: %d/%d%s", step, done, total, eta);
         p->line_open = 1;

@@ -29,6 +29,15 @@ void campaign_progress_fn(void *ctx, const char *step, int done, int total);
 /* Ends the terminal line, if one is showing. */
 void campaign_progress_end(campaign_progress *p);
 
+/* The seconds left for a phase that has run ELAPSED seconds, finished
+ * FINISHED units and has REMAINING units not finished, RUNNING of them
+ * under way side by side (a stage that runs several units at once names
+ * them all in its step, separated by ", "). With several under way each
+ * counts as half done, so the pace is right from the first finished unit
+ * on, not only once the first round of units has finished; -1 while
+ * nothing has finished. */
+double campaign_eta_s(double elapsed, int finished, int running, int remaining);
+
 /* Formats an estimate of SECONDS as "45 s", "3 min 20 s" or "2 h 05 min"
  * into BUF (at least 32 bytes); returns BUF. */
 const char *campaign_format_eta(double seconds, char *buf, size_t bufsz);

@@ -67,6 +67,7 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
     k.loop = o->loop;
     k.full = o->full;
     k.timeout_s = o->timeout_s;
+    k.jobs = o->jobs;
     k.instances = (const char *const *)instances->v;
     k.n_instances = instances->n;
     k.progress = o->progress;

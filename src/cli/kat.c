@@ -16,13 +16,13 @@
 const char hb_summary_kat[] = "check every built instance against its known-answer tests";
 const char hb_usage_kat[] =
     "usage: hashbench kat --run-dir DIR [--loop|--no-loop] [--full] [--timeout S]\n"
-    "                     [--instances LIST]\n"
-    "                     [--variants-seed HEX]\n"
+    "                     [--instances LIST] [--jobs N] [--variants-seed HEX]\n"
     "       hashbench kat --write-manifest PACKAGE [--from-run DIR]\n"
     "       hashbench kat --vectors FILE.rsp LIBRARY [--digest-bits N] [--timeout S]\n"
     "\n"
     "The first form runs the official KAT procedure (SPEC 3) through the CryptHash\n"
-    "of every instance built in DIR/build.json, one child process per instance,\n"
+    "of every instance built in DIR/build.json, one child process per instance\n"
+    "and --jobs of them at once,\n"
     "writes the texts to DIR/kat/<cand>/<Inst>/, compares them with the package's\n"
     "Test_Vector(s) files or its kat.sha256 manifest, and records each status in\n"
     "DIR/kat.json with a log in DIR/kat/<cand>/<Inst>.log. A failing guide build is\n"
@@ -38,6 +38,8 @@ const char hb_usage_kat[] =
     "  --full           also KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S      seconds allowed per instance (default 600)\n"
     "  --instances LIST comma-separated Inst or Cand/Inst names (default: all)\n"
+    "  --jobs N         instances checked at once (default: the usable cores);\n"
+    "                   the results do not depend on it\n"
     "  --variants-seed HEX  compare variants with this seed (32 hex digits, as\n"
     "                   kat.json records it) instead of a random one: repeats a\n"
     "                   recorded comparison\n"
@@ -51,7 +53,7 @@ const char hb_usage_kat[] =
 
 typedef struct kat_cli {
     const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed;
-    int loop, full, digest_bits;
+    int loop, full, digest_bits, jobs;
     double timeout_s;
     char *instances;
 } kat_cli;
@@ -59,7 +61,7 @@ typedef struct kat_cli {
 static void print_progress(void *ctx, const char *step, int done, int total)
 {
     (void)ctx;
-    if (done < total)
+    if (done < total) /* STEP names the instances under way */
         fprintf(stderr, "[%d/%d] %s\n", done + 1, total, step);
 }
 
@@ -81,7 +83,8 @@ static int parse_args(int argc, char **argv, kat_cli *c)
         {"write-manifest", required_argument, 0, 'm'},
         {"from-run", required_argument, 0, 'r'}, {"vectors", required_argument, 0, 'v'},
         {"digest-bits", required_argument, 0, 'b'},
-        {"variants-seed", required_argument, 0, 's'}, {0, 0, 0, 0}};
+        {"variants-seed", required_argument, 0, 's'}, {"jobs", required_argument, 0, 'j'},
+        {0, 0, 0, 0}};
     double num;
     int ch;
     optind = 1;
@@ -103,6 +106,12 @@ static int parse_args(int argc, char **argv, kat_cli *c)
         case 't':
             if (parse_number(optarg, &c->timeout_s) != 0)
                 return hb_cli_usage_error("kat", "--timeout '%s': give seconds > 0", optarg);
+            break;
+        case 'j':
+            if (parse_number(optarg, &num) != 0 || num != (long)num || num > 1024)
+                return hb_cli_usage_error("kat", "--jobs '%s': give a whole number "
+                                          "from 1 to 1024", optarg);
+            c->jobs = (int)num;
             break;
         case 'b':
             if (parse_number(optarg, &num) != 0 || (long)num % 8 || num != (long)num)
@@ -216,6 +225,7 @@ static int run_gate(kat_cli *c)
     o.loop = c->loop;
     o.full = c->full;
     o.timeout_s = c->timeout_s;
+    o.jobs = c->jobs;
     o.progress = print_progress;
     o.variants_seed = c->variants_seed;
     if (c->instances) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "campaign/campaign.h"
 #include "kat/kat.h"
+#include "campaign/cores.h"
 #include "campaign/progress.h"
 #include "campaign/table.h"
 #include "common/fs.h"
@@ -30,6 +31,10 @@ const char hb_usage_run[] =
     "  --system ID          test system id recorded in campaign.json\n"
     "                       (default: the machine's architecture)\n"
     "  --cpu N              core to measure on (default: the last usable one)\n"
+    "  --cpus LIST          measure on these cores at once (e.g. 0,1 or 2-5):\n"
+    "                       core i of the list takes shard i of the instances\n"
+    "                       in DIR/cores/cpu<N>, each after a host check of\n"
+    "                       its core; the shards are merged into DIR\n"
     "  --shard K/N          take shard K of N (all sizes of an instance stay on\n"
     "                       one shard); join shards with hashbench merge\n"
     "  --shard-costs FILE   balance the shards by calibrated cost: the first\n"
@@ -45,8 +50,10 @@ const char hb_usage_run[] =
     "                       default whenever the submitted vectors include it\n"
     "  --full               also run KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S          KAT time limit per instance, seconds\n"
-    "  --cc CC, --jobs N    compiler and parallel compilations for the build\n"
-    "                       (the compiler is checked before the host check)\n"
+    "  --cc CC              compiler for the build (checked before the host\n"
+    "                       check)\n"
+    "  --jobs N             compilations and KAT instances run at once\n"
+    "                       (default: the usable cores)\n"
     "  --time-failed        also time instances whose KAT status is MISMATCH\n"
     "                       (not timed by default); their figures carry it\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
@@ -89,6 +96,9 @@ static int parse_sizes(campaign_settings *s, const char *list)
     return 0;
 }
 
+/* --cpus LIST, when given. */
+static const char *cpus_list;
+
 /* Options with a value; returns 0, or the usage-error status. */
 static int parse_valued(campaign_options *o, const char *opt, const char *v)
 {
@@ -99,6 +109,7 @@ static int parse_valued(campaign_options *o, const char *opt, const char *v)
     else if (!strcmp(opt, "--system")) o->system_id = v;
     else if (!strcmp(opt, "--cc")) o->cc = v;
     else if (!strcmp(opt, "--shard-costs")) o->shard_costs = v;
+    else if (!strcmp(opt, "--cpus")) cpus_list = v;
     else if (!strcmp(opt, "--profile")) return set_text(s->profile, sizeof s->profile, opt, v);
     else if (!strcmp(opt, "--plan") || !strcmp(opt, "--planner")) {
         if (!plan_known(v))
@@ -126,7 +137,7 @@ static int is_valued(const char *opt)
 {
     static const char *const names[] = {"--run-dir", "--system", "--cc", "--shard-costs",
         "--profile", "--plan", "--planner", "--sizes", "--shard", "--cpu",
-        "--target-ci", "--budget", "--trials", "--timeout", "--jobs"};
+        "--target-ci", "--budget", "--trials", "--timeout", "--jobs", "--cpus"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(opt, names[i]) == 0)
             return 1;
@@ -161,6 +172,9 @@ static int parse_args(int argc, char **argv, campaign_options *o,
     }
     if (!o->run_dir)
         return hb_cli_usage_error("run", "--run-dir DIR is required");
+    if (cpus_list && (o->cpu >= 0 || o->settings.shard.n > 0))
+        return hb_cli_usage_error("run", "--cpus gives each core its shard: leave out "
+                                  "--cpu and --shard");
     return 0;
 }
 
@@ -244,6 +258,18 @@ int cmd_run(int argc, char **argv)
         free(subs);
         return rc;
     }
+    int cpus[CORES_MAX], n_cpus = 0;
+    if (cpus_list) {
+        hb_err cerr;
+        n_cpus = cores_parse(cpus_list, cpus, &cerr);
+        if (n_cpus < 0) {
+            for (size_t i = 0; i < n_examples; i++)
+                free(examples[i]);
+            free(examples);
+            free(subs);
+            return hb_cli_usage_error("run", "%s", cerr.msg);
+        }
+    }
     char probe[PATH_MAX + 32], baseline[PATH_MAX + 32];
     snprintf(probe, sizeof probe, "%s/hashbench-probe", hb_cli_exe_dir);
     snprintf(baseline, sizeof baseline, "%s/libhb_baseline_sm3.so", hb_cli_exe_dir);
@@ -262,7 +288,7 @@ int cmd_run(int argc, char **argv)
 
     campaign_result r;
     hb_err err;
-    rc = campaign_run(&o, &r, &err);
+    rc = n_cpus > 0 ? cores_run(&o, cpus, n_cpus, &r, &err) : campaign_run(&o, &r, &err);
     campaign_progress_end(&prog);
     if (rc == 0 && want_ct) {
         /* the constant-time stage after the campaign (src/ct/ct.h) */

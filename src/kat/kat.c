@@ -1,10 +1,22 @@
-/* The KAT stage over a run directory: see kat.h. kat.json is saved after
- * every instance, so a killed run loses at most the instance in flight. */
+/* The KAT stage over a run directory: see kat.h. Instances are tested in
+ * forked workers, up to o->jobs at once; only the parent writes kat.json,
+ * after every finished instance and in build.json order, so a killed run
+ * loses at most the instances in flight and the file does not depend on
+ * which worker finished first. */
 #include "kat/kat.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <jansson.h>
 #include "build/build.h"
 #include "common/fs.h"
@@ -214,15 +226,19 @@ static const json_t *name_twin(const json_t *list, const json_t *b)
     return NULL;
 }
 
-/* Handles one build.json entry; *entry_out is the (borrowed) kat.json entry
- * or NULL when the instance has no library to test (any older entry of it
- * is then dropped). */
-static int do_instance(const kat_options *o, const json_t *list, const json_t *b,
-                       json_t *arr, json_t **entry_out, hb_err *err)
+/* What the first pass decides for one build.json entry. */
+enum { ENTRY_DONE, ENTRY_TEST };
+
+/* Handles one build.json entry without testing it: a baseline gets its
+ * entry, an entry that did not build has any older result dropped, a
+ * result still valid is kept (*entry_out borrowed from ARR, NULL when the
+ * instance has no library to test). ENTRY_TEST when the library must be
+ * tested (test_instance, run by a worker). */
+static int prepare_instance(const kat_options *o, const json_t *list, const json_t *b,
+                            json_t *arr, json_t **entry_out, hb_err *err)
 {
     const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
     size_t idx;
-    json_t *entry = NULL;
     *entry_out = NULL;
     if (!safe_name(cand) || !safe_name(inst))
         return hb_fail(err, "%s/build.json: candidate '%s' / instance '%s' is not "
@@ -235,22 +251,276 @@ static int do_instance(const kat_options *o, const json_t *list, const json_t *b
                        "sharing a name are not built)", o->run_dir, cand, inst,
                        str_of(b, "source_dir"), str_of(twin, "source_dir"));
     if (json_is_true(json_object_get(b, "baseline"))) {
-        entry = baseline_entry(b);
+        json_t *entry = baseline_entry(b);
+        if (!entry)
+            return hb_fail(err, "out of memory");
+        store(arr, entry);
+        *entry_out = entry;
     } else if (strcmp(str_of(b, "status"), "BUILT") != 0) {
         if (kat_find_entry(arr, cand, inst, &idx)) /* an older library's result */
             json_array_remove(arr, idx);
-        return 0;
     } else if (reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) {
         *entry_out = json_array_get(arr, idx);
-        return 0;
-    } else if (test_instance(o, b, &entry, err) != 0) {
-        return -1;
+    } else {
+        return ENTRY_TEST;
     }
-    if (!entry)
-        return hb_fail(err, "out of memory");
-    store(arr, entry);
-    *entry_out = entry;
+    return ENTRY_DONE;
+}
+
+/* Puts the entries of ARR in the order of their instances in LIST
+ * (build.json); entries of instances LIST does not hold keep their order
+ * after them. The order kat.json is written in therefore does not depend on
+ * which instance finished first. */
+static void order_like_build(json_t *arr, const json_t *list)
+{
+    json_t *sorted = json_array();
+    size_t i, idx;
+    json_t *b;
+    json_array_foreach(list, i, b) {
+        json_t *e = kat_find_entry(arr, str_of(b, "candidate"), str_of(b, "instance"), &idx);
+        if (e && !kat_find_entry(sorted, str_of(b, "candidate"), str_of(b, "instance"), &idx))
+            json_array_append(sorted, e);
+    }
+    json_array_foreach(arr, i, b)
+        if (!kat_find_entry(sorted, str_of(b, "candidate"), str_of(b, "instance"), &idx))
+            json_array_append(sorted, b);
+    json_array_clear(arr);
+    json_array_extend(arr, sorted);
+    json_decref(sorted);
+}
+
+/* ---- the workers ------------------------------------------------------ */
+
+/* One instance being tested in a forked worker. The worker runs the
+ * instance's KATs (each file in its own sandboxed runner, kat_instance.h)
+ * and the fallback, then writes {"entry": ...} or {"error": "..."} on its
+ * pipe and exits; the parent alone writes kat.json. */
+typedef struct kat_worker {
+    pid_t pid;
+    int fd;                 /* read end of the result pipe; -1 once read */
+    const json_t *build;    /* its build.json entry */
+    char *text;             /* what the worker wrote */
+    size_t len, cap;
+} kat_worker;
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void worker_main(const kat_options *o, const json_t *b, int fd)
+{
+    json_t *entry = NULL, *msg;
+    hb_err err;
+    memset(&err, 0, sizeof err);
+    if (test_instance(o, b, &entry, &err) == 0 && entry)
+        msg = json_pack("{s:o}", "entry", entry);
+    else
+        msg = json_pack("{s:s}", "error", err.msg[0] ? err.msg : "out of memory");
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+    if (text)
+        write_all(fd, text, strlen(text));
+    _exit(text ? 0 : 1);
+}
+
+static int start_worker(const kat_options *o, const json_t *b, kat_worker *w, hb_err *err)
+{
+    int p[2];
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    w->build = b;
+    if (pipe2(p, O_CLOEXEC) != 0)
+        return hb_fail_errno(err, "cannot make a pipe for a KAT worker");
+    fflush(NULL);
+    pid_t parent = getpid();
+    w->pid = fork();
+    if (w->pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return hb_fail_errno(err, "cannot start a KAT worker");
+    }
+    if (w->pid == 0) {
+        /* dies with hashbench, so that a killed campaign leaves no worker
+         * writing into the run directory its resumption uses */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
+        close(p[0]);
+        worker_main(o, b, p[1]);
+    }
+    close(p[1]);
+    w->fd = p[0];
     return 0;
+}
+
+/* Reads what is there; 1 at the end of the worker's output. */
+static int read_some(kat_worker *w)
+{
+    if (w->cap - w->len < 4096) {
+        size_t cap = w->cap ? 2 * w->cap : 16384;
+        char *t = realloc(w->text, cap);
+        if (!t)
+            return 1;
+        w->text = t;
+        w->cap = cap;
+    }
+    ssize_t n = read(w->fd, w->text + w->len, w->cap - w->len - 1);
+    if (n < 0 && errno == EINTR)
+        return 0;
+    if (n <= 0)
+        return 1;
+    w->len += (size_t)n;
+    return 0;
+}
+
+/* Reaps a worker whose output has ended; *entry gets its new entry. */
+static int finish_worker(const kat_options *o, kat_worker *w, json_t **entry, hb_err *err)
+{
+    int st = 0;
+    close(w->fd);
+    w->fd = -1;
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    *entry = NULL;
+    json_t *msg = NULL;
+    if (w->text) {
+        w->text[w->len] = '\0';
+        msg = json_loads(w->text, 0, NULL);
+    }
+    free(w->text);
+    w->text = NULL;
+    const char *cand = str_of(w->build, "candidate"), *inst = str_of(w->build, "instance");
+    int rc;
+    if (json_is_object(json_object_get(msg, "entry"))) {
+        *entry = json_incref(json_object_get(msg, "entry"));
+        rc = 0;
+    } else if (json_is_string(json_object_get(msg, "error"))) {
+        rc = hb_fail(err, "%s", json_string_value(json_object_get(msg, "error")));
+    } else {
+        rc = hb_fail(err, "%s: the KAT worker of %s/%s ended without a result (%s %d); "
+                     "this is not the instance's fault (its library runs in a runner "
+                     "of its own): run the KAT stage again", o->run_dir, cand, inst,
+                     WIFSIGNALED(st) ? "signal" : "exit",
+                     WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    }
+    json_decref(msg);
+    return rc;
+}
+
+/* The step the progress line shows: the instances under way. */
+static void running_step(const kat_worker *w, int n, char *step, size_t sz)
+{
+    size_t off = (size_t)snprintf(step, sz, "kat");
+    for (int i = 0; i < n && off < sz; i++)
+        off += (size_t)snprintf(step + off, sz - off, "%s%s/%s", i ? ", " : " ",
+                                str_of(w[i].build, "candidate"),
+                                str_of(w[i].build, "instance"));
+}
+
+/* The usable cores: this process's affinity mask (at least 1). */
+int kat_default_jobs(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return 1;
+    int n = CPU_COUNT(&set);
+    return n > 0 ? n : 1;
+}
+
+/* The state of one kat_run. */
+typedef struct kat_pass {
+    const kat_options *o;
+    const json_t *list;
+    json_t *kat;
+    const char *kpath;
+    int *n_failed;
+    int done, total;
+} kat_pass;
+
+/* Stores a finished instance's entry and saves kat.json. */
+static int settle(kat_pass *p, json_t *entry, int stored, hb_err *err)
+{
+    json_t *arr = json_object_get(p->kat, "instances");
+    if (entry && !stored)
+        store(arr, json_incref(entry));
+    order_like_build(arr, p->list);
+    hb_sandbox_record(p->kat);
+    if (entry && kat_status_failed(str_of(entry, "status")))
+        (*p->n_failed)++;
+    p->done++;
+    return hb_json_save(p->kpath, p->kat, err);
+}
+
+/* Tests the instances of TODO (build.json entries), up to JOBS at once,
+ * saving kat.json as each finishes. On a harness error no new instance is
+ * started; those under way are finished and kept. */
+static int run_workers(kat_pass *p, const json_t **todo, int n_todo, hb_err *err)
+{
+    int jobs = p->o->jobs > 0 ? p->o->jobs : kat_default_jobs();
+    kat_worker *w = calloc((size_t)(jobs < n_todo ? jobs : n_todo) + 1, sizeof *w);
+    struct pollfd *pfd = calloc((size_t)jobs + 1, sizeof *pfd);
+    int running = 0, next = 0, rc = 0, changed = 0;
+    if (!w || !pfd) {
+        free(w);
+        free(pfd);
+        return hb_fail(err, "out of memory");
+    }
+    while (running > 0 || (rc == 0 && next < n_todo)) {
+        while (rc == 0 && next < n_todo && running < jobs) {
+            if (start_worker(p->o, todo[next], &w[running], err) != 0) {
+                rc = -1;
+                break;
+            }
+            next++;
+            running++;
+            changed = 1;
+        }
+        if (running == 0)
+            break;
+        if (changed && p->o->progress) {
+            /* once per change, after the refill: the line names every
+             * instance under way, which the time left counts on */
+            char step[400];
+            running_step(w, running, step, sizeof step);
+            p->o->progress(p->o->progress_ctx, step, p->done, p->total);
+        }
+        changed = 0;
+        for (int i = 0; i < running; i++)
+            pfd[i] = (struct pollfd){.fd = w[i].fd, .events = POLLIN};
+        if (poll(pfd, (nfds_t)running, -1) < 0 && errno != EINTR) {
+            rc = rc ? rc : hb_fail_errno(err, "waiting for the KAT workers");
+            for (int i = 0; i < running; i++)
+                kill(w[i].pid, SIGKILL);
+        }
+        for (int i = running - 1; i >= 0; i--) {
+            if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) || !read_some(&w[i]))
+                continue;
+            json_t *entry = NULL;
+            hb_err werr;
+            int wrc = finish_worker(p->o, &w[i], &entry, &werr);
+            if (wrc == 0)
+                wrc = settle(p, entry, 0, &werr);
+            json_decref(entry);
+            if (wrc != 0 && rc == 0) {
+                *err = werr;
+                rc = -1;
+            }
+            w[i] = w[--running];
+            pfd[i] = pfd[running];
+            changed = 1;
+        }
+    }
+    free(w);
+    free(pfd);
+    return rc;
 }
 
 /* The compilers a harness-default rebuild of the selected guide builds of
@@ -303,25 +573,31 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
                                            "'hashbench build' again", bpath);
     if (rc == 0)
         rc = load_kat_json(kpath, &kat, err);
-    int total = rc == 0 ? count_selected(o, list) : 0, done = 0;
+    kat_pass p = {o, list, kat, kpath, n_failed, 0, rc == 0 ? count_selected(o, list) : 0};
+    const json_t **todo = rc == 0 ? calloc(json_array_size(list) + 1, sizeof *todo) : NULL;
+    int n_todo = 0;
+    if (rc == 0 && !todo)
+        rc = hb_fail(err, "out of memory");
     size_t i;
     json_t *b;
+    /* First the instances that need no test (baselines, unbuilt, results
+     * still valid), then the others, up to o->jobs at once. */
     json_array_foreach(list, i, b) {
-        char step[300];
         json_t *entry;
         if (rc != 0 || !kat_selected(o, str_of(b, "candidate"), str_of(b, "instance")))
             continue;
-        snprintf(step, sizeof step, "kat %s/%s", str_of(b, "candidate"), str_of(b, "instance"));
-        if (o->progress)
-            o->progress(o->progress_ctx, step, done, total);
-        rc = do_instance(o, list, b, json_object_get(kat, "instances"), &entry, err);
-        hb_sandbox_record(kat);
-        if (rc == 0)
-            rc = hb_json_save(kpath, kat, err);
-        if (rc == 0 && entry && kat_status_failed(str_of(entry, "status")))
-            (*n_failed)++;
-        done++;
+        int what = prepare_instance(o, list, b, json_object_get(kat, "instances"), &entry, err);
+        if (what < 0)
+            rc = -1;
+        else if (what == ENTRY_TEST)
+            todo[n_todo++] = b;
+        else
+            rc = settle(&p, entry, 1, err);
     }
+    if (rc == 0 && n_todo > 0)
+        rc = run_workers(&p, todo, n_todo, err);
+    free(todo);
+    int done = p.done, total = p.total;
     if (rc == 0)
         rc = variants_run(o, list, kat, kpath, n_failed, err);
     if (rc == 0 && o->progress)

@@ -5,9 +5,11 @@
  * with harness-default flags and tested again; both results are kept) and
  * writes DIR/kat.json (docs/FORMATS.md), whose `library` every later stage
  * uses. Resumable: an instance already in kat.json with the same library,
- * the same KAT files and the same submitted vectors is kept. Instances run
- * one after another; then the variants of each instance are compared
- * (variants.h). */
+ * the same KAT files and the same submitted vectors is kept. Instances are
+ * tested side by side (kat_options.jobs at once, each in a forked worker
+ * whose library runs in its own sandboxed runners); kat.json, the logs and
+ * the verdicts are the same whatever the number of jobs. Then the variants
+ * of each instance are compared (variants.h). */
 #ifndef HB_KAT_KAT_H
 #define HB_KAT_KAT_H
 
@@ -28,6 +30,8 @@ typedef struct kat_options {
     int loop;                        /* KAT_LOOP_SUBMITTED, _ALWAYS or _NEVER */
     int full;                        /* also KAT_2_33 (1 GiB message) */
     double timeout_s;                /* per instance run; <= 0: 600 s */
+    int jobs;                        /* instances tested at once; <= 0:
+                                        kat_default_jobs() */
     const char *const *instances;    /* "Inst" or "Cand/Inst"; NULL = all */
     int n_instances;
     const char *variants_seed;       /* seed of the variant check (32 hex
@@ -51,6 +55,10 @@ int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
  * why. A status without files (BASELINE, an old entry) is the status alone;
  * "not tested" for a NULL entry. */
 void kat_status_text(const json_t *entry, char *buf, size_t bufsz);
+
+/* The number of cores this process may use (its affinity mask), at least
+ * 1: the default number of KAT jobs. */
+int kat_default_jobs(void);
 
 /* 1 when OPT selects instance INST of candidate CAND. */
 int kat_selected(const kat_options *opt, const char *cand, const char *inst);

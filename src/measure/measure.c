@@ -335,6 +335,7 @@ static int finish_cell(measure_ctx *c, const measure_target *t, unsigned size,
     json_t *env = record_environment(before, &after,
         json_string_value(json_object_get(t->build, "compiler_version")),
         c->counter, c->rate_hz);
+    json_object_set_new(env, "cpu", json_integer(c->cpu)); /* the measuring core */
     record_input in = {t->build, t->kat, t->lib, t->lib_sha, t->flags_kind,
                        t->flags, size, cmd, env, &c->settings, po, &mem, failure,
                        inconsistent, &vr};

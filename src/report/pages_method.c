@@ -316,8 +316,17 @@ static void sec_planner(FILE *fp, const report_system *s)
             fputs(" |\n", fp);
         }
         const json_t *cpu = json_object_get(s->campaign, "cpu");
+        const json_t *cpus = json_object_get(s->campaign, "cpus");
         if (json_is_integer(cpu))
             fprintf(fp, "| measuring core | CPU %lld |\n", (long long)json_integer_value(cpu));
+        if (json_is_array(cpus) && json_array_size(cpus) > 0) { /* run --cpus */
+            size_t i;
+            json_t *v;
+            fputs("| measuring cores (side by side) | CPU", fp);
+            json_array_foreach(cpus, i, v)
+                fprintf(fp, "%s%lld", i ? ", " : " ", (long long)json_integer_value(v));
+            fputs(" |\n", fp);
+        }
         fputs("\n", fp);
     } else {
         fputs("Campaign planning settings: not recorded.\n\n", fp);

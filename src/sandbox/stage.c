@@ -153,8 +153,15 @@ static int stage_root(hb_err *err)
     snprintf(lock, sizeof lock, "%s/%s", root, STAGE_LOCK);
     if (root_lock >= 0)
         close(root_lock); /* a forked child's copy of its parent's */
-    root_lock = open(lock, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (root_lock < 0 || flock(root_lock, LOCK_EX) != 0)
+    /* The lock file appears under its name already locked (made and locked
+     * under another name, then renamed): another process's remove_stale,
+     * which takes a lock it can get as a sign that nobody uses the folder,
+     * must never get in between the file's creation and our lock (several
+     * KAT workers start side by side and each makes its own folder). */
+    char fresh[PATH_MAX + 32];
+    snprintf(fresh, sizeof fresh, "%s/%s.new", root, STAGE_LOCK);
+    root_lock = open(fresh, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (root_lock < 0 || flock(root_lock, LOCK_EX) != 0 || rename(fresh, lock) != 0)
         return hb_fail_errno(err, "sandbox: cannot lock %s", lock);
     if (!registered) {
         atexit(cleanup_at_exit);

@@ -382,6 +382,24 @@ static void test_progress_plain_and_tty(void **state)
 
 /* A NULL step ends the terminal line so a log message starts on its own
  * line; in plain mode there is nothing to end. */
+/* The time left: the pace of the finished units; with several under way
+ * side by side, each counts as half done. */
+static void test_progress_eta(void **state)
+{
+    (void)state;
+    assert_true(campaign_eta_s(10, 0, 1, 5) < 0);   /* nothing finished yet */
+    assert_true(campaign_eta_s(10, 2, 1, 0) < 0);   /* nothing left */
+    /* one at a time: 2 units in 10 s, 3 left */
+    assert_float_equal(campaign_eta_s(10, 2, 1, 3), 15.0, 1e-9);
+    /* two side by side, 10 s per unit, started together: the first has
+     * finished (10 s), the second is nearly done and a third just began:
+     * 8 units in all, 7 not finished, 2 under way: 3 rounds of 10 s left */
+    assert_float_equal(campaign_eta_s(10, 1, 2, 7), 30.0, 1e-9);
+    /* steady state: 4 finished in 20 s, 2 under way, 4 not finished: 5 s
+     * per unit at the pace of two, 3 units' worth left */
+    assert_float_equal(campaign_eta_s(20, 4, 2, 4), 12.0, 1e-9);
+}
+
 static void test_progress_break(void **state)
 {
     (void)state;
@@ -459,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_merge_same_name_folders),
         cmocka_unit_test(test_eta_format),
         cmocka_unit_test(test_progress_plain_and_tty),
+        cmocka_unit_test(test_progress_eta),
         cmocka_unit_test(test_progress_break),
         cmocka_unit_test(test_table_counts_own_records),
     };

@@ -5,7 +5,8 @@
  * own generated files (as submitted text files, and as a manifest whose
  * digests this test computes itself with OpenSSL); KAT_Loop is recomputed
  * here independently. Also: the SPEC check values inside generated texts,
- * the log format, resuming, and the guard of messages too large to copy. */
+ * the log format, resuming, the guard of messages too large to copy, and
+ * that instances checked side by side give what one after another gives. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -22,6 +23,7 @@
 #include <openssl/evp.h>
 #include "common/digest.h"
 #include "common/fs.h"
+#include "common/json.h"
 #include "common/proc.h"
 #include "kat/kat.h"
 #include "kat/kat_gen.h"
@@ -551,12 +553,127 @@ static void test_write_error_is_not_a_verdict(void **state)
     json_decref(e);
 }
 
+/* DOC without what depends on time: every "seconds" and "cpu_seconds",
+ * and the log digests (the logs hold the times; compared apart). */
+static void drop_times(json_t *doc)
+{
+    const char *key;
+    json_t *v;
+    size_t i;
+    void *tmp;
+    if (json_is_array(doc))
+        json_array_foreach(doc, i, v)
+            drop_times(v);
+    json_object_foreach_safe(doc, tmp, key, v) {
+        if (!strcmp(key, "seconds") || !strcmp(key, "cpu_seconds") ||
+            !strcmp(key, "log_sha256"))
+            json_object_del(doc, key);
+        else
+            drop_times(v);
+    }
+}
+
+/* The text of PATH with every time ("0.123 s") written as "T s". */
+static char *log_without_times(const char *path)
+{
+    char *text = NULL;
+    assert_int_equal(hb_read_file(path, &text, NULL, &(hb_err){{0}}), 0);
+    char *out = malloc(strlen(text) + 1), *o = out;
+    assert_non_null(out);
+    for (const char *p = text; *p;) {
+        size_t n = strspn(p, "0123456789.");
+        if (n > 0 && strncmp(p + n, " s", 2) == 0 && (p == text || p[-1] == ' ' ||
+                                                     p[-1] == '(')) {
+            *o++ = 'T';
+            p += n;
+        } else if (n > 0) {
+            memcpy(o, p, n);
+            o += n;
+            p += n;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = '\0';
+    free(text);
+    return out;
+}
+
+/* The same instances tested one at a time and four at a time: the same
+ * kat.json (times aside), in the same order, and the same logs. */
+static void test_parallel_same_as_sequential(void **state)
+{
+    char run[2][1024], dir[1024], pkg[1024], p[4096];
+    const int jobs[2] = {1, 4};
+    int failed[2] = {-1, -1};
+    json_t *doc[2];
+    hb_err err;
+    (void)state;
+    sub(pkg, sizeof pkg, "pkg-par");
+    make_package(pkg);
+    const char *libs[] = {"good", "wrong", "error", "overflow", "crash", "readpast",
+                          "hang", "nosym", "exit", "input"}; /* as expected[] */
+    /* both run in the same folder (messages may quote the library's path),
+     * the first one then moved aside */
+    sub(dir, sizeof dir, "jobs");
+    sub(run[0], sizeof run[0], "jobs-1");
+    snprintf(run[1], sizeof run[1], "%s", dir);
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(hb_mkdirs(dir, &err), 0);
+        json_t *b = kt_build_new();
+        for (size_t i = 0; i < sizeof libs / sizeof *libs; i++) {
+            fx_lib(p, sizeof p, libs[i]);
+            kt_build_add(b, dir, "fx", expected[i].inst, 256, p, pkg, "harness-default");
+        }
+        kt_build_save(b, dir);
+        json_decref(b);
+        kat_options o = {0};
+        o.run_dir = dir;
+        o.timeout_s = 2;
+        o.jobs = jobs[r];
+        if (kat_run(&o, &failed[r], &err) != 0)
+            fail_msg("kat_run with %d jobs: %s", jobs[r], err.msg);
+        snprintf(p, sizeof p, "%s/kat.json", dir);
+        assert_int_equal(hb_json_load(p, &doc[r], &err), 0);
+        if (r == 0)
+            assert_int_equal(rename(dir, run[0]), 0);
+    }
+    assert_int_equal(failed[0], (int)(sizeof libs / sizeof *libs) - 1);
+    assert_int_equal(failed[1], failed[0]);
+    json_t *list = json_object_get(doc[1], "instances");
+    assert_int_equal(json_array_size(list), sizeof libs / sizeof *libs);
+    for (size_t i = 0; i < sizeof libs / sizeof *libs; i++) {
+        json_t *e = json_array_get(list, i);
+        assert_string_equal(json_string_value(json_object_get(e, "instance")),
+                            expected[i].inst); /* build.json order */
+        assert_string_equal(json_string_value(json_object_get(e, "status")),
+                            expected[i].status);
+        char a[4096], b[4096];
+        snprintf(a, sizeof a, "%s/%s", run[0], json_string_value(json_object_get(e, "log")));
+        snprintf(b, sizeof b, "%s/%s", run[1], json_string_value(json_object_get(e, "log")));
+        char *la = log_without_times(a), *lb = log_without_times(b);
+        if (strcmp(la, lb) != 0)
+            fail_msg("the logs of %s differ:\n%s\n---\n%s", expected[i].inst, la, lb);
+        free(la);
+        free(lb);
+    }
+    drop_times(doc[0]);
+    drop_times(doc[1]);
+    if (!json_equal(doc[0], doc[1])) {
+        char *ta = json_dumps(doc[0], JSON_INDENT(1)), *tb = json_dumps(doc[1], JSON_INDENT(1));
+        fail_msg("kat.json differs between 1 and 4 jobs:\n%s\n---\n%s", ta, tb);
+    }
+    json_decref(doc[0]);
+    json_decref(doc[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_nokat),
         cmocka_unit_test(test_loop_when_submitted),
         cmocka_unit_test(test_failure_classes),
+        cmocka_unit_test(test_parallel_same_as_sequential),
         cmocka_unit_test(test_large_message_guard),
         cmocka_unit_test(test_write_error_is_not_a_verdict),
     };
