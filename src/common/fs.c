@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -407,4 +408,20 @@ int hb_copy_file(const char *src, const char *dst, hb_err *err)
         return hb_fail_errno(err, "%s: read failed", src);
     }
     return hb_atomic_commit(&a, err);
+}
+
+const char *hb_exe_sibling(const char *name, char *out, size_t outsz)
+{
+    char self[PATH_MAX];
+    out[0] = '\0';
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return out;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    if (snprintf(out, outsz, "%s/%s", self, name) >= (int)outsz)
+        out[0] = '\0';
+    return out;
 }

@@ -78,6 +78,11 @@ int hb_is_dir(const char *path);
 int hb_remove_tree(const char *path, hb_err *err);
 
 /* Joins A and B with one '/' into OUT (size OUTSZ); fails when it does not fit. */
+/* The path of NAME in the folder of this process's executable
+ * (/proc/self/exe) into OUT; "" when it cannot be told or does not fit.
+ * Returns OUT. */
+const char *hb_exe_sibling(const char *name, char *out, size_t outsz);
+
 int hb_path_join(char *out, size_t outsz, const char *a, const char *b, hb_err *err);
 
 /* Last path component of PATH (a pointer into PATH). */

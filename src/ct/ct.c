@@ -27,19 +27,8 @@ static char driver_exe[PATH_MAX];
 
 const char *ct_driver_path(void)
 {
-    if (!driver_exe[0]) {
-        char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n > 0) {
-            self[n] = '\0';
-            char *slash = strrchr(self, '/');
-            if (slash)
-                *slash = '\0';
-            if (snprintf(driver_exe, sizeof driver_exe, "%s/hashbench-ct", self) >=
-                (int)sizeof driver_exe)
-                driver_exe[0] = '\0';
-        }
-    }
+    if (!driver_exe[0])
+        hb_exe_sibling("hashbench-ct", driver_exe, sizeof driver_exe);
     return driver_exe;
 }
 

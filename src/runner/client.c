@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/fs.h"
 #include "runner/protocol.h"
 #include "sandbox/sandbox.h"
 #include "common/clock.h"
@@ -25,19 +26,8 @@ static char runner_exe[PATH_MAX];
 
 const char *runner_path(void)
 {
-    if (!runner_exe[0]) {
-        char self[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n > 0) {
-            self[n] = '\0';
-            char *slash = strrchr(self, '/');
-            if (slash)
-                *slash = '\0';
-            if (snprintf(runner_exe, sizeof runner_exe, "%s/hashbench-runner", self) >=
-                (int)sizeof runner_exe)
-                runner_exe[0] = '\0';
-        }
-    }
+    if (!runner_exe[0])
+        hb_exe_sibling("hashbench-runner", runner_exe, sizeof runner_exe);
     return runner_exe;
 }
 

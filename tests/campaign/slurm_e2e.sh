@@ -145,7 +145,7 @@ for b in campaign.env campaign.sbatch merge.sbatch submit resubmit; do
 done
 
 SIZES=64
-OPTS="--sizes $SIZES --budget 0.3 --target-ci 5 --allow-unfit-host"
+OPTS="--sizes $SIZES --budget 0.3 --target-ci 5 --no-loop --allow-unfit-host"
 # A campaign folder as the README expects it: the scripts, pkgs/, and the
 # test's campaign.env.
 new_campaign() {
