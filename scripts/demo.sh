@@ -22,11 +22,18 @@ START=$(date +%s)
 # merged into $OUT/run; with two, one core measures (a run directory an older
 # demo left with or without --cpus is resumed as it was).
 CPUS=""
-NCPU=$(nproc)
-if [ "$NCPU" -ge 3 ] && { [ ! -e "$OUT/run/campaign.json" ] || [ -d "$OUT/run/cores" ]; }; then
-    CPUS="--cpus $(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status |
-        awk -F'[,-]' '{ print $2 == "" ? $1 : $1 + 1 "-" $NF }')"
-fi
+ALLOWED=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+FIRST=${ALLOWED%%-*}
+LAST=${ALLOWED##*-}
+case "$ALLOWED" in
+*[!0-9-]* | *-*-* | "") ;; # not one range a-b: one core measures
+*-*)
+    if [ $((LAST - FIRST)) -ge 2 ] &&
+        { [ ! -e "$OUT/run/campaign.json" ] || [ -d "$OUT/run/cores" ]; }; then
+        CPUS="--cpus $((FIRST + 1))-$LAST"
+    fi
+    ;;
+esac
 set +e
 # shellcheck disable=SC2086
 "$BUILD/hashbench" run --run-dir "$OUT/run" --system "$SYSTEM" --allow-unfit-host --loop --ct \
