@@ -54,8 +54,8 @@
 #define OUTSIDE_EXCHANGE_FACTOR 3.0     /* ... or this times the host's, measured */
 #define OUTSIDE_GROSS_NS 2e6            /* rules 2 and 3: beyond their tolerance */
 #define OUTSIDE_PROCESS_SLACK_NS 1e6    /* rule 4 */
-#define OUTSIDE_CELL_TRIALS 2           /* cells: at least this many trials ... */
-#define OUTSIDE_CELL_FRACTION 0.25      /* ... and more than this share of them */
+#define OUTSIDE_CELL_TRIALS 3           /* cells: at least this many trials ... */
+#define OUTSIDE_CELL_FRACTION 0.5       /* ... and more than this share of them */
 
 /* outside_check's verdicts. */
 enum {

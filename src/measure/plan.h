@@ -30,8 +30,8 @@
  * to which every trial's own timeout is also cut. The outcome says which
  * limit ended the trials (plan_stop_name). A trial whose
  * result cannot be trusted (trial.h: inconsistent) ends the cell at once;
- * a cell ends INCONSISTENT too when more than a quarter of its timed
- * trials (at least 2) were disturbed by the outside rule (outside.h). */
+ * a cell ends INCONSISTENT too when more than half of its timed
+ * trials (at least 3) were disturbed by the outside rule (outside.h). */
 #ifndef HB_MEASURE_PLAN_H
 #define HB_MEASURE_PLAN_H
 
