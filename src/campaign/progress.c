@@ -2,6 +2,7 @@
  * from the units finished since the phase began in this process, so work a
  * resumed campaign found already done does not make the estimate optimistic. */
 #include "campaign/progress.h"
+#include "common/progress.h"
 
 #include <string.h>
 #include <time.h>
@@ -87,12 +88,13 @@ void campaign_progress_fn(void *ctx, const char *step, int done, int total)
     track_phase(p, step, done);
     eta_text(p, step, done, total, eta, sizeof eta);
     if (p->tty) {
-        fprintf(p->fp, "\r\033[K%s: %d/%d%s", step, done, total, eta);
+        fprintf(p->fp, "\r\033[K%s: %d/%d%s", step, hb_progress_shown(done, total), total,
+                eta);
         p->line_open = 1;
     } else {
         if (done == p->last_done)
             return;
-        fprintf(p->fp, "%s: %d/%d%s\n", step, done, total, eta);
+        fprintf(p->fp, "%s: %d/%d%s\n", step, hb_progress_shown(done, total), total, eta);
         p->last_done = done;
     }
     fflush(p->fp);

@@ -2,6 +2,7 @@
  * and prints one table row per instance of DIR/build.json, followed by the
  * reason of every instance that was not built. */
 #include "cli/cli.h"
+#include "common/progress.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -39,7 +40,7 @@ const char hb_usage_build[] =
 static void show_progress(void *ctx, const char *step, int done, int total)
 {
     (void)ctx;
-    fprintf(stderr, "[%d/%d] %s\n", done, total, step);
+    fprintf(stderr, "[%d/%d] %s\n", hb_progress_shown(done, total), total, step);
 }
 
 static const char *str(const json_t *e, const char *key)

@@ -4,6 +4,7 @@
  * measure_run in src/measure/measure.c, run inside a campaign.json session
  * (campaign_measure_session: the host check and its refusal, as in `run`). */
 #include "cli/cli.h"
+#include "common/progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +165,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
 static void progress_line(void *ctx, const char *step, int done, int total)
 {
     (void)ctx;
-    fprintf(stderr, "[%d/%d] %s\n", done, total, step);
+    fprintf(stderr, "[%d/%d] %s\n", hb_progress_shown(done, total), total, step);
 }
 
 static int run_stage(void *ctx, int *failed, hb_err *err)

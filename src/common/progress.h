@@ -7,4 +7,12 @@
 
 typedef void (*hb_progress_fn)(void *ctx, const char *step, int done, int total);
 
+/* The count a progress line shows: the ordinal of the unit under way (1 for
+ * the first) while DONE < TOTAL, and TOTAL once all are done, so that every
+ * stage counts from 1. */
+static inline int hb_progress_shown(int done, int total)
+{
+    return done < total ? done + 1 : done;
+}
+
 #endif

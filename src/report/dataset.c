@@ -268,13 +268,20 @@ static void collect_from(json_t *file, const char *cand, const char *field, json
 
 json_t *report_instances(const report_system *s, const char *cand)
 {
-    json_t *out = json_array();
+    /* the submission's order first: build.json lists the instances as the
+     * override file declares them, else as discovery found them */
+    json_t *out = json_array(), *rest = json_array();
     collect_from(s->build, cand, "instance", out);
-    collect_from(s->kat, cand, "instance", out);
+    collect_from(s->kat, cand, "instance", rest);
     for (size_t i = 0; i < s->nrecs; i++)
         if (strcmp(s->recs[i].candidate, cand) == 0)
-            add_unique(out, s->recs[i].instance);
-    sort_array(out, cmp_json_str);
+            add_unique(rest, s->recs[i].instance);
+    sort_array(rest, cmp_json_str);
+    size_t i;
+    json_t *v;
+    json_array_foreach(rest, i, v)
+        add_unique(out, json_string_value(v));
+    json_decref(rest);
     return out;
 }
 

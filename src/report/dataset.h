@@ -59,8 +59,10 @@ const json_t *report_ct_record(const report_system *s, const char *cand, const c
 const report_record *report_find_record(const report_system *s, const char *cand,
                                         const char *inst, long long size);
 
-/* The instance names of CAND (from build.json, kat.json and the records), in
- * byte order; a new array owned by the caller. */
+/* The instance names of CAND: those of build.json in its order (the
+ * submission's: the override file's, else discovery's), then any other
+ * from kat.json and the records in byte order; a new array owned by the
+ * caller. */
 json_t *report_instances(const report_system *s, const char *cand);
 
 /* The distinct record sizes of the system (all candidates when CAND is NULL),

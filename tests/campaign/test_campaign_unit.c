@@ -366,11 +366,13 @@ static void test_progress_plain_and_tty(void **state)
         lines += *c == '\n';
     assert_int_equal(lines, 4);
     assert_null(strchr(plain, '\r'));
-    assert_non_null(strstr(plain, "kat B/b: 1/3, time left ~"));
-    assert_non_null(strstr(plain, "measure A/a 32 B: 0/2\n"));
+    /* counts start at 1: the unit under way, not the units done */
+    assert_non_null(strstr(plain, "kat A/a: 1/3\n"));
+    assert_non_null(strstr(plain, "kat B/b: 2/3, time left ~"));
+    assert_non_null(strstr(plain, "measure A/a 32 B: 1/2\n"));
     free(plain);
     char *tty = progress_output(1);
-    assert_non_null(strstr(tty, "\r\033[Kkat C/c: 2/3"));
+    assert_non_null(strstr(tty, "\r\033[Kkat C/c: 3/3"));
     size_t n = strlen(tty);
     assert_true(n > 0 && tty[n - 1] == '\n');
     int newlines = 0;

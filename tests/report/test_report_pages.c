@@ -448,6 +448,33 @@ static void test_kat_wording_and_not_timed(void **state)
     rt_rmtree(site);
 }
 
+/* The performance tables list a candidate's instances in the submission's
+ * order (build.json's: Whirl_256, Whirl_512, then Whirl_256-Optimized), not
+ * alphabetically (which would put Whirl_256-Optimized second). */
+static void test_submission_order(void **state)
+{
+    (void)state;
+    char site[4096];
+    make_site(rt_dataset(), site);
+    char *page = site_file(site, "x86_1/Whirl.md");
+    const char *perf = strstr(page, "## 4 Performance");
+    assert_non_null(perf);
+    const char *a = strstr(perf, "| Whirl\\_256 | 32 B");
+    const char *b = strstr(perf, "| Whirl\\_512 | 32 B");
+    const char *c = strstr(perf, "| Whirl\\_256-Optimized | 32 B");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_true(a < b && b < c);
+    free(page);
+    char *sum = site_file(site, "x86_1/summary.md");
+    b = strstr(sum, "| Whirl\\_512 |");
+    c = strstr(sum, "| Whirl\\_256-Optimized |");
+    assert_true(b && c && b < c);
+    free(sum);
+    rt_rmtree(site);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_markup_escaped),
         cmocka_unit_test(test_candidate_named_summary),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_submission_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
