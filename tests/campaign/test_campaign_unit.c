@@ -417,8 +417,8 @@ static void test_progress_break(void **state)
         campaign_progress_fn(&p, NULL, 0, 0); /* no line open: nothing */
         campaign_progress_end(&p);
         fclose(fp);
-        assert_string_equal(text, tty ? "\r\033[Kbuild A/a: 1/2\na message\n"
-                                      : "build A/a: 1/2\na message\n");
+        assert_string_equal(text, tty ? "\r\033[Kbuild A/a: 2/2\na message\n"
+                                      : "build A/a: 2/2\na message\n");
         free(text);
     }
 }
