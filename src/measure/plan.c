@@ -18,7 +18,7 @@
 #define CALIB_ROUNDS 6
 #define ADAPTIVE_MIN_TRIAL_NS 1e6
 #define ADAPTIVE_MIN_TRIAL_TICKS 1e5
-#define ILV_MAX_TRIAL_NS 10e6
+#define ILV_MAX_TRIAL_NS 3e6
 
 /* ceil(NS / T1_NS) calls, kept within [LO, HI]. */
 static unsigned long long calls_for(double ns, double t1_ns, double lo, double hi)
@@ -303,8 +303,8 @@ static void plan_trials(plan_cell *c)
         rq->calls = plan_adaptive_calls(t1, s->host_rate_hz);
         rq->warmup = plan_adaptive_warmup_calls(t1);
         /* interleaved: the minimum trials alone reach the 100-call floor
-         * where that keeps a trial within 10 ms (a 64 KiB message of 1 ms
-         * gets 16 trials of 7 calls rather than 100 of one) */
+         * where that keeps a trial within 3 ms, short enough to be seldom
+         * preempted (a 64 KiB message of 1 ms gets trials of 3 calls) */
         if (plan_is_interleaved(s) && t1 > 0) {
             unsigned long long want = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
                                       (unsigned long long)min_trials;
