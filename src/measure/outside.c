@@ -138,7 +138,8 @@ int outside_check(const trial_outside *o, unsigned long long loop_ns, char *why,
     if (!o->emulated && parallel_ns > 0) {
         snprintf(why, whysz, "the probe used %.0f ns of CPU time in a %.0f ns window "
                  "(rule 2: one core)", cpu, w);
-        return parallel_ns > OUTSIDE_GROSS_NS ? OUTSIDE_INCONSISTENT : OUTSIDE_EXCESS;
+        return parallel_ns > OUTSIDE_GROSS_NS + OUTSIDE_TICK_NS ? OUTSIDE_INCONSISTENT
+                                                                : OUTSIDE_EXCESS;
     }
     if (cpu > (double)o->process_cpu_ns + OUTSIDE_PROCESS_SLACK_NS) {
         snprintf(why, whysz, "the window's CPU time %.0f ns exceeds the process's %llu ns "

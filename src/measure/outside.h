@@ -12,7 +12,7 @@
  *
  *  1. T <= window + 0.1 % + 20 us: the timed loop lies inside the window
  *     (the 0.1 % covers CLOCK_MONOTONIC_RAW against CLOCK_MONOTONIC).
- *  2. window CPU <= window + 0.1 % + 50 us + 2 ms: the probe computed on
+ *  2. window CPU <= window + 0.1 % + 50 us + 12 ms: the probe computed on
  *     one core during the window (a helper thread on another core shows as
  *     CPU time beyond wall time).
  *  3. T >= window CPU - allowance - 2 ms: every CPU nanosecond of the
@@ -28,7 +28,11 @@
  *     outside readings are of the same process.
  *
  * Rules 1 and 4 hold exactly for a genuine probe. Rules 2 and 3 hold for it
- * with 2 ms to spare, and within those 2 ms a trial beyond 50 us + 0.1 %
+ * with 2 ms to spare; rule 2 with one scheduler tick more (10 ms, the
+ * slowest kernel tick), since a genuine single-threaded probe was seen with
+ * 2.5 to 3.4 ms more CPU time than wall time in a 3.6 ms window on a
+ * 250 Hz KVM guest: the process clock can charge a tick's worth of work
+ * done before the window. Within those tolerances a trial beyond 50 us + 0.1 %
  * (rule 2) or beyond the allowance (rule 3) is not trusted either: it is
  * marked disturbed ("outside_cpu"), kept out of the figures and run again
  * like a preempted trial, since a rare accounting step of the kernel or an
@@ -53,6 +57,7 @@
 #define OUTSIDE_EXCHANGE_NS 150000.0    /* rule 3: the allowance's fixed part, at least */
 #define OUTSIDE_EXCHANGE_FACTOR 3.0     /* ... or this times the host's, measured */
 #define OUTSIDE_GROSS_NS 2e6            /* rules 2 and 3: beyond their tolerance */
+#define OUTSIDE_TICK_NS 1e7             /* rule 2: one scheduler tick more (100 Hz) */
 #define OUTSIDE_PROCESS_SLACK_NS 1e6    /* rule 4 */
 #define OUTSIDE_CELL_TRIALS 3           /* cells: at least this many trials ... */
 #define OUTSIDE_CELL_FRACTION 0.5       /* ... and more than this share of them */
@@ -60,9 +65,10 @@
 /* outside_check's verdicts. */
 enum {
     OUTSIDE_OK = 0,
-    OUTSIDE_INCONSISTENT = 1, /* rule 1 or 4 broken, or rule 2 or 3 by more than 2 ms */
+    OUTSIDE_INCONSISTENT = 1, /* rule 1 or 4 broken, rule 2 by more than 12 ms,
+                                 rule 3 by more than 2 ms */
     OUTSIDE_UNKNOWN = 2,      /* no outside figures */
-    OUTSIDE_EXCESS = 3        /* rule 2 or 3 broken within 2 ms: not trusted, disturbed */
+    OUTSIDE_EXCESS = 3        /* rule 2 or 3 broken within that: not trusted, disturbed */
 };
 
 /* hashbench's own figures for one trial, in nanoseconds. */
