@@ -1,11 +1,11 @@
 /* Fuzz target: the per-candidate override file hashbench.ini
- * (src/build/override.h). The input becomes PKG/hashbench.ini of a small
+ * (src/compile/override.h). The input becomes PKG/hashbench.ini of a small
  * package that also holds one instance folder with a source and a header,
  * so that override_resolve has real paths to accept and escapes ("..",
  * absolute paths, symlinks out) to refuse. Checked besides memory safety:
  * a failure leaves a one-line message naming hashbench.ini; a success gives
  * valid names and resolved paths that stay inside the package. */
-#include "build/override.h"
+#include "compile/override.h"
 #include "fuzz_util.h"
 
 static char pkg[1024];

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "build/build.h"
-#include "campaign/check.h"
+#include "compile/build.h"
+#include "measure/hostcheck.h"
 #include "common/clock.h"
 #include "campaign/costs.h"
 #include "campaign/seed.h"
@@ -22,14 +22,6 @@
 #include "common/json.h"
 #include "measure/measure.h"
 #include "sandbox/check.h"
-
-void campaign_utc_now(char *buf, size_t bufsz)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, bufsz, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
 
 static int count_json_files(const char *dir)
 {
@@ -254,7 +246,7 @@ static void mark_phase(campaign_ctx *c, const char *phase, int done, int failed,
                        const char *note)
 {
     char now[32];
-    campaign_utc_now(now, sizeof now);
+    hb_utc_now(now, sizeof now);
     json_t *p = json_object();
     json_object_set_new(p, "done", json_boolean(done));
     json_object_set_new(p, "utc", json_string(now));
@@ -331,7 +323,7 @@ static void log_line(const campaign_options *o, const char *fmt, ...)
 static void start_session(campaign_ctx *c)
 {
     char now[32];
-    campaign_utc_now(now, sizeof now);
+    hb_utc_now(now, sizeof now);
     json_t *d = c->doc;
     set_str(d, "tool", "hashbench " HB_VERSION);
     const char *system = c->o->system_id;
@@ -394,7 +386,7 @@ static int run_check(campaign_ctx *c, hb_err *err)
 static void finish_session(campaign_ctx *c, const char *outcome)
 {
     char now[32];
-    campaign_utc_now(now, sizeof now);
+    hb_utc_now(now, sizeof now);
     host_info end;
     hb_err ignored;
     set_str(c->session, "end_utc", now);
@@ -682,7 +674,7 @@ static void note_separate_phase(campaign_ctx *c, const char *phase, const char *
     }
     json_decref(doc);
     char now[32];
-    campaign_utc_now(now, sizeof now);
+    hb_utc_now(now, sizeof now);
     json_object_set_new(object_at(c->doc, "phases"), phase, json_pack(
         "{s:b, s:s, s:i, s:s}", "done", 1, "utc", now, "failed", failed, "note", note));
 }

@@ -87,9 +87,6 @@ int campaign_settings_reconcile(const json_t *stored, const json_t *new_settings
                                 int has_records, const char *file,
                                 json_t **out, hb_err *err);
 
-/* The current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into BUF (>= 21 bytes). */
-void campaign_utc_now(char *buf, size_t bufsz);
-
 /* The measure stage of the separate `hashbench measure` command, run
  * inside the campaign.json that `hashbench run` would have written, so
  * that `publish` works after separate build / kat / measure commands and

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "build/build.h"
+#include "compile/build.h"
 #include "campaign/campaign.h"
+#include "common/clock.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
@@ -137,7 +138,7 @@ static json_t *calibrate_all(const costs_request *rq, hb_err *err)
     }
     json_decref(build);
     char now[32];
-    campaign_utc_now(now, sizeof now);
+    hb_utc_now(now, sizeof now);
     json_t *doc = json_object();
     json_object_set_new(doc, "kind", json_string("hashbench-shard-costs"));
     json_object_set_new(doc, "schema", json_integer(1));

@@ -11,7 +11,7 @@
 #define HB_CAMPAIGN_COSTS_H
 
 #include <jansson.h>
-#include "build/strlist.h"
+#include "common/strlist.h"
 #include "campaign/campaign.h"
 #include "common/err.h"
 #include "probe/counter_read.h"

@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include "build/strlist.h"
+#include "common/strlist.h"
 #include "campaign/tree.h"
 #include "common/fs.h"
 #include "common/json.h"

@@ -10,7 +10,7 @@
 #ifndef HB_CAMPAIGN_SEED_H
 #define HB_CAMPAIGN_SEED_H
 
-#include "build/strlist.h"
+#include "common/strlist.h"
 #include "common/err.h"
 
 /* Copies SEED's build.json, lib/ and logs/build/ into DIR when DIR has no

@@ -6,7 +6,7 @@
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
-#include "build/build.h"
+#include "compile/build.h"
 #include "common/json.h"
 #include "kat/kat.h"
 #include "measure/drift.h"

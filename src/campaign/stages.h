@@ -4,7 +4,7 @@
 #ifndef HB_CAMPAIGN_STAGES_H
 #define HB_CAMPAIGN_STAGES_H
 
-#include "build/strlist.h"
+#include "common/strlist.h"
 #include "campaign/campaign.h"
 #include "common/err.h"
 

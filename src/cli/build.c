@@ -1,4 +1,4 @@
-/* hashbench build: parses the options, calls build_run (src/build/build.h)
+/* hashbench build: parses the options, calls build_run (src/compile/build.h)
  * and prints one table row per instance of DIR/build.json, followed by the
  * reason of every instance that was not built. */
 #include "cli/cli.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/build.h"
+#include "compile/build.h"
 #include "common/fs.h"
 #include "common/json.h"
 

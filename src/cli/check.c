@@ -1,12 +1,12 @@
 /* hashbench check: is this host fit to measure on? Gathers the host facts,
  * the counter, a pinning test and the counter's steadiness on the chosen
- * core (src/campaign/check.h), prints each item as ok or a problem with its
+ * core (src/measure/hostcheck.h), prints each item as ok or a problem with its
  * fix, and exits 1 while any problem remains. */
 #include "cli/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "campaign/check.h"
+#include "measure/hostcheck.h"
 
 const char hb_summary_check[] = "check the host's fitness for measurement";
 const char hb_usage_check[] =

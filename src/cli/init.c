@@ -1,13 +1,13 @@
 /* hashbench init: writes a starting hashbench.ini into a package from what
- * discovery found (src/build/init.c), for the user to edit. Options only. */
+ * discovery found (src/compile/init.c), for the user to edit. Options only. */
 #include "cli/cli.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/init.h"
-#include "build/override.h"
+#include "compile/init.h"
+#include "compile/override.h"
 #include "common/fs.h"
 
 const char hb_summary_init[] = "write a starting hashbench.ini for a package from discovery";

@@ -1,5 +1,5 @@
 /* Growable list of owned strings: see strlist.h. */
-#include "build/strlist.h"
+#include "common/strlist.h"
 
 #include <stdlib.h>
 #include <string.h>

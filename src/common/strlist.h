@@ -2,8 +2,8 @@
  * lists, defines, include folders and compiler argument vectors. The list
  * owns copies of everything pushed into it; strlist_free releases them. The
  * array is always NULL-terminated, so v can be handed to execv directly. */
-#ifndef HB_BUILD_STRLIST_H
-#define HB_BUILD_STRLIST_H
+#ifndef HB_COMMON_STRLIST_H
+#define HB_COMMON_STRLIST_H
 
 typedef struct strlist {
     char **v;  /* n strings followed by NULL (v is NULL while empty) */

@@ -3,7 +3,7 @@
  * decision), compile the planned ones with a small pool of threads (each
  * worker only calls compile_instance, which forks the compiler), then
  * assemble and save build.json (main thread). */
-#include "build/build.h"
+#include "compile/build.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build/compile.h"
-#include "build/discover.h"
-#include "build/profile.h"
+#include "compile/compile.h"
+#include "compile/discover.h"
+#include "compile/profile.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "sandbox/check.h"

@@ -6,8 +6,8 @@
  * sources, flags and compiler are unchanged and whose library is intact is
  * not compiled again. The KAT stage calls build_rebuild_default for its
  * fallback rebuild with permissive flags. */
-#ifndef HB_BUILD_BUILD_H
-#define HB_BUILD_BUILD_H
+#ifndef HB_COMPILE_BUILD_H
+#define HB_COMPILE_BUILD_H
 
 #include <jansson.h>
 

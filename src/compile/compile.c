@@ -1,7 +1,7 @@
 /* One compiler run per instance, and the compiler's identity: see
  * compile.h. Nothing here goes through a shell; the argument vector is
  * built word by word and handed to execv by hb_proc_exec. */
-#include "build/compile.h"
+#include "compile/compile.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build/init.h"
+#include "compile/init.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "sandbox/sandbox.h"

@@ -6,11 +6,11 @@
  * build never leaves a half-written library. The log (written atomically)
  * starts with the exact command line. Also: finding and identifying the
  * compiler. */
-#ifndef HB_BUILD_COMPILE_H
-#define HB_BUILD_COMPILE_H
+#ifndef HB_COMPILE_COMPILE_H
+#define HB_COMPILE_COMPILE_H
 
-#include "build/elfsize.h"
-#include "build/strlist.h"
+#include "compile/elfsize.h"
+#include "common/strlist.h"
 #include "common/digest.h"
 #include "common/err.h"
 

@@ -1,7 +1,7 @@
 /* Discovery of instances in a submission package: see discover.h. The
  * folder layout is the data model; headers are read as text (never
  * compiled or run) for DIGEST_BIT_LENGTH and ALGORITHM_INSTANCE. */
-#include "build/discover.h"
+#include "compile/discover.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -20,11 +20,11 @@
  * keeps it and each other becomes <name>-<Variant> (when that is a free
  * name of at most 64 characters); algorithm_instance keeps the shared name,
  * so that the KAT stage can compare the variants (kat/variants.h). */
-#ifndef HB_BUILD_DISCOVER_H
-#define HB_BUILD_DISCOVER_H
+#ifndef HB_COMPILE_DISCOVER_H
+#define HB_COMPILE_DISCOVER_H
 
-#include "build/override.h"
-#include "build/strlist.h"
+#include "compile/override.h"
+#include "common/strlist.h"
 #include "common/err.h"
 
 typedef struct discover_instance {

@@ -1,6 +1,6 @@
 /* Static size and dynamic-symbol check of a shared library through libelf:
  * see elfsize.h for what counts as what. */
-#include "build/elfsize.h"
+#include "compile/elfsize.h"
 
 #include <fcntl.h>
 #include <gelf.h>

@@ -12,8 +12,8 @@
  *            .gnu.version*)
  * text + rodata + data + bss is at most image (the gap is alignment
  * padding between segments). */
-#ifndef HB_BUILD_ELFSIZE_H
-#define HB_BUILD_ELFSIZE_H
+#ifndef HB_COMPILE_ELFSIZE_H
+#define HB_COMPILE_ELFSIZE_H
 
 #include "common/err.h"
 

@@ -1,5 +1,5 @@
 /* A starting hashbench.ini from discovery: see init.h. */
-#include "build/init.h"
+#include "compile/init.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/discover.h"
-#include "build/override.h"
+#include "compile/discover.h"
+#include "compile/override.h"
 #include "common/fs.h"
 
 int init_defines_crypthash(const char *text)

@@ -6,8 +6,8 @@
  * more than once (it probably serves several instances) becomes one
  * section per defining file, each with the shared sources; the files left
  * out and any problem discovery found are noted. */
-#ifndef HB_BUILD_INIT_H
-#define HB_BUILD_INIT_H
+#ifndef HB_COMPILE_INIT_H
+#define HB_COMPILE_INIT_H
 
 #include "common/err.h"
 

@@ -2,7 +2,7 @@
  * docs/OVERRIDE.md. The parser is line-based: `[candidate]` and
  * `[instance NAME]` sections, `key = value` lines, `#` comments (a whole
  * line, or after a blank outside double quotes). */
-#include "build/override.h"
+#include "compile/override.h"
 
 #include <ctype.h>
 #include <limits.h>

@@ -6,10 +6,10 @@
  * value it can check on its own; paths are resolved against the package by
  * override_resolve once the instance folder is known. Every error names
  * hashbench.ini:LINE and says what to do. */
-#ifndef HB_BUILD_OVERRIDE_H
-#define HB_BUILD_OVERRIDE_H
+#ifndef HB_COMPILE_OVERRIDE_H
+#define HB_COMPILE_OVERRIDE_H
 
-#include "build/strlist.h"
+#include "common/strlist.h"
 #include "common/err.h"
 
 #define OVERRIDE_FILE "hashbench.ini"

@@ -1,6 +1,6 @@
 /* The flag sets of the build profiles: see profile.h. The strings are the
  * guide's, word for word, followed by what a shared library needs. */
-#include "build/profile.h"
+#include "compile/profile.h"
 
 #include <string.h>
 

@@ -3,8 +3,8 @@
  * returned as one space-separated string of plain options (no quoting
  * needed): the caller splits it on blanks. Every set already ends with
  * "-fPIC -shared", which a shared library needs. */
-#ifndef HB_BUILD_PROFILE_H
-#define HB_BUILD_PROFILE_H
+#ifndef HB_COMPILE_PROFILE_H
+#define HB_COMPILE_PROFILE_H
 
 #define PROFILE_HARNESS_DEFAULT "harness-default"
 

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/build.h"
-#include "build/compile.h"
-#include "build/override.h"
+#include "compile/build.h"
+#include "compile/compile.h"
+#include "compile/override.h"
 #include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"

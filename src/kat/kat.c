@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "build/build.h"
+#include "compile/build.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_instance.h"

@@ -15,7 +15,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "common/proc.h"
 #include "kat/kat.h"
 #include "kat/kat_gen.h"

@@ -10,8 +10,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <jansson.h>
-#include "build/build.h"
-#include "build/override.h"
+#include "compile/build.h"
+#include "compile/override.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_gen.h"

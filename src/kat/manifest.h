@@ -9,7 +9,7 @@
 #define HB_KAT_MANIFEST_H
 
 #include <stddef.h>
-#include "build/strlist.h"
+#include "common/strlist.h"
 #include "common/digest.h"
 #include "common/err.h"
 

@@ -16,7 +16,7 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <time.h>
-#include "build/build.h"
+#include "compile/build.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"

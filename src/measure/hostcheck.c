@@ -3,7 +3,7 @@
  * command or setting that fixes it, because the person reading it is about
  * to run a campaign and needs to know what to change, not only what is
  * wrong. */
-#include "campaign/check.h"
+#include "measure/hostcheck.h"
 
 #include <openssl/evp.h>
 

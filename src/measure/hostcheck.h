@@ -5,8 +5,8 @@
  * with its fix. Judging is a pure function so it can be tested on captured
  * hosts; `hashbench check` prints the verdicts and `hashbench run` records
  * them in campaign.json and refuses to measure on an unfit host unless told. */
-#ifndef HB_CAMPAIGN_CHECK_H
-#define HB_CAMPAIGN_CHECK_H
+#ifndef HB_MEASURE_HOSTCHECK_H
+#define HB_MEASURE_HOSTCHECK_H
 
 #include <stdio.h>
 #include <jansson.h>

@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
-#include "build/profile.h"
-#include "campaign/check.h"
+#include "compile/profile.h"
+#include "measure/hostcheck.h"
 
 /* The guides' flag sets (SPEC 2, the ARM guide), plus -fPIC -shared. */
 #define ARM_PERF "-O3 -march=armv8.2-a+sve -flto -fomit-frame-pointer " \

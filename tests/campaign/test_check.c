@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "campaign/check.h"
+#include "measure/hostcheck.h"
 
 static void facts_for(const char *host, check_facts *f)
 {

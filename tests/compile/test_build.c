@@ -1,4 +1,4 @@
-/* Tests of whole builds (src/build/build.c, compile.c, elfsize.c) on small
+/* Tests of whole builds (src/compile/build.c, compile.c, elfsize.c) on small
  * packages written by the tests and compiled with the system compiler:
  * nothing a package ships is run, a broken instance is BUILDFAIL with its
  * log while the others build, the one-folder-many-instances layout builds
@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "build/build.h"
-#include "build/init.h"
+#include "compile/build.h"
+#include "compile/init.h"
 #include "common/json.h"
 #include "kat/kat.h"
 #include "common/digest.h"

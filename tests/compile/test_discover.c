@@ -1,4 +1,4 @@
-/* Tests of instance discovery (src/build/discover.c) on package layouts
+/* Tests of instance discovery (src/compile/discover.c) on package layouts
  * written by the tests: drivers are left out, a hostile instance name is
  * refused with the header's file and line, an extra top folder is searched,
  * variants of one instance get distinct names and a shared
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "build/discover.h"
+#include "compile/discover.h"
 #include "fixture.h"
 
 #define REF "Implementations/Reference_Implementation/"

@@ -1,4 +1,4 @@
-/* Tests of the hashbench.ini parser (src/build/override.c): a complete file
+/* Tests of the hashbench.ini parser (src/compile/override.c): a complete file
  * is read into the right fields, and every kind of mistake is refused with
  * an error naming hashbench.ini and the line the test put it on. */
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build/override.h"
+#include "compile/override.h"
 #include "fixture.h"
 
 static void test_full_file(void **state)

@@ -1,4 +1,4 @@
-# Tests of the build stage (src/build): the override parser, discovery of
+# Tests of the build stage (src/compile): the override parser, discovery of
 # instances in package layouts, and whole builds of small packages written
 # by the tests into a temporary folder (compiled with the system compiler),
 # plus the bundled examples when they are present.

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "build/build.h"
+#include "compile/build.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "kat/kat.h"

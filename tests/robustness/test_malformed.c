@@ -22,8 +22,8 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "build/override.h"
-#include "build/strlist.h"
+#include "compile/override.h"
+#include "common/strlist.h"
 #include "common/err.h"
 #include "common/fs.h"
 #include "common/json.h"
