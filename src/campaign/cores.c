@@ -4,7 +4,6 @@
  * hashbench; each sends back its campaign result on a pipe. */
 #include "campaign/cores.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
@@ -20,6 +19,7 @@
 #include "campaign/progress.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/walk.h"
 
 #define CORES_SUBDIR "cores"
 
@@ -82,27 +82,23 @@ static int check_out(const char *dir, hb_err *err)
     return 0;
 }
 
+/* clear_merge's visitor: removes an entry of the run directory but cores/. */
+static int clear_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    (void)ctx;
+    if (!strcmp(e->name, CORES_SUBDIR))
+        return HB_WALK_SKIP;
+    if (e->type == HB_WALK_DIR)
+        return hb_remove_tree(e->path, err) == 0 ? HB_WALK_SKIP : -1;
+    if (unlink(e->path) != 0)
+        return hb_fail_errno(err, "%s: cannot remove the previous merge's file", e->path);
+    return HB_WALK_CONTINUE;
+}
+
 /* Removes the previous merge from DIR: everything but DIR/cores. */
 static int clear_merge(const char *dir, hb_err *err)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-    if (!d)
-        return hb_fail_errno(err, "%s: cannot read the run directory", dir);
-    while (rc == 0 && (e = readdir(d))) {
-        char path[PATH_MAX];
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-            !strcmp(e->d_name, CORES_SUBDIR))
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (hb_is_dir(path))
-            rc = hb_remove_tree(path, err);
-        else if (unlink(path) != 0)
-            rc = hb_fail_errno(err, "%s: cannot remove the previous merge's file", path);
-    }
-    closedir(d);
-    return rc;
+    return hb_walk(dir, 1, 0, clear_entry, NULL, err) == 0 ? 0 : -1;
 }
 
 /* The merged campaign.json says which cores measured: "cpus". */

@@ -12,7 +12,8 @@
 typedef int (*tree_visit_fn)(void *ctx, const char *rel, hb_err *err);
 
 /* Visits every regular file under ROOT/SUB (SUB may be "" for ROOT itself);
- * a missing ROOT/SUB is an empty tree. Symbolic links are not followed. */
+ * a missing ROOT/SUB is an empty tree. Symbolic links are not followed, and
+ * folders deeper than HB_WALK_MAX_DEPTH are not entered. */
 int tree_walk(const char *root, const char *sub, tree_visit_fn fn, void *ctx,
               hb_err *err);
 

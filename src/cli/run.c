@@ -4,7 +4,6 @@
  * bundled examples, the probe and the baseline library. */
 #include "cli/cli.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "campaign/progress.h"
 #include "campaign/table.h"
 #include "common/fs.h"
+#include "common/walk.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
 #include "measure/plan.h"
@@ -178,9 +178,26 @@ static int parse_args(int argc, char **argv, campaign_options *o,
     return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+typedef struct examples {
+    char **v;
+    size_t n;
+} examples;
+
+/* find_examples's visitor: every folder is a package. */
+static int add_example(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    examples *x = ctx;
+    if (e->name[0] == '.' || !hb_is_dir(e->path))
+        return HB_WALK_CONTINUE;
+    char **grown = realloc(x->v, (x->n + 1) * sizeof *x->v);
+    if (!grown || !(grown[x->n] = strdup(e->path))) {
+        if (grown)
+            x->v = grown;
+        return hb_fail(err, "out of memory");
+    }
+    x->v = grown;
+    x->n++;
+    return HB_WALK_CONTINUE;
 }
 
 /* The bundled examples: HB_SOURCE_DIR/examples, or examples/ next to the
@@ -194,31 +211,12 @@ static int find_examples(char ***out, size_t *n)
         hb_path_join(cands[1], PATH_MAX, hb_cli_exe_dir, "examples", &ignored) < 0 ||
         hb_path_join(cands[2], PATH_MAX, hb_cli_exe_dir, "../examples", &ignored) < 0)
         return -1;
-    *out = NULL;
-    *n = 0;
-    for (int c = 0; c < 3; c++) {
-        DIR *d = opendir(cands[c]);
-        struct dirent *e;
-        if (!d)
-            continue;
-        while ((e = readdir(d))) {
-            char path[PATH_MAX];
-            if (hb_path_join(path, sizeof path, cands[c], e->d_name, &ignored) < 0 ||
-                e->d_name[0] == '.' || !hb_is_dir(path))
-                continue;
-            char **grown = realloc(*out, (*n + 1) * sizeof **out);
-            if (!grown)
-                break;
-            *out = grown;
-            (*out)[(*n)++] = strdup(path);
-        }
-        closedir(d);
-        if (*n > 0) {
-            qsort(*out, *n, sizeof **out, cmp_str);
-            return 0;
-        }
-    }
-    return -1;
+    examples x = {NULL, 0};
+    for (int c = 0; c < 3 && x.n == 0; c++)
+        hb_walk(cands[c], 1, HB_WALK_MISSING_OK, add_example, &x, &ignored);
+    *out = x.v;
+    *n = x.n;
+    return x.n > 0 ? 0 : -1;
 }
 
 static void print_outcome(const campaign_options *o, const campaign_result *r)

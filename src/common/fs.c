@@ -2,17 +2,17 @@
  * two processes writing the same target never share a temporary file. */
 #include "common/fs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "common/walk.h"
 
 int hb_mkdirs(const char *path, hb_err *err)
 {
@@ -274,13 +274,20 @@ int hb_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag,
-                        struct FTW *ftw)
+/* hb_remove_tree's visitor: entries go before their folder; a folder at
+ * the walk's depth limit is removed by a walk of its own. */
+static int remove_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path) == 0 ? 0 : -1;
+    (void)ctx;
+    if (e->type == HB_WALK_DIR) {
+        if (e->depth < HB_WALK_MAX_DEPTH)
+            return HB_WALK_CONTINUE;
+        return hb_remove_tree(e->path, err) == 0 ? HB_WALK_SKIP : -1;
+    }
+    int rc = e->type == HB_WALK_DIR_POST ? rmdir(e->path) : unlink(e->path);
+    if (rc != 0 && errno != ENOENT)
+        return hb_fail_errno(err, "%s: cannot remove", e->path);
+    return HB_WALK_CONTINUE;
 }
 
 int hb_remove_tree(const char *path, hb_err *err)
@@ -288,7 +295,14 @@ int hb_remove_tree(const char *path, hb_err *err)
     struct stat st;
     if (lstat(path, &st) != 0)
         return 0;
-    if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+    if (!S_ISDIR(st.st_mode)) {
+        if (unlink(path) != 0 && errno != ENOENT)
+            return hb_fail_errno(err, "%s: cannot remove", path);
+        return 0;
+    }
+    if (hb_walk(path, HB_WALK_MAX_DEPTH, HB_WALK_POST, remove_entry, NULL, err) != 0)
+        return -1;
+    if (rmdir(path) != 0 && errno != ENOENT)
         return hb_fail_errno(err, "%s: cannot remove", path);
     return 0;
 }
@@ -325,37 +339,23 @@ static int pid_running(long pid)
     return !(close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X'));
 }
 
-/* Removes the stale temporary files of folder DIR and below (depth-first,
- * entering no symbolic link); *n counts them. */
-static int remove_stale_in(const char *dir, int depth, int *n, hb_err *err)
+/* hb_remove_stale_tmp's visitor: removes a stale temporary file; *ctx
+ * counts them. */
+static int remove_stale(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return depth == 0 ? hb_fail_errno(err, "%s: cannot list", dir) : 0;
-    struct dirent *e;
-    int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        char path[4096];
-        struct stat st;
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-            hb_path_join(path, sizeof path, dir, e->d_name, NULL) != 0 ||
-            lstat(path, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode) && depth < 64) {
-            rc = remove_stale_in(path, depth + 1, n, err);
-        } else if (S_ISREG(st.st_mode)) {
-            long pid = tmp_pid(e->d_name);
-            if (pid > 0 && !pid_running(pid) && unlink(path) == 0)
-                (*n)++;
-        }
-    }
-    closedir(d);
-    return rc;
+    (void)err;
+    if (e->type != HB_WALK_FILE)
+        return HB_WALK_CONTINUE;
+    long pid = tmp_pid(e->name);
+    if (pid > 0 && !pid_running(pid) && unlink(e->path) == 0)
+        (*(int *)ctx)++;
+    return HB_WALK_CONTINUE;
 }
 
 int hb_remove_stale_tmp(const char *run_dir, int *n_removed, hb_err *err)
 {
-    int n = 0, rc = hb_is_dir(run_dir) ? remove_stale_in(run_dir, 0, &n, err) : 0;
+    int n = 0;
+    int rc = hb_walk(run_dir, HB_WALK_MAX_DEPTH, HB_WALK_MISSING_OK, remove_stale, &n, err);
     if (n_removed)
         *n_removed = n;
     return rc;

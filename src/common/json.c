@@ -1,12 +1,11 @@
 /* JSON helpers over jansson: see json.h. */
 #include "common/json.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
+#include "common/walk.h"
 
 int hb_json_load(const char *path, json_t **out, hb_err *err)
 {
@@ -97,33 +96,17 @@ int hb_json_get_arr(const json_t *obj, const char *name, json_t **out,
     return 0;
 }
 
-/* Lists the files below ROOT/REL; a symbolic link is listed, never
- * followed (a link to "." would loop), and folders deeper than 64 are not
- * entered. */
-static void list_below(const char *root, const char *rel, json_t *list, int depth)
+/* hb_json_list_files's visitor: every entry but a folder it enters. */
+static int list_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s%s%s", root, rel[0] ? "/" : "", rel);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char sub[4096], full[8192];
-        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-        snprintf(full, sizeof full, "%s/%s", root, sub);
-        struct stat st;
-        if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode) && depth < 64)
-            list_below(root, sub, list, depth + 1);
-        else
-            json_array_append_new(list, json_string(sub));
-    }
-    closedir(d);
+    (void)err;
+    if (e->type != HB_WALK_DIR || e->depth >= HB_WALK_MAX_DEPTH)
+        json_array_append_new((json_t *)ctx, json_string(e->rel));
+    return HB_WALK_CONTINUE;
 }
 
 void hb_json_list_files(const char *root, json_t *list)
 {
-    list_below(root, "", list, 0);
+    hb_err ignored;
+    hb_walk(root, HB_WALK_MAX_DEPTH, HB_WALK_MISSING_OK, list_entry, list, &ignored);
 }

@@ -29,9 +29,10 @@ int hb_json_get_obj(const json_t *obj, const char *name, json_t **out,
 int hb_json_get_arr(const json_t *obj, const char *name, json_t **out,
                     const char *file, hb_err *err);
 
-/* Appends to LIST the paths, relative to ROOT, of the files below ROOT
- * (every folder entered, in readdir order); an unreadable folder adds
- * nothing. */
+/* Appends to LIST the paths, relative to ROOT, of the entries below ROOT
+ * but the folders it enters (common/walk.h: sorted, no link followed, a
+ * folder past the depth limit listed as an entry); an unreadable folder
+ * ends the list there. */
 void hb_json_list_files(const char *root, json_t *list);
 
 #endif

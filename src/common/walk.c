@@ -1,5 +1,6 @@
 /* The directory walker: see walk.h. fts(3) with FTS_PHYSICAL (no link is
- * followed) and FTS_NOCHDIR (the process's folder never changes), a name
+ * followed), FTS_COMFOLLOW (but the root, which the caller named, may be a
+ * link to a folder) and FTS_NOCHDIR (the process's folder never changes), a name
  * comparison that sorts each folder's entries bytewise, and fts_set's
  * FTS_SKIP for folders at the depth limit or that the visitor skips. */
 #include "common/walk.h"
@@ -34,17 +35,17 @@ int hb_walk(const char *root, int max_depth, unsigned flags, hb_walk_fn fn, void
             hb_err *err)
 {
     struct stat st;
-    if (lstat(root, &st) != 0) {
+    if (stat(root, &st) != 0) {
         if (errno == ENOENT && (flags & HB_WALK_MISSING_OK))
             return 0;
         return hb_fail_errno(err, "%s", root);
     }
     if (!S_ISDIR(st.st_mode))
-        return hb_fail(err, "%s: not a folder (a symbolic link is not followed)", root);
+        return hb_fail(err, "%s: not a folder", root);
     if (max_depth < 1 || max_depth > HB_WALK_MAX_DEPTH)
         max_depth = HB_WALK_MAX_DEPTH;
     char *argv[2] = {(char *)root, NULL};
-    FTS *fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, by_name);
+    FTS *fts = fts_open(argv, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_NOCHDIR, by_name);
     if (!fts)
         return hb_fail_errno(err, "%s: cannot list", root);
     size_t root_len = strlen(root);

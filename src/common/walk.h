@@ -49,7 +49,8 @@ typedef int (*hb_walk_fn)(const hb_walk_entry *e, void *ctx, hb_err *err);
 /* Walks the folder ROOT (itself not reported) down to MAX_DEPTH levels (1:
  * its own entries only; at most HB_WALK_MAX_DEPTH), calling FN on every
  * entry in preorder. Folders deeper than MAX_DEPTH are reported but not
- * entered. Returns 0; -1 with ERR naming the path when ROOT is missing
+ * entered. ROOT itself may be a symbolic link to a folder (the caller named
+ * it); no link below it is followed. Returns 0; -1 with ERR naming the path when ROOT is missing
  * (unless HB_WALK_MISSING_OK), is not a folder, or a folder or entry below
  * it cannot be read; or what FN returned when it stopped the walk. */
 int hb_walk(const char *root, int max_depth, unsigned flags, hb_walk_fn fn, void *ctx,

@@ -4,7 +4,6 @@
 #include "compile/discover.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -14,6 +13,7 @@
 #include <strings.h>
 
 #include "common/fs.h"
+#include "common/walk.h"
 
 static const char *const variant_dirs[] = {
     "Reference_Implementation", "Optimized_Implementation",
@@ -52,26 +52,33 @@ static void set_error(discover_instance *in, const char *fmt, ...)
     va_end(ap);
 }
 
+typedef struct list_ctx {
+    int dirs;
+    strlist *out;
+} list_ctx;
+
+/* list_dir's visitor. An entry is classified by what it names, as the
+ * compiler will see it: a link to a file counts as that file. */
+static int list_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    list_ctx *c = ctx;
+    if (e->name[0] == '.')
+        return HB_WALK_CONTINUE;
+    if (c->dirs ? hb_is_dir(e->path) : hb_is_file(e->path))
+        return strlist_push(c->out, e->name) != 0 ? hb_fail(err, "out of memory")
+                                                  : HB_WALK_CONTINUE;
+    return HB_WALK_CONTINUE;
+}
+
 /* Sorted names of the entries of folder PATH that are folders (dirs = 1)
  * or regular files (dirs = 0). */
 static int list_dir(const char *path, int dirs, strlist *out, hb_err *err)
 {
-    DIR *d = opendir(path);
-    if (!d)
-        return hb_fail_errno(err, "%s: cannot list", path);
-    struct dirent *e;
-    int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char full[PATH_MAX];
-        join(full, path, e->d_name);
-        if (dirs ? hb_is_dir(full) : hb_is_file(full))
-            rc = strlist_push(out, e->d_name) != 0 ? hb_fail(err, "out of memory") : 0;
-    }
-    closedir(d);
+    list_ctx c = {dirs, out};
+    if (hb_walk(path, 1, 0, list_entry, &c, err) != 0)
+        return -1;
     strlist_sort(out);
-    return rc;
+    return 0;
 }
 
 /* Lists the regular files of PACKAGE/DIR_REL (that path into DIR). */

@@ -7,7 +7,6 @@
  * first problem. See report.h for the contract. */
 #include "report/report.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <math.h>
@@ -17,6 +16,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/walk.h"
 #include "ct/ct.h"
 #include "kat/variants.h"
 #include "measure/outside.h"
@@ -556,31 +556,23 @@ static void check_system(vctx *v, const report_system *s)
     check_ct(v, s);
 }
 
-/* Every entry below DIR (REL from the dataset root) that is a symbolic
- * link: a dataset holds plain files and folders, and a link would let it
- * cite (and validate) files from anywhere. */
-static void check_links(vctx *v, const char *dir, const char *rel, int depth)
+/* check_links's visitor: a symbolic link is a problem. */
+static int link_problem(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        char path[4096], sub[4096];
-        struct stat st;
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-        if (lstat(path, &st) != 0)
-            continue;
-        if (S_ISLNK(st.st_mode))
-            problem(v, "%s: a symbolic link; a dataset holds plain files and "
-                       "folders only: publish the campaign again", sub);
-        else if (S_ISDIR(st.st_mode) && depth < 32)
-            check_links(v, path, sub, depth + 1);
-    }
-    closedir(d);
+    (void)err;
+    if (e->type == HB_WALK_LINK)
+        problem((vctx *)ctx, "%s: a symbolic link; a dataset holds plain files and "
+                             "folders only: publish the campaign again", e->rel);
+    return HB_WALK_CONTINUE;
+}
+
+/* Every entry below the dataset root DIR (down to 32 levels) that is a
+ * symbolic link: a dataset holds plain files and folders, and a link would
+ * let it cite (and validate) files from anywhere. */
+static void check_links(vctx *v, const char *dir)
+{
+    hb_err ignored;
+    hb_walk(dir, 32, HB_WALK_MISSING_OK, link_problem, v, &ignored);
 }
 
 int report_check_paths(const report_dataset *ds, hb_err *err)
@@ -703,7 +695,7 @@ int report_validate(const char *data_dir, const char *site_dir, FILE *out,
     if (report_dataset_load(data_dir, &ds, err) < 0)
         return -1;
     vctx v = {data_dir, out, st, NULL, 0};
-    check_links(&v, data_dir, "", 0);
+    check_links(&v, data_dir);
     for (size_t i = 0; i < ds.nsys; i++)
         check_system(&v, &ds.sys[i]);
     report_dataset_free(&ds);

@@ -5,7 +5,6 @@
  * a package share one copy of it, while a changed file is copied again. */
 #include "sandbox/stage.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/fs.h"
+#include "common/walk.h"
 
 #define STAGE_PARENT "/tmp"
 #define STAGE_PREFIX "hashbench-stage."
@@ -81,32 +81,29 @@ int hb_stage_needed(void)
  * whole life, so a lock that can be taken means nobody uses the folder,
  * whatever pid namespace its owner ran in; a folder without the file is
  * being created and is left alone, unless it is an hour old. */
+static int remove_stale_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    (void)ctx;
+    (void)err;
+    char lock[PATH_MAX];
+    if (e->type != HB_WALK_DIR || strncmp(e->name, STAGE_PREFIX, strlen(STAGE_PREFIX)) != 0 ||
+        !strcmp(e->path, root) || hb_path_join(lock, sizeof lock, e->path, STAGE_LOCK, NULL) != 0)
+        return HB_WALK_SKIP;
+    int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) { /* being created, or left by a version without locks */
+        if (e->st->st_uid == geteuid() && time(NULL) - e->st->st_mtime > STAGE_UNLOCKED_AGE_S)
+            hb_remove_tree(e->path, &(hb_err){{0}});
+        return HB_WALK_SKIP;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        hb_remove_tree(e->path, &(hb_err){{0}});
+    close(fd);
+    return HB_WALK_SKIP;
+}
+
 static void remove_stale(void)
 {
-    DIR *d = opendir(STAGE_PARENT);
-    struct dirent *e;
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        char path[PATH_MAX], lock[PATH_MAX + 16];
-        if (strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) != 0 ||
-            snprintf(path, sizeof path, "%s/%s", STAGE_PARENT, e->d_name) >=
-                (int)sizeof path || !strcmp(path, root))
-            continue;
-        snprintf(lock, sizeof lock, "%s/%s", path, STAGE_LOCK);
-        int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        struct stat st;
-        if (fd < 0) { /* being created, or left by a version without locks */
-            if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-                time(NULL) - st.st_mtime > STAGE_UNLOCKED_AGE_S)
-                hb_remove_tree(path, &(hb_err){{0}});
-            continue;
-        }
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-            hb_remove_tree(path, &(hb_err){{0}});
-        close(fd);
-    }
-    closedir(d);
+    hb_walk(STAGE_PARENT, 1, HB_WALK_MISSING_OK, remove_stale_entry, NULL, &(hb_err){{0}});
 }
 
 void hb_stage_cleanup(void)
@@ -228,60 +225,60 @@ typedef struct tree_budget {
     unsigned long entries;
 } tree_budget;
 
+typedef struct copy_ctx {
+    const char *dst;
+    tree_budget *b;
+} copy_ctx;
+
+/* copy_tree's visitor: one entry of the package into the copy. */
+static int copy_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    copy_ctx *c = ctx;
+    char t[PATH_MAX];
+    const struct stat *st = e->st;
+    if (e->type == HB_WALK_DIR && e->depth >= HB_WALK_MAX_DEPTH)
+        return hb_fail(err, "%s: folders nested %d deep or more", e->path, HB_WALK_MAX_DEPTH);
+    if (++c->b->entries > HB_STAGE_MAX_ENTRIES)
+        return hb_fail(err, "%s: more than %d files and folders in the package", e->path,
+                       HB_STAGE_MAX_ENTRIES);
+    if (hb_path_join(t, sizeof t, c->dst, e->rel, err) != 0)
+        return -1;
+    switch (e->type) {
+    case HB_WALK_DIR:
+        if (mkdir(t, 0755) != 0)
+            return hb_fail_errno(err, "sandbox: cannot create %s", t);
+        return HB_WALK_CONTINUE;
+    case HB_WALK_FILE:
+        c->b->bytes += (unsigned long long)st->st_size;
+        if (c->b->bytes > HB_STAGE_MAX_TREE)
+            return hb_fail(err, "%s: the package holds more than %llu MiB", e->path,
+                           HB_STAGE_MAX_TREE >> 20);
+        return copy_file(e->path, st, t, (st->st_mode & 0111) ? 0755 : 0644, err) == 0
+                   ? HB_WALK_CONTINUE
+                   : -1;
+    case HB_WALK_LINK: {
+        char target[PATH_MAX];
+        ssize_t n = readlink(e->path, target, sizeof target - 1);
+        if (n < 0)
+            return hb_fail_errno(err, "%s: cannot read the link", e->path);
+        target[n] = '\0';
+        if (symlink(target, t) != 0)
+            return hb_fail_errno(err, "sandbox: cannot create %s", t);
+        return HB_WALK_CONTINUE;
+    }
+    default:
+        return HB_WALK_CONTINUE;
+    }
+}
+
 /* Copies the folder SRC to DST: folders, regular files, symbolic links as
  * links; anything else (devices, sockets, pipes) is left out. */
-static int copy_tree(const char *src, const char *dst, tree_budget *b, int depth,
-                     hb_err *err)
+static int copy_tree(const char *src, const char *dst, tree_budget *b, hb_err *err)
 {
-    if (depth > 64)
-        return hb_fail(err, "%s: folders nested more than 64 deep", src);
     if (mkdir(dst, 0755) != 0)
         return hb_fail_errno(err, "sandbox: cannot create %s", dst);
-    DIR *d = opendir(src);
-    if (!d)
-        return hb_fail_errno(err, "%s: cannot list it", src);
-    struct dirent *e;
-    int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        char s[PATH_MAX], t[PATH_MAX];
-        struct stat st;
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        if (++b->entries > HB_STAGE_MAX_ENTRIES) {
-            rc = hb_fail(err, "%s: more than %d files and folders in the package", src,
-                         HB_STAGE_MAX_ENTRIES);
-            break;
-        }
-        if (snprintf(s, sizeof s, "%s/%s", src, e->d_name) >= (int)sizeof s ||
-            snprintf(t, sizeof t, "%s/%s", dst, e->d_name) >= (int)sizeof t) {
-            rc = hb_fail(err, "%s/%s: path too long", src, e->d_name);
-            break;
-        }
-        if (lstat(s, &st) != 0) {
-            rc = hb_fail_errno(err, "%s: cannot read it", s);
-        } else if (S_ISDIR(st.st_mode)) {
-            rc = copy_tree(s, t, b, depth + 1, err);
-        } else if (S_ISREG(st.st_mode)) {
-            b->bytes += (unsigned long long)st.st_size;
-            if (b->bytes > HB_STAGE_MAX_TREE)
-                rc = hb_fail(err, "%s: the package holds more than %llu MiB", s,
-                             HB_STAGE_MAX_TREE >> 20);
-            else
-                rc = copy_file(s, &st, t, (st.st_mode & 0111) ? 0755 : 0644, err);
-        } else if (S_ISLNK(st.st_mode)) {
-            char target[PATH_MAX];
-            ssize_t n = readlink(s, target, sizeof target - 1);
-            if (n < 0)
-                rc = hb_fail_errno(err, "%s: cannot read the link", s);
-            else {
-                target[n] = '\0';
-                if (symlink(target, t) != 0)
-                    rc = hb_fail_errno(err, "sandbox: cannot create %s", t);
-            }
-        }
-    }
-    closedir(d);
-    return rc;
+    copy_ctx c = {dst, b};
+    return hb_walk(src, HB_WALK_MAX_DEPTH, 0, copy_entry, &c, err) == 0 ? 0 : -1;
 }
 
 static int stage_input(const char *src, char *out, size_t outsz, hb_err *err);
@@ -294,30 +291,23 @@ static unsigned long long mix(unsigned long long h, const void *p, size_t n)
     return h;
 }
 
-/* Folds the name, type, size and time of every entry below DIR into *H
- * (in directory order: enough to tell that something changed). */
-static void fingerprint(const char *dir, int depth, unsigned long long *h)
+static int fingerprint_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    DIR *d = depth < 64 ? opendir(dir) : NULL;
-    struct dirent *e;
-    if (!d)
-        return;
-    while ((e = readdir(d)) != NULL) {
-        char p[PATH_MAX];
-        struct stat st;
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name) >= (int)sizeof p ||
-            lstat(p, &st) != 0)
-            continue;
-        *h = mix(*h, e->d_name, strlen(e->d_name) + 1);
-        *h = mix(*h, &st.st_mode, sizeof st.st_mode);
-        *h = mix(*h, &st.st_size, sizeof st.st_size);
-        *h = mix(*h, &st.st_mtim, sizeof st.st_mtim);
-        *h = mix(*h, &st.st_ino, sizeof st.st_ino);
-        if (S_ISDIR(st.st_mode))
-            fingerprint(p, depth + 1, h);
-    }
-    closedir(d);
+    (void)err;
+    unsigned long long *h = ctx;
+    *h = mix(*h, e->rel, strlen(e->rel) + 1);
+    *h = mix(*h, &e->st->st_mode, sizeof e->st->st_mode);
+    *h = mix(*h, &e->st->st_size, sizeof e->st->st_size);
+    *h = mix(*h, &e->st->st_mtim, sizeof e->st->st_mtim);
+    *h = mix(*h, &e->st->st_ino, sizeof e->st->st_ino);
+    return HB_WALK_CONTINUE;
+}
+
+/* Folds the path, type, size and time of every entry below DIR into *H
+ * (enough to tell that something changed). */
+static void fingerprint(const char *dir, unsigned long long *h)
+{
+    hb_walk(dir, HB_WALK_MAX_DEPTH, 0, fingerprint_entry, h, &(hb_err){{0}});
 }
 
 int hb_stage_input(const char *src, char *out, size_t outsz, hb_err *err)
@@ -340,7 +330,7 @@ static int stage_input(const char *src, char *out, size_t outsz, hb_err *err)
         return hb_fail_errno(err, "sandbox: cannot read %s", src);
     unsigned long long tree = 0xcbf29ce484222325ULL;
     if (S_ISDIR(st.st_mode))
-        fingerprint(src, 0, &tree);
+        fingerprint(src, &tree);
     for (staged *c = cache; c; c = c->next)
         if (!strcmp(c->src, src) && c->dev == st.st_dev && c->ino == st.st_ino &&
             c->size == st.st_size && c->mtime.tv_sec == st.st_mtim.tv_sec &&
@@ -355,7 +345,7 @@ static int stage_input(const char *src, char *out, size_t outsz, hb_err *err)
     int rc;
     if (S_ISDIR(st.st_mode)) {
         tree_budget b = {0, 0};
-        rc = copy_tree(src, copy, &b, 0, err);
+        rc = copy_tree(src, copy, &b, err);
     } else if (S_ISREG(st.st_mode)) {
         rc = copy_file(src, &st, copy, (st.st_mode & 0111) ? 0755 : 0644, err);
     } else {

@@ -1,8 +1,10 @@
 /* The directory walker of src/common/walk.c: entries come in bytewise name
  * order, folder before its entries; a symbolic link is reported as a link
  * and never entered (a link to its own folder does not loop); the depth
- * limit reports a folder without entering it; a visitor can skip a folder
- * or stop the walk; a missing root is an error unless told otherwise. */
+ * limit reports a folder without entering it; a root named through a link
+ * is walked; a visitor can skip a folder
+ * or stop the walk; hb_remove_tree removes a tree deeper than the limit
+ * and no link's target; a missing root is an error unless told otherwise. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,8 +114,35 @@ static void test_skip_stop_missing(void **state)
     assert_non_null(strstr(err.msg, missing));
     char link[512];
     snprintf(link, sizeof link, "%s/b/loop", dir);
-    assert_int_equal(hb_walk(link, 0, 0, visit, &s, &err), -1);
+    memset(&s, 0, sizeof s); /* a root named through a link is walked, once */
+    assert_int_equal(hb_walk(link, 0, 0, visit, &s, &err), 0);
+    assert_string_equal(s.text, "cf:1 dd:1 d/ed:2 d/e/ff:3 loopL:1 ");
+    char file[512];
+    snprintf(file, sizeof file, "%s/z", dir);
+    assert_int_equal(hb_walk(file, 0, 0, visit, &s, &err), -1);
     assert_non_null(strstr(err.msg, "not a folder"));
+}
+
+/* hb_remove_tree, built on the walker: a tree deeper than the walk's depth
+ * limit goes whole, and a link inside it goes without what it points at. */
+static void test_remove_deep_tree(void **state)
+{
+    (void)state;
+    hb_err err;
+    char top[512], p[4096], keep[512];
+    snprintf(top, sizeof top, "%s/deep", dir);
+    snprintf(keep, sizeof keep, "%s/a/y", dir);
+    snprintf(p, sizeof p, "%s", top);
+    for (int i = 0; i < HB_WALK_MAX_DEPTH + 6; i++) {
+        assert_int_equal(mkdir(p, 0755), 0);
+        strcat(p, "/d");
+    }
+    strcat(p, "ln");
+    assert_int_equal(symlink(keep, p), 0);
+    assert_int_equal(hb_remove_tree(top, &err), 0);
+    struct stat st;
+    assert_int_not_equal(lstat(top, &st), 0);
+    assert_int_equal(lstat(keep, &st), 0);
 }
 
 int main(void)
@@ -121,6 +150,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_links_depth),
         cmocka_unit_test(test_skip_stop_missing),
+        cmocka_unit_test(test_remove_deep_tree),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
