@@ -39,7 +39,7 @@ add_test(NAME test_campaign_run_options
 set_tests_properties(test_campaign_run_options PROPERTIES TIMEOUT 120
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
-set_tests_properties(test_campaign_e2e PROPERTIES COST 75)
+set_tests_properties(test_campaign_e2e PROPERTIES COST 80)
 set_tests_properties(test_campaign_slurm PROPERTIES COST 35)
 set_tests_properties(test_campaign_cores PROPERTIES COST 21)
 set_tests_properties(test_separate_e2e PROPERTIES COST 10)

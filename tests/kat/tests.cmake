@@ -69,5 +69,5 @@ foreach(fx good alt partial long crashlong nosym)
 endforeach()
 add_dependencies(kat_variants hashbench hashbench-runner)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
-set_tests_properties(kat_gate PROPERTIES COST 32)
+set_tests_properties(kat_gate PROPERTIES COST 25)
 set_tests_properties(kat_variants PROPERTIES COST 12)
