@@ -36,7 +36,9 @@ EXDIR=${HB_EXAMPLES_DIR:-$SRC/examples}
 # The emulated system's id says so: its figures time qemu, not a core.
 ARM_SYS=arm_1_emulated
 X86_SYS=x86_1
-SIZES=64,1024
+# The native run's size (its figures are not checked: it gives the KAT
+# texts to compare and the x86 pages to link).
+SIZES=64
 # The emulated measurement's (its trials time qemu; one size shows the counter).
 ARM_SIZES=64
 # The ARM guide's performance flags, as the guide states them.
@@ -147,7 +149,8 @@ step arm-check-json "$RUN_CHECK" check "$W/check.json" cntvct_el0 "$FREQ"
 cat "$W/logs/arm-check-json.log"
 
 # 4. A measurement smoke run under emulation: one size, the reference
-# planner's three trials (at least 100 calls each). Not the adaptive
+# planner with two trials (at least 100 calls each; the records are checked
+# for their counter, not their figures). Not the adaptive
 # planner: its budget holds whatever the trials do, and under qemu on a busy
 # host nearly every trial of a millisecond is disturbed (preempted, or off
 # the counter's rate by the emulated clock reads), so a cell could end on
@@ -155,15 +158,15 @@ cat "$W/logs/arm-check-json.log"
 # disturbed by the rate rule only, which they meet.
 # shellcheck disable=SC2086
 step arm-measure arm run --run-dir "$W/arm-run" --system "$ARM_SYS" --cc $TRIPLET-gcc \
-  --profile reference --plan reference --sizes "$ARM_SIZES" --trials 3 --allow-unfit-host \
+  --profile reference --plan reference --sizes "$ARM_SIZES" --trials 2 --allow-unfit-host \
   --no-loop $EXAMPLES
 step arm-records-check "$RUN_CHECK" records "$W/arm-run" cntvct_el0 "$FREQ"
 cat "$W/logs/arm-records-check.log"
 
-# 5. The same examples natively, two sizes.
+# 5. The same examples natively, one size, a short budget.
 # shellcheck disable=SC2086
 step x86-run x86 run --run-dir "$W/x86-run" --system "$X86_SYS" --profile reference \
-  --sizes "$SIZES" --budget 1 --allow-unfit-host --no-loop $EXAMPLES
+  --sizes "$SIZES" --budget 0.3 --target-ci 5 --allow-unfit-host --no-loop $EXAMPLES
 
 # The AArch64 libraries printed the same KAT texts as the x86-64 ones.
 step kat-agree "$RUN_CHECK" kat-agree "$W/arm-run" "$W/x86-run"

@@ -14,7 +14,8 @@ logs a console error or requests anything outside the site folder. Screenshots
 of the summary and candidate pages are saved into the artifact folder.
 
 Usage: check_site.py SITE_DIR ARTIFACT_DIR [CHROMIUM]
-Exit status: 0 all checks passed, 1 a check failed, 77 chromium missing.
+Exit status: 0 all checks passed, 1 a check failed, 77 chromium missing
+(1 then under CI=true: in CI nothing may be skipped).
 """
 import base64
 import fcntl
@@ -220,6 +221,9 @@ def main():
     artifacts = sys.argv[2]
     exe = sys.argv[3] if len(sys.argv) > 3 else (shutil.which('chromium') or '/usr/bin/chromium')
     if not os.access(exe, os.X_OK):
+        if os.environ.get('CI') == 'true':
+            print(f'browser test FAILED: {exe} missing under CI=true (apt-get install chromium)')
+            return 1
         print(f'browser test skipped: {exe} missing (apt-get install chromium)')
         return 77
     os.makedirs(artifacts, exist_ok=True)

@@ -1,8 +1,8 @@
 /* The campaign's pure parts: parsing and dealing shards, the calibrated
  * cost model and the shared costs file, reconciling
  * planning settings with campaign.json, the absolute-path scan of publish,
- * merging the build entries of folders that share an instance name, and the
- * progress line. */
+ * merging the build entries of folders that share an instance name, the
+ * progress line, and the closing table of `hashbench run`. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -465,6 +465,82 @@ static void test_table_counts_own_records(void **state)
     assert_int_equal(hb_remove_tree(dir, &err), 0);
 }
 
+/* Writes the JSON text TEXT to DIR/REL (its folders made). */
+static void write_json(const char *dir, const char *rel, const char *text)
+{
+    char path[512];
+    hb_err err;
+    json_error_t jerr;
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    json_t *j = json_loads(text, 0, &jerr);
+    assert_non_null(j);
+    assert_int_equal(hb_mkdirs_for(path, &err), 0);
+    assert_int_equal(hb_json_save(path, j, &err), 0);
+    json_decref(j);
+}
+
+/* The whole closing table of a run: one aligned line per build.json entry,
+ * in its order, with bits, variant, static bytes (or "-"), build status,
+ * records OK of all (or "-", or "not timed" for an instance that failed its
+ * KAT), and the KAT status with the files checked (or "-" untested); a run
+ * directory without build.json is an error naming it. */
+static void test_table_whole(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb-table-XXXXXX";
+    hb_err err;
+    assert_non_null(mkdtemp(dir));
+    write_json(dir, "build.json",
+               "{\"instances\": ["
+               "{\"candidate\": \"Cand\", \"instance\": \"A\", \"digest_bits\": 256,"
+               " \"variant\": \"Reference\", \"status\": \"BUILT\","
+               " \"static_size\": {\"image\": 12345}},"
+               "{\"candidate\": \"Cand\", \"instance\": \"B\", \"digest_bits\": 512,"
+               " \"variant\": \"Optimized\", \"status\": \"BUILT\","
+               " \"static_size\": {\"image\": 777}},"
+               "{\"candidate\": \"Cand\", \"instance\": \"D\", \"digest_bits\": 384,"
+               " \"variant\": \"\", \"status\": \"BUILDFAIL\"},"
+               "{\"candidate\": \"baseline\", \"instance\": \"OpenSSL_SM3\","
+               " \"digest_bits\": 256, \"variant\": \"\", \"status\": \"BUILT\"}]}");
+    write_json(dir, "kat.json",
+               "{\"instances\": ["
+               "{\"candidate\": \"baseline\", \"instance\": \"OpenSSL_SM3\","
+               " \"status\": \"BASELINE\"},"
+               "{\"candidate\": \"Cand\", \"instance\": \"B\", \"status\": \"MISMATCH\","
+               " \"files\": [{\"name\": \"KAT_2_12_B.txt\", \"verdict\": \"MISMATCH\","
+               " \"expected_sha256\": \"00\"}]},"
+               "{\"candidate\": \"Cand\", \"instance\": \"A\", \"status\": \"PASS\","
+               " \"files\": [{\"name\": \"KAT_2_12_A.txt\", \"verdict\": \"PASS\","
+               " \"expected_sha256\": \"00\"}, {\"name\": \"KAT_2_23_A.txt\","
+               " \"verdict\": \"PASS\", \"expected_sha256\": \"00\"}]}]}");
+    write_json(dir, "records/Cand/A__hash_64.json", "{\"status\": \"OK\"}");
+    write_json(dir, "records/Cand/A__hash_1024.json", "{\"status\": \"OK\"}");
+    write_json(dir, "records/Cand/A__hash_65536.json", "{\"status\": \"FAILED\"}");
+    write_json(dir, "records/baseline/OpenSSL_SM3__hash_64.json", "{\"status\": \"OK\"}");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    assert_int_equal(campaign_print_table(dir, fp, &err), 0);
+    fclose(fp);
+    assert_string_equal(text,
+        "candidate        instance                   bits variant    static bytes  build     records OK KAT (files checked)\n"
+        "Cand             A                           256 Reference         12345  BUILT     2/3        PASS (2_12, 2_23)\n"
+        "Cand             B                           512 Optimized           777  BUILT     not timed  MISMATCH (2_12)\n"
+        "Cand             D                           384                       -  BUILDFAIL -          -\n"
+        "baseline         OpenSSL_SM3                 256                       -  BUILT     1/1        BASELINE\n");
+    free(text);
+    /* without build.json: an error naming it */
+    char path[512];
+    snprintf(path, sizeof path, "%s/build.json", dir);
+    assert_int_equal(unlink(path), 0);
+    fp = open_memstream(&text, &len);
+    assert_int_equal(campaign_print_table(dir, fp, &err), -1);
+    fclose(fp);
+    free(text);
+    assert_non_null(strstr(err.msg, path));
+    assert_int_equal(hb_remove_tree(dir, &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -482,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_progress_eta),
         cmocka_unit_test(test_progress_break),
         cmocka_unit_test(test_table_counts_own_records),
+        cmocka_unit_test(test_table_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,9 @@
  * dataset then validates. Then validate against a published dataset
  * changed afterwards: a compiler log with a host file appended to it, a log
  * no entry cites, a dataset folder or a log replaced by a symbolic link to
- * an identical copy elsewhere. */
+ * an identical copy elsewhere. Last, publishing again over a published
+ * system: replaced as a whole, the other systems untouched, a refused
+ * publication leaving it as it was. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -293,12 +295,127 @@ static void test_symbolic_links_refused(void **state)
     assert_non_null(strstr(out, "x86_1/kat/Cand/Ok.log: a symbolic link"));
 }
 
+/* The lines of TEXT that start with PREFIX. */
+static int rt_lines(const char *text, const char *prefix)
+{
+    int n = 0;
+    for (const char *p = text; *p; p = strchr(p, '\n') + 1) {
+        n += strncmp(p, prefix, strlen(prefix)) == 0;
+        if (!strchr(p, '\n'))
+            break;
+    }
+    return n;
+}
+
+/* One line "REL SHA-256" per file of a tree (tree_walk's visitor). */
+static int list_file(void *ctx, const char *rel, hb_err *err)
+{
+    char **acc = ((char ***)ctx)[0], *base = ((char **)ctx)[1];
+    char sha[HB_SHA256_HEX], *more = NULL;
+    if (hb_sha256_file_hex(at(base, rel), sha, err) != 0)
+        return -1;
+    if (asprintf(&more, "%s%s %s\n", *acc ? *acc : "", rel, sha) < 0)
+        return -1;
+    free(*acc);
+    *acc = more;
+    return 0;
+}
+
+/* Every file under DIR with its SHA-256, one a line, sorted (malloc'd;
+ * "" for an empty or missing tree). */
+static char *listing(const char *dir)
+{
+    char *acc = NULL;
+    void *ctx[2] = {&acc, (void *)dir};
+    hb_err err;
+    if (tree_walk(dir, "", list_file, ctx, &err) != 0)
+        fail_msg("%s", err.msg);
+    return acc ? acc : strdup("");
+}
+
+/* A record of instance Cand/Ok at SIZE bytes in the run directory. */
+static void put_record(int size, const char *library)
+{
+    char rel[64];
+    snprintf(rel, sizeof rel, "records/Cand/Ok__hash_%d.json", size);
+    put_json(rel, json_pack("{s:s, s:s, s:i, s:s, s:s}", "candidate", "Cand",
+                            "instance", "Ok", "size_bytes", size, "status", "OK",
+                            "library", library));
+}
+
+/* Publishing again into a dataset that has the system: the system's folder
+ * is replaced by the new publication as a whole (records gone from the run
+ * directory go from the dataset, none is doubled), the other systems and
+ * nothing else of the dataset change, no staging folder is left; a refused
+ * publication leaves the published system byte for byte as it was. */
+static void test_republish(void **state)
+{
+    (void)state;
+    char redata[600], sys[1024], other[1024];
+    hb_err err;
+    publish_counts n;
+    snprintf(redata, sizeof redata, "%s/redata", root);
+    snprintf(sys, sizeof sys, "%s/x86_1", redata);
+    snprintf(other, sizeof other, "%s/arm_1", redata);
+    put_record(64, "lib/Cand/libOk.so");
+    put_record(1024, "lib/Cand/libOk.so");
+    if (publish_run(run, "x86_1", redata, &n, &err) != 0 ||
+        publish_run(run, "arm_1", redata, NULL, &err) != 0)
+        fail_msg("publish: %s", err.msg);
+    assert_int_equal(n.records, 2);
+    char *arm = listing(other), *first = listing(sys);
+    assert_int_equal(rt_lines(first, "records/"), 2);
+
+    /* the same run again: the same records, once each */
+    if (publish_run(run, "x86_1", redata, &n, &err) != 0)
+        fail_msg("publish again: %s", err.msg);
+    assert_int_equal(n.records, 2);
+    char *again = listing(sys);
+    assert_int_equal(rt_lines(again, "records/"), 2);
+    free(again);
+
+    /* the run changed: 1024 gone, 65536 new; the dataset follows it */
+    assert_int_equal(unlink(at(run, "records/Cand/Ok__hash_1024.json")), 0);
+    put_record(65536, "lib/Cand/libOk.so");
+    if (publish_run(run, "x86_1", redata, &n, &err) != 0)
+        fail_msg("publish the changed run: %s", err.msg);
+    assert_int_equal(n.records, 2);
+    char *changed = listing(sys);
+    assert_non_null(strstr(changed, "records/Cand/Ok__hash_64.json "));
+    assert_non_null(strstr(changed, "records/Cand/Ok__hash_65536.json "));
+    assert_null(strstr(changed, "records/Cand/Ok__hash_1024.json"));
+    assert_int_equal(rt_lines(changed, "records/"), 2);
+    char *arm_now = listing(other);
+    assert_string_equal(arm_now, arm);
+    free(arm_now);
+    /* nothing but the two systems in the dataset: no staging folder left */
+    char *all = listing(redata);
+    assert_int_equal(rt_lines(all, ""), rt_lines(changed, "") + rt_lines(arm, ""));
+    free(all);
+
+    /* a refused publication (an absolute library path) leaves x86_1 as it was */
+    put_record(2048, "/opt/elsewhere/libOk.so");
+    assert_int_equal(publish_run(run, "x86_1", redata, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "Ok__hash_2048.json"));
+    char *kept = listing(sys);
+    assert_string_equal(kept, changed);
+    all = listing(redata);
+    assert_int_equal(rt_lines(all, ""), rt_lines(changed, "") + rt_lines(arm, ""));
+    free(all);
+    free(kept);
+    free(changed);
+    free(arm);
+    free(first);
+    assert_int_equal(hb_remove_tree(at(run, "records"), &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_publish_redacts_host_paths),
         cmocka_unit_test(test_compiler_log_sha_checked),
         cmocka_unit_test(test_symbolic_links_refused),
+        cmocka_unit_test(test_republish),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

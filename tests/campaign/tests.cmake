@@ -1,6 +1,7 @@
-# The campaign: host check verdicts, sharding, settings, publish scan and
-# progress (cmocka); and the end-to-end script (kills, resumes, shards,
-# merge, publish) on the bundled examples.
+# The campaign: host check verdicts, sharding, settings, publish scan,
+# progress and the closing table (cmocka); the end-to-end scripts (kills,
+# resumes, shards, merge, publish) on the bundled examples; merge's
+# refusals and run's option checks.
 hb_add_test(test_check SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_check.c)
 hb_add_test(test_campaign_unit SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_campaign_unit.c)
 add_test(NAME test_campaign_e2e
@@ -27,3 +28,19 @@ add_test(NAME test_campaign_cores
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cores_e2e.sh)
 set_tests_properties(test_campaign_cores PROPERTIES TIMEOUT 300
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# merge's refusals on crafted shard run directories (no measuring).
+add_test(NAME test_campaign_merge_refusals
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/merge_refusals.sh)
+set_tests_properties(test_campaign_merge_refusals PROPERTIES TIMEOUT 120
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# run's option checks: a bad value of each option is refused naming it.
+add_test(NAME test_campaign_run_options
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_options.sh)
+set_tests_properties(test_campaign_run_options PROPERTIES TIMEOUT 120
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
+set_tests_properties(test_campaign_e2e PROPERTIES COST 80)
+set_tests_properties(test_campaign_slurm PROPERTIES COST 35)
+set_tests_properties(test_campaign_cores PROPERTIES COST 21)
+set_tests_properties(test_separate_e2e PROPERTIES COST 10)
+set_tests_properties(test_campaign_run_options PROPERTIES COST 10)

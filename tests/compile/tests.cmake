@@ -10,3 +10,5 @@ hb_add_test(build_run
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_build.c ${CMAKE_CURRENT_LIST_DIR}/fixture.c
   TIMEOUT 600)
 add_dependencies(build_run hashbench hb_baseline_sm3)
+# ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
+set_tests_properties(build_run PROPERTIES COST 18)

@@ -20,3 +20,5 @@ add_dependencies(ct_unit ${HB_CT_LIBS} hbex_SHA256 hbex_SM3 hbex_SHA3_256
 target_compile_definitions(ct_unit PRIVATE
   HB_CT_FIXTURE_DIR="${HB_CT_FIXTURES}"
   HB_CT_LIB_DIR="${CMAKE_BINARY_DIR}")
+# ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
+set_tests_properties(ct_unit PROPERTIES COST 13)

@@ -1,12 +1,15 @@
 /* Counter selection fed with a working and a refusing perf_event_open, the
  * counter names, and the rate / overhead / steadiness measurements on the
- * counter this host really has. */
+ * counter this host really has (its rate checked against CLOCK_MONOTONIC). */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -84,16 +87,53 @@ static void test_names_round_trip(void **state)
     assert_non_null(strstr(err.msg, "cycles"));
 }
 
-/* The host's own counter ticks: a positive rate, and a 20 ms busy wait
- * measured with it agrees with the rate (loose bounds: shared VM). */
+/* Ticks of K over a busy wait of about WAIT_S seconds, against the
+ * nanoseconds CLOCK_MONOTONIC (not the CLOCK_MONOTONIC_RAW the rate is
+ * measured with) counts over the same span. */
+static void busy_wait_ticks(counter_kind k, double wait_s, double *ticks, double *ns)
+{
+    counter_reader r;
+    assert_int_equal(counter_reader_open(&r, k), 0);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    uint64_t c0 = counter_reader_read(&r);
+    double span;
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        span = (double)(b.tv_sec - a.tv_sec) * 1e9 + (double)(b.tv_nsec - a.tv_nsec);
+    } while (span < wait_s * 1e9);
+    uint64_t c1 = counter_reader_read(&r);
+    counter_reader_close(&r);
+    *ticks = (double)(c1 - c0);
+    *ns = span;
+}
+
+/* The host's own counter ticks: a plausible rate, and a 20 ms busy wait
+ * timed with the counter at that rate agrees with CLOCK_MONOTONIC within
+ * 1% in the best of five tries, each measuring the rate afresh (one
+ * undisturbed try is enough; the best of five keeps a preemption between
+ * two reads on a shared VM from failing it). */
 static void test_rate_and_overhead(void **state)
 {
     (void)state;
     counter_kind k = counter_arch_kind();
     hb_err err;
     double rate, lo, med, mean, spread;
-    assert_int_equal(counter_measure_rate(k, 0.05, &rate, &err), 0);
-    assert_true(rate > 1e6);
+    double best = 1e9, best_rate = 0;
+    for (int i = 0; i < 5 && best > 0.01; i++) {
+        double ticks, ns;
+        assert_int_equal(counter_measure_rate(k, 0.05, &rate, &err), 0);
+        assert_true(rate > 1e6 && rate < 1e11);
+        busy_wait_ticks(k, 0.02, &ticks, &ns);
+        double off = fabs(ticks / rate * 1e9 - ns) / ns;
+        if (off < best) {
+            best = off;
+            best_rate = rate;
+        }
+    }
+    if (best > 0.01)
+        fail_msg("a 20 ms busy wait at the measured rate (%.0f Hz) is %.2f%% off "
+                 "CLOCK_MONOTONIC in the best of five tries", best_rate, best * 100);
     assert_int_equal(counter_read_overhead(k, 1001, &lo, &med, &err), 0);
     assert_true(lo >= 0 && lo <= med);
     assert_int_equal(counter_steadiness(k, 3, 0.02, &mean, &spread, &err), 0);

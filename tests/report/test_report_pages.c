@@ -398,7 +398,7 @@ static void test_deterministic(void **state)
 
 /* The KAT wording of every page and the CSV: what was checked and what
  * not, and a MISMATCH that was not timed (the default) or was timed
- * (--time-failed, its figures carrying the status). */
+ * (--time-failed, its figures carrying the status, and being its record's). */
 static void test_kat_wording_and_not_timed(void **state)
 {
     (void)state;
@@ -423,6 +423,26 @@ static void test_kat_wording_and_not_timed(void **state)
     assert_non_null(strstr(text, ",SM3,SM3,"));
     assert_non_null(strstr(text, ",\"PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full)\","));
     assert_non_null(strstr(text, ",\"MISMATCH (2_12, 2_23, Loop; timed with --time-failed)\","));
+    /* the timed MISMATCH row's figures are its record's (10 digits) */
+    json_t *rec = rt_load_json(data, "x86_1/records/Whirl/Whirl_512__hash_32.json");
+    json_t *d = json_object_get(rec, "derived");
+    char want[512];
+    snprintf(want, sizeof want, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,",
+             json_number_value(json_object_get(d, "n")),
+             json_number_value(json_object_get(d, "trials")),
+             json_number_value(json_object_get(d, "calls")),
+             json_number_value(json_object_get(d, "mean_ticks_per_call")),
+             json_number_value(json_object_get(d, "ticks_per_byte")),
+             json_number_value(json_object_get(d, "mean_ns_per_call")),
+             json_number_value(json_object_get(d, "mb_per_s")));
+    json_decref(rec);
+    const char *row = strstr(text, "\nx86_1,Whirl,Whirl_512,Reference,32,");
+    assert_non_null(row);
+    const char *eol = strchr(row + 1, '\n');
+    const char *at = strstr(row, want);
+    if (!at || (eol && at > eol))
+        fail_msg("the Whirl_512 32 B row lacks its record's figures %s:\n%.*s", want,
+                 eol ? (int)(eol - row) : 400, row);
     free(text);
     /* the default: the MISMATCH instance was not timed */
     static const char *const sizes[] = {"32", "1024", "65536"};

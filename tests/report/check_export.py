@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The CSV export checked against the records it came from (ctest:
+report_cli_export). Runs `hashbench export DATA --csv OUT`, which must exit
+0 and say how many rows it wrote, then reads the CSV back and requires one
+row per record of DATA (every records/**/*.json of every system, none
+twice), each row's identity columns to be the record's, and each figure to
+be the record's derived figure to the 10 significant digits the CSV keeps
+(empty for a FAILED record). It also checks the figures that follow from
+others (ticks per byte, MB/s) against the row's size, so a figure written into the wrong column fails too.
+Usage: check_export.py HASHBENCH DATA OUT_CSV"""
+
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+
+FIGURES = ["n", "trials", "calls", "mean_ticks_per_call", "ticks_per_byte",
+           "mean_ns_per_call", "mb_per_s", "median_trial_mean", "q1_trial_mean",
+           "q3_trial_mean", "min_trial_mean", "max_trial_mean", "cv_percent",
+           "ci95_low", "ci95_high", "ci95_rel_percent"]
+COLUMNS = ["system", "candidate", "instance", "variant", "size_bytes", "status",
+           "kat_status", "flags_kind", "counter", "counter_is_cycles"] + FIGURES + \
+          ["failure", "record"]
+
+problems = []
+
+
+def bad(msg):
+    problems.append(msg)
+    print("FAILED: " + msg)
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def main():
+    exe, data, out = sys.argv[1:4]
+    p = subprocess.run([exe, "export", data, "--csv", out],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(p.stdout, end="")
+    if p.returncode != 0:
+        bad("export exited %d" % p.returncode)
+        return 1
+    records = {}
+    for system in sorted(os.listdir(data)):
+        root = os.path.join(data, system, "records")
+        for d, _, files in os.walk(root):
+            for f in files:
+                if f.endswith(".json"):
+                    rel = os.path.relpath(os.path.join(d, f), data)
+                    records[rel] = (system, json.load(open(os.path.join(d, f))))
+    if len(records) < 10:
+        bad("only %d records in %s" % (len(records), data))
+    if "%d rows written" % len(records) not in p.stdout:
+        bad("export did not say it wrote %d rows" % len(records))
+    with open(out, newline="") as fp:
+        rows = list(csv.reader(fp))
+    if not rows or rows[0] != COLUMNS:
+        bad("header: %s" % (rows[0] if rows else "none"))
+        return 1
+    seen = set()
+    figures_checked = 0
+    for row in rows[1:]:
+        r = dict(zip(COLUMNS, row))
+        if len(row) != len(COLUMNS):
+            bad("row of %d fields: %s" % (len(row), row))
+            continue
+        rel = r["record"]
+        if rel not in records:
+            bad("row for %s, which is no record" % rel)
+            continue
+        if rel in seen:
+            bad("two rows for %s" % rel)
+        seen.add(rel)
+        system, rec = records[rel]
+        counter = rec["environment"]["counter"]
+        want = {"system": system, "candidate": rec["candidate"],
+                "instance": rec["instance"], "variant": rec.get("variant", ""),
+                "size_bytes": str(rec["size_bytes"]), "status": rec.get("status", "OK"),
+                "flags_kind": rec.get("flags_kind", ""), "counter": counter["name"],
+                "counter_is_cycles": "true" if counter["is_cycles"] else "false",
+                "failure": rec.get("failure", "")}
+        for k, v in want.items():
+            if r[k] != v:
+                bad("%s: %s is %r, the record says %r" % (rel, k, r[k], v))
+        if not r["kat_status"].startswith(rec["kat_status"]):
+            bad("%s: kat_status %r, the record says %r" % (rel, r["kat_status"], rec["kat_status"]))
+        derived = rec.get("derived") or {}
+        for k in FIGURES:
+            v = derived.get(k)
+            if not isinstance(v, (int, float)) or not math.isfinite(v):
+                if r[k] != "":
+                    bad("%s: %s is %r, the record has none" % (rel, k, r[k]))
+                continue
+            try:
+                got = float(r[k])
+            except ValueError:
+                bad("%s: %s is %r, not a number (the record says %r)" % (rel, k, r[k], v))
+                continue
+            if not close(got, float(v)):
+                bad("%s: %s is %r, the record says %r" % (rel, k, r[k], v))
+            figures_checked += 1
+        if r["mean_ticks_per_call"]:
+            size = rec["size_bytes"]
+            ticks = float(r["mean_ticks_per_call"])
+            ns = float(r["mean_ns_per_call"])
+            for k, v in (("ticks_per_byte", ticks / size), ("mb_per_s", size / ns * 1e3)):
+                if not close(float(r[k]), v, 1e-8):
+                    bad("%s: %s is %s, %g follows from the row's other figures" % (rel, k, r[k], v))
+    for rel in sorted(set(records) - seen):
+        bad("no row for %s" % rel)
+    if figures_checked < 10 * len(FIGURES):
+        bad("only %d figures compared" % figures_checked)
+    print("%d rows, %d figures compared with their records; %d problems"
+          % (len(rows) - 1, figures_checked, len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
