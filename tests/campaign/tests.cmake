@@ -27,3 +27,6 @@ add_test(NAME test_campaign_cores
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cores_e2e.sh)
 set_tests_properties(test_campaign_cores PROPERTIES TIMEOUT 300
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# The planning settings: defaults, ranges, JSON form, and a campaign.json
+# with a setting out of range refused, naming it, before anything is written.
+hb_add_test(test_settings SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_settings.c)
