@@ -12,6 +12,7 @@
  * path field with ".." must be refused, not followed (following one to a
  * device such as /dev/zero shows up as a hang). */
 #include "report/report.h"
+#include "report/validate.h"
 #include "fuzz_util.h"
 
 static const char *const files[] = {

@@ -14,6 +14,7 @@
 #include "measure/hostcheck.h"
 #include "common/clock.h"
 #include "campaign/costs.h"
+#include "campaign/settings.h"
 #include "campaign/seed.h"
 #include "common/digest.h"
 #include "campaign/stages.h"
@@ -50,127 +51,6 @@ int campaign_count_records(const char *run_dir)
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/records", run_dir);
     return count_json_files(dir);
-}
-
-/* ---- planning settings ------------------------------------------------ */
-
-json_t *campaign_settings_json(const campaign_settings *s)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "profile", s->profile[0] ? json_string(s->profile)
-                                                    : json_null());
-    json_object_set_new(o, "planner", s->planner[0] ? json_string(s->planner)
-                                                    : json_null());
-    json_t *sizes = json_null();
-    if (s->n_sizes > 0) {
-        sizes = json_array();
-        for (int i = 0; i < s->n_sizes; i++)
-            json_array_append_new(sizes, json_integer(s->sizes[i]));
-    }
-    json_object_set_new(o, "sizes", sizes);
-    json_object_set_new(o, "target_ci_percent", s->target_ci > 0
-                        ? json_real(s->target_ci) : json_null());
-    json_object_set_new(o, "budget_s", s->budget_s > 0 ? json_real(s->budget_s)
-                                                       : json_null());
-    json_object_set_new(o, "trials", s->trials > 0 ? json_integer(s->trials)
-                                                   : json_null());
-    json_t *shard = json_null();
-    if (s->shard.n > 0)
-        shard = json_sprintf("%d/%d", s->shard.k, s->shard.n);
-    json_object_set_new(o, "shard", shard);
-    return o;
-}
-
-/* Settings still not given after reconciling get the stages' documented
- * defaults, so campaign.json states what was used and a later explicit
- * option with the same value is not taken for a change. */
-static void resolve_defaults(json_t *o)
-{
-    static const unsigned sizes[] = MEASURE_DEFAULT_SIZES;
-    if (json_is_null(json_object_get(o, "profile")))
-        json_object_set_new(o, "profile", json_string("reference"));
-    if (json_is_null(json_object_get(o, "planner")))
-        json_object_set_new(o, "planner", json_string("interleaved"));
-    if (json_is_null(json_object_get(o, "sizes"))) {
-        json_t *a = json_array();
-        for (int i = 0; i < MEASURE_N_DEFAULT_SIZES; i++)
-            json_array_append_new(a, json_integer(sizes[i]));
-        json_object_set_new(o, "sizes", a);
-    }
-    if (json_is_null(json_object_get(o, "target_ci_percent")))
-        json_object_set_new(o, "target_ci_percent", json_real(0.5));
-    /* budget_s stays null when not given: the measure stage then caps each
-     * (instance, size) at a fraction of the reference rule's cost. */
-    if (json_is_null(json_object_get(o, "trials")))
-        json_object_set_new(o, "trials", json_integer(5));
-    if (json_is_null(json_object_get(o, "shard")))
-        json_object_set_new(o, "shard", json_string("1/1"));
-}
-
-/* The settings struct back from its JSON form (unknown fields ignored). */
-static void settings_from_json(const json_t *o, campaign_settings *s)
-{
-    memset(s, 0, sizeof *s);
-    const json_t *v;
-    if ((v = json_object_get(o, "profile")) && json_is_string(v))
-        snprintf(s->profile, sizeof s->profile, "%s", json_string_value(v));
-    if ((v = json_object_get(o, "planner")) && json_is_string(v))
-        snprintf(s->planner, sizeof s->planner, "%s", json_string_value(v));
-    if ((v = json_object_get(o, "sizes")) && json_is_array(v)) {
-        size_t i;
-        json_t *x;
-        json_array_foreach(v, i, x) {
-            if (s->n_sizes < CAMPAIGN_MAX_SIZES)
-                s->sizes[s->n_sizes++] = (long)json_integer_value(x);
-        }
-    }
-    if ((v = json_object_get(o, "target_ci_percent")) && json_is_number(v))
-        s->target_ci = json_number_value(v);
-    if ((v = json_object_get(o, "budget_s")) && json_is_number(v))
-        s->budget_s = json_number_value(v);
-    if ((v = json_object_get(o, "trials")) && json_is_integer(v))
-        s->trials = (int)json_integer_value(v);
-    if ((v = json_object_get(o, "shard")) && json_is_string(v))
-        shard_parse(json_string_value(v), &s->shard, NULL);
-}
-
-static char *value_text(const json_t *v)
-{
-    if (!v || json_is_null(v))
-        return strdup("the stage's default");
-    return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-}
-
-int campaign_settings_reconcile(const json_t *stored, const json_t *new_settings,
-                                int has_records, const char *file,
-                                json_t **out, hb_err *err)
-{
-    json_t *merged = json_deep_copy(new_settings);
-    const char *key;
-    json_t *nv;
-    json_object_foreach(merged, key, nv) {
-        json_t *sv = stored ? json_object_get(stored, key) : NULL;
-        int given = !json_is_null(nv);
-        if (!given) {
-            if (sv)
-                json_object_set(merged, key, sv);
-            continue;
-        }
-        int stored_null = !sv || json_is_null(sv);
-        if (!stored || (!stored_null && json_equal(sv, nv)) || !has_records)
-            continue;
-        char *was = value_text(sv), *now = value_text(nv);
-        hb_fail(err, "%s: planning setting '%s' was %s, now %s; this run "
-                "directory already holds records measured under the old "
-                "setting: repeat it, or start a new --run-dir", file, key,
-                was, now);
-        free(was);
-        free(now);
-        json_decref(merged);
-        return -1;
-    }
-    *out = merged;
-    return 0;
 }
 
 /* ---- campaign.json ---------------------------------------------------- */
@@ -268,8 +148,15 @@ static void mark_phase(campaign_ctx *c, const char *phase, int done, int failed,
 static void log_line(const campaign_options *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* What a user can do about a bad setting read back from campaign.json. */
+#define STORED_SETTING_FIX "correct or remove it in that file (a setting left " \
+    "out takes its default, one given as an option replaces it while the run " \
+    "directory holds no records), or start a new --run-dir"
+
 /* Settings and the submissions list: a different submissions list restarts
- * the phases (the stages still keep their finished work). */
+ * the phases (the stages still keep their finished work). The settings
+ * (given, else stored, else the defaults) are checked in full here, before
+ * the run directory is created or campaign.json written. */
 static int apply_settings(campaign_ctx *c, hb_err *err)
 {
     json_t *given = campaign_settings_json(&c->o->settings), *merged;
@@ -280,9 +167,14 @@ static int apply_settings(campaign_ctx *c, hb_err *err)
     json_decref(given);
     if (rc < 0)
         return -1;
-    resolve_defaults(merged);
-    json_object_set_new(c->doc, "settings", merged);
-    settings_from_json(merged, &c->settings);
+    campaign_settings s;
+    rc = settings_from_json(merged, c->path, &s, err);
+    json_decref(merged);
+    if (rc < 0 || settings_validate(&s, c->path, STORED_SETTING_FIX, err) < 0)
+        return -1;
+    settings_resolve(&s);
+    c->settings = s;
+    json_object_set_new(c->doc, "settings", campaign_settings_json(&s));
 
     json_t *subs = json_array();
     for (size_t i = 0; i < c->o->n_packages; i++) {
@@ -619,18 +511,22 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
     c.phase_t0 = hb_mono_s();
     /* The compiler first: a wrong --cc is said before the host check, and
      * also when the build phase is done (the KAT fallback rebuilds). */
-    if (build_check_compiler(o->cc, err) < 0)
+    if (build_check_compiler(o->cc, err) < 0 ||
+        settings_validate(&o->settings, NULL, NULL, err) < 0)
         return -1;
+    /* every setting checked before the run directory is made */
     int stale = 0;
-    if (hb_mkdirs(o->run_dir, err) < 0 || hb_remove_stale_tmp(o->run_dir, &stale, err) < 0 ||
-        load_document(&c, err) < 0)
+    if (load_document(&c, err) < 0)
         return -1;
+    if (apply_settings(&c, err) < 0 || hb_mkdirs(o->run_dir, err) < 0 ||
+        hb_remove_stale_tmp(o->run_dir, &stale, err) < 0) {
+        json_decref(c.doc);
+        return -1;
+    }
     if (stale)
         log_line(o, "removed %d temporary file%s left by an interrupted run", stale,
                  stale == 1 ? "" : "s");
-    int rc = apply_settings(&c, err);
-    if (rc == 0)
-        rc = run_phases(&c, res, err);
+    int rc = run_phases(&c, res, err);
     res->host_problems = c.problems;
     if (rc == 0) {
         finish_session(&c, o->stop_before_measure ? "paused before measuring"
@@ -714,8 +610,13 @@ int campaign_measure_session(const campaign_options *o, campaign_stage_fn measur
     c.o = o;
     if (load_document(&c, err) < 0)
         return -1;
-    json_t *given = campaign_settings_json(&o->settings);
-    resolve_defaults(given);
+    if (settings_validate(&o->settings, NULL, NULL, err) < 0) {
+        json_decref(c.doc);
+        return -1;
+    }
+    campaign_settings resolved = o->settings;
+    settings_resolve(&resolved);
+    json_t *given = campaign_settings_json(&resolved);
     if (!json_object_get(c.doc, "settings"))
         json_object_set(c.doc, "settings", given);
     if (!json_object_get(c.doc, "submissions"))

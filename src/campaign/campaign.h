@@ -11,25 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
-#include "campaign/shard.h"
+#include "campaign/settings.h"
 #include "common/err.h"
 #include "common/progress.h"
-
-#define CAMPAIGN_MAX_SIZES 32
-
-/* The settings that shape the measurements. Zero/empty fields mean "not
- * given": a new campaign leaves them to the stages' defaults, a resumed one
- * keeps what campaign.json holds. */
-typedef struct campaign_settings {
-    char profile[32];    /* build profile */
-    char planner[32];    /* "reference" or "adaptive" */
-    long sizes[CAMPAIGN_MAX_SIZES];
-    int n_sizes;
-    double target_ci;    /* relative CI half-width, percent; <= 0 not given */
-    double budget_s;     /* seconds per (instance, size); <= 0 not given */
-    int trials;          /* 0 not given */
-    shard_spec shard;    /* n == 0: not given (unsharded) */
-} campaign_settings;
 
 typedef struct campaign_options {
     const char *run_dir;
@@ -73,19 +57,10 @@ typedef struct campaign_result {
 /* Runs or resumes the campaign. Returns 0 when every phase ran (instances may
  * still have failed: see RES), -1 with ERR on a refusal (a compiler that
  * cannot be run, checked first; changed planning settings, unfit host
- * without allow_unfit_host) or a stage error. */
+ * without allow_unfit_host, settings out of range: given, or read back
+ * from campaign.json; checked before the run directory is created or
+ * written) or a stage error. */
 int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err);
-
-/* The planning settings as campaign.json stores them (new reference). */
-json_t *campaign_settings_json(const campaign_settings *s);
-
-/* Merges NEW into the settings stored in campaign.json (STORED, may be NULL):
- * fields NEW does not give are taken from STORED. When a field differs and
- * HAS_RECORDS, fails naming FILE and the setting. *OUT gets the resulting
- * settings object (new reference). */
-int campaign_settings_reconcile(const json_t *stored, const json_t *new_settings,
-                                int has_records, const char *file,
-                                json_t **out, hb_err *err);
 
 /* The measure stage of the separate `hashbench measure` command, run
  * inside the campaign.json that `hashbench run` would have written, so

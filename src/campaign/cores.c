@@ -316,7 +316,8 @@ int cores_run(const campaign_options *o, const int *cpus, int n, campaign_result
               hb_err *err)
 {
     memset(res, 0, sizeof *res);
-    if (check_out(o->run_dir, err) < 0)
+    if (settings_validate(&o->settings, NULL, NULL, err) < 0 ||
+        check_out(o->run_dir, err) < 0)
         return -1;
     core_shard *s = calloc((size_t)n, sizeof *s);
     const char **dirs = calloc((size_t)n, sizeof *dirs);

@@ -1,8 +1,8 @@
-/* Calibrated shard costs (see costs.h). The estimate follows the planners of
- * src/measure/plan.h: it is rough (one calibration per size, the adaptive
- * planner taken at its minimum number of trials) but it ranks a 64 KiB hash
- * of a slow instance far above a 32-byte hash of a fast one, which is what
- * balancing needs. */
+/* Calibrated shard costs (see costs.h). The estimate asks the planner of
+ * src/measure/plan.h for the trials it would run: it is rough (one
+ * calibration per size, the adaptive planners taken at the trials their
+ * floors need) but it ranks a 64 KiB hash of a slow instance far above a
+ * 32-byte hash of a fast one, which is what balancing needs. */
 #include "campaign/costs.h"
 
 #include <errno.h>
@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "compile/build.h"
-#include "campaign/campaign.h"
 #include "common/clock.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -28,20 +27,23 @@
 
 double costs_estimate(const campaign_settings *s, double t1_ns, double rate_hz)
 {
-    int trials = s->trials > 0 ? s->trials : plan_default_min_trials(s->planner);
+    campaign_settings given = *s;
+    settings_resolve(&given);
+    plan_settings ps = {0};
+    ps.planner = given.planner;
+    ps.min_trials = given.trials;
+    ps.budget_s = given.budget_s;
+    ps.budget_explicit = given.budget_s > 0;
+    ps.host_rate_hz = rate_hz;
     if (!(t1_ns > 0))
         t1_ns = 1;
-    int ref = strcmp(s->planner, "reference") == 0;
-    double calls = ref ? (double)plan_reference_calls(t1_ns)
-                       : (double)plan_adaptive_calls(t1_ns, rate_hz);
-    double warm = ref ? (double)plan_warmup_calls(t1_ns)
-                      : (double)plan_adaptive_warmup_calls(t1_ns);
-    if (!ref && calls * trials < PLAN_MIN_CALLS) /* adaptive: 100 calls at least */
-        trials = (int)(PLAN_MIN_CALLS / calls + 0.999);
+    unsigned long long calls, warm;
+    int trials;
+    plan_trial_shape(&ps, t1_ns, &calls, &warm, &trials);
     /* the trials, the memory run and the calibration runs; an interleaved
      * trial comes with the baseline's paired trial */
-    int paired = strcmp(s->planner, "interleaved") == 0 ? 2 : 1;
-    return paired * trials * ((calls + warm) * t1_ns * 1e-9 + COSTS_PROBE_START_S) +
+    int paired = plan_is_interleaved(&ps) ? 2 : 1;
+    return paired * trials * ((double)(calls + warm) * t1_ns * 1e-9 + COSTS_PROBE_START_S) +
            3 * COSTS_PROBE_START_S;
 }
 

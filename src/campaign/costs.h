@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 #include "common/strlist.h"
-#include "campaign/campaign.h"
+#include "campaign/settings.h"
 #include "common/err.h"
 #include "probe/counter_read.h"
 
@@ -27,8 +27,9 @@ typedef struct costs_request {
 } costs_request;
 
 /* Seconds one (instance, size) is expected to take under SETTINGS for a
- * calibrated T1_NS nanoseconds per call: the planner's trials times their
- * calls and warm-up, plus a fixed start-up cost per probe process. */
+ * calibrated T1_NS nanoseconds per call: the trials the planner would give
+ * it (plan_trial_shape: their calls and warm-up, as many as its floors
+ * need) plus a fixed start-up cost per probe process. */
 double costs_estimate(const campaign_settings *settings, double t1_ns,
                       double rate_hz);
 

@@ -78,21 +78,13 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
 int stages_measure(const campaign_options *o, const campaign_settings *s,
                    const strlist *instances, int *n_failed, hb_err *err)
 {
-    unsigned sizes[CAMPAIGN_MAX_SIZES];
-    for (int i = 0; i < s->n_sizes; i++)
-        sizes[i] = (unsigned)s->sizes[i];
     measure_options m = {0};
     m.run_dir = o->run_dir;
     m.probe_path = o->probe_path;
-    m.planner = s->planner[0] ? s->planner : NULL;
     m.cpu = o->cpu;
-    m.sizes = s->n_sizes > 0 ? sizes : NULL;
-    m.n_sizes = s->n_sizes;
+    m.settings = *s;
     m.instances = (const char *const *)instances->v;
     m.n_instances = instances->n;
-    m.trials = s->trials;
-    m.target_ci = s->target_ci > 0 ? s->target_ci : 0;
-    m.budget_s = s->budget_s > 0 ? s->budget_s : 0;
     m.time_failed = o->time_failed;
     m.progress = o->progress;
     m.progress_ctx = o->progress_ctx;

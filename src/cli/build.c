@@ -2,6 +2,7 @@
  * and prints one table row per instance of DIR/build.json, followed by the
  * reason of every instance that was not built. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "common/progress.h"
 
 #include <getopt.h>
@@ -75,40 +76,29 @@ static void print_table(const json_t *root)
     }
 }
 
-static int parse_jobs(const char *s, int *jobs)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < 1 || v > 64)
-        return -1;
-    *jobs = (int)v;
-    return 0;
-}
-
 int cmd_build(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"run-dir", required_argument, NULL, 'r'},
-        {"profile", required_argument, NULL, 'p'},
+        HB_OPTION_RUN_DIR, HB_OPTION_PROFILE, HB_OPTION_JOBS,
         {"cc", required_argument, NULL, 'c'},
-        {"jobs", required_argument, NULL, 'j'},
-        {NULL, 0, NULL, 0}};
+        HB_OPTIONS_END};
     build_options opt = {0};
+    hb_err err;
     int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "j:", longopts, NULL)) != -1) {
+    hb_opt_start();
+    while ((c = getopt_long(argc, argv, ":j:", longopts, NULL)) != -1) {
         switch (c) {
-        case 'r': opt.run_dir = optarg; break;
-        case 'p': opt.profile = optarg; break;
+        case HB_OPT_RUN_DIR: opt.run_dir = optarg; break;
+        case HB_OPT_PROFILE: opt.profile = optarg; break;
         case 'c': opt.cc = optarg; break;
         case 'j':
-            if (parse_jobs(optarg, &opt.jobs) != 0)
-                return hb_cli_usage_error("build", "-j needs a number from 1 to 64");
+        case HB_OPT_JOBS:
+            if (hb_opt_jobs(c == 'j' ? "-j" : "--jobs", optarg, &opt.jobs, &err) != 0)
+                return hb_cli_usage_error("build", "%s", err.msg);
             break;
         default:
-            return hb_cli_usage_error("build", "unknown option or missing value: %s",
-                                      argv[optind - 1]);
+            hb_opt_getopt_error(c, argv, &err);
+            return hb_cli_usage_error("build", "%s", err.msg);
         }
     }
     if (!opt.run_dir)
@@ -116,7 +106,6 @@ int cmd_build(int argc, char **argv)
     if (optind >= argc)
         return hb_cli_usage_error("build", "name at least one SUBMISSION folder");
     char baseline[PATH_MAX];
-    hb_err err;
     if (hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
                      "libhb_baseline_sm3.so", &err) != 0) {
         fprintf(stderr, "hashbench build: %s\n", err.msg);

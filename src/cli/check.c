@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "cli/options.h"
 #include "measure/hostcheck.h"
 
 const char hb_summary_check[] = "check the host's fitness for measurement";
@@ -24,16 +25,6 @@ const char hb_usage_check[] =
     "\n"
     "Exit status: 0 fit, 1 problems remain, 2 usage error.\n";
 
-static int parse_cpu(const char *s, int *cpu)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < 0 || v > 4095)
-        return -1;
-    *cpu = (int)v;
-    return 0;
-}
-
 static void print_json(const check_facts *f, const check_item *items, int n)
 {
     json_t *o = json_object();
@@ -48,20 +39,21 @@ static void print_json(const check_facts *f, const check_item *items, int n)
 
 int cmd_check(int argc, char **argv)
 {
-    int cpu = 0, as_json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc) {
-            if (parse_cpu(argv[++i], &cpu) < 0)
-                return hb_cli_usage_error("check", "--cpu wants a core number, "
-                                          "not '%s'", argv[i]);
-        } else if (strcmp(argv[i], "--json") == 0) {
-            as_json = 1;
-        } else {
-            return hb_cli_usage_error("check", "unknown option '%s'", argv[i]);
-        }
-    }
-    check_facts f;
+    static const struct option longopts[] = {
+        HB_OPTION_CPU, {"json", no_argument, NULL, HB_OPT_OWN}, HB_OPTIONS_END};
+    int cpu = 0, as_json = 0, ch;
     hb_err err;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch == HB_OPT_OWN)
+            as_json = 1;
+        else if ((ch == HB_OPT_CPU ? hb_opt_cpu(optarg, &cpu, &err)
+                                   : hb_opt_getopt_error(ch, argv, &err)) < 0)
+            return hb_cli_usage_error("check", "%s", err.msg);
+    }
+    if (optind < argc)
+        return hb_cli_usage_error("check", "unknown argument '%s'", argv[optind]);
+    check_facts f;
     if (check_gather("/", cpu, &f, &err) < 0) {
         fprintf(stderr, "hashbench check: %s\n", err.msg);
         return 2;

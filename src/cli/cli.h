@@ -1,8 +1,9 @@
 /* The command-line layer: one file per subcommand (cli/<name>.c holds
  * cmd_<name>), dispatched from the single table in main.c. A command parses
- * its options, calls library code, prints the library's error message and
- * returns the process exit status: 0 success, 1 the work found failures
- * (e.g. instances that failed), 2 a usage or input error. */
+ * its options with getopt_long (the options several commands share, and
+ * their ranges, are in options.h), calls library code, prints the library's
+ * error message and returns the process exit status: 0 success, 1 the work
+ * found failures (e.g. instances that failed), 2 a usage or input error. */
 #ifndef HB_CLI_CLI_H
 #define HB_CLI_CLI_H
 
@@ -25,10 +26,11 @@ void hb_cli_usage(FILE *fp, const char *name);
 int hb_cli_usage_error(const char *name, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Reads "DATASET [OPT VALUE]" for command NAME: the one positional argument
- * into *DATA, the value of option OPT into *VALUE (each left as it was when
- * absent). Returns 0, or the status of hb_cli_usage_error for an unknown
- * option or a second folder. */
+/* Reads "DATASET [OPT VALUE]" for command NAME (getopt_long, OPT spelled
+ * "--name"): the one positional argument into *DATA, the value of option
+ * OPT into *VALUE (each left as it was when absent). Returns 0, or the
+ * status of hb_cli_usage_error for an unknown option, a missing value or a
+ * second folder. */
 int hb_cli_dataset_args(const char *name, int argc, char **argv, const char *opt,
                         const char **data, const char **value);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "measure/counter.h"
 #include "measure/measure.h"
 
@@ -25,24 +26,25 @@ const char hb_usage_clock[] =
 
 static int parse_args(int argc, char **argv, int *cpu, double *seconds)
 {
-    for (int i = 1; i < argc; i++) {
-        char *end = NULL;
-        if (i + 1 >= argc)
-            return hb_cli_usage_error("clock", "unknown option or missing value: %s",
-                                      argv[i]);
-        if (!strcmp(argv[i], "--cpu")) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0)
-                return hb_cli_usage_error("clock", "--cpu needs a core number");
-            *cpu = (int)v;
-        } else if (!strcmp(argv[i], "--seconds")) {
-            *seconds = strtod(argv[++i], &end);
-            if (*end || !(*seconds > 0) || *seconds > 600)
-                return hb_cli_usage_error("clock", "--seconds needs a number in (0, 600]");
-        } else {
-            return hb_cli_usage_error("clock", "unknown option %s", argv[i]);
+    static const struct option longopts[] = {
+        HB_OPTION_CPU, {"seconds", required_argument, NULL, HB_OPT_OWN}, HB_OPTIONS_END};
+    hb_err err;
+    int ch;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch == HB_OPT_OWN) {
+            char *end;
+            *seconds = strtod(optarg, &end);
+            if (end == optarg || *end || !(*seconds > 0) || *seconds > 600)
+                return hb_cli_usage_error("clock", "--seconds '%s' is not accepted: "
+                                          "give a number in (0, 600]", optarg);
+        } else if ((ch == HB_OPT_CPU ? hb_opt_cpu(optarg, cpu, &err)
+                                     : hb_opt_getopt_error(ch, argv, &err)) < 0) {
+            return hb_cli_usage_error("clock", "%s", err.msg);
         }
     }
+    if (optind < argc)
+        return hb_cli_usage_error("clock", "unknown argument '%s'", argv[optind]);
     return 0;
 }
 

@@ -3,6 +3,7 @@
  * every instance that passed, one record each under DIR/ct/. This file
  * parses the options and prints one line per instance. */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -112,20 +113,21 @@ static int one_library(const char *lib, int bits, const char *source, const ct_o
 int cmd_ct(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"run-dir", required_argument, 0, 'd'}, {"instances", required_argument, 0, 'i'},
+        HB_OPTION_RUN_DIR, HB_OPTION_INSTANCES,
         {"bytes", required_argument, 0, 'b'}, {"measurements", required_argument, 0, 'n'},
         {"library", required_argument, 0, 'l'}, {"digest-bits", required_argument, 0, 'g'},
-        {"source", required_argument, 0, 's'}, {0, 0, 0, 0}};
+        {"source", required_argument, 0, 's'}, HB_OPTIONS_END};
     ct_options o = {0};
     char *list = NULL, *end;
     const char *library = NULL, *source = NULL;
     long bits = 0;
+    hb_err err;
     int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (ch) {
-        case 'd': o.run_dir = optarg; break;
-        case 'i': list = optarg; break;
+        case HB_OPT_RUN_DIR: o.run_dir = optarg; break;
+        case HB_OPT_INSTANCES: list = optarg; break;
         case 'l': library = optarg; break;
         case 's': source = optarg; break;
         case 'g':
@@ -146,7 +148,8 @@ int cmd_ct(int argc, char **argv)
                                           "10000000", optarg);
             break;
         default:
-            return hb_cli_usage_error("ct", "unknown option");
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error("ct", "%s", err.msg);
         }
     }
     if (!!o.run_dir + !!library != 1 || optind != argc)
@@ -170,7 +173,6 @@ int cmd_ct(int argc, char **argv)
     }
     o.progress = progress;
     int found = 0, na = 0;
-    hb_err err;
     int rc = ct_run(&o, &found, &na, &err);
     free(names);
     if (rc != 0) {

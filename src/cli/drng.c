@@ -3,6 +3,7 @@
  * 64 bytes, as the KAT files seed it; each BITS argument is one successive
  * call, printed as one uppercase hex line (an empty line for 0 bits). */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -52,6 +53,18 @@ static int print_draw(drng *d, unsigned long long bits, hb_err *err)
 
 int cmd_drng(int argc, char **argv)
 {
+    /* no options: getopt_long only refuses them (a seed text that starts
+     * with '-' follows "--") */
+    static const struct option longopts[] = {HB_OPTIONS_END};
+    hb_err err;
+    int ch;
+    hb_opt_start();
+    if ((ch = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
+        hb_opt_getopt_error(ch, argv, &err);
+        return hb_cli_usage_error("drng", "%s", err.msg);
+    }
+    argc -= optind - 1;
+    argv += optind - 1;
     if (argc < 3)
         return hb_cli_usage_error("drng", "give a seed text and at least one bit count");
     if (argv[1][0] == '\0')
@@ -65,7 +78,6 @@ int cmd_drng(int argc, char **argv)
     }
     unsigned char seed[DRNG_SEED_BYTES];
     drng d;
-    hb_err err;
     drng_seed_text(argv[1], seed);
     if (drng_init(&d, seed, sizeof seed, &err) != 0) {
         fprintf(stderr, "hashbench drng: %s\n", err.msg);

@@ -1,6 +1,7 @@
 /* hashbench init: writes a starting hashbench.ini into a package from what
  * discovery found (src/compile/init.c), for the user to edit. Options only. */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -24,23 +25,27 @@ const char hb_usage_init[] =
 
 int cmd_init(int argc, char **argv)
 {
+    static const struct option longopts[] = {
+        {"print", no_argument, NULL, HB_OPT_OWN}, HB_OPTIONS_END};
     const char *package = NULL;
-    int print = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--print"))
-            print = 1;
-        else if (argv[i][0] == '-')
-            return hb_cli_usage_error("init", "unknown option '%s'", argv[i]);
-        else if (package)
-            return hb_cli_usage_error("init", "give one PACKAGE folder");
-        else
-            package = argv[i];
+    int print = 0, ch;
+    hb_err err;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch != HB_OPT_OWN) {
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error("init", "%s", err.msg);
+        }
+        print = 1;
     }
+    if (argc - optind > 1)
+        return hb_cli_usage_error("init", "give one PACKAGE folder");
+    if (optind < argc)
+        package = argv[optind];
     if (!package)
         return hb_cli_usage_error("init", "give the PACKAGE folder");
     char *text = NULL, path[PATH_MAX];
     int n = 0;
-    hb_err err;
     if (init_override_text(package, &text, &n, &err) != 0) {
         fprintf(stderr, "hashbench init: %s\n", err.msg);
         return 2;

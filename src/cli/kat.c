@@ -3,6 +3,7 @@
  * CAVP .rsp files. The work is done in src/kat; this file parses options
  * and prints results. */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -76,21 +77,21 @@ static int parse_number(const char *s, double *out)
 static int parse_args(int argc, char **argv, kat_cli *c)
 {
     static const struct option opts[] = {
-        {"run-dir", required_argument, 0, 'd'}, {"loop", no_argument, 0, 'l'},
-        {"no-loop", no_argument, 0, 'n'},
-        {"full", no_argument, 0, 'f'}, {"timeout", required_argument, 0, 't'},
-        {"instances", required_argument, 0, 'i'},
+        HB_OPTION_RUN_DIR, HB_OPTION_TIMEOUT, HB_OPTION_INSTANCES, HB_OPTION_JOBS,
+        {"loop", no_argument, 0, 'l'}, {"no-loop", no_argument, 0, 'n'},
+        {"full", no_argument, 0, 'f'},
         {"write-manifest", required_argument, 0, 'm'},
         {"from-run", required_argument, 0, 'r'}, {"vectors", required_argument, 0, 'v'},
         {"digest-bits", required_argument, 0, 'b'},
-        {"variants-seed", required_argument, 0, 's'}, {"jobs", required_argument, 0, 'j'},
-        {0, 0, 0, 0}};
+        {"variants-seed", required_argument, 0, 's'},
+        HB_OPTIONS_END};
     double num;
+    hb_err err;
     int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (ch) {
-        case 'd': c->run_dir = optarg; break;
+        case HB_OPT_RUN_DIR: c->run_dir = optarg; break;
         case 'l':
         case 'n':
             if (c->loop && c->loop != (ch == 'l' ? KAT_LOOP_ALWAYS : KAT_LOOP_NEVER))
@@ -98,20 +99,18 @@ static int parse_args(int argc, char **argv, kat_cli *c)
             c->loop = ch == 'l' ? KAT_LOOP_ALWAYS : KAT_LOOP_NEVER;
             break;
         case 'f': c->full = 1; break;
-        case 'i': c->instances = optarg; break;
+        case HB_OPT_INSTANCES: c->instances = optarg; break;
         case 'm': c->manifest_pkg = optarg; break;
         case 'r': c->from_run = optarg; break;
         case 'v': c->rsp = optarg; break;
         case 's': c->variants_seed = optarg; break;
-        case 't':
-            if (parse_number(optarg, &c->timeout_s) != 0)
-                return hb_cli_usage_error("kat", "--timeout '%s': give seconds > 0", optarg);
+        case HB_OPT_TIMEOUT:
+            if (hb_opt_timeout(optarg, &c->timeout_s, &err) != 0)
+                return hb_cli_usage_error("kat", "%s", err.msg);
             break;
-        case 'j':
-            if (parse_number(optarg, &num) != 0 || num != (long)num || num > 1024)
-                return hb_cli_usage_error("kat", "--jobs '%s': give a whole number "
-                                          "from 1 to 1024", optarg);
-            c->jobs = (int)num;
+        case HB_OPT_JOBS:
+            if (hb_opt_jobs("--jobs", optarg, &c->jobs, &err) != 0)
+                return hb_cli_usage_error("kat", "%s", err.msg);
             break;
         case 'b':
             if (parse_number(optarg, &num) != 0 || (long)num % 8 || num != (long)num)
@@ -120,7 +119,8 @@ static int parse_args(int argc, char **argv, kat_cli *c)
             c->digest_bits = (int)num;
             break;
         default:
-            return hb_cli_usage_error("kat", "unknown option");
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error("kat", "%s", err.msg);
         }
     }
     if (!!c->run_dir + !!c->manifest_pkg + !!c->rsp != 1)

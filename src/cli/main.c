@@ -1,6 +1,7 @@
 /* hashbench's entry point: the table of subcommands, `help`, `--version`,
  * and dispatch. Each command lives in its own file in this folder. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "sandbox/check.h"
 #include "sandbox/sandbox.h"
 
@@ -58,15 +59,22 @@ int hb_cli_usage_error(const char *name, const char *fmt, ...)
 int hb_cli_dataset_args(const char *name, int argc, char **argv, const char *opt,
                         const char **data, const char **value)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], opt) == 0 && i + 1 < argc)
-            *value = argv[++i];
-        else if (argv[i][0] == '-')
-            return hb_cli_usage_error(name, "unknown option '%s'", argv[i]);
-        else if (!*data)
-            *data = argv[i];
-        else
+    const struct option longopts[] = {
+        {opt + 2, required_argument, NULL, HB_OPT_OWN}, HB_OPTIONS_END};
+    hb_err err;
+    int ch;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch != HB_OPT_OWN) {
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error(name, "%s", err.msg);
+        }
+        *value = optarg;
+    }
+    for (int i = optind; i < argc; i++) {
+        if (*data)
             return hb_cli_usage_error(name, "one dataset folder only ('%s')", argv[i]);
+        *data = argv[i];
     }
     return 0;
 }

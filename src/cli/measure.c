@@ -12,7 +12,7 @@
 #include "campaign/campaign.h"
 #include "common/fs.h"
 #include "measure/measure.h"
-#include "measure/plan.h"
+#include "cli/options.h"
 
 const char hb_summary_measure[] = "time the built instances and write measurement records";
 const char hb_usage_measure[] =
@@ -36,19 +36,25 @@ const char hb_usage_measure[] =
     "                     rounds) is within --target-ci or the budget is spent;\n"
     "                     adaptive: the same short trials, one (instance, size)\n"
     "                     after another; preempted trials are run again;\n"
-    "                     reference: the published rule, N trials (default 5) of\n"
+    "                     reference: the published rule, N trials (default "
+    SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS) ") of\n"
     "                     min(20000, max(ceil(1 s / t1), 20)) calls\n"
     "  --cpu N            core to pin the probe to (default: the last one)\n"
     "  --sizes LIST       message bytes, comma-separated\n"
-    "                     (default 32,128,512,1024,4096,8192,16384,65536)\n"
+    "                     (default " SETTINGS_DEFAULT_SIZES_TEXT ")\n"
     "  --instances LIST   only these instances (Inst or Cand/Inst), comma-separated\n"
-    "  --trials N         reference: trials; others: minimum trials (default 5)\n"
-    "  --target-ci P      target CI half-width in percent (default 0.5)\n"
-    "  --budget S         time budget per (instance, size) in s (default: a tenth\n"
+    "  --trials N         reference: trials; others: minimum trials (default\n"
+    "                     " SETTINGS_TEXT(SETTINGS_INTERLEAVED_MIN_TRIALS) " interleaved, "
+    SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS) " the others)\n"
+    "  --target-ci P      target CI half-width in percent (default "
+    SETTINGS_TEXT(SETTINGS_DEFAULT_TARGET_CI) ")\n"
+    "  --budget S         time budget per (instance, size) in s (default: "
+    SETTINGS_TEXT(SETTINGS_AUTO_BUDGET_FRACTION) "\n"
     "                     of the reference rule's cost for that size, at most\n"
-    "                     10 s, raised to what 5 trials and 100 calls need;\n"
-    "                     interleaved: paired baseline trials included; a given\n"
-    "                     S is used as it is)\n"
+    "                     " SETTINGS_TEXT(SETTINGS_AUTO_BUDGET_MAX_S) " s, raised to what the "
+    "minimum trials and\n"
+    "                     100 calls need; interleaved: paired baseline trials\n"
+    "                     included; a given S is used as it is)\n"
     "  --force            redo existing records\n"
     "  --time-failed      also time instances whose KAT status is MISMATCH (by\n"
     "                     default an instance that fails its KAT is not timed);\n"
@@ -56,13 +62,11 @@ const char hb_usage_measure[] =
     "  --allow-unfit-host measure even when the host check finds problems (they\n"
     "                     stay recorded in campaign.json)\n";
 
-#define MAX_SIZES 64
 #define MAX_INSTANCES 256
 
 typedef struct measure_cli {
     measure_options o;
     int allow_unfit_host;
-    unsigned sizes[MAX_SIZES];
     char *inst_buf;
     const char *inst[MAX_INSTANCES];
     char probe[4200];
@@ -84,79 +88,40 @@ static int split_instances(measure_cli *m, const char *list)
     return 0;
 }
 
-static int number(const char *opt, const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    *out = strtod(s, &end);
-    if (end == s || *end || !(*out >= lo && *out <= hi))
-        return hb_cli_usage_error("measure", "%s needs a number from %g to %g, not '%s'",
-                                  opt, lo, hi, s);
-    return 0;
-}
-
-static int parse_option(measure_cli *m, const char *k, const char *v)
-{
-    double d;
-    hb_err err;
-    if (!strcmp(k, "--run-dir")) {
-        m->o.run_dir = v;
-    } else if (!strcmp(k, "--plan")) {
-        if (!plan_known(v))
-            return hb_cli_usage_error("measure", "--plan is interleaved, adaptive or "
-                                      "reference, not '%s'", v);
-        m->o.planner = v;
-    } else if (!strcmp(k, "--sizes")) {
-        int n = measure_parse_sizes(v, m->sizes, MAX_SIZES, &err);
-        if (n < 0)
-            return hb_cli_usage_error("measure", "%s", err.msg);
-        m->o.sizes = m->sizes;
-        m->o.n_sizes = n;
-    } else if (!strcmp(k, "--instances")) {
-        return split_instances(m, v);
-    } else if (!strcmp(k, "--cpu")) {
-        if (number(k, v, 0, 4095, &d))
-            return 2;
-        m->o.cpu = (int)d;
-    } else if (!strcmp(k, "--trials")) {
-        if (number(k, v, 2, 1000, &d))
-            return 2;
-        m->o.trials = (int)d;
-    } else if (!strcmp(k, "--target-ci")) {
-        if (number(k, v, 0.001, 100, &d))
-            return 2;
-        m->o.target_ci = d;
-    } else if (!strcmp(k, "--budget")) {
-        if (number(k, v, 0.001, 86400, &d))
-            return 2;
-        m->o.budget_s = d;
-    } else {
-        return hb_cli_usage_error("measure", "unknown option %s", k);
-    }
-    return 0;
-}
+enum { OPT_FORCE = HB_OPT_OWN, OPT_TIME_FAILED, OPT_ALLOW_UNFIT };
 
 static int parse_args(int argc, char **argv, measure_cli *m)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--force")) {
-            m->o.force = 1;
-            continue;
+    static const struct option longopts[] = {
+        HB_OPTION_RUN_DIR, HB_OPTION_CPU, HB_OPTION_PLAN, HB_OPTION_SIZES,
+        HB_OPTION_INSTANCES, HB_OPTION_TRIALS, HB_OPTION_TARGET_CI, HB_OPTION_BUDGET,
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
+        {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
+        HB_OPTIONS_END};
+    hb_err err;
+    int ch, rc = 0;
+    hb_opt_start();
+    while (rc == 0 && (ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        switch (ch) {
+        case HB_OPT_RUN_DIR: m->o.run_dir = optarg; break;
+        case HB_OPT_INSTANCES: rc = split_instances(m, optarg); break;
+        case HB_OPT_CPU: rc = hb_opt_cpu(optarg, &m->o.cpu, &err); break;
+        case OPT_FORCE: m->o.force = 1; break;
+        case OPT_TIME_FAILED: m->o.time_failed = 1; break;
+        case OPT_ALLOW_UNFIT: m->allow_unfit_host = 1; break;
+        default:
+            rc = hb_opt_is_setting(ch) ? hb_opt_setting(ch, optarg, &m->o.settings, &err)
+                                       : hb_opt_getopt_error(ch, argv, &err);
         }
-        if (!strcmp(argv[i], "--time-failed")) {
-            m->o.time_failed = 1;
-            continue;
-        }
-        if (!strcmp(argv[i], "--allow-unfit-host")) {
-            m->allow_unfit_host = 1;
-            continue;
-        }
-        if (i + 1 >= argc)
-            return hb_cli_usage_error("measure", "option %s needs a value", argv[i]);
-        int rc = parse_option(m, argv[i], argv[i + 1]);
-        if (rc)
-            return rc;
-        i++;
+        if (rc < 0)
+            return hb_cli_usage_error("measure", "%s", err.msg);
     }
+    if (rc)
+        return rc;
+    if (optind < argc)
+        return hb_cli_usage_error("measure", "'%s': measure takes no folder; give the "
+                                  "run directory as --run-dir DIR", argv[optind]);
     if (!m->o.run_dir)
         return hb_cli_usage_error("measure", "--run-dir DIR is required");
     return 0;
@@ -185,13 +150,7 @@ static void campaign_of(const measure_cli *m, campaign_options *c)
     c->time_failed = m->o.time_failed;
     c->host_root = "/";
     c->log = stderr;
-    if (m->o.planner)
-        snprintf(c->settings.planner, sizeof c->settings.planner, "%s", m->o.planner);
-    for (int i = 0; i < m->o.n_sizes && i < CAMPAIGN_MAX_SIZES; i++)
-        c->settings.sizes[c->settings.n_sizes++] = (long)m->o.sizes[i];
-    c->settings.target_ci = m->o.target_ci;
-    c->settings.budget_s = m->o.budget_s;
-    c->settings.trials = m->o.trials;
+    c->settings = m->o.settings;
 }
 
 int cmd_measure(int argc, char **argv)

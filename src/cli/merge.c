@@ -1,6 +1,7 @@
 /* hashbench merge: joins the run directories of a sharded campaign into one
  * (src/campaign/merge.h), refusing shards measured under different settings. */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,28 +22,26 @@ const char hb_usage_merge[] =
 
 int cmd_merge(int argc, char **argv)
 {
+    static const struct option longopts[] = {HB_OPTION_RUN_DIR, HB_OPTIONS_END};
     const char *out = NULL;
-    const char **dirs = calloc((size_t)argc, sizeof *dirs);
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--run-dir") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else if (argv[i][0] == '-') {
-            free(dirs);
-            return hb_cli_usage_error("merge", "unknown option '%s'", argv[i]);
+    hb_err err;
+    int ch;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch == HB_OPT_RUN_DIR) {
+            out = optarg;
         } else {
-            dirs[n++] = argv[i];
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error("merge", "%s", err.msg);
         }
     }
-    if (!out || n == 0) {
-        free(dirs);
+    const char **dirs = (const char **)argv + optind;
+    int n = argc - optind;
+    if (!out || n == 0)
         return hb_cli_usage_error("merge", "give --run-dir OUT and at least one "
                                   "shard directory");
-    }
     merge_counts c;
-    hb_err err;
     int rc = merge_run(out, dirs, n, &c, &err);
-    free(dirs);
     if (rc < 0) {
         fprintf(stderr, "hashbench merge: %s\n", err.msg);
         return 2;

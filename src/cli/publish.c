@@ -1,6 +1,7 @@
 /* hashbench publish: copies what the reports cite from a run directory to
  * DATA/ID/ with paths relative to DATA (src/campaign/publish.h). */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <string.h>
 #include "campaign/publish.h"
@@ -23,21 +24,32 @@ const char hb_usage_publish[] =
 
 int cmd_publish(int argc, char **argv)
 {
+    enum { OPT_SYSTEM = HB_OPT_OWN, OPT_DATA };
+    static const struct option longopts[] = {
+        HB_OPTION_RUN_DIR, {"system", required_argument, NULL, OPT_SYSTEM},
+        {"data", required_argument, NULL, OPT_DATA}, HB_OPTIONS_END};
     const char *run_dir = NULL, *system = NULL, *data = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char **slot = !strcmp(argv[i], "--run-dir") ? &run_dir
-                          : !strcmp(argv[i], "--system")  ? &system
-                          : !strcmp(argv[i], "--data")    ? &data : NULL;
-        if (!slot || i + 1 >= argc)
-            return hb_cli_usage_error("publish", "unknown option or missing "
-                                      "value: '%s'", argv[i]);
-        *slot = argv[++i];
+    hb_err err;
+    int ch;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch == HB_OPT_RUN_DIR) {
+            run_dir = optarg;
+        } else if (ch == OPT_SYSTEM) {
+            system = optarg;
+        } else if (ch == OPT_DATA) {
+            data = optarg;
+        } else {
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error("publish", "%s", err.msg);
+        }
     }
+    if (optind < argc)
+        return hb_cli_usage_error("publish", "unknown argument '%s'", argv[optind]);
     if (!run_dir || !system || !data)
         return hb_cli_usage_error("publish", "--run-dir, --system and --data "
                                   "are required");
     publish_counts c;
-    hb_err err;
     if (publish_run(run_dir, system, data, &c, &err) < 0) {
         fprintf(stderr, "hashbench publish: %s\n", err.msg);
         return 2;

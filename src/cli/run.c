@@ -16,7 +16,7 @@
 #include "common/walk.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
-#include "measure/plan.h"
+#include "cli/options.h"
 
 const char hb_summary_run[] = "run a whole campaign: check, build, kat, measure";
 const char hb_usage_run[] =
@@ -64,117 +64,83 @@ const char hb_usage_run[] =
     "Exit status: 0 all instances passed, 1 some failed (the campaign still\n"
     "completed), 2 usage error or refusal.\n";
 
-/* Parses a number in [LO, HI]; -1 when TEXT is not one. */
-static int parse_num(const char *text, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int set_text(char *dst, size_t n, const char *opt, const char *v)
-{
-    if (strlen(v) >= n)
-        return hb_cli_usage_error("run", "%s '%s' is too long", opt, v);
-    snprintf(dst, n, "%s", v);
-    return 0;
-}
-
-static int parse_sizes(campaign_settings *s, const char *list)
-{
-    unsigned sizes[CAMPAIGN_MAX_SIZES];
-    hb_err err;
-    int n = measure_parse_sizes(list, sizes, CAMPAIGN_MAX_SIZES, &err);
-    if (n < 0)
-        return hb_cli_usage_error("run", "--sizes: %s", err.msg);
-    for (int i = 0; i < n; i++)
-        s->sizes[i] = (long)sizes[i];
-    s->n_sizes = n;
-    return 0;
-}
-
 /* --cpus LIST, when given. */
 static const char *cpus_list;
 
-/* Options with a value; returns 0, or the usage-error status. */
-static int parse_valued(campaign_options *o, const char *opt, const char *v)
-{
-    campaign_settings *s = &o->settings;
-    double x;
-    hb_err err;
-    if (!strcmp(opt, "--run-dir")) o->run_dir = v;
-    else if (!strcmp(opt, "--system")) o->system_id = v;
-    else if (!strcmp(opt, "--cc")) o->cc = v;
-    else if (!strcmp(opt, "--shard-costs")) o->shard_costs = v;
-    else if (!strcmp(opt, "--cpus")) cpus_list = v;
-    else if (!strcmp(opt, "--profile")) return set_text(s->profile, sizeof s->profile, opt, v);
-    else if (!strcmp(opt, "--plan") || !strcmp(opt, "--planner")) {
-        if (!plan_known(v))
-            return hb_cli_usage_error("run", "%s is interleaved, adaptive or reference, "
-                                      "not '%s'", opt, v);
-        return set_text(s->planner, sizeof s->planner, opt, v);
-    }
-    else if (!strcmp(opt, "--sizes")) return parse_sizes(s, v);
-    else if (!strcmp(opt, "--shard")) {
-        if (shard_parse(v, &s->shard, &err) < 0)
-            return hb_cli_usage_error("run", "%s", err.msg);
-    } else if (parse_num(v, 0, 1e9, &x) < 0) {
-        return hb_cli_usage_error("run", "%s wants a number, not '%s'", opt, v);
-    } else if (!strcmp(opt, "--cpu")) o->cpu = (int)x;
-    else if (!strcmp(opt, "--target-ci")) s->target_ci = x;
-    else if (!strcmp(opt, "--budget")) s->budget_s = x;
-    else if (!strcmp(opt, "--trials")) s->trials = (int)x;
-    else if (!strcmp(opt, "--timeout")) o->timeout_s = x;
-    else if (!strcmp(opt, "--jobs")) o->jobs = (int)x;
-    else return hb_cli_usage_error("run", "unknown option '%s'", opt);
-    return 0;
-}
-
-static int is_valued(const char *opt)
-{
-    static const char *const names[] = {"--run-dir", "--system", "--cc", "--shard-costs",
-        "--profile", "--plan", "--planner", "--sizes", "--shard", "--cpu",
-        "--target-ci", "--budget", "--trials", "--timeout", "--jobs", "--cpus"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(opt, names[i]) == 0)
-            return 1;
-    return 0;
-}
-
 static int want_ct; /* --ct */
+
+enum {
+    OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
+    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT
+};
+
+/* One option; returns 0, or -1 with ERR. */
+static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
+{
+    if (hb_opt_is_setting(ch))
+        return hb_opt_setting(ch, v, &o->settings, err);
+    switch (ch) {
+    case HB_OPT_RUN_DIR: o->run_dir = v; break;
+    case OPT_SYSTEM: o->system_id = v; break;
+    case OPT_CC: o->cc = v; break;
+    case OPT_SHARD_COSTS: o->shard_costs = v; break;
+    case OPT_CPUS: cpus_list = v; break;
+    case OPT_PLANNER: return hb_opt_setting(HB_OPT_PLAN, v, &o->settings, err);
+    case HB_OPT_CPU: return hb_opt_cpu(v, &o->cpu, err);
+    case HB_OPT_TIMEOUT: return hb_opt_timeout(v, &o->timeout_s, err);
+    case HB_OPT_JOBS: return hb_opt_jobs("--jobs", v, &o->jobs, err);
+    case OPT_LOOP: o->loop = KAT_LOOP_ALWAYS; break;
+    case OPT_NO_LOOP: o->loop = KAT_LOOP_NEVER; break;
+    case OPT_FULL: o->full = 1; break;
+    case OPT_ALLOW_UNFIT: o->allow_unfit_host = 1; break;
+    case OPT_TIME_FAILED: o->time_failed = 1; break;
+    case OPT_CT: want_ct = 1; break;
+    default: return -1;
+    }
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, campaign_options *o,
                       const char ***subs, size_t *n_subs)
 {
+    static const struct option longopts[] = {
+        HB_OPTION_RUN_DIR, HB_OPTION_CPU, HB_OPTION_JOBS, HB_OPTION_TIMEOUT,
+        HB_OPTION_PLAN, HB_OPTION_PROFILE, HB_OPTION_SIZES, HB_OPTION_TRIALS,
+        HB_OPTION_TARGET_CI, HB_OPTION_BUDGET, HB_OPTION_SHARD,
+        {"planner", required_argument, NULL, OPT_PLANNER},
+        {"system", required_argument, NULL, OPT_SYSTEM},
+        {"cc", required_argument, NULL, OPT_CC},
+        {"shard-costs", required_argument, NULL, OPT_SHARD_COSTS},
+        {"cpus", required_argument, NULL, OPT_CPUS},
+        {"loop", no_argument, NULL, OPT_LOOP},
+        {"no-loop", no_argument, NULL, OPT_NO_LOOP},
+        {"full", no_argument, NULL, OPT_FULL},
+        {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
+        {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
+        {"ct", no_argument, NULL, OPT_CT},
+        HB_OPTIONS_END};
+    hb_err err;
+    int ch;
     *subs = calloc((size_t)argc, sizeof **subs);
     *n_subs = 0;
     o->cpu = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int rc = 0;
-        if (is_valued(a)) {
-            if (i + 1 >= argc)
-                return hb_cli_usage_error("run", "%s needs a value", a);
-            rc = parse_valued(o, a, argv[++i]);
-        } else if (!strcmp(a, "--loop")) o->loop = KAT_LOOP_ALWAYS;
-        else if (!strcmp(a, "--no-loop")) o->loop = KAT_LOOP_NEVER;
-        else if (!strcmp(a, "--full")) o->full = 1;
-        else if (!strcmp(a, "--allow-unfit-host")) o->allow_unfit_host = 1;
-        else if (!strcmp(a, "--time-failed")) o->time_failed = 1;
-        else if (!strcmp(a, "--ct")) want_ct = 1;
-        else if (a[0] == '-' && a[1]) rc = hb_cli_usage_error("run", "unknown option '%s'", a);
-        else (*subs)[(*n_subs)++] = a;
-        if (rc)
-            return rc;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if ((ch == '?' || ch == ':') && hb_opt_getopt_error(ch, argv, &err) < 0)
+            return hb_cli_usage_error("run", "%s", err.msg);
+        if (parse_option(o, ch, optarg, &err) < 0)
+            return hb_cli_usage_error("run", "%s", err.msg);
     }
+    for (int i = optind; i < argc; i++)
+        (*subs)[(*n_subs)++] = argv[i];
     if (!o->run_dir)
         return hb_cli_usage_error("run", "--run-dir DIR is required");
     if (cpus_list && (o->cpu >= 0 || o->settings.shard.n > 0))
         return hb_cli_usage_error("run", "--cpus gives each core its shard: leave out "
                                   "--cpu and --shard");
+    /* every setting, before anything is built or written */
+    if (settings_validate(&o->settings, NULL, NULL, &err) < 0)
+        return hb_cli_usage_error("run", "%s", err.msg);
     return 0;
 }
 
@@ -284,8 +250,12 @@ int cmd_run(int argc, char **argv)
     o.progress = campaign_progress_fn;
     o.progress_ctx = &prog;
 
+    /* both filled before any use: a stage that fails without a message
+     * still prints a defined one */
     campaign_result r;
+    memset(&r, 0, sizeof r);
     hb_err err;
+    hb_fail(&err, "the campaign stopped without saying why");
     rc = n_cpus > 0 ? cores_run(&o, cpus, n_cpus, &r, &err) : campaign_run(&o, &r, &err);
     campaign_progress_end(&prog);
     if (rc == 0 && want_ct) {

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 
 #include <string.h>
-#include "report/report.h"
+#include "report/validate.h"
 
 const char hb_summary_validate[] = "re-derive a dataset's figures and check its site";
 const char hb_usage_validate[] =

@@ -31,6 +31,7 @@
 
 typedef struct measure_ctx {
     const measure_options *o;
+    campaign_settings given;  /* o->settings with the defaults filled in */
     plan_settings settings;
     counter_kind counter;
     double rate_hz;
@@ -48,26 +49,6 @@ int measure_default_cpu(void)
         if (CPU_ISSET(c, &set))
             return c;
     return -1;
-}
-
-int measure_parse_sizes(const char *list, unsigned *sizes, int cap, hb_err *err)
-{
-    int n = 0;
-    const char *p = list;
-    while (*p) {
-        char *end;
-        unsigned long v = strtoul(p, &end, 10);
-        if (end == p || (*end && *end != ',') || v == 0 || v > (1ul << 30))
-            return hb_fail(err, "--sizes: '%s' is not a list of byte counts "
-                           "(1 to 2^30) separated by commas", list);
-        if (n == cap)
-            return hb_fail(err, "--sizes: at most %d sizes", cap);
-        sizes[n++] = (unsigned)v;
-        p = *end ? end + 1 : end;
-    }
-    if (n == 0)
-        return hb_fail(err, "--sizes: empty list; give e.g. 32,4096");
-    return n;
 }
 
 typedef struct rate_job {
@@ -539,17 +520,16 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
 {
     memset(c, 0, sizeof *c);
     c->o = o;
-    c->settings.planner = o->planner ? o->planner : "interleaved";
-    if (!plan_known(c->settings.planner))
-        return hb_fail(err, "unknown planner '%s': use interleaved, adaptive or "
-                       "reference", c->settings.planner);
-    c->settings.min_trials = o->trials > 0 ? o->trials
-                                            : plan_default_min_trials(c->settings.planner);
-    c->settings.target_ci_percent = o->target_ci > 0 ? o->target_ci : 0.5;
-    /* no --budget: at most 10 s and at most a tenth of what the reference
-     * rule would spend on the same size (plan_adaptive_budget) */
-    c->settings.budget_explicit = o->budget_s > 0;
-    c->settings.budget_s = o->budget_s > 0 ? o->budget_s : PLAN_DEFAULT_BUDGET_S;
+    if (settings_validate(&o->settings, NULL, NULL, err) < 0)
+        return -1;
+    c->given = o->settings;
+    settings_resolve(&c->given);
+    c->settings.planner = c->given.planner;
+    c->settings.min_trials = c->given.trials;
+    c->settings.target_ci_percent = c->given.target_ci;
+    /* no --budget: the budget rule (plan_adaptive_budget) */
+    c->settings.budget_explicit = c->given.budget_s > 0;
+    c->settings.budget_s = c->given.budget_s;
     c->settings.max_retries = 2;
     c->settings.max_trials = 200;
     c->cpu = o->cpu >= 0 ? o->cpu : measure_default_cpu();
@@ -587,9 +567,8 @@ int measure_run(const measure_options *o, int *n_failed, hb_err *err)
         json_decref(build);
         return -1;
     }
-    static const unsigned defaults[] = MEASURE_DEFAULT_SIZES;
-    const unsigned *sizes = o->sizes ? o->sizes : defaults;
-    int n_sizes = o->sizes ? o->n_sizes : MEASURE_N_DEFAULT_SIZES;
+    const unsigned *sizes = c.given.sizes;
+    int n_sizes = c.given.n_sizes;
     json_t *arr = json_object_get(build, "instances");
     int rc = json_is_array(arr) ? 0
              : hb_fail_at(err, path, 0, "no 'instances' array; run hashbench build");

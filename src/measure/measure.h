@@ -13,26 +13,20 @@
 #ifndef HB_MEASURE_MEASURE_H
 #define HB_MEASURE_MEASURE_H
 
+#include "campaign/settings.h"
 #include "common/err.h"
 #include "common/progress.h"
-
-/* S1..S8 of the guide. */
-#define MEASURE_DEFAULT_SIZES {32, 128, 512, 1024, 4096, 8192, 16384, 65536}
-#define MEASURE_N_DEFAULT_SIZES 8
 
 typedef struct measure_options {
     const char *run_dir;
     const char *probe_path;          /* hashbench-probe */
-    const char *planner;             /* "reference" or "adaptive"; NULL adaptive */
     int cpu;                         /* -1: the last CPU this process may use */
-    const unsigned *sizes;           /* NULL: S1..S8 */
-    int n_sizes;
+    campaign_settings settings;      /* planner, sizes, trials, target CI,
+                                        budget; what it does not give takes
+                                        its default (settings_resolve); the
+                                        profile and shard are not read */
     const char *const *instances;    /* NULL: all; "Inst" or "Cand/Inst" */
     int n_instances;
-    int trials;                      /* reference: trials; adaptive: minimum; 0 = 5 */
-    double target_ci;                /* percent; 0 = 0.5 */
-    double budget_s;                 /* adaptive budget per (instance, size); 0 =
-                                        automatic (plan_adaptive_budget) */
     int force;                       /* redo existing records */
     int time_failed;                 /* also time an instance whose KAT
                                         status is a MISMATCH (else only
@@ -51,9 +45,5 @@ int measure_run(const measure_options *o, int *n_failed, hb_err *err);
 /* The default CPU: the highest-numbered CPU in this process's affinity
  * mask (-1 when it cannot be read). */
 int measure_default_cpu(void);
-
-/* Parses a size list "32,128,4096" into SIZES (capacity CAP); returns the
- * count, or -1 with ERR naming the bad item. */
-int measure_parse_sizes(const char *list, unsigned *sizes, int cap, hb_err *err);
 
 #endif

@@ -2,7 +2,8 @@
  * timed loop lasts at least 10 ms (so the per-call time does not come from
  * one cold call), then the chosen rule sets calls per trial; the adaptive
  * rule sets its budget from the calibrated per-call time and recomputes the
- * statistics after each kept trial. */
+ * statistics after each kept trial. The defaults (minimum trials, the
+ * budget rule) come from campaign/settings.h. */
 #include "measure/plan.h"
 
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "campaign/settings.h"
 #include "measure/stats.h"
 #include "common/clock.h"
 
@@ -55,15 +57,15 @@ unsigned long long plan_adaptive_warmup_calls(double t1_ns)
 double plan_reference_cost_s(double t1_ns, int min_trials)
 {
     double calls = (double)(plan_reference_calls(t1_ns) + plan_warmup_calls(t1_ns));
-    return (double)(min_trials > 0 ? min_trials : PLAN_MIN_TRIALS) * calls * t1_ns * 1e-9;
+    return (double)(min_trials > 0 ? min_trials : SETTINGS_REFERENCE_TRIALS) * calls * t1_ns * 1e-9;
 }
 
 double plan_adaptive_budget(const plan_settings *s, double t1_ns, int min_trials)
 {
-    double b = s->budget_s > 0 ? s->budget_s : PLAN_DEFAULT_BUDGET_S;
+    double b = s->budget_s > 0 ? s->budget_s : SETTINGS_AUTO_BUDGET_MAX_S;
     if (s->budget_explicit)
         return b;
-    double f = s->budget_fraction > 0 ? s->budget_fraction : PLAN_BUDGET_FRACTION;
+    double f = s->budget_fraction > 0 ? s->budget_fraction : SETTINGS_AUTO_BUDGET_FRACTION;
     double cap = f * plan_reference_cost_s(t1_ns, min_trials);
     return cap < b ? cap : b;
 }
@@ -115,18 +117,6 @@ const char *plan_stop_name(int stopped)
     case PLAN_STOP_FAILURE: return "failure";
     default: return NULL;
     }
-}
-
-int plan_known(const char *planner)
-{
-    return planner && (!strcmp(planner, "interleaved") || !strcmp(planner, "adaptive") ||
-                       !strcmp(planner, "reference"));
-}
-
-int plan_default_min_trials(const char *planner)
-{
-    return planner && !strcmp(planner, "interleaved") ? PLAN_ILV_MIN_TRIALS
-                                                       : PLAN_MIN_TRIALS;
 }
 
 int plan_is_interleaved(const plan_settings *s)
@@ -291,17 +281,18 @@ static size_t kept(const plan_outcome *out, unsigned long long *calls)
     return k;
 }
 
-/* Sets the calls, warm-up and budget of the timed trials from calibration. */
-static void plan_trials(plan_cell *c)
+int plan_min_trials(const plan_settings *s)
 {
-    const plan_settings *s = c->s;
-    plan_outcome *out = c->out;
-    trial_request *rq = &c->rq;
-    int min_trials = c->min_trials;
-    double t1 = out->calib_ns_per_call;
-    if (c->adaptive) {
-        rq->calls = plan_adaptive_calls(t1, s->host_rate_hz);
-        rq->warmup = plan_adaptive_warmup_calls(t1);
+    return s->min_trials > 0 ? s->min_trials : settings_default_min_trials(s->planner);
+}
+
+void plan_trial_shape(const plan_settings *s, double t1, unsigned long long *calls,
+                      unsigned long long *warmup, int *floor_trials)
+{
+    int min_trials = plan_min_trials(s);
+    if (strcmp(s->planner, "reference") != 0) {
+        *calls = plan_adaptive_calls(t1, s->host_rate_hz);
+        *warmup = plan_adaptive_warmup_calls(t1);
         /* interleaved: the minimum trials alone reach the 100-call floor
          * where that keeps a trial within 3 ms, short enough to be seldom
          * preempted (a 64 KiB message of 1 ms gets trials of 3 calls) */
@@ -311,42 +302,55 @@ static void plan_trials(plan_cell *c)
             unsigned long long fit = (unsigned long long)(ILV_MAX_TRIAL_NS / t1);
             if (want > fit)
                 want = fit;
-            if (rq->calls < want)
-                rq->calls = want;
+            if (*calls < want)
+                *calls = want;
         }
         /* An explicit budget holds for slow calls too: the min_trials
          * processes that always run fit in it, one call each at least. */
         if (s->budget_explicit && t1 > 0) {
             double fit = s->budget_s * 1e9 / ((double)min_trials * t1);
             unsigned long long n = fit >= 1.0 ? (unsigned long long)fit : 1ULL;
-            if (rq->calls > n)
-                rq->calls = n;
-            if (rq->warmup > n)
-                rq->warmup = n;
+            if (*calls > n)
+                *calls = n;
+            if (*warmup > n)
+                *warmup = n;
         }
     } else {
-        rq->calls = plan_reference_calls(t1);
+        *calls = plan_reference_calls(t1);
         /* the reference rule's trials alone must reach 100 calls */
-        if (rq->calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
-            rq->calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
-                        (unsigned long long)min_trials;
-        rq->warmup = plan_warmup_calls(t1);
+        if (*calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
+            *calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
+                     (unsigned long long)min_trials;
+        *warmup = plan_warmup_calls(t1);
     }
+    if (floor_trials) {
+        unsigned long long need = (PLAN_MIN_CALLS + *calls - 1) / *calls;
+        *floor_trials = need > (unsigned long long)min_trials ? (int)need : min_trials;
+    }
+}
+
+/* Sets the calls, warm-up and budget of the timed trials from calibration. */
+static void plan_trials(plan_cell *c)
+{
+    const plan_settings *s = c->s;
+    plan_outcome *out = c->out;
+    trial_request *rq = &c->rq;
+    int min_trials = c->min_trials;
+    double t1 = out->calib_ns_per_call;
+    int floor_trials;
+    plan_trial_shape(s, t1, &rq->calls, &rq->warmup, &floor_trials);
     rq->timeout_s = timeout_for(rq->calls + rq->warmup, t1);
     out->calls_per_trial = rq->calls;
     out->warmup_calls = rq->warmup;
     /* the reference rule's cost with its own trial count (the interleaved
      * planner's larger minimum is not the rule's) */
-    int ref_trials = plan_is_interleaved(s) ? PLAN_MIN_TRIALS : min_trials;
+    int ref_trials = plan_is_interleaved(s) ? SETTINGS_REFERENCE_TRIALS : min_trials;
     out->reference_cost_s = plan_reference_cost_s(t1, ref_trials);
     c->trial_s = out->process_s + (double)(rq->calls + rq->warmup) * t1 * 1e-9;
     if (!c->adaptive)
         return;
     out->budget_s = out->floor_budget_s = plan_adaptive_budget(s, t1, ref_trials);
     if (!s->budget_explicit) {
-        unsigned long long floor_trials = (PLAN_MIN_CALLS + rq->calls - 1) / rq->calls;
-        if (floor_trials < (unsigned long long)min_trials)
-            floor_trials = (unsigned long long)min_trials;
         /* an interleaved slot also pays for the baseline's paired trial */
         double slot_s = c->trial_s * (plan_is_interleaved(s) ? 2.0 : 1.0);
         double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * slot_s;
@@ -372,8 +376,7 @@ int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *t
         c->cap_s = s->budget_explicit && 2 * s->budget_s > PLAN_MAX_CELL_S
                        ? 2 * s->budget_s : PLAN_MAX_CELL_S;
     c->adaptive = strcmp(s->planner, "reference") != 0;
-    c->min_trials = s->min_trials > 0 ? s->min_trials
-                                        : plan_default_min_trials(s->planner);
+    c->min_trials = plan_min_trials(s);
     int max_trials = s->max_trials > 0 ? s->max_trials : 200;
     c->cap = c->adaptive ? (size_t)max_trials
                          : (size_t)c->min_trials * (size_t)(1 + s->max_retries);

@@ -45,8 +45,6 @@
 #define PLAN_DISTURBED_PERCENT 5.0
 #define PLAN_CPU_SHORT_PERCENT 1.0
 #define PLAN_CPU_SHORT_SLACK_NS 2000.0
-#define PLAN_DEFAULT_BUDGET_S 10.0
-#define PLAN_BUDGET_FRACTION 0.1
 #define PLAN_MAX_CELL_S 300.0
 #define PLAN_FLOOR_MARGIN 1.5
 
@@ -81,14 +79,15 @@ typedef int (*plan_trial_fn)(const trial_request *rq, trial_result *res,
 
 typedef struct plan_settings {
     const char *planner;       /* "interleaved", "adaptive" or "reference" */
-    int min_trials;            /* reference: the trial count; adaptive: the minimum */
+    int min_trials;            /* reference: the trial count; adaptive: the minimum
+                                  (<= 0: settings_default_min_trials) */
     double target_ci_percent;  /* adaptive */
     double budget_s;           /* adaptive: wall-clock budget for adding trials;
                                   with budget_explicit 0 only an upper bound
-                                  (<= 0: PLAN_DEFAULT_BUDGET_S) */
+                                  (<= 0: SETTINGS_AUTO_BUDGET_MAX_S) */
     int budget_explicit;       /* 1: budget_s as given, no reference cap */
     double budget_fraction;    /* cap: this share of the reference rule's
-                                  cost (<= 0: PLAN_BUDGET_FRACTION) */
+                                  cost (<= 0: SETTINGS_AUTO_BUDGET_FRACTION) */
     int max_retries;           /* re-runs of a disturbed trial */
     int max_trials;            /* adaptive: cap on timed processes */
     double max_cell_s;         /* hard wall-clock cap per cell; <= 0: the larger
@@ -156,12 +155,14 @@ unsigned long long plan_warmup_calls(double t1_ns);
 unsigned long long plan_adaptive_warmup_calls(double t1_ns);
 
 /* Seconds of timed and warm-up work the reference rule spends on MIN_TRIALS
- * trials at T1_NS per call (a lower bound of its wall time). */
+ * trials (<= 0: the reference rule's count) at T1_NS per call (a lower
+ * bound of its wall time). */
 double plan_reference_cost_s(double t1_ns, int min_trials);
 
 /* The adaptive budget in seconds for S at T1_NS per call: budget_s when
- * explicit, else the smaller of budget_s (default 10 s) and budget_fraction
- * (default 0.1) of plan_reference_cost_s. (plan_execute raises an automatic
+ * explicit, else the budget rule of campaign/settings.h: the smaller of
+ * budget_s and budget_fraction of plan_reference_cost_s (their defaults
+ * there). (plan_execute raises an automatic
  * budget to the floors' cost; see above.) */
 double plan_adaptive_budget(const plan_settings *s, double t1_ns, int min_trials);
 
@@ -192,17 +193,19 @@ int plan_execute(const plan_settings *s, const trial_request *template,
 
 void plan_outcome_free(plan_outcome *o);
 
-/* 1 for a planner's name this version knows ("interleaved", "adaptive",
- * "reference"). */
-int plan_known(const char *planner);
+/* S's minimum number of kept trials: min_trials, else the planner's
+ * default (campaign/settings.h). */
+int plan_min_trials(const plan_settings *s);
 
-/* The minimum number of kept trials when none is given: PLAN_MIN_TRIALS
- * (5, the reference campaign's count) for "reference" and "adaptive",
- * PLAN_ILV_MIN_TRIALS for "interleaved", whose interval needs at least four
- * batches (stats.h) to be of use. */
-#define PLAN_MIN_TRIALS 5
-#define PLAN_ILV_MIN_TRIALS 16
-int plan_default_min_trials(const char *planner);
+/* The shape of the timed trials the planner of S gives a cell whose
+ * calibration found T1_NS per call: *CALLS and *WARMUP per trial and, when
+ * FLOOR_TRIALS is not NULL, the kept trials its floors need (the minimum
+ * trials, and enough trials to reach PLAN_MIN_CALLS calls). Reads planner,
+ * min_trials, budget_s, budget_explicit and host_rate_hz. The planner sets
+ * every cell's trials with it; the shard costs (campaign/costs.h) estimate
+ * a cell's time with it. */
+void plan_trial_shape(const plan_settings *s, double t1_ns, unsigned long long *calls,
+                      unsigned long long *warmup, int *floor_trials);
 
 /* 1 when S's planner is the interleaved one. */
 int plan_is_interleaved(const plan_settings *s);

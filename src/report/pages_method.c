@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "campaign/settings.h"
 #include "kat/variants.h"
 #include "measure/drift.h"
 #include "measure/outside.h"
@@ -354,12 +355,14 @@ static void sec_planner(FILE *fp, const report_system *s)
           "(instance, size) thus has trials spread over the whole measurement, "
           "and each pair shares one moment of the host. It stops when the 95 % "
           "interval (batch means, below) is within the target with the floors met "
-          "(16 kept trials and 100 calls unless set otherwise), or when its "
+          "(" SETTINGS_TEXT(SETTINGS_INTERLEAVED_MIN_TRIALS) " kept trials and 100 "
+          "calls unless set otherwise), or when its "
           "budget is spent; the budget covers its calibration, its trials and its "
           "paired baseline trials, and no trial starts that would go past it. "
           "The adaptive planner takes the same short trials one (instance, size) "
           "after another; the reference planner reproduces the reference "
-          "campaign's rule (5 trials, calls per trial = min(20000, max(ceil(1 s / "
+          "campaign's rule (" SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS) " trials, calls "
+          "per trial = min(20000, max(ceil(1 s / "
           "t1), 20))). Each trial is one process pinned to one core; the "
           "library is loaded into the probe with dlopen. The adaptive budget "
           "holds whatever the trials do: after the minimum number of trials, once "

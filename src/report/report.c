@@ -9,6 +9,7 @@
 #include "report/dataset.h"
 #include "report/esc.h"
 #include "report/html.h"
+#include "report/paths.h"
 #include "report/pages.h"
 
 typedef struct page_job {

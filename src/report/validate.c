@@ -2,10 +2,10 @@
  * of a dataset (record statistics from raw trials, KAT log digests, the
  * message lengths and verdict of each comparison of variants) and reports
  * every difference as one line naming the file and the field; optionally
- * regenerates the site and compares it byte for byte.
- * report_check_paths applies its path check for report_site, stopping at the
- * first problem. See report.h for the contract. */
-#include "report/report.h"
+ * regenerates the site and compares it byte for byte (report_site, so this
+ * file uses report.c, which does not use it). See validate.h for the
+ * contract. */
+#include "report/validate.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +23,8 @@
 #include "measure/record.h"
 #include "measure/stats.h"
 #include "report/dataset.h"
+#include "report/paths.h"
+#include "report/report.h"
 
 typedef struct vctx {
     const char *root;
@@ -352,7 +354,6 @@ static void check_variants(vctx *v, const report_system *s, size_t i, const json
                 report_str(res, "verdict", "(missing)"), want);
 }
 
-static int bad_path(const char *p);
 
 /* A published compiler log against the SHA-256 build.json gives it (the
  * copy publish made: a log grown or changed since does not match). */
@@ -361,7 +362,7 @@ static void check_build_log(vctx *v, const char *file, const json_t *e, json_t *
     const char *log = report_str(e, "log", ""), *want = report_str(e, "log_sha256", NULL);
     char path[4096], hex[HB_SHA256_HEX];
     hb_err err = {{0}};
-    if (!log[0] || bad_path(log))
+    if (!log[0] || report_path_is_bad(log))
         return;
     json_object_set_new(cited, log, json_true());
     v->st->build_logs++;
@@ -401,7 +402,7 @@ static void check_build_logs(vctx *v, const report_system *s)
     json_decref(cited);
 }
 
-/* Log paths with '..' or absolute ones are reported by check_paths and never
+/* Log paths with '..' or absolute ones are reported by the path rule and never
  * followed (one could name a device that reads forever). */
 static void check_kat(vctx *v, const report_system *s)
 {
@@ -413,77 +414,15 @@ static void check_kat(vctx *v, const report_system *s)
         const char *cand = report_str(e, "candidate", "?");
         const char *inst = report_str(e, "instance", "?");
         const char *log = report_str(e, "log", "");
-        if (log[0] && !bad_path(log))
+        if (log[0] && !report_path_is_bad(log))
             check_log(v, file, cand, inst, report_str(e, "status", "?"), log,
                       report_str(e, "log_sha256", NULL));
         const json_t *g = json_object_get(e, "guide");
         if (json_is_object(g) && report_str(g, "log", "")[0] &&
-            !bad_path(report_str(g, "log", "")))
+            !report_path_is_bad(report_str(g, "log", "")))
             check_log(v, file, cand, inst, report_str(g, "status", "?"),
                       report_str(g, "log", ""), report_str(g, "log_sha256", NULL));
         check_variants(v, s, i, e);
-    }
-}
-
-static int is_path_key(const char *key)
-{
-    static const char *const keys[] = {"log", "library", "kat_log", "path", "source_dir",
-                                       "package", "file", "dir"};
-    size_t n = strlen(key);
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strcmp(key, keys[i]) == 0)
-            return 1;
-    return (n > 5 && strcmp(key + n - 5, "_path") == 0) ||
-           (n > 4 && strcmp(key + n - 4, "_dir") == 0) ||
-           (n > 4 && strcmp(key + n - 4, "_log") == 0);
-}
-
-static int bad_path(const char *p)
-{
-    if (p[0] == '/')
-        return 1;
-    for (const char *c = p; (c = strstr(c, "..")) != NULL; c += 2)
-        if ((c == p || c[-1] == '/') && (c[2] == '\0' || c[2] == '/'))
-            return 1;
-    return 0;
-}
-
-/* Walks J; every path field (and every element of probe_command) must be a
- * relative path without "..". WHERE is the JSON path for messages. */
-static void check_paths(vctx *v, const char *file, const json_t *j, const char *where)
-{
-    char sub[512];
-    if (json_is_object(j)) {
-        const char *key;
-        json_t *val;
-        json_object_foreach((json_t *)j, key, val) {
-            snprintf(sub, sizeof sub, "%s%s%s", where, where[0] ? "." : "", key);
-            if (json_is_string(val) && is_path_key(key) && bad_path(json_string_value(val))) {
-                v->bad_paths++;
-                problem(v, "%s: field %s: path '%s' must be relative to the dataset "
-                           "without '..'; publish the campaign again", file, sub,
-                        json_string_value(val));
-            } else if (strcmp(key, "probe_command") == 0 && json_is_array(val)) {
-                size_t i;
-                json_t *a;
-                json_array_foreach(val, i, a)
-                    if (json_is_string(a) && bad_path(json_string_value(a))) {
-                        v->bad_paths++;
-                        problem(v, "%s: field %s[%zu]: path '%s' must be relative to "
-                                   "the dataset without '..'; publish the campaign again",
-                                file, sub, i, json_string_value(a));
-                    }
-            } else {
-                check_paths(v, file, val, sub);
-            }
-        }
-    } else if (json_is_array(j)) {
-        size_t i;
-        json_t *a;
-        json_array_foreach(j, i, a) {
-            snprintf(sub, sizeof sub, "%s[%zu]", where, i);
-            check_paths(v, file, a, sub);
-        }
     }
 }
 
@@ -505,17 +444,17 @@ static void check_record_kat(vctx *v, const report_system *s, const report_recor
     }
 }
 
-/* The path fields of campaign.json, build.json and kat.json of S. */
-static void check_system_paths(vctx *v, const report_system *s)
+/* One break of the path rule (paths.h) as a problem. */
+static void path_problem(void *ctx, const char *line)
 {
-    char file[512];
-    const json_t *files[] = {s->campaign, s->build, s->kat};
-    const char *names[] = {"campaign.json", "build.json", "kat.json"};
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(file, sizeof file, "%s/%s", s->name, names[i]);
-        if (files[i])
-            check_paths(v, file, files[i], "");
-    }
+    vctx *v = ctx;
+    v->bad_paths++;
+    problem(v, "%s", line);
+}
+
+static void check_paths(vctx *v, const char *file, const json_t *j)
+{
+    report_paths_of(file, j, path_problem, v);
 }
 
 /* The constant-time records (ct/ct.h: ct_record_check), and that each
@@ -529,7 +468,7 @@ static void check_ct(vctx *v, const report_system *s)
         const json_t *r = json_object_get(e, "record");
         hb_err err;
         v->st->records++;
-        check_paths(v, file, r, "");
+        check_paths(v, file, r);
         if (ct_record_check(r, file, &err) != 0)
             problem(v, "%s", err.msg);
         const json_t *k = report_kat_entry(s, report_str(r, "candidate", ""),
@@ -545,9 +484,9 @@ static void check_ct(vctx *v, const report_system *s)
 
 static void check_system(vctx *v, const report_system *s)
 {
-    check_system_paths(v, s);
+    report_paths_of_system(s, path_problem, v);
     for (size_t i = 0; i < s->nrecs; i++) {
-        check_paths(v, s->recs[i].file, s->recs[i].json, "");
+        check_paths(v, s->recs[i].file, s->recs[i].json);
         check_record(v, &s->recs[i]);
         check_record_kat(v, s, &s->recs[i]);
     }
@@ -573,19 +512,6 @@ static void check_links(vctx *v, const char *dir)
 {
     hb_err ignored;
     hb_walk(dir, 32, HB_WALK_MISSING_OK, link_problem, v, &ignored);
-}
-
-int report_check_paths(const report_dataset *ds, hb_err *err)
-{
-    report_validate_stats st = {0};
-    vctx v = {ds->root, NULL, &st, err, 0};
-    hb_err_clear(err);
-    for (size_t i = 0; i < ds->nsys && !st.problems; i++) {
-        for (size_t k = 0; k < ds->sys[i].nrecs && !st.problems; k++)
-            check_paths(&v, ds->sys[i].recs[k].file, ds->sys[i].recs[k].json, "");
-        check_system_paths(&v, &ds->sys[i]);
-    }
-    return st.problems ? -1 : 0;
 }
 
 /* Copies line LINE_START of BUF (at most 80 bytes, controls as '?') to OUT. */

@@ -27,6 +27,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "report/report.h"
+#include "report/validate.h"
 
 static char root[256], run[512], data[512], pkg[512];
 

@@ -44,3 +44,6 @@ set_tests_properties(test_campaign_slurm PROPERTIES COST 35)
 set_tests_properties(test_campaign_cores PROPERTIES COST 21)
 set_tests_properties(test_separate_e2e PROPERTIES COST 10)
 set_tests_properties(test_campaign_run_options PROPERTIES COST 10)
+# The planning settings: defaults, ranges, JSON form, and a campaign.json
+# with a setting out of range refused, naming it, before anything is written.
+hb_add_test(test_settings SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_settings.c)

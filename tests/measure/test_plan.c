@@ -22,6 +22,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "campaign/settings.h"
 #include "measure/counter.h"
 #include "measure/plan.h"
 #include "measure_fixture.h"
@@ -57,7 +58,7 @@ static void test_rules(void **state)
     b.budget_s = 0.2; /* an upper bound below the cap */
     assert_true(fabs(plan_adaptive_budget(&b, 1e6, 5) - 0.2) < 1e-12);
     b.budget_s = 0; /* default upper bound: 10 s (reference: 5 x 20010 s) */
-    assert_true(fabs(plan_adaptive_budget(&b, 1e9, 5) - PLAN_DEFAULT_BUDGET_S) < 1e-12);
+    assert_true(fabs(plan_adaptive_budget(&b, 1e9, 5) - SETTINGS_AUTO_BUDGET_MAX_S) < 1e-12);
     b.budget_fraction = 0.5;
     b.budget_s = 10;
     assert_true(fabs(plan_adaptive_budget(&b, 1e6, 5) - 2.525) < 1e-9);

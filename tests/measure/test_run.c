@@ -118,12 +118,13 @@ static int run(const char *planner, const unsigned *sizes, int n, int force,
     o.n_instances = n_selection;
     o.run_dir = run_dir;
     o.probe_path = probe;
-    o.planner = planner;
+    if (planner)
+        snprintf(o.settings.planner, sizeof o.settings.planner, "%s", planner);
     o.cpu = -1;
-    o.sizes = sizes;
-    o.n_sizes = n;
-    o.target_ci = 1.0;
-    o.budget_s = 1.0;
+    for (int i = 0; sizes && i < n; i++)
+        o.settings.sizes[o.settings.n_sizes++] = sizes[i];
+    o.settings.target_ci = 1.0;
+    o.settings.budget_s = 1.0;
     o.force = force;
     hb_err err;
     int rc = measure_run(&o, failed, &err);

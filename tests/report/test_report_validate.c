@@ -19,6 +19,7 @@
 
 #include "common/digest.h"
 #include "report/report.h"
+#include "report/validate.h"
 #include "report_test_util.h"
 
 /* Runs report_validate; *out gets what it printed (caller frees). */

@@ -32,6 +32,7 @@
 #include "measure/stats.h"
 #include "report/dataset.h"
 #include "report/report.h"
+#include "report/validate.h"
 
 #define DST64 "66C7F0F462EEEDD9D1F2D46BDC10E4E24167C4875CF2F7A2297DA02B8F4BA8E0"
 #define MSG8 "61"

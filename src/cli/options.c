@@ -1,0 +1,183 @@
+/* The shared options' parsers and ranges (see options.h). */
+#include "cli/options.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hb_opt_start(void)
+{
+    optind = 0; /* glibc: a full reset, whatever an earlier parse left */
+    opterr = 0;
+}
+
+int hb_opt_getopt_error(int ch, char **argv, hb_err *err)
+{
+    char name[64];
+    if (optopt > 0 && optopt < 0x100)
+        snprintf(name, sizeof name, "-%c", optopt);
+    else
+        snprintf(name, sizeof name, "%s", argv[optind - 1]);
+    if (ch == ':')
+        return hb_fail(err, "%s needs a value", name);
+    return hb_fail(err, "unknown option '%s'; the options are listed below", name);
+}
+
+/* TEXT as a whole number of decimal digits only; -1 when it is not one or
+ * exceeds MAX. */
+static int whole(const char *text, long max, long *out)
+{
+    if (!text[0] || strspn(text, "0123456789") != strlen(text) || strlen(text) > 12)
+        return -1;
+    long v = strtol(text, NULL, 10);
+    if (v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* TEXT as a finite number in [LO, HI] (LO excluded when OPEN_LO). */
+static int real(const char *text, double lo, int open_lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(open_lo ? v > lo : v >= lo) || !(v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int hb_opt_cpu(const char *text, int *cpu, hb_err *err)
+{
+    long v;
+    if (whole(text, CPU_SETSIZE - 1, &v) < 0)
+        return hb_fail(err, "--cpu '%s' is not accepted: give a CPU index, a whole "
+                       "number from 0 to %d", text, CPU_SETSIZE - 1);
+    *cpu = (int)v;
+    return 0;
+}
+
+int hb_opt_jobs(const char *name, const char *text, int *jobs, hb_err *err)
+{
+    long v;
+    if (whole(text, HB_OPT_JOBS_MAX, &v) < 0 || v < 1)
+        return hb_fail(err, "%s '%s' is not accepted: give a whole number from 1 "
+                       "to %d", name, text, HB_OPT_JOBS_MAX);
+    *jobs = (int)v;
+    return 0;
+}
+
+int hb_opt_timeout(const char *text, double *seconds, hb_err *err)
+{
+    if (real(text, 0, 1, HB_OPT_TIMEOUT_MAX_S, seconds) < 0)
+        return hb_fail(err, "--timeout '%s' is not accepted: give seconds, more "
+                       "than 0 and at most %g", text, HB_OPT_TIMEOUT_MAX_S);
+    return 0;
+}
+
+/* --sizes LIST: byte counts separated by commas. */
+static int parse_sizes(const char *list, campaign_settings *s, hb_err *err)
+{
+    int n = 0;
+    const char *p = list;
+    while (*p) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || *p == '-' || *p == '+' || (*end && *end != ',') || v == 0 ||
+            v > SETTINGS_MAX_SIZE_BYTES)
+            return hb_fail(err, "--sizes '%s' is not accepted: give byte counts "
+                           "(1 to 2^30) separated by commas, e.g. 32,4096", list);
+        if (n == CAMPAIGN_MAX_SIZES)
+            return hb_fail(err, "--sizes '%s' is not accepted: give at most %d sizes",
+                           list, CAMPAIGN_MAX_SIZES);
+        s->sizes[n++] = (unsigned)v;
+        p = *end ? end + 1 : end;
+    }
+    if (n == 0)
+        return hb_fail(err, "--sizes '' is not accepted: give byte counts separated "
+                       "by commas, e.g. 32,4096");
+    s->n_sizes = n;
+    return 0;
+}
+
+static int set_name(char *dst, size_t n, const char *text)
+{
+    if (strlen(text) >= n)
+        return -1;
+    snprintf(dst, n, "%s", text);
+    return 0;
+}
+
+int hb_opt_is_setting(int id)
+{
+    return id >= HB_OPT_PLAN && id <= HB_OPT_SHARD;
+}
+
+int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
+{
+    /* the value goes into a copy, which settings_validate then judges with
+     * the same ranges as a campaign.json read back */
+    campaign_settings one;
+    memset(&one, 0, sizeof one);
+    long n;
+    double x;
+    switch (id) {
+    case HB_OPT_PLAN:
+        if (set_name(one.planner, sizeof one.planner, text) < 0 ||
+            !settings_planner_known(text))
+            return hb_fail(err, "--plan '%s' is not accepted: give interleaved, "
+                           "adaptive or reference", text);
+        break;
+    case HB_OPT_PROFILE:
+        if (set_name(one.profile, sizeof one.profile, text) < 0 || !text[0])
+            return hb_fail(err, "--profile '%s' is not accepted: give reference, "
+                           "performance or resource", text);
+        break;
+    case HB_OPT_SIZES:
+        if (parse_sizes(text, &one, err) < 0)
+            return -1;
+        break;
+    case HB_OPT_TRIALS:
+        if (whole(text, SETTINGS_TRIALS_MAX, &n) < 0 || n < SETTINGS_TRIALS_MIN)
+            return hb_fail(err, "--trials '%s' is not accepted: give a whole number "
+                           "from %d to %d", text, SETTINGS_TRIALS_MIN,
+                           SETTINGS_TRIALS_MAX);
+        one.trials = (int)n;
+        break;
+    case HB_OPT_TARGET_CI:
+        if (real(text, SETTINGS_TARGET_CI_MIN, 0, SETTINGS_TARGET_CI_MAX, &x) < 0)
+            return hb_fail(err, "--target-ci '%s' is not accepted: give a percentage "
+                           "from %g to %g", text, SETTINGS_TARGET_CI_MIN,
+                           SETTINGS_TARGET_CI_MAX);
+        one.target_ci = x;
+        break;
+    case HB_OPT_BUDGET:
+        if (real(text, SETTINGS_BUDGET_MIN_S, 0, SETTINGS_BUDGET_MAX_S, &x) < 0)
+            return hb_fail(err, "--budget '%s' is not accepted: give seconds from %g "
+                           "to %g", text, SETTINGS_BUDGET_MIN_S, SETTINGS_BUDGET_MAX_S);
+        one.budget_s = x;
+        break;
+    case HB_OPT_SHARD:
+        if (shard_parse(text, &one.shard, err) < 0)
+            return -1;
+        break;
+    default:
+        return hb_fail(err, "internal: option %d is no setting", id);
+    }
+    if (settings_validate(&one, NULL, NULL, err) < 0)
+        return -1;
+    switch (id) {
+    case HB_OPT_PLAN: memcpy(s->planner, one.planner, sizeof s->planner); break;
+    case HB_OPT_PROFILE: memcpy(s->profile, one.profile, sizeof s->profile); break;
+    case HB_OPT_SIZES:
+        memcpy(s->sizes, one.sizes, sizeof s->sizes);
+        s->n_sizes = one.n_sizes;
+        break;
+    case HB_OPT_TRIALS: s->trials = one.trials; break;
+    case HB_OPT_TARGET_CI: s->target_ci = one.target_ci; break;
+    case HB_OPT_BUDGET: s->budget_s = one.budget_s; break;
+    default: s->shard = one.shard; break;
+    }
+    return 0;
+}

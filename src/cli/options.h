@@ -1,0 +1,80 @@
+/* The options several commands share, spelled and range-checked once: each
+ * command lists the shared entries (HB_OPTION_*) in its getopt_long table
+ * beside its own, and hands their values to the parsers below, so that
+ * e.g. --cpu accepts the same values in check, clock, measure and run. The
+ * planning settings' options (--plan, --sizes, --trials, --target-ci,
+ * --budget, --profile, --shard) fill a campaign_settings and take their
+ * ranges from campaign/settings.h. Parsers return 0, or -1 with ERR naming
+ * the option, the value and what is accepted; the command prints it with
+ * its usage (hb_cli_usage_error). */
+#ifndef HB_CLI_OPTIONS_H
+#define HB_CLI_OPTIONS_H
+
+#include <getopt.h>
+#include "campaign/settings.h"
+#include "common/err.h"
+
+/* getopt_long values of the shared options; a command's own long-only
+ * options take values from HB_OPT_OWN on. */
+enum {
+    HB_OPT_RUN_DIR = 0x100,
+    HB_OPT_CPU,
+    HB_OPT_JOBS,
+    HB_OPT_TIMEOUT,
+    HB_OPT_INSTANCES,
+    HB_OPT_PLAN,
+    HB_OPT_PROFILE,
+    HB_OPT_SIZES,
+    HB_OPT_TRIALS,
+    HB_OPT_TARGET_CI,
+    HB_OPT_BUDGET,
+    HB_OPT_SHARD,
+    HB_OPT_OWN = 0x200
+};
+
+#define HB_OPTION_RUN_DIR {"run-dir", required_argument, NULL, HB_OPT_RUN_DIR}
+#define HB_OPTION_CPU {"cpu", required_argument, NULL, HB_OPT_CPU}
+#define HB_OPTION_JOBS {"jobs", required_argument, NULL, HB_OPT_JOBS}
+#define HB_OPTION_TIMEOUT {"timeout", required_argument, NULL, HB_OPT_TIMEOUT}
+#define HB_OPTION_INSTANCES {"instances", required_argument, NULL, HB_OPT_INSTANCES}
+#define HB_OPTION_PLAN {"plan", required_argument, NULL, HB_OPT_PLAN}
+#define HB_OPTION_PROFILE {"profile", required_argument, NULL, HB_OPT_PROFILE}
+#define HB_OPTION_SIZES {"sizes", required_argument, NULL, HB_OPT_SIZES}
+#define HB_OPTION_TRIALS {"trials", required_argument, NULL, HB_OPT_TRIALS}
+#define HB_OPTION_TARGET_CI {"target-ci", required_argument, NULL, HB_OPT_TARGET_CI}
+#define HB_OPTION_BUDGET {"budget", required_argument, NULL, HB_OPT_BUDGET}
+#define HB_OPTION_SHARD {"shard", required_argument, NULL, HB_OPT_SHARD}
+#define HB_OPTIONS_END {NULL, 0, NULL, 0}
+
+/* The ranges of the shared options that are not settings. */
+#define HB_OPT_JOBS_MAX 1024
+#define HB_OPT_TIMEOUT_MAX_S 1e6
+
+/* Prepares getopt_long for a new parse of a command's ARGV (so that a
+ * process may parse several), errors left to the caller: call it, then
+ * loop on getopt_long(argc, argv, ":" SHORTOPTS, ...). */
+void hb_opt_start(void);
+
+/* The error of getopt_long's result CH after hb_opt_start: ':' an option
+ * without its value, '?' (or any other) an unknown option. Always returns
+ * -1. */
+int hb_opt_getopt_error(int ch, char **argv, hb_err *err);
+
+/* --cpu: a CPU index, a whole number from 0 to CPU_SETSIZE - 1. */
+int hb_opt_cpu(const char *text, int *cpu, hb_err *err);
+
+/* --jobs: a whole number from 1 to HB_OPT_JOBS_MAX. NAME is the spelling
+ * used in the message ("--jobs", or "-j"). */
+int hb_opt_jobs(const char *name, const char *text, int *jobs, hb_err *err);
+
+/* --timeout: seconds, more than 0 and at most HB_OPT_TIMEOUT_MAX_S. */
+int hb_opt_timeout(const char *text, double *seconds, hb_err *err);
+
+/* A planning setting's option (ID one of HB_OPT_PLAN .. HB_OPT_SHARD) into
+ * S, checked against the range of campaign/settings.h. */
+int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err);
+
+/* 1 when ID is a planning setting's option. */
+int hb_opt_is_setting(int id);
+
+#endif

@@ -1,0 +1,214 @@
+/* The planning settings (campaign/settings.h): their defaults, the ranges
+ * settings_validate enforces, their JSON form, and a campaign.json whose
+ * settings are out of range refused by campaign_run, naming the file,
+ * before anything is written. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "campaign/campaign.h"
+#include "campaign/costs.h"
+#include "campaign/settings.h"
+#include "common/fs.h"
+#include "common/json.h"
+
+static void test_defaults(void **state)
+{
+    (void)state;
+    campaign_settings s;
+    memset(&s, 0, sizeof s);
+    settings_resolve(&s);
+    assert_string_equal(s.planner, "interleaved");
+    assert_string_equal(s.profile, "reference");
+    assert_int_equal(s.n_sizes, 8);
+    assert_int_equal(s.sizes[0], 32);
+    assert_int_equal(s.sizes[7], 65536);
+    assert_true(s.target_ci == 0.5);
+    assert_true(s.budget_s == 0); /* the budget rule */
+    assert_int_equal(s.trials, 16); /* the interleaved planner's minimum */
+    assert_int_equal(s.shard.k, 1);
+    assert_int_equal(s.shard.n, 1);
+    assert_int_equal(settings_default_min_trials("reference"), 5);
+    assert_int_equal(settings_default_min_trials("adaptive"), 5);
+    assert_int_equal(settings_default_min_trials("interleaved"), 16);
+    /* given fields stay */
+    memset(&s, 0, sizeof s);
+    snprintf(s.planner, sizeof s.planner, "reference");
+    s.target_ci = 2;
+    s.budget_s = 3;
+    s.sizes[0] = 64;
+    s.n_sizes = 1;
+    settings_resolve(&s);
+    assert_int_equal(s.trials, 5);
+    assert_true(s.target_ci == 2 && s.budget_s == 3);
+    assert_int_equal(s.n_sizes, 1);
+    assert_int_equal(s.sizes[0], 64);
+    /* the resolved settings are valid */
+    hb_err err;
+    assert_int_equal(settings_validate(&s, NULL, NULL, &err), 0);
+}
+
+/* S with one field broken by BREAK must be refused naming WHAT. */
+static void refused(const campaign_settings *s, const char *what)
+{
+    hb_err err;
+    assert_int_equal(settings_validate(s, "D/campaign.json", "fix it", &err), -1);
+    if (!strstr(err.msg, what) || !strstr(err.msg, "D/campaign.json") ||
+        !strstr(err.msg, "fix it"))
+        fail_msg("message does not name %s, the file and the fix: %s", what, err.msg);
+}
+
+static void test_validate_ranges(void **state)
+{
+    (void)state;
+    campaign_settings ok, s;
+    hb_err err;
+    memset(&ok, 0, sizeof ok);
+    assert_int_equal(settings_validate(&ok, NULL, NULL, &err), 0); /* nothing given */
+    s = ok;
+    snprintf(s.planner, sizeof s.planner, "fast");
+    refused(&s, "planner 'fast'");
+    s = ok;
+    snprintf(s.profile, sizeof s.profile, "turbo");
+    refused(&s, "profile 'turbo'");
+    s = ok;
+    s.n_sizes = 1;
+    s.sizes[0] = (1u << 30) + 1;
+    refused(&s, "sizes");
+    s = ok;
+    s.trials = 1;
+    refused(&s, "trials '1'");
+    s.trials = 1001;
+    refused(&s, "trials '1001'");
+    s.trials = 2;
+    assert_int_equal(settings_validate(&s, NULL, NULL, &err), 0);
+    s = ok;
+    s.target_ci = 101;
+    refused(&s, "target_ci_percent");
+    s = ok;
+    s.budget_s = -1;
+    refused(&s, "budget_s");
+    s = ok;
+    s.shard.k = 3;
+    s.shard.n = 2;
+    refused(&s, "shard '3/2'");
+    /* without an origin the options are named as the command line spells them */
+    s = ok;
+    snprintf(s.planner, sizeof s.planner, "fast");
+    assert_int_equal(settings_validate(&s, NULL, NULL, &err), -1);
+    assert_non_null(strstr(err.msg, "--plan 'fast'"));
+    assert_non_null(strstr(err.msg, "interleaved, adaptive or reference"));
+}
+
+static void test_json_round_trip(void **state)
+{
+    (void)state;
+    campaign_settings s, back;
+    memset(&s, 0, sizeof s);
+    settings_resolve(&s);
+    s.budget_s = 0.3;
+    json_t *j = campaign_settings_json(&s);
+    hb_err err;
+    assert_int_equal(settings_from_json(j, "D/campaign.json", &back, &err), 0);
+    assert_memory_equal(&s, &back, sizeof s);
+    json_decref(j);
+    /* a field of the wrong type names the file and the field */
+    j = json_pack("{s:s, s:s}", "planner", "adaptive", "sizes", "64");
+    assert_int_equal(settings_from_json(j, "D/campaign.json", &back, &err), -1);
+    assert_non_null(strstr(err.msg, "D/campaign.json"));
+    assert_non_null(strstr(err.msg, "'sizes'"));
+    json_decref(j);
+}
+
+/* The cost estimate asks the planner: the interleaved planner's trials come
+ * with their paired baseline trials and its larger minimum. */
+static void test_costs_follow_planner(void **state)
+{
+    (void)state;
+    campaign_settings s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.planner, sizeof s.planner, "adaptive");
+    double adaptive = costs_estimate(&s, 1e5, 2e9);
+    snprintf(s.planner, sizeof s.planner, "interleaved");
+    double interleaved = costs_estimate(&s, 1e5, 2e9);
+    /* 0.1 ms a call: trials of 10 calls; adaptive: the 10 trials 100 calls
+     * need; interleaved: its minimum of 16, each paired with a baseline
+     * trial */
+    assert_true(interleaved > 2.5 * adaptive); /* 32 against 10 trials */
+}
+
+static int count_entries(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+static void test_campaign_refuses_stored_settings(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb-settings-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300], run[300];
+    snprintf(path, sizeof path, "%s/campaign.json", dir);
+    const char *text = "{\"schema\": 1, \"kind\": \"hashbench-campaign\", "
+                       "\"settings\": {\"planner\": \"fast\", \"sizes\": [64]}}\n";
+    hb_err err;
+    assert_int_equal(hb_write_atomic(path, text, strlen(text), &err), 0);
+    const char *pkgs[] = {"/nonexistent-package"};
+    campaign_options o;
+    memset(&o, 0, sizeof o);
+    o.run_dir = dir;
+    o.cpu = 0;
+    o.packages = pkgs;
+    o.n_packages = 1;
+    o.host_root = "/";
+    campaign_result res;
+    assert_int_equal(campaign_run(&o, &res, &err), -1);
+    if (!strstr(err.msg, path) || !strstr(err.msg, "planner 'fast'") ||
+        !strstr(err.msg, "start a new --run-dir"))
+        fail_msg("the refusal does not name %s, the setting and the fix: %s", path,
+                 err.msg);
+    /* nothing written: campaign.json as it was, nothing beside it */
+    char *now = NULL;
+    size_t n = 0;
+    assert_int_equal(hb_read_file(path, &now, &n, &err), 0);
+    assert_string_equal(now, text);
+    free(now);
+    assert_int_equal(count_entries(dir), 1);
+
+    /* a bad setting given as an option: refused before the run directory is
+     * made */
+    snprintf(run, sizeof run, "%s/new", dir);
+    o.run_dir = run;
+    snprintf(o.settings.planner, sizeof o.settings.planner, "fast");
+    assert_int_equal(campaign_run(&o, &res, &err), -1);
+    assert_non_null(strstr(err.msg, "'fast'"));
+    assert_false(hb_is_dir(run));
+    assert_int_equal(hb_remove_tree(dir, &err), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_validate_ranges),
+        cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_costs_follow_planner),
+        cmocka_unit_test(test_campaign_refuses_stored_settings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,9 @@
+# The command line: the shared options' parsers and ranges (cmocka, on
+# src/cli/options.c), and the real hashbench refusing --cpu out of range in
+# every command and `run --plan fast` before anything is built.
+hb_add_test(test_cli_options SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_options.c
+  ${CMAKE_SOURCE_DIR}/src/cli/options.c)
+add_test(NAME test_cli_options_e2e
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/options_cli.sh)
+set_tests_properties(test_cli_options_e2e PROPERTIES TIMEOUT 120
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
