@@ -46,18 +46,24 @@ typedef struct publish_ctx {
     json_t *build_logs;      /* copied compiler log: run-dir path -> SHA-256 */
 } publish_ctx;
 
-static int valid_system(const char *s)
+static int bad_system(const char *s, hb_err *err)
+{
+    return hb_fail(err, "--system '%s': use 1 to 64 characters from [A-Za-z0-9_-], "
+                   "e.g. x86_1", s);
+}
+
+int publish_check_system(const char *s, hb_err *err)
 {
     size_t n = strlen(s);
     if (n == 0 || n > 64)
-        return 0;
+        return bad_system(s, err);
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
               (c >= '0' && c <= '9') || c == '_' || c == '-'))
-            return 0;
+            return bad_system(s, err);
     }
-    return 1;
+    return 0;
 }
 
 /* A rule for FOLDER; one that no longer exists (a merged shard's run
@@ -646,9 +652,8 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
 {
     publish_ctx c;
     memset(&c, 0, sizeof c);
-    if (!valid_system(system))
-        return hb_fail(err, "--system '%s': use 1 to 64 characters from "
-                       "[A-Za-z0-9_-], e.g. x86_1", system);
+    if (publish_check_system(system, err) != 0)
+        return -1;
     char required[PATH_MAX];
     const char *names[] = {"campaign.json", "build.json", "kat.json"};
     for (size_t i = 0; i < 3; i++) {

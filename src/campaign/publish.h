@@ -22,6 +22,10 @@ typedef struct publish_counts {
 
 /* Publishes RUN_DIR as system SYSTEM ([A-Za-z0-9_-], at most 64) under
  * DATA_DIR. COUNTS (may be NULL) gets what was copied. */
+/* 0 when S is a valid test system id (1 to 64 characters from
+ * [A-Za-z0-9_-]: it names a folder of the dataset); else -1 with ERR. */
+int publish_check_system(const char *s, hb_err *err);
+
 int publish_run(const char *run_dir, const char *system, const char *data_dir,
                 publish_counts *counts, hb_err *err);
 

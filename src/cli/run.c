@@ -11,6 +11,7 @@
 #include "kat/kat.h"
 #include "campaign/cores.h"
 #include "campaign/progress.h"
+#include "campaign/publish.h"
 #include "campaign/table.h"
 #include "common/fs.h"
 #include "common/walk.h"
@@ -81,7 +82,9 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
         return hb_opt_setting(ch, v, &o->settings, err);
     switch (ch) {
     case HB_OPT_RUN_DIR: o->run_dir = v; break;
-    case OPT_SYSTEM: o->system_id = v; break;
+    case OPT_SYSTEM:
+        o->system_id = v;
+        return publish_check_system(v, err);
     case OPT_CC: o->cc = v; break;
     case OPT_SHARD_COSTS: o->shard_costs = v; break;
     case OPT_CPUS: cpus_list = v; break;
