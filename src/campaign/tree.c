@@ -1,55 +1,42 @@
-/* Folder trees (see tree.h). */
+/* Folder trees (see tree.h), walked by the common walker (common/walk.h). */
 #include "campaign/tree.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "common/fs.h"
+#include "common/walk.h"
 
-static int walk_dir(const char *root, const char *rel, tree_visit_fn fn,
-                    void *ctx, hb_err *err)
+typedef struct tree_ctx {
+    const char *sub;    /* "" or ROOT/SUB's path below ROOT */
+    tree_visit_fn fn;
+    void *ctx;
+} tree_ctx;
+
+static int visit(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    char dir[PATH_MAX];
-    struct dirent **names;
-    if (rel[0] ? hb_path_join(dir, sizeof dir, root, rel, err) < 0
-               : hb_path_join(dir, sizeof dir, root, ".", err) < 0)
+    tree_ctx *t = ctx;
+    if (e->type != HB_WALK_FILE)
+        return HB_WALK_CONTINUE;
+    char rel[PATH_MAX];
+    if (!t->sub[0])
+        return t->fn(t->ctx, e->rel, err);
+    if (hb_path_join(rel, sizeof rel, t->sub, e->rel, err) < 0)
         return -1;
-    int n = scandir(dir, &names, NULL, alphasort);
-    if (n < 0)
-        return errno == ENOENT ? 0 : hb_fail_errno(err, "%s: cannot list", dir);
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
-        const char *name = names[i]->d_name;
-        char sub[PATH_MAX], full[PATH_MAX];
-        struct stat st;
-        if (rc == 0 && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
-            if (rel[0])
-                rc = hb_path_join(sub, sizeof sub, rel, name, err);
-            else
-                snprintf(sub, sizeof sub, "%s", name);
-            if (rc == 0)
-                rc = hb_path_join(full, sizeof full, root, sub, err);
-            if (rc == 0 && lstat(full, &st) == 0) {
-                if (S_ISDIR(st.st_mode))
-                    rc = walk_dir(root, sub, fn, ctx, err);
-                else if (S_ISREG(st.st_mode))
-                    rc = fn(ctx, sub, err);
-            }
-        }
-        free(names[i]);
-    }
-    free(names);
-    return rc;
+    return t->fn(t->ctx, rel, err);
 }
 
 int tree_walk(const char *root, const char *sub, tree_visit_fn fn, void *ctx,
               hb_err *err)
 {
-    return walk_dir(root, sub ? sub : "", fn, ctx, err);
+    char dir[PATH_MAX];
+    tree_ctx t = {sub ? sub : "", fn, ctx};
+    if (hb_path_join(dir, sizeof dir, root, t.sub[0] ? t.sub : ".", err) < 0)
+        return -1;
+    int rc = hb_walk(dir, HB_WALK_MAX_DEPTH, HB_WALK_MISSING_OK, visit, &t, err);
+    return rc > 0 ? 0 : rc;
 }
 
 int tree_same_file(const char *a, const char *b)

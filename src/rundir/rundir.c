@@ -121,6 +121,12 @@ int rundir_ct_debug_library_rel(char *out, size_t sz, const char *cand, const ch
     return fmt_rel(out, sz, err, RUNDIR_CT "/%s/lib%s-g.so", cand, inst);
 }
 
+int rundir_ct_debug_log_rel(char *out, size_t sz, const char *cand, const char *inst,
+                            hb_err *err)
+{
+    return fmt_rel(out, sz, err, RUNDIR_CT "/%s/%s.build.log", cand, inst);
+}
+
 int rundir_core_rel(char *out, size_t sz, const char *name, hb_err *err)
 {
     return fmt_rel(out, sz, err, RUNDIR_CORES "/%s", name);
@@ -261,7 +267,7 @@ static void library_of(const json_t *o, rundir_library *out)
 
 void rundir_instance_library(const json_t *build, const json_t *kat, rundir_library *out)
 {
-    const json_t *rebuilt = json_object_get(build, "harness_default");
+    const json_t *rebuilt = json_object_get(build, RUNDIR_HARNESS_DEFAULT_KEY);
     if (json_is_object(json_object_get(kat, "guide")) && json_is_object(rebuilt) &&
         json_is_string(json_object_get(rebuilt, "library")))
         library_of(rebuilt, out);

@@ -33,6 +33,11 @@
 #define RUNDIR_CT "ct"               /* ct/<cand>/<Inst>.json */
 #define RUNDIR_CORES "cores"         /* cores/cpu<N>/, cores/all/: one run each */
 
+/* How help texts name the layout's files. */
+#define RUNDIR_KAT_TEXTS_PATTERN RUNDIR_KAT "/<cand>/<Inst>/"
+#define RUNDIR_KAT_LOG_PATTERN RUNDIR_KAT "/<cand>/<Inst>.log"
+#define RUNDIR_RECORD_PATTERN RUNDIR_RECORDS "/<cand>/<Inst>__hash_<bytes>.json"
+
 /* hashbench's own OpenSSL SM3 library, the baseline of every ratio. */
 #define RUNDIR_BASELINE_CANDIDATE "baseline"
 #define RUNDIR_BASELINE_INSTANCE "OpenSSL_SM3"
@@ -40,6 +45,10 @@
 /* The flavour of the fallback build with harness-default flags; NULL or ""
  * is the build with the profile's (guide) flags. */
 #define RUNDIR_HARNESS_DEFAULT "harness-default"
+
+/* The key of a build.json entry that records its harness-default rebuild
+ * (compile/build.h: build_harness_default). */
+#define RUNDIR_HARNESS_DEFAULT_KEY "harness_default"
 
 /* The path of REL (a relative path of this module, or a file name above)
  * in the run directory RUN_DIR into OUT (size SZ). Fails, naming the path,
@@ -76,12 +85,16 @@ int rundir_is_kat_log(const char *rel);
  * (its texts folder) or starts with "INST." (its logs). */
 int rundir_kat_rel_of(const char *rel, const char *cand, const char *inst);
 
-/* ct/<cand>/<Inst>.json, and the debug build ct/<cand>/lib<Inst>-g.so. */
+/* ct/<cand>/<Inst>.json; the prefix ct/<cand>/<Inst> of the Valgrind
+ * output; the debug build ct/<cand>/lib<Inst>-g.so and its compiler log
+ * ct/<cand>/<Inst>.build.log. */
 int rundir_ct_rel(char *out, size_t sz, const char *cand, const char *inst, hb_err *err);
 int rundir_ct_dir_rel(char *out, size_t sz, const char *cand, const char *inst,
                       hb_err *err);
 int rundir_ct_debug_library_rel(char *out, size_t sz, const char *cand, const char *inst,
                                 hb_err *err);
+int rundir_ct_debug_log_rel(char *out, size_t sz, const char *cand, const char *inst,
+                            hb_err *err);
 
 /* cores/<NAME>: the run directory of one core's shard (cpu<N>) or of the
  * merged campaign (all). */

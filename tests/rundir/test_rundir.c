@@ -51,6 +51,10 @@ static void test_paths(void **state)
     assert_string_equal(p, "ct/W/B.json");
     assert_int_equal(rundir_ct_debug_library_rel(p, sizeof p, "W", "B", &err), 0);
     assert_string_equal(p, "ct/W/libB-g.so");
+    assert_int_equal(rundir_ct_debug_log_rel(p, sizeof p, "W", "B", &err), 0);
+    assert_string_equal(p, "ct/W/B.build.log");
+    assert_int_equal(rundir_ct_dir_rel(p, sizeof p, "W", "B", &err), 0);
+    assert_string_equal(p, "ct/W/B");
     assert_int_equal(rundir_core_rel(p, sizeof p, "cpu3", &err), 0);
     assert_string_equal(p, "cores/cpu3");
     assert_int_equal(rundir_path(p, sizeof p, "/r/", RUNDIR_KAT_JSON, &err), 0);
