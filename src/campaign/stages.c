@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "compile/build.h"
+#include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat.h"
 #include "measure/drift.h"
@@ -76,11 +78,55 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
     return stages_kat_with_rebuilds(&k, n_failed, err);
 }
 
+static const char *str_of(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? v : "";
+}
+
+/* The compilers a harness-default rebuild of the selected guide builds of
+ * DIR/build.json would run, checked before any instance is tested rather
+ * than when the first rebuild needs one. A build.json that cannot be read
+ * is left for kat_run to report. */
+static int check_rebuild_compilers(const kat_options *k, hb_err *err)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL, *b, *seen;
+    hb_err ignored;
+    if (rundir_path(path, sizeof path, k->run_dir, RUNDIR_BUILD_JSON, &ignored) != 0 ||
+        !hb_is_file(path) || hb_json_load(path, &doc, &ignored) != 0)
+        return 0;
+    const json_t *list = json_object_get(doc, "instances");
+    size_t i, j;
+    int rc = 0;
+    json_array_foreach(list, i, b) {
+        const char *cc = str_of(b, "compiler");
+        int again = 0;
+        json_array_foreach(list, j, seen)
+            again |= j < i && strcmp(str_of(seen, "compiler"), cc) == 0;
+        if (rc != 0 || again || !cc[0] || strcmp(str_of(b, "status"), "BUILT") != 0 ||
+            strcmp(str_of(b, "flags_kind"), "guide") != 0 ||
+            json_is_true(json_object_get(b, "baseline")) ||
+            !kat_selected(k, str_of(b, "candidate"), str_of(b, "instance")))
+            continue;
+        hb_err why;
+        if (build_check_compiler(cc, &why) != 0)
+            rc = hb_fail(err, "%s: the compiler '%s' (the --cc of hashbench build), "
+                         "needed for a harness-default rebuild, cannot be run: %s",
+                         path, cc, why.msg);
+    }
+    json_decref(doc);
+    return rc;
+}
+
 int stages_kat_with_rebuilds(const kat_options *k, int *n_failed, hb_err *err)
 {
     strlist wanted = {0};
     int n_rebuilt = 0;
-    int rc = kat_run(k, n_failed, err);
+    *n_failed = 0;
+    int rc = check_rebuild_compilers(k, err);
+    if (rc == 0)
+        rc = kat_run(k, n_failed, err);
     if (rc == 0)
         rc = kat_rebuilds_wanted(k, &wanted, err);
     if (rc == 0 && wanted.n > 0)

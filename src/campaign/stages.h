@@ -24,7 +24,9 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
 /* The KAT stage with the flag fallback of SPEC §2: kat_run, then the
  * harness-default rebuilds the failed guide builds call for
  * (kat_rebuilds_wanted), made by the build stage (build_harness_default),
- * then kat_run again, which tests them. */
+ * then kat_run again, which tests them. A compiler build.json records for
+ * such a rebuild that cannot be run is an error before any instance is
+ * tested. */
 int stages_kat_with_rebuilds(const kat_options *k, int *n_failed, hb_err *err);
 int stages_measure(const campaign_options *o, const campaign_settings *s,
                    const strlist *instances, int *n_failed, hb_err *err);

@@ -49,9 +49,7 @@ typedef struct kat_options {
  * final status is a failure (not PASS, NOKAT or BASELINE) plus the groups of
  * variants that do not agree. Returns 0 when kat.json was written (even with
  * failures), -1 on an input or harness error (missing or bad build.json,
- * unwritable run directory, a --variants-seed that is not 32 hex digits, a
- * compiler recorded for the harness-default rebuild that cannot be run:
- * checked before any instance is tested). */
+ * unwritable run directory, a --variants-seed that is not 32 hex digits). */
 int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
 
 /* The selected guide builds of DIR/build.json whose KAT result calls for
