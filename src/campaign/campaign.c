@@ -4,7 +4,6 @@
  * keeps "end_utc": null as the honest trace of the interruption. */
 #include "campaign/campaign.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -22,35 +21,14 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/measure.h"
+#include "rundir/rundir.h"
 #include "sandbox/check.h"
-
-static int count_json_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t len = strlen(e->d_name);
-        if (hb_is_dir(path))
-            n += count_json_files(path);
-        else if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0)
-            n++;
-    }
-    closedir(d);
-    return n;
-}
 
 int campaign_count_records(const char *run_dir)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/records", run_dir);
-    return count_json_files(dir);
+    hb_err ignored;
+    int n = rundir_count_records(run_dir, NULL, NULL, &ignored);
+    return n > 0 ? n : 0;
 }
 
 /* ---- campaign.json ---------------------------------------------------- */
@@ -76,7 +54,8 @@ static json_t *new_document(void)
 
 static int load_document(campaign_ctx *c, hb_err *err)
 {
-    snprintf(c->path, sizeof c->path, "%s/campaign.json", c->o->run_dir);
+    if (rundir_path(c->path, sizeof c->path, c->o->run_dir, RUNDIR_CAMPAIGN_JSON, err) != 0)
+        return -1;
     if (!hb_is_file(c->path)) {
         c->doc = new_document();
         return 0;
@@ -551,11 +530,11 @@ static void note_separate_phase(campaign_ctx *c, const char *phase, const char *
                                 const char *const *ok, const char *note)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", c->o->run_dir, file);
     json_t *phases = json_object_get(c->doc, "phases");
     json_t *doc = NULL;
     hb_err ignored;
-    if (json_object_get(phases, phase) || !hb_is_file(path) ||
+    if (rundir_path(path, sizeof path, c->o->run_dir, file, &ignored) != 0 ||
+        json_object_get(phases, phase) || !hb_is_file(path) ||
         hb_json_load(path, &doc, &ignored) < 0)
         return;
     int failed = 0;
@@ -582,8 +561,8 @@ static json_t *packages_of_build(const char *run_dir)
     char path[PATH_MAX];
     json_t *doc = NULL, *subs = json_array();
     hb_err ignored;
-    snprintf(path, sizeof path, "%s/build.json", run_dir);
-    if (hb_json_load(path, &doc, &ignored) < 0)
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_BUILD_JSON, &ignored) != 0 ||
+        hb_json_load(path, &doc, &ignored) < 0)
         return subs;
     size_t i, k;
     json_t *e, *x;
@@ -625,8 +604,8 @@ int campaign_measure_session(const campaign_options *o, campaign_stage_fn measur
     if (rc == 0) {
         set_str(c.session, "command", "measure");
         json_object_set(c.session, "settings", given);
-        note_separate_phase(&c, "build", "build.json", built, "hashbench build");
-        note_separate_phase(&c, "kat", "kat.json", passed, "hashbench kat");
+        note_separate_phase(&c, "build", RUNDIR_BUILD_JSON, built, "hashbench build");
+        note_separate_phase(&c, "kat", RUNDIR_KAT_JSON, passed, "hashbench kat");
     }
     json_decref(given);
     res->host_problems = c.problems;

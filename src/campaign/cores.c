@@ -20,8 +20,9 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/walk.h"
+#include "rundir/rundir.h"
 
-#define CORES_SUBDIR "cores"
+#define CORES_SUBDIR RUNDIR_CORES
 
 int cores_parse(const char *list, int *cpus, hb_err *err)
 {
@@ -70,11 +71,13 @@ int cores_parse(const char *list, int *cpus, hb_err *err)
 static int check_out(const char *dir, hb_err *err)
 {
     char path[PATH_MAX], cores[PATH_MAX], records[PATH_MAX];
-    snprintf(cores, sizeof cores, "%s/%s", dir, CORES_SUBDIR);
+    if (rundir_path(cores, sizeof cores, dir, RUNDIR_CORES, err) != 0)
+        return -1;
     if (hb_is_dir(cores))
         return 0;
-    snprintf(path, sizeof path, "%s/campaign.json", dir);
-    snprintf(records, sizeof records, "%s/records", dir);
+    if (rundir_path(path, sizeof path, dir, RUNDIR_CAMPAIGN_JSON, err) != 0 ||
+        rundir_path(records, sizeof records, dir, RUNDIR_RECORDS, err) != 0)
+        return -1;
     if (hb_is_file(path) || hb_is_dir(records))
         return hb_fail(err, "%s: this run directory holds a campaign measured without "
                        "--cpus; give --cpus a new --run-dir (or resume it without "
@@ -106,8 +109,8 @@ static int note_cores(const char *dir, const int *cpus, int n, hb_err *err)
 {
     char path[PATH_MAX];
     json_t *doc, *list = json_array();
-    snprintf(path, sizeof path, "%s/campaign.json", dir);
-    if (hb_json_load(path, &doc, err) < 0) {
+    if (rundir_path(path, sizeof path, dir, RUNDIR_CAMPAIGN_JSON, err) != 0 ||
+        hb_json_load(path, &doc, err) < 0) {
         json_decref(list);
         return -1;
     }
@@ -131,9 +134,11 @@ static int shard_options(const campaign_options *base, const int *cpus, int n, i
                          core_shard *s, hb_err *err)
 {
     s->o = *base;
-    if (snprintf(s->dir, sizeof s->dir, "%s/%s/cpu%d", base->run_dir, CORES_SUBDIR,
-                 cpus[i]) >= (int)sizeof s->dir)
-        return hb_fail(err, "%s: the run directory's path is too long", base->run_dir);
+    char name[32], rel[64];
+    snprintf(name, sizeof name, "cpu%d", cpus[i]);
+    if (rundir_core_rel(rel, sizeof rel, name, err) != 0 ||
+        rundir_path(s->dir, sizeof s->dir, base->run_dir, rel, err) != 0)
+        return -1;
     s->o.run_dir = s->dir;
     s->o.cpu = cpus[i];
     s->o.settings.shard.k = i + 1;
@@ -284,8 +289,8 @@ static int count_buildfail(const char *dir)
     hb_err ignored;
     size_t i;
     int n = 0;
-    snprintf(path, sizeof path, "%s/build.json", dir);
-    if (hb_json_load(path, &doc, &ignored) < 0)
+    if (rundir_path(path, sizeof path, dir, RUNDIR_BUILD_JSON, &ignored) != 0 ||
+        hb_json_load(path, &doc, &ignored) < 0)
         return 0;
     json_array_foreach(json_object_get(doc, "instances"), i, e) {
         const char *st = json_string_value(json_object_get(e, "status"));
@@ -332,9 +337,10 @@ int cores_run(const campaign_options *o, const int *cpus, int n, campaign_result
     core_shard all;
     if (rc == 0) {
         all.o = *o;
-        if (snprintf(all.dir, sizeof all.dir, "%s/%s/all", o->run_dir, CORES_SUBDIR) >=
-            (int)sizeof all.dir)
-            rc = hb_fail(err, "%s: the run directory's path is too long", o->run_dir);
+        char rel[64];
+        if (rundir_core_rel(rel, sizeof rel, "all", err) != 0 ||
+            rundir_path(all.dir, sizeof all.dir, o->run_dir, rel, err) != 0)
+            rc = -1;
         all.o.run_dir = all.dir;
         all.o.cpu = cpus[0];
         all.o.settings.shard.k = all.o.settings.shard.n = 0;

@@ -12,6 +12,7 @@
 #include "campaign/tree.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/rundir.h"
 
 typedef struct shard_in {
     const char *dir;
@@ -35,7 +36,8 @@ typedef struct merge_ctx {
 static int load_part(const char *dir, const char *name, json_t **out, hb_err *err)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (rundir_path(path, sizeof path, dir, name, err) != 0)
+        return -1;
     if (!hb_is_file(path))
         return hb_fail(err, "%s: missing; finish this shard (repeat its "
                        "hashbench run command) before merging", path);
@@ -46,9 +48,9 @@ static int load_shard(shard_in *s, const char *dir, hb_err *err)
 {
     memset(s, 0, sizeof *s);
     s->dir = dir;
-    if (load_part(dir, "campaign.json", &s->campaign, err) < 0 ||
-        load_part(dir, "build.json", &s->build, err) < 0 ||
-        load_part(dir, "kat.json", &s->kat, err) < 0)
+    if (load_part(dir, RUNDIR_CAMPAIGN_JSON, &s->campaign, err) < 0 ||
+        load_part(dir, RUNDIR_BUILD_JSON, &s->build, err) < 0 ||
+        load_part(dir, RUNDIR_KAT_JSON, &s->kat, err) < 0)
         return -1;
     json_t *measure = json_object_get(json_object_get(s->campaign, "phases"),
                                       "measure");
@@ -203,6 +205,9 @@ static void collect_owned_paths(merge_ctx *m)
                 if (!strlist_contains(&s->owned, key))
                     continue;
                 json_t *guide = json_object_get(e, "guide");
+                json_t *rebuilt = json_object_get(e, RUNDIR_HARNESS_DEFAULT_KEY);
+                add_path(m, s, json_object_get(rebuilt, "library"));
+                add_path(m, s, json_object_get(rebuilt, "log"));
                 add_path(m, s, json_object_get(e, "library"));
                 add_path(m, s, json_object_get(e, "log"));
                 add_path(m, s, json_object_get(guide, "library"));
@@ -221,14 +226,16 @@ static int is_leftover(const char *rel)
 }
 
 /* Fills SRC (in the current shard) and DST (in the merged folder) for the
- * file REL; 0 when REL is to be passed over (a leftover temporary file). */
+ * file REL; 0 when REL is to be passed over (a leftover temporary file), -1
+ * when a path does not fit. */
 static int copy_paths(const merge_ctx *m, const char *rel, char src[PATH_MAX],
-                      char dst[PATH_MAX])
+                      char dst[PATH_MAX], hb_err *err)
 {
     if (is_leftover(rel))
         return 0;
-    snprintf(src, PATH_MAX, "%s/%s", m->s[m->cur].dir, rel);
-    snprintf(dst, PATH_MAX, "%s/%s", m->out, rel);
+    if (rundir_path(src, PATH_MAX, m->s[m->cur].dir, rel, err) != 0 ||
+        rundir_path(dst, PATH_MAX, m->out, rel, err) != 0)
+        return -1;
     return 1;
 }
 
@@ -236,23 +243,32 @@ static int copy_exclusive(void *ctx, const char *rel, hb_err *err)
 {
     merge_ctx *m = ctx;
     char src[PATH_MAX], dst[PATH_MAX];
-    if (!copy_paths(m, rel, src, dst))
-        return 0;
+    int rc = copy_paths(m, rel, src, dst, err);
+    if (rc <= 0)
+        return rc;
     if (hb_is_file(dst))
         return hb_fail(err, "%s: also present in another shard; an instance "
                        "was tested or measured twice: merge shards split from "
                        "the same instance list", src);
-    if (strncmp(rel, "records/", 8) == 0)
-        m->counts.records++;
     return hb_copy_file(src, dst, err);
+}
+
+/* A file of the records folder: copied like the KAT texts, and counted. */
+static int copy_record(void *ctx, const char *rel, hb_err *err)
+{
+    merge_ctx *m = ctx;
+    if (!is_leftover(rel))
+        m->counts.records++;
+    return copy_exclusive(ctx, rel, err);
 }
 
 static int copy_owned(void *ctx, const char *rel, hb_err *err)
 {
     merge_ctx *m = ctx;
     char src[PATH_MAX], dst[PATH_MAX];
-    if (!copy_paths(m, rel, src, dst))
-        return 0;
+    int rc = copy_paths(m, rel, src, dst, err);
+    if (rc <= 0)
+        return rc;
     if (strlist_contains(&m->s[m->cur].owned_paths, rel) ||
         (!strlist_contains(&m->all_owned_paths, rel) && !hb_is_file(dst)))
         return hb_copy_file(src, dst, err);
@@ -263,11 +279,11 @@ static int copy_files(merge_ctx *m, hb_err *err)
 {
     for (m->cur = 0; m->cur < m->n; m->cur++) {
         const char *dir = m->s[m->cur].dir;
-        if (tree_walk(dir, "records", copy_exclusive, m, err) < 0 ||
-            tree_walk(dir, "kat", copy_exclusive, m, err) < 0 ||
-            tree_walk(dir, "ct", copy_exclusive, m, err) < 0 ||
-            tree_walk(dir, "lib", copy_owned, m, err) < 0 ||
-            tree_walk(dir, "logs", copy_owned, m, err) < 0)
+        if (tree_walk(dir, RUNDIR_RECORDS, copy_record, m, err) < 0 ||
+            tree_walk(dir, RUNDIR_KAT, copy_exclusive, m, err) < 0 ||
+            tree_walk(dir, RUNDIR_CT, copy_exclusive, m, err) < 0 ||
+            tree_walk(dir, RUNDIR_LIB, copy_owned, m, err) < 0 ||
+            tree_walk(dir, RUNDIR_LOGS, copy_owned, m, err) < 0)
             return -1;
     }
     return 0;
@@ -325,9 +341,11 @@ static int write_stage_files(merge_ctx *m, hb_err *err)
     json_decref(ki_doc);
     json_object_set_new(build, "instances", bi);
     json_object_set_new(kat, "instances", ki);
-    snprintf(path, sizeof path, "%s/build.json", m->out);
-    int rc = hb_json_save(path, build, err);
-    snprintf(path, sizeof path, "%s/kat.json", m->out);
+    int rc = rundir_path(path, sizeof path, m->out, RUNDIR_BUILD_JSON, err);
+    if (rc == 0)
+        rc = hb_json_save(path, build, err);
+    if (rc == 0)
+        rc = rundir_path(path, sizeof path, m->out, RUNDIR_KAT_JSON, err);
     if (rc == 0)
         rc = hb_json_save(path, kat, err);
     json_decref(build);
@@ -425,9 +443,9 @@ static int write_campaign(merge_ctx *m, hb_err *err)
     json_object_set_new(doc, "shards", shards);
     json_object_set_new(doc, "merged_from", from);
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/build.json", m->out);
     json_t *build;
-    if (hb_json_load(path, &build, err) < 0) {
+    if (rundir_path(path, sizeof path, m->out, RUNDIR_BUILD_JSON, err) != 0 ||
+        hb_json_load(path, &build, err) < 0) {
         json_decref(doc);
         return -1;
     }
@@ -435,8 +453,9 @@ static int write_campaign(merge_ctx *m, hb_err *err)
                         merged_phases(m, json_object_get(build, "instances")));
     json_decref(build);
     json_object_del(doc, "sessions");
-    snprintf(path, sizeof path, "%s/campaign.json", m->out);
-    int rc = hb_json_save(path, doc, err);
+    int rc = rundir_path(path, sizeof path, m->out, RUNDIR_CAMPAIGN_JSON, err);
+    if (rc == 0)
+        rc = hb_json_save(path, doc, err);
     json_decref(doc);
     return rc;
 }
@@ -450,7 +469,8 @@ static int prepare_out(const char *out, const char *const *dirs, int n,
         if (realpath(out, a) && realpath(dirs[i], b) && strcmp(a, b) == 0)
             return hb_fail(err, "--run-dir %s is also a shard to merge; merge "
                            "into a new folder", out);
-    snprintf(path, sizeof path, "%s/campaign.json", out);
+    if (rundir_path(path, sizeof path, out, RUNDIR_CAMPAIGN_JSON, err) != 0)
+        return -1;
     if (hb_is_file(path)) {
         json_t *doc;
         if (hb_json_load(path, &doc, err) < 0)
@@ -464,8 +484,9 @@ static int prepare_out(const char *out, const char *const *dirs, int n,
             return -1;
     } else if (hb_is_dir(out)) {
         char build[PATH_MAX];
-        snprintf(path, sizeof path, "%s/records", out);
-        snprintf(build, sizeof build, "%s/build.json", out);
+        if (rundir_path(path, sizeof path, out, RUNDIR_RECORDS, err) != 0 ||
+            rundir_path(build, sizeof build, out, RUNDIR_BUILD_JSON, err) != 0)
+            return -1;
         if (hb_is_dir(path) || hb_is_file(build))
             return hb_fail(err, "%s: holds run files but no campaign.json; "
                            "merge into a new folder", out);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "campaign/tree.h"
+#include "rundir/rundir.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
@@ -119,7 +120,8 @@ static void rewrite_probe_command(const publish_ctx *c, json_t *arr)
         char inside[PATH_MAX];
         if (!s)
             continue;
-        snprintf(inside, sizeof inside, "%s/%s", c->run_dir, s);
+        if (rundir_path(inside, sizeof inside, c->run_dir, s, NULL) != 0)
+            inside[0] = '\0';
         if (s[0] == '/' && strcmp(hb_basename(s), "hashbench-probe") == 0)
             json_array_set_new(arr, i, json_string("hashbench-probe"));
         else if (s[0] == '/' || (s[0] != '-' && hb_is_file(inside)))
@@ -418,8 +420,8 @@ static int publish_json(publish_ctx *c, const char *rel, hb_err *err)
 {
     char src[PATH_MAX];
     json_t *doc;
-    snprintf(src, sizeof src, "%s/%s", c->run_dir, rel);
-    if (hb_json_load(src, &doc, err) < 0)
+    if (rundir_path(src, sizeof src, c->run_dir, rel, err) != 0 ||
+        hb_json_load(src, &doc, err) < 0)
         return -1;
     rewrite_doc(c, doc, rel);
     int rc = save_doc(c, doc, src, rel, err);
@@ -427,14 +429,11 @@ static int publish_json(publish_ctx *c, const char *rel, hb_err *err)
     return rc;
 }
 
-static int visit_record(void *ctx, const char *rel, hb_err *err)
+static int visit_record(const rundir_record *r, void *ctx, hb_err *err)
 {
     publish_ctx *c = ctx;
-    size_t n = strlen(rel);
-    if (n < 5 || strcmp(rel + n - 5, ".json") != 0)
-        return 0;
     c->counts.records++;
-    return publish_json(c, rel, err);
+    return publish_json(c, r->rel, err);
 }
 
 /* Constant-time records, ct/<cand>/<Inst>.json (not the -g libraries and
@@ -478,18 +477,14 @@ static int publish_log(publish_ctx *c, const char *rel, char was[HB_SHA256_HEX],
     return rc;
 }
 
-/* KAT logs are kat/<cand>/<Inst>.log (not the generated texts below them).
+/* KAT logs (rundir_is_kat_log), not the generated texts beside them.
  * One that publishing rewrites gets its new SHA-256 in kat.json and the
  * records (remap_log_sha), so the dataset stays consistent. */
 static int visit_kat_log(void *ctx, const char *rel, hb_err *err)
 {
     publish_ctx *c = ctx;
-    size_t n = strlen(rel);
-    const char *slash1 = strchr(rel, '/');
-    const char *slash2 = slash1 ? strchr(slash1 + 1, '/') : NULL;
     char was[HB_SHA256_HEX], now[HB_SHA256_HEX];
-    if (n < 4 || strcmp(rel + n - 4, ".log") != 0 || !slash2 ||
-        strchr(slash2 + 1, '/'))
+    if (!rundir_is_kat_log(rel))
         return 0;
     if (publish_log(c, rel, was, now, err) < 0)
         return -1;
@@ -519,21 +514,25 @@ static int visit_build_log(void *ctx, const char *rel, hb_err *err)
 
 /* build.json: each entry's "log_sha256" is that of the published copy of
  * its compiler log (none when the log is missing: validate says so), and
- * "other_logs" lists the copied compiler logs no entry cites (the KAT
- * stage's harness-default rebuilds), so that validate can check every
- * published log. */
+ * "other_logs" lists the copied compiler logs no entry cites (the
+ * harness-default rebuilds, whose record in the entry gets its published
+ * SHA-256 too), so that validate can check every published log. */
 static int publish_build(publish_ctx *c, hb_err *err)
 {
     char src[PATH_MAX];
     json_t *doc, *e, *sha;
     size_t i;
     const char *rel;
-    snprintf(src, sizeof src, "%s/build.json", c->run_dir);
-    if (hb_json_load(src, &doc, err) < 0)
+    if (rundir_path(src, sizeof src, c->run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
+        hb_json_load(src, &doc, err) < 0)
         return -1;
     json_t *cited = json_object();
     json_array_foreach(json_object_get(doc, "instances"), i, e) {
         const char *log = json_string_value(json_object_get(e, "log"));
+        json_t *rebuilt = json_object_get(e, RUNDIR_HARNESS_DEFAULT_KEY);
+        const char *rlog = json_string_value(json_object_get(rebuilt, "log"));
+        if (rlog && (sha = json_object_get(c->build_logs, rlog)) != NULL)
+            json_object_set(rebuilt, "log_sha256", sha);
         if (!log || !log[0])
             continue;
         sha = json_object_get(c->build_logs, log);
@@ -547,8 +546,8 @@ static int publish_build(publish_ctx *c, hb_err *err)
                                                    "log_sha256", sha));
     json_object_set_new(doc, "other_logs", other);
     json_decref(cited);
-    rewrite_doc(c, doc, "build.json");
-    int rc = save_doc(c, doc, src, "build.json", err);
+    rewrite_doc(c, doc, RUNDIR_BUILD_JSON);
+    int rc = save_doc(c, doc, src, RUNDIR_BUILD_JSON, err);
     json_decref(doc);
     return rc;
 }
@@ -562,14 +561,14 @@ static void add_package_rules(publish_ctx *c)
     json_t *doc, *x;
     size_t i;
     hb_err ignored;
-    snprintf(path, sizeof path, "%s/build.json", c->run_dir);
-    if (hb_json_load(path, &doc, &ignored) == 0) {
+    if (rundir_path(path, sizeof path, c->run_dir, RUNDIR_BUILD_JSON, &ignored) == 0 &&
+        hb_json_load(path, &doc, &ignored) == 0) {
         json_array_foreach(json_object_get(doc, "instances"), i, x)
             add_rule(c, json_string_value(json_object_get(x, "package")), "", 1);
         json_decref(doc);
     }
-    snprintf(path, sizeof path, "%s/campaign.json", c->run_dir);
-    if (hb_json_load(path, &doc, &ignored) == 0) {
+    if (rundir_path(path, sizeof path, c->run_dir, RUNDIR_CAMPAIGN_JSON, &ignored) == 0 &&
+        hb_json_load(path, &doc, &ignored) == 0) {
         json_array_foreach(json_object_get(doc, "submissions"), i, x)
             add_rule(c, json_string_value(x), "", 1);
         /* a merged campaign's files (its compiler logs) quote the shards' run
@@ -587,8 +586,8 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
     char src[PATH_MAX];
     json_t *doc, *x;
     size_t i;
-    snprintf(src, sizeof src, "%s/campaign.json", c->run_dir);
-    if (hb_json_load(src, &doc, err) < 0)
+    if (rundir_path(src, sizeof src, c->run_dir, RUNDIR_CAMPAIGN_JSON, err) != 0 ||
+        hb_json_load(src, &doc, err) < 0)
         return -1;
     const char *lists[] = {"submissions", "merged_from"};
     for (size_t l = 0; l < 2; l++) {
@@ -604,14 +603,14 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
             json_object_set_new(x, "run_dir", json_string(hb_basename(dir)));
     }
     json_object_set_new(doc, "system", json_string(c->system));
-    rewrite_doc(c, doc, "campaign.json");
+    rewrite_doc(c, doc, RUNDIR_CAMPAIGN_JSON);
     /* what publishing did to the text it copied, the last thing it does */
     json_int_t total = 0;
     json_array_foreach(c->redactions, i, x)
         total += json_integer_value(json_object_get(x, "paths"));
     json_object_set_new(doc, "publish", json_pack("{s:s, s:I, s:O}", "rule",
         PUBLISH_REDACTION_RULE, "paths_redacted", total, "redacted_in", c->redactions));
-    int rc = save_doc(c, doc, src, "campaign.json", err);
+    int rc = save_doc(c, doc, src, RUNDIR_CAMPAIGN_JSON, err);
     json_decref(doc);
     return rc;
 }
@@ -622,12 +621,12 @@ static int assemble(publish_ctx *c, hb_err *err)
 {
     if (hb_remove_tree(c->stage, err) < 0 || hb_mkdirs(c->stage, err) < 0)
         return -1;
-    if (tree_walk(c->run_dir, "kat", visit_kat_log, c, err) < 0 ||
-        tree_walk(c->run_dir, "logs/build", visit_build_log, c, err) < 0)
+    if (tree_walk(c->run_dir, RUNDIR_KAT, visit_kat_log, c, err) < 0 ||
+        tree_walk(c->run_dir, RUNDIR_BUILD_LOGS, visit_build_log, c, err) < 0)
         return -1;
-    if (publish_build(c, err) < 0 || publish_json(c, "kat.json", err) < 0 ||
-        tree_walk(c->run_dir, "records", visit_record, c, err) < 0 ||
-        tree_walk(c->run_dir, "ct", visit_ct, c, err) < 0)
+    if (publish_build(c, err) < 0 || publish_json(c, RUNDIR_KAT_JSON, err) < 0 ||
+        rundir_list_records(c->run_dir, NULL, NULL, visit_record, c, err) < 0 ||
+        tree_walk(c->run_dir, RUNDIR_CT, visit_ct, c, err) < 0)
         return -1;
     return publish_campaign(c, err);
 }
@@ -655,9 +654,10 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     if (publish_check_system(system, err) != 0)
         return -1;
     char required[PATH_MAX];
-    const char *names[] = {"campaign.json", "build.json", "kat.json"};
+    const char *names[] = {RUNDIR_CAMPAIGN_JSON, RUNDIR_BUILD_JSON, RUNDIR_KAT_JSON};
     for (size_t i = 0; i < 3; i++) {
-        snprintf(required, sizeof required, "%s/%s", run_dir, names[i]);
+        if (rundir_path(required, sizeof required, run_dir, names[i], err) != 0)
+            return -1;
         if (!hb_is_file(required))
             return hb_fail(err, "%s: missing; run the campaign (hashbench run "
                            "--run-dir %s) before publishing", required, run_dir);
@@ -674,11 +674,14 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     add_package_rules(&c);
     if (hb_mkdirs(data_dir, err) < 0)
         return -1;
-    char dest[PATH_MAX];
-    snprintf(c.stage, sizeof c.stage, "%s/.%s.publishing", data_dir, system);
-    snprintf(dest, sizeof dest, "%s/%s", data_dir, system);
-    int rc = assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0 ? -1 : 0;
-    if (rc < 0) {
+    char dest[PATH_MAX], stage_name[80];
+    snprintf(stage_name, sizeof stage_name, ".%s.publishing", system); /* system: 64 chars */
+    int rc = hb_path_join(dest, sizeof dest, data_dir, system, err) < 0 ||
+             hb_path_join(c.stage, sizeof c.stage, data_dir, stage_name, err) < 0 ? -1 : 0;
+    int staged = rc == 0;
+    if (rc == 0)
+        rc = assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0 ? -1 : 0;
+    if (rc < 0 && staged) {
         hb_err ignored;
         hb_remove_tree(c.stage, &ignored);
     }

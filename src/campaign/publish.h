@@ -1,7 +1,8 @@
 /* Publishing a run directory as one system of a dataset: DATA/ID/ receives
  * campaign.json, build.json, kat.json, the records, the KAT logs and the
  * compiler logs (their run-directory and package paths rewritten), with
- * every path field rewritten relative to DATA (e.g. "x86_1/kat/SM3/SM3.log"),
+ * every path field rewritten relative to DATA (e.g. a KAT log's becomes
+ * "x86_1/" and its path in the run directory, rundir.h),
  * the submission's absolute "package" dropped and libraries left behind
  * (their SHA-256 identifies them). Any other absolute path of the host that
  * a text or log quotes is redacted to "<path>/NAME", and campaign.json's

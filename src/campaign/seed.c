@@ -8,43 +8,37 @@
 #include "campaign/tree.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/rundir.h"
 
 typedef struct seed_copy {
     const char *from, *to;
-    const char *inst;   /* NULL: every file; else only the instance's files */
-    size_t dir_len;     /* length of "kat/<cand>/" in REL */
+    const char *cand, *inst; /* NULL: every file; else only the instance's KAT files */
 } seed_copy;
-
-/* 1 when REL ("kat/<cand>/NAME...") belongs to instance INST: NAME is INST
- * (its texts) or starts with "INST." (its logs). */
-static int instance_file(const seed_copy *s, const char *rel)
-{
-    const char *name = rel + s->dir_len;
-    size_t n = strlen(s->inst);
-    return strncmp(name, s->inst, n) == 0 && (name[n] == '/' || name[n] == '.');
-}
 
 static int copy_one(void *ctx, const char *rel, hb_err *err)
 {
     const seed_copy *s = ctx;
     char src[PATH_MAX], dst[PATH_MAX];
-    if (strstr(hb_basename(rel), ".tmp.") || (s->inst && !instance_file(s, rel)))
+    if (strstr(hb_basename(rel), ".tmp.") ||
+        (s->inst && !rundir_kat_rel_of(rel, s->cand, s->inst)))
         return 0;
-    snprintf(src, sizeof src, "%s/%s", s->from, rel);
-    snprintf(dst, sizeof dst, "%s/%s", s->to, rel);
+    if (rundir_path(src, sizeof src, s->from, rel, err) != 0 ||
+        rundir_path(dst, sizeof dst, s->to, rel, err) != 0)
+        return -1;
     return hb_copy_file(src, dst, err);
 }
 
 int seed_build(const char *seed, const char *dir, hb_err *err)
 {
     char src[PATH_MAX], dst[PATH_MAX];
-    snprintf(src, sizeof src, "%s/build.json", seed);
-    snprintf(dst, sizeof dst, "%s/build.json", dir);
+    if (rundir_path(src, sizeof src, seed, RUNDIR_BUILD_JSON, err) != 0 ||
+        rundir_path(dst, sizeof dst, dir, RUNDIR_BUILD_JSON, err) != 0)
+        return -1;
     if (hb_is_file(dst) || !hb_is_file(src))
         return 0;
-    seed_copy s = {seed, dir, NULL, 0};
-    if (tree_walk(seed, "lib", copy_one, &s, err) < 0 ||
-        tree_walk(seed, "logs/build", copy_one, &s, err) < 0)
+    seed_copy s = {seed, dir, NULL, NULL};
+    if (tree_walk(seed, RUNDIR_LIB, copy_one, &s, err) < 0 ||
+        tree_walk(seed, RUNDIR_BUILD_LOGS, copy_one, &s, err) < 0)
         return -1;
     return hb_copy_file(src, dst, err); /* last: a half-copied seed is redone */
 }
@@ -67,8 +61,9 @@ int seed_kat(const char *seed, const char *dir, const strlist *mine, hb_err *err
 {
     char src[PATH_MAX], dst[PATH_MAX];
     json_t *from = NULL, *to = NULL;
-    snprintf(src, sizeof src, "%s/kat.json", seed);
-    snprintf(dst, sizeof dst, "%s/kat.json", dir);
+    if (rundir_path(src, sizeof src, seed, RUNDIR_KAT_JSON, err) != 0 ||
+        rundir_path(dst, sizeof dst, dir, RUNDIR_KAT_JSON, err) != 0)
+        return -1;
     if (!hb_is_file(src))
         return 0;
     if (hb_json_load(src, &from, err) < 0)
@@ -95,9 +90,10 @@ int seed_kat(const char *seed, const char *dir, const strlist *mine, hb_err *err
         if (!slash)
             continue;
         *slash = '\0';
-        snprintf(sub, sizeof sub, "kat/%s", cand);
-        seed_copy s = {seed, dir, slash + 1, strlen(sub) + 1};
-        rc = tree_walk(seed, sub, copy_one, &s, err);
+        seed_copy s = {seed, dir, cand, slash + 1};
+        rc = rundir_path(sub, sizeof sub, RUNDIR_KAT, cand, err);
+        if (rc == 0)
+            rc = tree_walk(seed, sub, copy_one, &s, err);
         if (rc == 0) {
             json_array_append(arr, e);
             added++;

@@ -3,22 +3,25 @@
  * continues it. */
 #include "campaign/stages.h"
 
-#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "compile/build.h"
+#include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat.h"
 #include "measure/drift.h"
 #include "measure/measure.h"
+#include "rundir/rundir.h"
 
 int stages_instances(const char *run_dir, strlist *out, hb_err *err)
 {
     char path[PATH_MAX];
     json_t *doc, *arr, *e;
     size_t i;
-    snprintf(path, sizeof path, "%s/%s", run_dir, BUILD_JSON);
-    if (hb_json_load(path, &doc, err) < 0)
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
+        hb_json_load(path, &doc, err) < 0)
         return -1;
     if (hb_json_get_arr(doc, "instances", &arr, path, err) < 0) {
         json_decref(doc);
@@ -72,7 +75,67 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
     k.n_instances = instances->n;
     k.progress = o->progress;
     k.progress_ctx = o->progress_ctx;
-    return kat_run(&k, n_failed, err);
+    return stages_kat_with_rebuilds(&k, n_failed, err);
+}
+
+static const char *str_of(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? v : "";
+}
+
+/* The compilers a harness-default rebuild of the selected guide builds of
+ * DIR/build.json would run, checked before any instance is tested rather
+ * than when the first rebuild needs one. A build.json that cannot be read
+ * is left for kat_run to report. */
+static int check_rebuild_compilers(const kat_options *k, hb_err *err)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL, *b, *seen;
+    hb_err ignored;
+    if (rundir_path(path, sizeof path, k->run_dir, RUNDIR_BUILD_JSON, &ignored) != 0 ||
+        !hb_is_file(path) || hb_json_load(path, &doc, &ignored) != 0)
+        return 0;
+    const json_t *list = json_object_get(doc, "instances");
+    size_t i, j;
+    int rc = 0;
+    json_array_foreach(list, i, b) {
+        const char *cc = str_of(b, "compiler");
+        int again = 0;
+        json_array_foreach(list, j, seen)
+            again |= j < i && strcmp(str_of(seen, "compiler"), cc) == 0;
+        if (rc != 0 || again || !cc[0] || strcmp(str_of(b, "status"), "BUILT") != 0 ||
+            strcmp(str_of(b, "flags_kind"), "guide") != 0 ||
+            json_is_true(json_object_get(b, "baseline")) ||
+            !kat_selected(k, str_of(b, "candidate"), str_of(b, "instance")))
+            continue;
+        hb_err why;
+        if (build_check_compiler(cc, &why) != 0)
+            rc = hb_fail(err, "%s: the compiler '%s' (the --cc of hashbench build), "
+                         "needed for a harness-default rebuild, cannot be run: %s",
+                         path, cc, why.msg);
+    }
+    json_decref(doc);
+    return rc;
+}
+
+int stages_kat_with_rebuilds(const kat_options *k, int *n_failed, hb_err *err)
+{
+    strlist wanted = {0};
+    int n_rebuilt = 0;
+    *n_failed = 0;
+    int rc = check_rebuild_compilers(k, err);
+    if (rc == 0)
+        rc = kat_run(k, n_failed, err);
+    if (rc == 0)
+        rc = kat_rebuilds_wanted(k, &wanted, err);
+    if (rc == 0 && wanted.n > 0)
+        rc = build_harness_default(k->run_dir, (const char *const *)wanted.v, wanted.n,
+                                   &n_rebuilt, err);
+    if (rc == 0 && n_rebuilt > 0)
+        rc = kat_run(k, n_failed, err);
+    strlist_free(&wanted);
+    return rc;
 }
 
 int stages_measure(const campaign_options *o, const campaign_settings *s,
@@ -91,28 +154,43 @@ int stages_measure(const campaign_options *o, const campaign_settings *s,
     return measure_run(&m, n_failed, err);
 }
 
+/* The loaded records of the baseline, in the order of their names. */
+typedef struct baseline_records {
+    json_t **v;
+    size_t n, cap;
+} baseline_records;
+
+static int load_baseline_record(const rundir_record *r, void *ctx, hb_err *err)
+{
+    (void)err;
+    baseline_records *b = ctx;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 16;
+        json_t **v = realloc(b->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        b->v = v;
+        b->cap = cap;
+    }
+    if (hb_json_load(r->path, &b->v[b->n], NULL) == 0)
+        b->n++;
+    return 0;
+}
+
 json_t *stages_host_drift(const char *run_dir)
 {
-    char pattern[PATH_MAX];
-    glob_t g;
-    if (snprintf(pattern, sizeof pattern, "%s/records/baseline/OpenSSL_SM3__hash_*.json",
-                 run_dir) >= (int)sizeof pattern ||
-        glob(pattern, 0, NULL, &g) != 0)
-        return NULL;
-    json_t **recs = calloc(g.gl_pathc, sizeof *recs);
-    size_t n = 0;
-    for (size_t i = 0; recs && i < g.gl_pathc; i++)
-        if (hb_json_load(g.gl_pathv[i], &recs[n], NULL) == 0)
-            n++;
-    globfree(&g);
-    drift_series d;
+    baseline_records b = {NULL, 0, 0};
+    hb_err ignored;
     json_t *out = NULL;
-    if (recs && drift_of_records((const json_t *const *)recs, n, &d) == 0) {
+    drift_series d;
+    if (rundir_list_records(run_dir, RUNDIR_BASELINE_CANDIDATE, RUNDIR_BASELINE_INSTANCE,
+                            load_baseline_record, &b, &ignored) == 0 && b.n > 0 &&
+        drift_of_records((const json_t *const *)b.v, b.n, &d) == 0) {
         out = d.n ? drift_summary_json(&d) : NULL;
         drift_free(&d);
     }
-    for (size_t i = 0; i < n; i++)
-        json_decref(recs[i]);
-    free(recs);
+    for (size_t i = 0; i < b.n; i++)
+        json_decref(b.v[i]);
+    free(b.v);
     return out;
 }

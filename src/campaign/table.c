@@ -3,7 +3,6 @@
  * line per instance. Nothing here writes to the run directory. */
 #include "campaign/table.h"
 
-#include <dirent.h>
 #include <jansson.h>
 #include <limits.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "common/json.h"
 #include "kat/kat.h"
 #include "kat/kat_instance.h"
+#include "rundir/rundir.h"
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -31,47 +31,44 @@ static const json_t *kat_entry(const json_t *entries, const char *cand, const ch
     return NULL;
 }
 
-/* Counts RUN_DIR/records/CAND/INST__*.json files, and of them those whose
+typedef struct record_count {
+    int all, ok;
+} record_count;
+
+static int count_one(const rundir_record *r, void *ctx, hb_err *err)
+{
+    (void)err;
+    record_count *n = ctx;
+    json_t *j = NULL;
+    hb_err ignored;
+    n->all++;
+    if (hb_json_load(r->path, &j, &ignored) == 0 && strcmp(str(j, "status"), "OK") == 0)
+        n->ok++;
+    json_decref(j);
+    return 0;
+}
+
+/* Counts the records of CAND/INST in RUN_DIR (the record-name rule of
+ * rundir.h: instance X does not count X_'s), and of them those whose
  * status is OK. */
 static void count_records(const char *run_dir, const char *cand, const char *inst,
                           int *all, int *ok)
 {
-    char dir[PATH_MAX], prefix[160], path[PATH_MAX];
-    *all = *ok = 0;
-    if (snprintf(dir, sizeof dir, "%s/records/%s", run_dir, cand) >= (int)sizeof dir)
-        return;
-    /* exactly <inst>__hash_<digits>.json: instance X must not count X_'s */
-    snprintf(prefix, sizeof prefix, "%s__hash_", inst);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        size_t n = strlen(de->d_name), p = strlen(prefix);
-        if (strncmp(de->d_name, prefix, p) != 0 || n < p + 6 ||
-            strcmp(de->d_name + n - 5, ".json") != 0 ||
-            strspn(de->d_name + p, "0123456789") != n - p - 5)
-            continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= (int)sizeof path)
-            continue;
-        (*all)++;
-        json_t *r = NULL;
-        hb_err ignored;
-        if (hb_json_load(path, &r, &ignored) == 0 && strcmp(str(r, "status"), "OK") == 0)
-            (*ok)++;
-        json_decref(r);
-    }
-    closedir(d);
+    record_count n = {0, 0};
+    hb_err ignored;
+    rundir_list_records(run_dir, cand, inst, count_one, &n, &ignored);
+    *all = n.all;
+    *ok = n.ok;
 }
 
 int campaign_print_table(const char *run_dir, FILE *out, hb_err *err)
 {
     char path[PATH_MAX];
     json_t *build = NULL, *kat = NULL;
-    if (hb_path_join(path, sizeof path, run_dir, "build.json", err) != 0 ||
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
         hb_json_load(path, &build, err) != 0)
         return -1;
-    if (hb_path_join(path, sizeof path, run_dir, "kat.json", err) == 0 && hb_is_file(path)) {
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_KAT_JSON, err) == 0 && hb_is_file(path)) {
         hb_err ignored;
         if (hb_json_load(path, &kat, &ignored) != 0)
             kat = NULL;

@@ -56,16 +56,17 @@ static void print_records(const char *run_dir)
     json_t *kat = NULL, *e;
     hb_err err;
     size_t i;
-    snprintf(path, sizeof path, "%s/%s", run_dir, KAT_JSON);
-    if (hb_json_load(path, &kat, &err) != 0)
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_KAT_JSON, &err) != 0 ||
+        hb_json_load(path, &kat, &err) != 0)
         return;
     json_array_foreach(json_object_get(kat, "instances"), i, e) {
         json_t *r = NULL;
         const char *cand = json_string_value(json_object_get(e, "candidate"));
         const char *inst = json_string_value(json_object_get(e, "instance"));
-        snprintf(path, sizeof path, "%s/%s/%s/%s.json", run_dir, CT_DIR, cand ? cand : "",
-                 inst ? inst : "");
-        if (!cand || !inst || hb_json_load(path, &r, &err) != 0)
+        char rel[4096];
+        if (!cand || !inst || rundir_ct_rel(rel, sizeof rel, cand, inst, &err) != 0 ||
+            rundir_path(path, sizeof path, run_dir, rel, &err) != 0 ||
+            hb_json_load(path, &r, &err) != 0)
             continue;
         const json_t *taint = json_object_get(r, "taint"), *tm = json_object_get(r, "timing");
         printf("%-14s %s/%s  taint: %s, %zu finding(s)%s%s; timing: ",

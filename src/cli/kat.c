@@ -9,10 +9,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "campaign/stages.h"
 #include "common/json.h"
 #include "kat/kat.h"
 #include "kat/kat_vectors.h"
 #include "kat/manifest.h"
+#include "rundir/rundir.h"
 
 const char hb_summary_kat[] = "check every built instance against its known-answer tests";
 const char hb_usage_kat[] =
@@ -24,9 +26,9 @@ const char hb_usage_kat[] =
     "The first form runs the official KAT procedure (SPEC 3) through the CryptHash\n"
     "of every instance built in DIR/build.json, one child process per instance\n"
     "and --jobs of them at once,\n"
-    "writes the texts to DIR/kat/<cand>/<Inst>/, compares them with the package's\n"
+    "writes the texts to DIR/" RUNDIR_KAT_TEXTS_PATTERN ", compares them with the package's\n"
     "Test_Vector(s) files or its kat.sha256 manifest, and records each status in\n"
-    "DIR/kat.json with a log in DIR/kat/<cand>/<Inst>.log. A failing guide build is\n"
+    "DIR/kat.json with a log in DIR/" RUNDIR_KAT_LOG_PATTERN ". A failing guide build is\n"
     "rebuilt once with harness-default flags and tested again. Then the variants\n"
     "of each instance (e.g. SM3 and SM3-Optimized) are compared on 1000 messages\n"
     "of random bit lengths, each library in its own sandboxed runner.\n"
@@ -184,8 +186,8 @@ static void print_statuses(const char *run_dir, const kat_options *o)
     size_t i;
     json_t *e;
     int earlier = 0, mixed = 0, n = 0;
-    snprintf(path, sizeof path, "%s/%s", run_dir, KAT_JSON);
-    if (hb_json_load(path, &kat, &err) != 0)
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_KAT_JSON, &err) != 0 ||
+        hb_json_load(path, &kat, &err) != 0)
         return;
     json_array_foreach(json_object_get(kat, "instances"), i, e) {
         const char *reason = json_string_value(json_object_get(e, "reason"));
@@ -237,7 +239,7 @@ static int run_gate(kat_cli *c)
         o.instances = names;
         o.n_instances = n;
     }
-    int rc = kat_run(&o, &n_failed, &err);
+    int rc = stages_kat_with_rebuilds(&o, &n_failed, &err);
     if (rc != 0) {
         free(names);
         fprintf(stderr, "hashbench kat: %s\n", err.msg);
@@ -247,7 +249,7 @@ static int run_gate(kat_cli *c)
     free(names);
     if (n_failed) {
         fprintf(stderr, "hashbench kat: %d instance(s) failed their KATs or group(s) "
-                        "of variants do not agree; see the logs under %s/kat/ and "
+                        "of variants do not agree; see the logs under %s/" RUNDIR_KAT "/ and "
                         "%s/kat.json\n", n_failed, c->run_dir, c->run_dir);
         return 1;
     }

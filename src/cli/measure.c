@@ -13,6 +13,7 @@
 #include "common/fs.h"
 #include "measure/measure.h"
 #include "cli/options.h"
+#include "rundir/rundir.h"
 
 const char hb_summary_measure[] = "time the built instances and write measurement records";
 const char hb_usage_measure[] =
@@ -23,7 +24,7 @@ const char hb_usage_measure[] =
     "         [--allow-unfit-host]\n"
     "\n"
     "Measures every instance of DIR/build.json (library from DIR/kat.json when\n"
-    "present) and writes DIR/records/<cand>/<Inst>__hash_<bytes>.json. Existing\n"
+    "present) and writes DIR/" RUNDIR_RECORD_PATTERN ". Existing\n"
     "records made with the same settings are kept. Checks the host first, as\n"
     "`hashbench run` does, and records the check and this session in\n"
     "DIR/campaign.json, so that `hashbench publish` works after separate\n"

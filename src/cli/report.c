@@ -3,13 +3,14 @@
 #include "cli/cli.h"
 
 #include "report/report.h"
+#include "rundir/rundir.h"
 
 const char hb_summary_report[] = "write the report pages and HTML site of a dataset";
 const char hb_usage_report[] =
     "usage: hashbench report DATA --out SITE\n"
     "\n"
     "Reads the published dataset DATA (DATA/<system>/campaign.json, build.json,\n"
-    "kat.json, kat/, records/) and writes into SITE:\n"
+    "kat.json, " RUNDIR_KAT "/, " RUNDIR_RECORDS "/) and writes into SITE:\n"
     "  index.md, index.html                  the systems and their candidates\n"
     "  <system>/<candidate>.{md,svg,html}    one page per candidate and system\n"
     "  <system>/summary.{md,svg,html}        every instance against the SM3 baseline\n"

@@ -186,12 +186,12 @@ static int plan_paths(build_ctx *c, build_task *t, int twin, hb_err *err)
     const discover_instance *in = t->in;
     char nth[16] = "";
     if (twin > 0)
-        snprintf(nth, sizeof nth, ".%d", twin);
-    snprintf(t->library_rel, sizeof t->library_rel, "lib/%s/lib%s.so",
-             in->candidate, in->instance);
-    snprintf(t->log_rel, sizeof t->log_rel, "logs/build/%s/%s%s.log",
-             in->candidate, in->instance, nth);
-    if (under(t->library, c->run_dir, t->library_rel, err) != 0 ||
+        snprintf(nth, sizeof nth, "%d", twin);
+    if (rundir_library_rel(t->library_rel, sizeof t->library_rel, in->candidate,
+                           in->instance, NULL, err) != 0 ||
+        rundir_build_log_rel(t->log_rel, sizeof t->log_rel, in->candidate, in->instance,
+                             nth, err) != 0 ||
+        under(t->library, c->run_dir, t->library_rel, err) != 0 ||
         under(t->log, c->run_dir, t->log_rel, err) != 0)
         return -1;
     return 0;
@@ -410,11 +410,14 @@ static json_t *task_entry(const build_ctx *c, const build_task *t)
 /* The entry of hashbench's own OpenSSL SM3 library, copied into the run. */
 static json_t *baseline_entry(const build_ctx *c, hb_err *err)
 {
-    const char *lib_rel = "lib/baseline/libOpenSSL_SM3.so";
-    const char *log_rel = "logs/build/baseline/OpenSSL_SM3.log";
+    char lib_rel[PATH_MAX], log_rel[PATH_MAX];
     char lib[PATH_MAX], log[PATH_MAX], text[PATH_MAX + 256];
     compile_outcome o;
-    if (under(lib, c->run_dir, lib_rel, err) != 0 || under(log, c->run_dir, log_rel, err) != 0 ||
+    if (rundir_library_rel(lib_rel, sizeof lib_rel, RUNDIR_BASELINE_CANDIDATE,
+                           RUNDIR_BASELINE_INSTANCE, NULL, err) != 0 ||
+        rundir_build_log_rel(log_rel, sizeof log_rel, RUNDIR_BASELINE_CANDIDATE,
+                             RUNDIR_BASELINE_INSTANCE, NULL, err) != 0 ||
+        under(lib, c->run_dir, lib_rel, err) != 0 || under(log, c->run_dir, log_rel, err) != 0 ||
         hb_copy_file(c->opt->baseline_lib, lib, err) != 0 ||
         compile_inspect(lib, &o, err) != 0)
         return NULL;
@@ -426,7 +429,8 @@ static json_t *baseline_entry(const build_ctx *c, hb_err *err)
     if (hb_write_atomic(log, text, (size_t)(n < (int)sizeof text ? n : 0), err) != 0)
         return NULL;
     json_t *e = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[]}",
-        "candidate", "baseline", "algorithm", "SM3", "instance", "OpenSSL_SM3",
+        "candidate", RUNDIR_BASELINE_CANDIDATE, "algorithm", "SM3",
+        "instance", RUNDIR_BASELINE_INSTANCE,
         "digest_bits", 256, "variant", "Baseline", "package", "", "source_dir", "",
         "profile", c->profile, "flags_kind", "hashbench", "flags", "",
         "compiler", "", "compiler_version", "", "sources");
@@ -435,6 +439,20 @@ static json_t *baseline_entry(const build_ctx *c, hb_err *err)
                 lib_rel, log_rel, log);
     json_object_set_new(e, "exclude_timing", json_string(""));
     json_object_set_new(e, "baseline", json_true());
+    return e;
+}
+
+/* E (returned) with the old entry's harness-default rebuild when it was
+ * made from the same library. */
+static json_t *keep_rebuild(const build_ctx *c, json_t *e)
+{
+    json_t *old = old_entry(c, json_string_value(json_object_get(e, "candidate")),
+                            json_string_value(json_object_get(e, "instance")));
+    json_t *hd = json_object_get(old, BUILD_HARNESS_DEFAULT_KEY);
+    const char *sha = json_string_value(json_object_get(e, "library_sha256"));
+    if (json_is_object(hd) && str_field_is(e, "status", "BUILT") && sha &&
+        str_field_is(hd, "from_sha256", sha))
+        json_object_set(e, BUILD_HARNESS_DEFAULT_KEY, hd);
     return e;
 }
 
@@ -459,7 +477,7 @@ static int save_json(build_ctx *c, int *n_failed, hb_err *err)
     json_t *arr = json_array();
     keep_other_candidates(c, arr);
     for (int i = 0; i < c->n_tasks; i++)
-        json_array_append_new(arr, task_entry(c, &c->tasks[i]));
+        json_array_append_new(arr, keep_rebuild(c, task_entry(c, &c->tasks[i])));
     if (c->opt->baseline_lib && !hb_is_file(c->opt->baseline_lib)) {
         fprintf(stderr, "hashbench build: warning: %s not found; the SM3 baseline "
                 "is left out (build hashbench's libhb_baseline_sm3 target)\n",
@@ -691,11 +709,11 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     if (compile_toolchain_probe(cc, &tc, err) != 0)
         return -1;
     char lib_rel[PATH_MAX], log_rel[PATH_MAX], lib[PATH_MAX], log[PATH_MAX];
-    snprintf(lib_rel, sizeof lib_rel, "lib/%s/%s/lib%s.so", r->candidate,
-             PROFILE_HARNESS_DEFAULT, r->instance);
-    snprintf(log_rel, sizeof log_rel, "logs/build/%s/%s.%s.log", r->candidate,
-             r->instance, PROFILE_HARNESS_DEFAULT);
-    if (under(lib, run_dir, lib_rel, err) != 0 || under(log, run_dir, log_rel, err) != 0)
+    if (rundir_library_rel(lib_rel, sizeof lib_rel, r->candidate, r->instance,
+                           PROFILE_HARNESS_DEFAULT, err) != 0 ||
+        rundir_build_log_rel(log_rel, sizeof log_rel, r->candidate, r->instance,
+                             PROFILE_HARNESS_DEFAULT, err) != 0 ||
+        under(lib, run_dir, lib_rel, err) != 0 || under(log, run_dir, log_rel, err) != 0)
         return -1;
     strlist flags = {0};
     char *flags_str = NULL;
@@ -745,4 +763,84 @@ const char *build_algorithm_instance(const json_t *entry)
     if (!n || !n[0])
         n = json_string_value(json_object_get(entry, "instance"));
     return n ? n : "";
+}
+
+/* ---- the harness-default rebuilds ----------------------------------- */
+
+/* The record of a rebuild of the entry whose guide library is FROM_SHA:
+ * the fields of the rebuilt entry that differ from the guide build's. */
+static json_t *rebuild_record(const char *from_sha, const json_t *rebuilt)
+{
+    static const char *const keys[] = {"flags_kind", "flags", "compiler",
+        "compiler_version", "sources", "library", "library_sha256", "static_size",
+        "status", "reason", "log", "log_sha256"};
+    json_t *hd = json_pack("{s:s}", "from_sha256", from_sha);
+    for (size_t i = 0; hd && i < sizeof keys / sizeof keys[0]; i++) {
+        json_t *v = json_object_get(rebuilt, keys[i]);
+        if (v)
+            json_object_set(hd, keys[i], v);
+    }
+    return hd;
+}
+
+/* 1 when ENTRY's rebuild is recorded for its current library and, when it
+ * compiled, its library is still the one recorded. */
+static int rebuild_current(const char *run_dir, const json_t *entry)
+{
+    const json_t *hd = json_object_get(entry, BUILD_HARNESS_DEFAULT_KEY);
+    const char *sha = json_string_value(json_object_get(entry, "library_sha256"));
+    if (!json_is_object(hd) || !sha || !str_field_is(hd, "from_sha256", sha))
+        return 0;
+    if (!str_field_is(hd, "status", "BUILT"))
+        return 1;
+    char lib[PATH_MAX], now[HB_SHA256_HEX];
+    const char *rel = json_string_value(json_object_get(hd, "library"));
+    hb_err ignored;
+    return rel && under(lib, run_dir, rel, &ignored) == 0 &&
+           hb_sha256_file_hex(lib, now, &ignored) == 0 &&
+           str_field_is(hd, "library_sha256", now);
+}
+
+int build_harness_default(const char *run_dir, const char *const *keys, int n_keys,
+                          int *n_rebuilt, hb_err *err)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL;
+    *n_rebuilt = 0;
+    if (under(path, run_dir, BUILD_JSON, err) != 0 || hb_json_load(path, &doc, err) != 0)
+        return -1;
+    size_t i;
+    json_t *e;
+    int rc = 0;
+    json_array_foreach(json_object_get(doc, "instances"), i, e) {
+        char key[600];
+        const char *sha = json_string_value(json_object_get(e, "library_sha256"));
+        snprintf(key, sizeof key, "%.290s/%.290s",
+                 json_string_value(json_object_get(e, "candidate")),
+                 json_string_value(json_object_get(e, "instance")));
+        int wanted = 0;
+        for (int k = 0; k < n_keys && !wanted; k++)
+            wanted = strcmp(keys[k], key) == 0;
+        if (rc != 0 || !wanted || !sha || !str_field_is(e, "status", "BUILT") ||
+            !str_field_is(e, "flags_kind", "guide") ||
+            json_is_true(json_object_get(e, "baseline")) || rebuild_current(run_dir, e))
+            continue;
+        json_t *rebuilt = NULL, *hd;
+        hb_err berr;
+        if (build_rebuild_default(run_dir, e, &rebuilt, &berr) != 0)
+            hd = json_pack("{s:s, s:s, s:s}", "from_sha256", sha, "status", "ERROR",
+                           "reason", berr.msg);
+        else
+            hd = rebuild_record(sha, rebuilt);
+        json_decref(rebuilt);
+        if (!hd) {
+            rc = hb_fail(err, "out of memory");
+            break;
+        }
+        json_object_set_new(e, BUILD_HARNESS_DEFAULT_KEY, hd);
+        (*n_rebuilt)++;
+        rc = hb_json_save(path, doc, err); /* after each: a killed run keeps its rebuilds */
+    }
+    json_decref(doc);
+    return rc;
 }

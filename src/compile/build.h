@@ -4,8 +4,11 @@
  * CryptHash, measures its static size, and writes DIR/build.json
  * (docs/FORMATS.md). Re-running on the same DIR resumes: an instance whose
  * sources, flags and compiler are unchanged and whose library is intact is
- * not compiled again. The KAT stage calls build_rebuild_default for its
- * fallback rebuild with permissive flags. */
+ * not compiled again. After the KAT stage, the campaign asks
+ * build_harness_default for the fallback rebuilds with permissive flags
+ * (SPEC §2) of the guide builds that failed their KATs; each is recorded
+ * in its build.json entry ("harness_default"), which the KAT stage then
+ * tests. */
 #ifndef HB_COMPILE_BUILD_H
 #define HB_COMPILE_BUILD_H
 
@@ -13,8 +16,11 @@
 
 #include "common/err.h"
 #include "common/progress.h"
+#include "rundir/rundir.h"
 
-#define BUILD_JSON "build.json"
+#define BUILD_JSON RUNDIR_BUILD_JSON
+/* The key of a build.json entry that records its harness-default rebuild. */
+#define BUILD_HARNESS_DEFAULT_KEY RUNDIR_HARNESS_DEFAULT_KEY
 
 typedef struct build_options {
     const char *run_dir;               /* required */
@@ -55,6 +61,20 @@ int build_check_compiler(const char *cc, hb_err *err);
  * NULL) only when the entry is unusable or the harness failed. */
 int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out,
                           hb_err *err);
+
+/* Rebuilds with the harness-default flags (build_rebuild_default) the
+ * guide builds among KEYS ("cand/Inst", N_KEYS of them) of DIR/build.json
+ * and records each in its entry as "harness_default": "from_sha256" (the
+ * guide library it replaces), then the rebuilt entry's flags_kind, flags,
+ * compiler, compiler_version, sources, library, library_sha256,
+ * static_size, status (BUILT or BUILDFAIL; ERROR with a reason when the
+ * entry could not be rebuilt at all), reason, log and log_sha256.
+ * build.json is saved after each. A rebuild already recorded for the same
+ * guide library, whose library is intact, is kept. *n_rebuilt gets the
+ * number of new records. Returns -1 only when build.json cannot be read or
+ * written. */
+int build_harness_default(const char *run_dir, const char *const *keys, int n_keys,
+                          int *n_rebuilt, hb_err *err);
 
 /* The name the submission gives the instance of build.json entry ENTRY,
  * shared by its variants and carried by its KAT files: algorithm_instance,

@@ -24,8 +24,9 @@
 #include "common/err.h"
 #include "common/progress.h"
 #include "probe/counter_read.h"
+#include "rundir/rundir.h"
 
-#define CT_DIR "ct"
+#define CT_DIR RUNDIR_CT
 #define CT_T_THRESHOLD 4.5         /* |t| above this is evidence */
 #define CT_DEFAULT_BYTES 64        /* timed message length */
 #define CT_DEFAULT_MEASUREMENTS 100000L

@@ -22,6 +22,7 @@
 #include "common/json.h"
 #include "kat/kat.h"
 #include "measure/counter.h"
+#include "rundir/rundir.h"
 #include "sandbox/check.h"
 
 static const char *field(const json_t *o, const char *k)
@@ -116,26 +117,29 @@ static int do_instance(const ct_options *o, const char *run_dir, const json_t *k
                        hb_err *err)
 {
     const char *cand = field(k, "candidate"), *inst = field(k, "instance");
-    const char *lib_rel = field(k, "library"), *status = field(k, "status");
-    const char *flags = json_is_string(json_object_get(k, "flags")) ? field(k, "flags")
-                                                                    : field(b, "flags");
-    const char *flags_kind = json_is_string(json_object_get(k, "flags_kind"))
-                                 ? field(k, "flags_kind") : field(b, "flags_kind");
+    const char *status = field(k, "status");
+    rundir_library used;
+    rundir_instance_library(b, k, &used);
+    const char *lib_rel = used.library ? used.library : "";
+    const char *flags = used.flags ? used.flags : field(b, "flags");
+    const char *flags_kind = used.flags_kind ? used.flags_kind : field(b, "flags_kind");
     int bits = (int)json_integer_value(json_object_get(b, "digest_bits"));
     if (!override_name_valid(cand) || !override_name_valid(inst) || !lib_rel[0] || bits <= 0)
         return hb_fail(err, "%s: entry %.64s/%.64s has no usable name, library or digest "
                        "size; run hashbench kat again", KAT_JSON, cand, inst);
-    char lib[PATH_MAX], rec[PATH_MAX + 16], prefix[PATH_MAX], glib[PATH_MAX];
-    char glog[PATH_MAX + 16];
-    char rel[PATH_MAX], glib_rel[PATH_MAX], lib_sha[HB_SHA256_HEX] = "";
-    snprintf(rel, sizeof rel, "%s/%s/%s", CT_DIR, cand, inst);
-    snprintf(glib_rel, sizeof glib_rel, "%s/%s/lib%s-g.so", CT_DIR, cand, inst);
-    if (hb_path_join(lib, sizeof lib, run_dir, lib_rel, err) != 0 ||
+    char lib[PATH_MAX], rec[PATH_MAX], prefix[PATH_MAX], glib[PATH_MAX], glog[PATH_MAX];
+    char rel[PATH_MAX], glib_rel[PATH_MAX], rec_rel[PATH_MAX], glog_rel[PATH_MAX];
+    char lib_sha[HB_SHA256_HEX] = "";
+    if (rundir_ct_dir_rel(rel, sizeof rel, cand, inst, err) != 0 ||
+        rundir_ct_rel(rec_rel, sizeof rec_rel, cand, inst, err) != 0 ||
+        rundir_ct_debug_library_rel(glib_rel, sizeof glib_rel, cand, inst, err) != 0 ||
+        rundir_ct_debug_log_rel(glog_rel, sizeof glog_rel, cand, inst, err) != 0 ||
+        hb_path_join(lib, sizeof lib, run_dir, lib_rel, err) != 0 ||
         hb_path_join(prefix, sizeof prefix, run_dir, rel, err) != 0 ||
-        hb_path_join(glib, sizeof glib, run_dir, glib_rel, err) != 0)
+        hb_path_join(rec, sizeof rec, run_dir, rec_rel, err) != 0 ||
+        hb_path_join(glib, sizeof glib, run_dir, glib_rel, err) != 0 ||
+        hb_path_join(glog, sizeof glog, run_dir, glog_rel, err) != 0)
         return -1;
-    snprintf(rec, sizeof rec, "%s.json", prefix);
-    snprintf(glog, sizeof glog, "%s.build.log", prefix);
     hb_err ignored;
     if (hb_sha256_file_hex(lib, lib_sha, &ignored) != 0)
         lib_sha[0] = '\0';
@@ -214,14 +218,15 @@ int ct_run(const ct_options *opt, int *n_found, int *n_na, hb_err *err)
     *n_found = *n_na = 0;
     char path[PATH_MAX];
     json_t *kat = NULL, *build = NULL;
-    snprintf(path, sizeof path, "%s/%s", o.run_dir, KAT_JSON);
+    if (rundir_path(path, sizeof path, o.run_dir, RUNDIR_KAT_JSON, err) != 0)
+        return -1;
     if (!hb_is_file(path))
         return hb_fail(err, "%s: missing; run hashbench kat --run-dir %s first", path,
                        o.run_dir);
     if (hb_json_load(path, &kat, err) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/%s", o.run_dir, BUILD_JSON);
-    if (hb_json_load(path, &build, err) != 0) {
+    if (rundir_path(path, sizeof path, o.run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
+        hb_json_load(path, &build, err) != 0) {
         json_decref(kat);
         return -1;
     }

@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "compile/build.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_instance.h"
 #include "kat/variants.h"
+#include "rundir/rundir.h"
 #include "sandbox/check.h"
 
 #define BASELINE_REASON "OpenSSL libcrypto baseline; the oracle, not KAT-checked"
@@ -103,10 +103,9 @@ static int run_one(const kat_options *o, const json_t *build, const char *suffix
 {
     char log_rel[PATH_MAX], texts_rel[PATH_MAX];
     const char *cand = str_of(build, "candidate"), *inst = str_of(build, "instance");
-    snprintf(log_rel, sizeof log_rel, "kat/%s/%s%s%s.log", cand, inst,
-             suffix ? "." : "", suffix ? suffix : "");
-    snprintf(texts_rel, sizeof texts_rel, "kat/%s/%s%s%s", cand, inst,
-             suffix ? "/" : "", suffix ? suffix : "");
+    if (rundir_kat_log_rel(log_rel, sizeof log_rel, cand, inst, suffix, err) != 0 ||
+        rundir_kat_texts_rel(texts_rel, sizeof texts_rel, cand, inst, suffix, err) != 0)
+        return -1;
     kat_instance_spec s = {o->run_dir, build, log_rel, texts_rel, o->loop, o->full,
                            o->timeout_s};
     return kat_instance_run(&s, out, err);
@@ -131,51 +130,87 @@ static json_t *guide_summary(const json_t *g)
         "flags", json_object_get(g, "flags"));
 }
 
-/* SPEC §2: a guide build that neither passes nor lacks vectors is rebuilt
+/* 1 when the KAT result FIRST of guide build B calls for the fallback of
+ * SPEC §2: a guide build that neither passes nor lacks vectors is rebuilt
  * once with the harness-default flags and tested again. */
-static int fallback(const kat_options *o, const json_t *build, json_t **entry, hb_err *err)
+static int wants_fallback(const json_t *b, const json_t *first)
 {
-    json_t *rebuilt = NULL, *second = NULL;
-    hb_err berr;
-    if (build_rebuild_default(o->run_dir, build, &rebuilt, &berr) != 0) {
-        char msg[HB_ERR_MAX + 64];
-        snprintf(msg, sizeof msg, "harness-default rebuild failed: %s", berr.msg);
-        append_reason(*entry, msg);
-        return 0;
-    }
-    if (strcmp(str_of(rebuilt, "status"), "BUILT") != 0) {
-        append_reason(*entry, "the harness-default rebuild did not compile either "
-                      "(see its build log)");
-        json_decref(rebuilt);
-        return 0;
-    }
-    int rc = run_one(o, rebuilt, "harness-default", &second, err);
+    return first && kat_status_failed(str_of(first, "status")) &&
+           !json_is_object(json_object_get(first, "guide")) &&
+           strcmp(str_of(b, "status"), "BUILT") == 0 &&
+           strcmp(str_of(b, "flags_kind"), "guide") == 0 &&
+           !json_is_true(json_object_get(b, "baseline"));
+}
+
+/* The rebuild build.json records for guide build B (build_harness_default
+ * in compile/build.h), when made from B's current library; else NULL. */
+static const json_t *recorded_rebuild(const json_t *b)
+{
+    const json_t *hd = json_object_get(b, RUNDIR_HARNESS_DEFAULT_KEY);
+    const char *sha = str_of(b, "library_sha256");
+    return json_is_object(hd) && sha[0] && strcmp(str_of(hd, "from_sha256"), sha) == 0
+               ? hd : NULL;
+}
+
+/* The build.json entry of B's rebuild HD: B with the rebuild's fields. */
+static json_t *rebuilt_entry(const json_t *b, const json_t *hd)
+{
+    json_t *e = json_deep_copy(b);
+    const char *key;
+    json_t *v;
+    if (!e)
+        return NULL;
+    json_object_del(e, RUNDIR_HARNESS_DEFAULT_KEY);
+    json_object_foreach((json_t *)hd, key, v)
+        if (strcmp(key, "from_sha256") != 0)
+            json_object_set(e, key, v);
+    return e;
+}
+
+/* The note FIRST gets when B's rebuild HD did not compile, or "" when it did. */
+static void rebuild_failure(const json_t *hd, char *note, size_t sz)
+{
+    if (strcmp(str_of(hd, "status"), "ERROR") == 0)
+        snprintf(note, sz, "harness-default rebuild failed: %s", str_of(hd, "reason"));
+    else if (strcmp(str_of(hd, "status"), "BUILT") != 0)
+        snprintf(note, sz, "the harness-default rebuild did not compile either "
+                 "(see its build log)");
+    else
+        note[0] = '\0';
+}
+
+/* Tests the rebuild HD of guide build B whose result was FIRST; *entry
+ * gets the rebuild's result with the guide's kept inside it. */
+static int test_rebuild(const kat_options *o, const json_t *b, const json_t *hd,
+                        const json_t *first, json_t **entry, hb_err *err)
+{
+    json_t *rebuilt = rebuilt_entry(b, hd), *second = NULL;
+    if (!rebuilt)
+        return hb_fail(err, "out of memory");
+    int rc = run_one(o, rebuilt, RUNDIR_HARNESS_DEFAULT, &second, err);
     json_decref(rebuilt);
     if (rc != 0)
         return -1;
-    json_object_set_new(second, "guide", guide_summary(*entry));
+    json_object_set_new(second, "guide", guide_summary(first));
     char msg[HB_ERR_MAX + 64];
     snprintf(msg, sizeof msg, "guide flags gave %s; rebuilt with harness-default flags",
-             str_of(*entry, "status"));
+             str_of(first, "status"));
     json_t *r = json_string(str_of(second, "reason"));
     json_object_set_new(second, "reason", json_string(msg));
     if (json_string_length(r))
         append_reason(second, json_string_value(r));
     json_decref(r);
-    json_decref(*entry);
     *entry = second;
     return 0;
 }
 
-static int test_instance(const kat_options *o, const json_t *build, json_t **out,
-                         hb_err *err)
+/* A worker's test: guide build B, or (FIRST set) its recorded rebuild. */
+static int test_instance(const kat_options *o, const json_t *build, const json_t *first,
+                         json_t **out, hb_err *err)
 {
-    if (run_one(o, build, NULL, out, err) != 0)
-        return -1;
-    const char *st = str_of(*out, "status");
-    if (!kat_status_failed(st) || strcmp(str_of(build, "flags_kind"), "guide") != 0)
-        return 0;
-    return fallback(o, build, out, err);
+    if (first)
+        return test_rebuild(o, build, recorded_rebuild(build), first, out, err);
+    return run_one(o, build, NULL, out, err);
 }
 
 static int load_kat_json(const char *path, json_t **kat, hb_err *err)
@@ -299,6 +334,7 @@ typedef struct kat_worker {
     pid_t pid;
     int fd;                 /* read end of the result pipe; -1 once read */
     const json_t *build;    /* its build.json entry */
+    const json_t *first;    /* NULL, or the guide's result whose rebuild is tested */
     char *text;             /* what the worker wrote */
     size_t len, cap;
 } kat_worker;
@@ -316,12 +352,12 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
-static void worker_main(const kat_options *o, const json_t *b, int fd)
+static void worker_main(const kat_options *o, const json_t *b, const json_t *first, int fd)
 {
     json_t *entry = NULL, *msg;
     hb_err err;
     memset(&err, 0, sizeof err);
-    if (test_instance(o, b, &entry, &err) == 0 && entry)
+    if (test_instance(o, b, first, &entry, &err) == 0 && entry)
         msg = json_pack("{s:o}", "entry", entry);
     else
         msg = json_pack("{s:s}", "error", err.msg[0] ? err.msg : "out of memory");
@@ -331,12 +367,14 @@ static void worker_main(const kat_options *o, const json_t *b, int fd)
     _exit(text ? 0 : 1);
 }
 
-static int start_worker(const kat_options *o, const json_t *b, kat_worker *w, hb_err *err)
+static int start_worker(const kat_options *o, const json_t *b, const json_t *first,
+                        kat_worker *w, hb_err *err)
 {
     int p[2];
     memset(w, 0, sizeof *w);
     w->fd = -1;
     w->build = b;
+    w->first = first;
     if (pipe2(p, O_CLOEXEC) != 0)
         return hb_fail_errno(err, "cannot make a pipe for a KAT worker");
     fflush(NULL);
@@ -354,7 +392,7 @@ static int start_worker(const kat_options *o, const json_t *b, kat_worker *w, hb
         if (getppid() != parent)
             _exit(1);
         close(p[0]);
-        worker_main(o, b, p[1]);
+        worker_main(o, b, first, p[1]);
     }
     close(p[1]);
     w->fd = p[0];
@@ -459,10 +497,12 @@ static int settle(kat_pass *p, json_t *entry, int stored, hb_err *err)
     return hb_json_save(p->kpath, p->kat, err);
 }
 
-/* Tests the instances of TODO (build.json entries), up to JOBS at once,
+/* Tests the instances of TODO (build.json entries; with FIRST, may be NULL,
+ * FIRST[i] the guide result whose rebuild is tested), up to JOBS at once,
  * saving kat.json as each finishes. On a harness error no new instance is
  * started; those under way are finished and kept. */
-static int run_workers(kat_pass *p, const json_t **todo, int n_todo, hb_err *err)
+static int run_workers(kat_pass *p, const json_t **todo, const json_t **first, int n_todo,
+                       hb_err *err)
 {
     int jobs = p->o->jobs > 0 ? p->o->jobs : kat_default_jobs();
     kat_worker *w = calloc((size_t)(jobs < n_todo ? jobs : n_todo) + 1, sizeof *w);
@@ -475,7 +515,8 @@ static int run_workers(kat_pass *p, const json_t **todo, int n_todo, hb_err *err
     }
     while (running > 0 || (rc == 0 && next < n_todo)) {
         while (rc == 0 && next < n_todo && running < jobs) {
-            if (start_worker(p->o, todo[next], &w[running], err) != 0) {
+            if (start_worker(p->o, todo[next], first ? first[next] : NULL, &w[running],
+                             err) != 0) {
                 rc = -1;
                 break;
             }
@@ -523,31 +564,83 @@ static int run_workers(kat_pass *p, const json_t **todo, int n_todo, hb_err *err
     return rc;
 }
 
-/* The compilers a harness-default rebuild of the selected guide builds of
- * LIST would run, checked before any instance is tested rather than when
- * the first fallback needs one. */
-static int check_compilers(const kat_options *o, const json_t *list, const char *bpath,
-                           hb_err *err)
+/* The second pass: each guide build whose KAT result calls for the
+ * fallback and whose rebuild build.json records gets that rebuild tested
+ * (or, when it did not compile, the note saying so). Those without a
+ * recorded rebuild are left for kat_rebuilds_wanted. */
+static int run_fallbacks(kat_pass *p, hb_err *err)
 {
-    size_t i, j;
-    json_t *b, *seen;
-    json_array_foreach(list, i, b) {
-        const char *cc = str_of(b, "compiler");
-        int again = 0;
-        json_array_foreach(list, j, seen)
-            again |= j < i && strcmp(str_of(seen, "compiler"), cc) == 0;
-        if (again || !cc[0] || strcmp(str_of(b, "status"), "BUILT") != 0 ||
-            strcmp(str_of(b, "flags_kind"), "guide") != 0 ||
-            json_is_true(json_object_get(b, "baseline")) ||
-            !kat_selected(o, str_of(b, "candidate"), str_of(b, "instance")))
+    size_t n = json_array_size(p->list), i;
+    const json_t **todo = calloc(n + 1, sizeof *todo), **first = calloc(n + 1, sizeof *first);
+    json_t *arr = json_object_get(p->kat, "instances"), *b;
+    int n_todo = 0, rc = todo && first ? 0 : hb_fail(err, "out of memory"), noted = 0;
+    json_array_foreach(p->list, i, b) {
+        size_t idx;
+        const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
+        json_t *e = rc == 0 && kat_selected(p->o, cand, inst)
+                        ? kat_find_entry(arr, cand, inst, &idx) : NULL;
+        const json_t *hd = wants_fallback(b, e) ? recorded_rebuild(b) : NULL;
+        char note[HB_ERR_MAX + 64];
+        if (!hd)
             continue;
-        hb_err why;
-        if (build_check_compiler(cc, &why) != 0)
-            return hb_fail(err, "%s: the compiler '%s' (the --cc of hashbench build), "
-                           "needed for a harness-default rebuild, cannot be run: "
-                           "%s", bpath, cc, why.msg);
+        rebuild_failure(hd, note, sizeof note);
+        if (!note[0]) {
+            todo[n_todo] = b;
+            first[n_todo++] = e;
+        } else if (!strstr(str_of(e, "reason"), note)) {
+            append_reason(e, note);
+            noted = 1;
+        }
     }
-    return 0;
+    if (rc == 0 && noted)
+        rc = hb_json_save(p->kpath, p->kat, err);
+    p->total += n_todo;
+    if (rc == 0 && n_todo > 0)
+        rc = run_workers(p, todo, first, n_todo, err);
+    free(todo);
+    free(first);
+    return rc;
+}
+
+/* The failed KAT results among the selected instances of LIST in KAT. */
+static int count_failed(const kat_options *o, const json_t *list, const json_t *kat)
+{
+    size_t i, idx;
+    json_t *b;
+    int n = 0;
+    json_array_foreach(list, i, b) {
+        const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
+        const json_t *e = kat_selected(o, cand, inst)
+            ? kat_find_entry(json_object_get(kat, "instances"), cand, inst, &idx) : NULL;
+        n += e && kat_status_failed(str_of(e, "status"));
+    }
+    return n;
+}
+
+int kat_rebuilds_wanted(const kat_options *o, strlist *out, hb_err *err)
+{
+    char bpath[PATH_MAX], kpath[PATH_MAX];
+    json_t *build = NULL, *kat = NULL;
+    if (rundir_path(bpath, sizeof bpath, o->run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
+        rundir_path(kpath, sizeof kpath, o->run_dir, RUNDIR_KAT_JSON, err) != 0 ||
+        hb_json_load(bpath, &build, err) != 0)
+        return -1;
+    int rc = hb_is_file(kpath) ? hb_json_load(kpath, &kat, err) : 0;
+    size_t i, idx;
+    json_t *b;
+    json_array_foreach(json_object_get(build, "instances"), i, b) {
+        const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
+        char key[600];
+        if (rc != 0 || !kat_selected(o, cand, inst))
+            continue;
+        const json_t *e = kat_find_entry(json_object_get(kat, "instances"), cand, inst, &idx);
+        snprintf(key, sizeof key, "%.290s/%.290s", cand, inst);
+        if (wants_fallback(b, e) && strlist_push(out, key) != 0)
+            rc = hb_fail(err, "out of memory");
+    }
+    json_decref(build);
+    json_decref(kat);
+    return rc;
 }
 
 int kat_run(const kat_options *o, int *n_failed, hb_err *err)
@@ -558,8 +651,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     if (o->variants_seed && !variants_seed_valid(o->variants_seed))
         return hb_fail(err, "variant seed '%.40s': give %d hex digits (the seed a "
                        "variants result records)", o->variants_seed, VARIANTS_SEED_DIGITS);
-    if (hb_path_join(bpath, sizeof bpath, o->run_dir, "build.json", err) != 0 ||
-        hb_path_join(kpath, sizeof kpath, o->run_dir, KAT_JSON, err) != 0)
+    if (rundir_path(bpath, sizeof bpath, o->run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
+        rundir_path(kpath, sizeof kpath, o->run_dir, RUNDIR_KAT_JSON, err) != 0)
         return -1;
     if (!hb_is_file(bpath))
         return hb_fail(err, "%s: not found; run 'hashbench build' on this run "
@@ -568,7 +661,7 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
         hb_json_load(bpath, &build, err) != 0)
         return -1;
     json_t *list = json_object_get(build, "instances");
-    int rc = json_is_array(list) ? check_compilers(o, list, bpath, err)
+    int rc = json_is_array(list) ? 0
                                  : hb_fail(err, "%s: no 'instances' array; run "
                                            "'hashbench build' again", bpath);
     if (rc == 0)
@@ -595,8 +688,12 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
             rc = settle(&p, entry, 1, err);
     }
     if (rc == 0 && n_todo > 0)
-        rc = run_workers(&p, todo, n_todo, err);
+        rc = run_workers(&p, todo, NULL, n_todo, err);
     free(todo);
+    if (rc == 0)
+        rc = run_fallbacks(&p, err);
+    if (rc == 0)
+        *n_failed = count_failed(o, list, kat);
     int done = p.done, total = p.total;
     if (rc == 0)
         rc = variants_run(o, list, kat, kpath, n_failed, err);

@@ -3,8 +3,11 @@
  * the submitted vectors, applies the flag fallback of SPEC §2 (an instance
  * that neither passes nor lacks vectors with the guide flags is rebuilt once
  * with harness-default flags and tested again; both results are kept) and
- * writes DIR/kat.json (docs/FORMATS.md), whose `library` every later stage
- * uses. Resumable: an instance already in kat.json with the same library,
+ * writes DIR/kat.json (docs/FORMATS.md). The KAT stage compiles nothing:
+ * kat_rebuilds_wanted names the guide builds that need the rebuild, the
+ * build stage makes and records it in build.json (build_harness_default),
+ * and the next kat_run tests it; the library every later stage uses is
+ * rundir_instance_library's. Resumable: an instance already in kat.json with the same library,
  * the same KAT files and the same submitted vectors is kept. Instances are
  * tested side by side (kat_options.jobs at once, each in a forked worker
  * whose library runs in its own sandboxed runners); kat.json, the logs and
@@ -15,9 +18,11 @@
 
 #include <jansson.h>
 #include "common/err.h"
+#include "rundir/rundir.h"
 #include "common/progress.h"
+#include "common/strlist.h"
 
-#define KAT_JSON "kat.json"
+#define KAT_JSON RUNDIR_KAT_JSON
 
 /* KAT_Loop (1,000,000 chained hashes): by default whenever the submitted
  * vectors include it, always (--loop) or never (--no-loop). */
@@ -44,10 +49,15 @@ typedef struct kat_options {
  * final status is a failure (not PASS, NOKAT or BASELINE) plus the groups of
  * variants that do not agree. Returns 0 when kat.json was written (even with
  * failures), -1 on an input or harness error (missing or bad build.json,
- * unwritable run directory, a --variants-seed that is not 32 hex digits, a
- * compiler recorded for the harness-default rebuild that cannot be run:
- * checked before any instance is tested). */
+ * unwritable run directory, a --variants-seed that is not 32 hex digits). */
 int kat_run(const kat_options *opt, int *n_failed, hb_err *err);
+
+/* The selected guide builds of DIR/build.json whose KAT result calls for
+ * the harness-default rebuild of SPEC §2 (a failure other than NOKAT, not
+ * yet replaced by a rebuild's result), as "cand/Inst" appended to OUT.
+ * kat_run tests the rebuild once build.json records it. Returns 0, -1 when
+ * build.json or kat.json cannot be read. */
+int kat_rebuilds_wanted(const kat_options *opt, strlist *out, hb_err *err);
 
 /* The status of a kat.json ENTRY with what it checked, into BUF: "PASS
  * (2_12, 2_23, Loop; 2_33 not checked: needs --full)", the files compared

@@ -2,7 +2,6 @@
 #include "kat/manifest.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,10 @@
 #include "compile/override.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/walk.h"
 #include "kat/kat_gen.h"
 #include "kat/katfile.h"
+#include "rundir/rundir.h"
 
 /* ---- parsing ---- */
 
@@ -195,46 +196,54 @@ static int is_vector_dir(const char *name)
     return strcasecmp(name, "Test_Vector") == 0 || strcasecmp(name, "Test_Vectors") == 0;
 }
 
-/* Walks DIR (PACKAGE or below it); INSIDE is 1 below a vector folder.
- * Folders reached through a symbolic link are not entered (a link to an
- * ancestor would repeat the tree without end), and a file that is a link
- * leading outside the package is not listed. */
-static int walk(const char *package, const char *dir, int inside, int depth,
-                strlist *out, hb_err *err)
+typedef struct vector_walk {
+    const char *package;
+    strlist *out;
+} vector_walk;
+
+/* 1 when a folder of REL's path before its last component is a vector
+ * folder. */
+static int below_vector_dir(const char *rel)
 {
-    if (depth > 32)
-        return hb_fail(err, "%s: folders nested too deep", dir);
-    DIR *d = opendir(dir);
-    if (!d)
-        return hb_fail_errno(err, "%s: cannot list the folder", dir);
-    struct dirent *e;
-    int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        char path[PATH_MAX], norm[PATH_MAX];
-        struct stat st;
-        if (e->d_name[0] == '.')
-            continue;
-        if (hb_path_join(path, sizeof path, dir, e->d_name, err) != 0) {
-            rc = -1;
-        } else if (lstat(path, &st) != 0) {
-            continue;
-        } else if (S_ISDIR(st.st_mode)) {
-            rc = walk(package, path, inside || is_vector_dir(e->d_name), depth + 1,
-                      out, err);
-        } else if (inside && override_inside(package, path + strlen(package) +
-                                             (path[strlen(package)] == '/'), 0,
-                                             norm, sizeof norm) == 0 &&
-                   strlist_push(out, path) != 0) {
-            rc = hb_fail(err, "out of memory");
+    char part[PATH_MAX];
+    const char *p = rel, *slash;
+    while ((slash = strchr(p, '/')) != NULL) {
+        size_t n = (size_t)(slash - p);
+        if (n < sizeof part) {
+            memcpy(part, p, n);
+            part[n] = '\0';
+            if (is_vector_dir(part))
+                return 1;
         }
+        p = slash + 1;
     }
-    closedir(d);
-    return rc;
+    return 0;
+}
+
+/* Lists the files below a vector folder of the package. Hidden entries are
+ * passed over; folders reached through a symbolic link are not entered
+ * (common/walk.h), and a file that is a link leading outside the package is
+ * not listed. */
+static int add_vector_file(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    vector_walk *w = ctx;
+    char norm[PATH_MAX];
+    if (e->name[0] == '.')
+        return e->type == HB_WALK_DIR ? HB_WALK_SKIP : HB_WALK_CONTINUE;
+    if (e->type == HB_WALK_DIR)
+        return e->depth > 32 ? hb_fail(err, "%s: folders nested too deep", e->path)
+                             : HB_WALK_CONTINUE;
+    if (e->type == HB_WALK_DIR_POST || !below_vector_dir(e->rel) ||
+        override_inside(w->package, e->rel, 0, norm, sizeof norm) != 0)
+        return HB_WALK_CONTINUE;
+    return strlist_push(w->out, e->path) != 0 ? hb_fail(err, "out of memory")
+                                               : HB_WALK_CONTINUE;
 }
 
 int kat_vectors_list(const char *package, strlist *out, hb_err *err)
 {
-    if (walk(package, package, 0, 0, out, err) != 0)
+    vector_walk w = {package, out};
+    if (hb_walk(package, HB_WALK_MAX_DEPTH, 0, add_vector_file, &w, err) != 0)
         return -1;
     strlist_sort(out);
     return 0;
@@ -362,9 +371,11 @@ static int add_run_instance(const char *run_dir, const json_t *kat, const json_t
                             strlist *lines, hb_err *err)
 {
     const char *cand, *inst;
-    char path[PATH_MAX], name[256];
-    if (hb_json_get_str(e, "candidate", &cand, "build.json", err) != 0 ||
-        hb_json_get_str(e, "instance", &inst, "build.json", err) != 0)
+    char path[PATH_MAX], name[256], texts[PATH_MAX], dir[PATH_MAX];
+    if (hb_json_get_str(e, "candidate", &cand, RUNDIR_BUILD_JSON, err) != 0 ||
+        hb_json_get_str(e, "instance", &inst, RUNDIR_BUILD_JSON, err) != 0 ||
+        rundir_kat_texts_rel(texts, sizeof texts, cand, inst, NULL, err) != 0 ||
+        rundir_path(dir, sizeof dir, run_dir, texts, err) != 0)
         return -1;
     const char *st = kat_status_of(kat, cand, inst);
     if (!st || (strcmp(st, "PASS") && strcmp(st, "NOKAT") && strcmp(st, "MISMATCH")))
@@ -375,9 +386,8 @@ static int add_run_instance(const char *run_dir, const json_t *kat, const json_t
     for (int k = 0; k < KAT_KIND_COUNT; k++) {
         if (kat_file_name((kat_kind)k, label, name, sizeof name, err) != 0)
             return -1;
-        if (snprintf(path, sizeof path, "%s/kat/%s/%s/%s", run_dir, cand, inst, name) >=
-            (int)sizeof path)
-            return hb_fail(err, "%s: path too long", run_dir);
+        if (hb_path_join(path, sizeof path, dir, name, err) != 0)
+            return -1;
         if (hb_is_file(path) && add_manifest_line(lines, path, label, err) != 0)
             return -1;
     }
@@ -391,9 +401,9 @@ int kat_manifest_write_run(const char *package, const char *run_dir, int *n_file
     json_t *build = NULL, *kat = NULL;
     strlist lines = {0};
     int rc = -1;
-    snprintf(bpath, sizeof bpath, "%s/build.json", run_dir);
-    snprintf(kpath, sizeof kpath, "%s/kat.json", run_dir);
-    if (hb_json_load(bpath, &build, err) == 0 && hb_json_load(kpath, &kat, err) == 0) {
+    if (rundir_path(bpath, sizeof bpath, run_dir, RUNDIR_BUILD_JSON, err) == 0 &&
+        rundir_path(kpath, sizeof kpath, run_dir, RUNDIR_KAT_JSON, err) == 0 &&
+        hb_json_load(bpath, &build, err) == 0 && hb_json_load(kpath, &kat, err) == 0) {
         size_t i;
         json_t *e;
         rc = 0;

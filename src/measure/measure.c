@@ -1,7 +1,8 @@
 /* The measurement stage driver: see measure.h. It reads build.json and
- * kat.json, selects the counter and measures its rate once on the pinned
- * core, then walks instances and sizes, keeping current records and writing
- * new ones atomically. */
+ * kat.json (their paths, the record paths and the library of each instance
+ * come from rundir/), selects the counter and measures its rate once on
+ * the pinned core, then walks instances and sizes, keeping current records
+ * and writing new ones atomically. */
 #include "measure/measure.h"
 
 #include <limits.h>
@@ -26,6 +27,7 @@
 #include "measure/plan.h"
 #include "measure/record.h"
 #include "measure/verify.h"
+#include "rundir/rundir.h"
 
 #define MEMORY_TIMEOUT_S 120.0
 
@@ -208,12 +210,12 @@ static int target_of(const json_t *b, const json_t *kat, int time_failed,
     if (kat_misbehaved(kat_status) ||
         (!time_failed && kat_status && kat_status_failed(kat_status)))
         return 0;
-    const json_t *src = t->kat && json_is_string(json_object_get(t->kat, "library"))
-                            ? t->kat : b;
-    t->lib = json_string_value(json_object_get(src, "library"));
-    t->lib_sha = json_string_value(json_object_get(src, "library_sha256"));
-    t->flags_kind = json_string_value(json_object_get(src, "flags_kind"));
-    t->flags = json_string_value(json_object_get(src, "flags"));
+    rundir_library lib;
+    rundir_instance_library(b, t->kat, &lib);
+    t->lib = lib.library;
+    t->lib_sha = lib.library_sha256;
+    t->flags_kind = lib.flags_kind;
+    t->flags = lib.flags;
     t->digest_bits = (int)json_integer_value(json_object_get(b, "digest_bits"));
     t->baseline = json_is_true(json_object_get(b, "baseline"));
     if (!t->lib || t->digest_bits <= 0)
@@ -350,8 +352,9 @@ static int record_path(const measure_ctx *c, const measure_target *t, unsigned s
                        char *path, size_t sz, hb_err *err)
 {
     char rel[1024];
-    snprintf(rel, sizeof rel, "records/%s/%s__hash_%u.json", t->cand, t->inst, size);
-    return hb_path_join(path, sz, c->o->run_dir, rel, err);
+    if (rundir_record_rel(rel, sizeof rel, t->cand, t->inst, size, err) != 0)
+        return -1;
+    return rundir_path(path, sz, c->o->run_dir, rel, err);
 }
 
 static int measure_target_sizes(measure_ctx *c, const measure_target *t,
@@ -445,8 +448,8 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
     ilv_stage st = {c, calloc(cap, sizeof(ilv_slot)), calloc(cap, sizeof(ilv_cell)), 0, ""};
     int rc = st.slots && st.cells ? 0 : hb_fail(err, "out of memory");
     if (rc == 0)
-        rc = hb_path_join(st.journal, sizeof st.journal, c->o->run_dir,
-                          "measure-journal.json", err);
+        rc = rundir_path(st.journal, sizeof st.journal, c->o->run_dir, RUNDIR_JOURNAL,
+                         err);
     for (size_t i = 0; rc == 0 && i < nt; i++)
         for (int k = 0; rc == 0 && k < n_sizes; k++) {
             ilv_slot *sl = &st.slots[st.n];
@@ -558,11 +561,11 @@ int measure_run(const measure_options *o, int *n_failed, hb_err *err)
         return -1;
     char path[PATH_MAX];
     json_t *build = NULL, *kat = NULL;
-    if (hb_path_join(path, sizeof path, o->run_dir, "build.json", err) != 0 ||
+    if (rundir_path(path, sizeof path, o->run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
         hb_json_load(path, &build, err) != 0)
         return -1;
     char katpath[PATH_MAX];
-    if (hb_path_join(katpath, sizeof katpath, o->run_dir, "kat.json", err) != 0 ||
+    if (rundir_path(katpath, sizeof katpath, o->run_dir, RUNDIR_KAT_JSON, err) != 0 ||
         (hb_is_file(katpath) && hb_json_load(katpath, &kat, err) != 0)) {
         json_decref(build);
         return -1;

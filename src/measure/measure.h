@@ -1,7 +1,7 @@
-/* The measurement stage: for every instance of DIR/build.json (the library
- * taken from DIR/kat.json when present) and every requested message size,
+/* The measurement stage: for every instance of DIR/build.json (with the
+ * library rundir_instance_library names) and every requested message size,
  * plan and run the probe trials (plan.h), one extra probe run with --memory,
- * and write DIR/records/<cand>/<Inst>__hash_<bytes>.json atomically in the
+ * and write its record (rundir_record_rel) atomically in the
  * format of docs/FORMATS.md, after hashbench-runner has recomputed the
  * trials' digests (verify.h). Resumable: a record that exists, parses and
  * was made with the same settings and library is kept unless FORCE. A probe

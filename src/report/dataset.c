@@ -1,57 +1,58 @@
-/* Loading a published dataset: see dataset.h. Folder listings are sorted
- * with strcmp so the order, and so every page, does not depend on the file
+/* Loading a published dataset: see dataset.h. A system folder has the run
+ * directory's layout (rundir/), so its records are listed by
+ * rundir_list_records; folders are listed by the common walker in bytewise
+ * order, so the order, and so every page, does not depend on the file
  * system or the locale. */
 #include "report/dataset.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/walk.h"
+#include "rundir/rundir.h"
 
-static int cmp_str(const void *a, const void *b)
+typedef struct name_list {
+    int want_dir;
+    char **v;
+    size_t n, cap;
+} name_list;
+
+static int add_name(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    name_list *l = ctx;
+    int want = l->want_dir ? HB_WALK_DIR : HB_WALK_FILE;
+    /* a link is listed by what it leads to, so that validate can name it as
+     * a link (report_validate refuses every link in a dataset) */
+    int is = e->type != HB_WALK_LINK ? e->type
+             : l->want_dir ? (hb_is_dir(e->path) ? HB_WALK_DIR : 0)
+                           : (hb_is_file(e->path) ? HB_WALK_FILE : 0);
+    if (e->name[0] == '.' || is != want)
+        return HB_WALK_CONTINUE;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **grown = realloc(l->v, cap * sizeof *grown);
+        if (!grown)
+            return hb_fail(err, "%s: out of memory", e->path);
+        l->v = grown;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strdup(e->name)))
+        return hb_fail(err, "%s: out of memory", e->path);
+    l->n++;
+    return HB_WALK_CONTINUE;
 }
 
-/* Sorted names of the entries of DIR (without . and ..) whose type matches
- * WANT_DIR; *out is a malloc'd array of malloc'd names. Missing DIR gives an
- * empty list. */
+/* Names of the entries of DIR (not starting with '.') that are, or lead
+ * to, folders (WANT_DIR) or regular files, in bytewise order; *out is a
+ * malloc'd array of malloc'd names. Missing DIR gives an empty list. */
 static int list_dir(const char *dir, int want_dir, char ***out, size_t *n, hb_err *err)
 {
-    *out = NULL;
-    *n = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    size_t cap = 0;
-    struct dirent *e;
-    int rc = 0; /* not ERR's old text: a caller's hb_err may hold anything */
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        if (hb_path_join(path, sizeof path, dir, e->d_name, err) < 0) {
-            rc = -1;
-            break;
-        }
-        if ((want_dir ? hb_is_dir(path) : hb_is_file(path)) == 0)
-            continue;
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **grown = realloc(*out, cap * sizeof **out);
-            if (!grown) {
-                rc = hb_fail(err, "%s: out of memory", dir);
-                break;
-            }
-            *out = grown;
-        }
-        (*out)[(*n)++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (*n)
-        qsort(*out, *n, sizeof **out, cmp_str);
+    name_list l = {want_dir, NULL, 0, 0};
+    int rc = hb_walk(dir, 1, HB_WALK_MISSING_OK, add_name, &l, err) < 0 ? -1 : 0;
+    *out = l.v;
+    *n = l.n;
     return rc;
 }
 
@@ -122,37 +123,33 @@ static int add_record(report_system *s, const char *root, const char *rel,
     return 0;
 }
 
+typedef struct record_load {
+    report_system *s;
+    const char *root;
+    size_t cap;
+} record_load;
+
+static int load_record(const rundir_record *r, void *ctx, hb_err *err)
+{
+    record_load *l = ctx;
+    char rel[4096];
+    if (hb_path_join(rel, sizeof rel, l->s->name, r->rel, err) < 0)
+        return -1;
+    return add_record(l->s, l->root, rel, &l->cap, err);
+}
+
+/* The records of system S (rundir_list_records: names by the record-name
+ * rule), sorted by candidate, instance and size. */
 static int load_records(report_system *s, const char *root, hb_err *err)
 {
-    char dir[4096], rel[4096];
-    char **cands;
-    size_t ncands, cap = 0;
-    snprintf(dir, sizeof dir, "%s/%s/records", root, s->name);
-    if (list_dir(dir, 1, &cands, &ncands, err) < 0)
+    char dir[4096];
+    record_load l = {s, root, 0};
+    if (hb_path_join(dir, sizeof dir, root, s->name, err) < 0 ||
+        rundir_list_records(dir, NULL, NULL, load_record, &l, err) < 0)
         return -1;
-    int rc = 0;
-    for (size_t i = 0; i < ncands && rc == 0; i++) {
-        char cdir[4096];
-        char **files;
-        size_t nfiles;
-        if (hb_path_join(cdir, sizeof cdir, dir, cands[i], err) < 0 ||
-            list_dir(cdir, 0, &files, &nfiles, err) < 0) {
-            rc = -1;
-            break;
-        }
-        for (size_t k = 0; k < nfiles && rc == 0; k++) {
-            size_t len = strlen(files[k]);
-            if (len < 5 || strcmp(files[k] + len - 5, ".json") != 0)
-                continue;
-            snprintf(rel, sizeof rel, "%s/records/%s/%s", s->name, cands[i], files[k]);
-            rc = add_record(s, root, rel, &cap, err);
-        }
-        free_list(files, nfiles);
-    }
-    free_list(cands, ncands);
-    if (rc == 0 && s->nrecs)
+    if (s->nrecs)
         qsort(s->recs, s->nrecs, sizeof *s->recs, cmp_record);
-    return rc;
+    return 0;
 }
 
 /* DATA/<system>/ct/<cand>/<Inst>.json into S->ct, keyed "<cand>/<Inst>"
@@ -162,9 +159,11 @@ static int load_ct(report_system *s, const char *root, hb_err *err)
     char dir[4096], rel[4096], path[4096];
     char **cands;
     size_t ncands;
+    char sys_ct[4096];
     s->ct = json_object();
-    snprintf(dir, sizeof dir, "%s/%s/ct", root, s->name);
-    if (!s->ct || list_dir(dir, 1, &cands, &ncands, err) < 0)
+    if (!s->ct || hb_path_join(sys_ct, sizeof sys_ct, s->name, RUNDIR_CT, err) < 0 ||
+        hb_path_join(dir, sizeof dir, root, sys_ct, err) < 0 ||
+        list_dir(dir, 1, &cands, &ncands, err) < 0)
         return -1;
     int rc = 0;
     for (size_t i = 0; i < ncands && rc == 0; i++) {
@@ -180,10 +179,12 @@ static int load_ct(report_system *s, const char *root, hb_err *err)
             size_t len = strlen(files[k]);
             json_t *j;
             const char *c, *in;
+            char crel[4096];
             if (len < 5 || strcmp(files[k] + len - 5, ".json") != 0)
                 continue;
-            snprintf(rel, sizeof rel, "%s/ct/%s/%s", s->name, cands[i], files[k]);
-            if (hb_path_join(path, sizeof path, root, rel, err) < 0 ||
+            if (hb_path_join(crel, sizeof crel, sys_ct, cands[i], err) < 0 ||
+                hb_path_join(rel, sizeof rel, crel, files[k], err) < 0 ||
+                hb_path_join(path, sizeof path, root, rel, err) < 0 ||
                 hb_json_load(path, &j, err) < 0) {
                 rc = -1;
                 break;
@@ -304,9 +305,9 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
     s->name = strdup(name);
     ds->nsys++;
     if (hb_path_join(dir, sizeof dir, ds->root, name, err) < 0 ||
-        load_optional(dir, "campaign.json", &s->campaign, err) < 0 ||
-        load_optional(dir, "build.json", &s->build, err) < 0 ||
-        load_optional(dir, "kat.json", &s->kat, err) < 0 ||
+        load_optional(dir, RUNDIR_CAMPAIGN_JSON, &s->campaign, err) < 0 ||
+        load_optional(dir, RUNDIR_BUILD_JSON, &s->build, err) < 0 ||
+        load_optional(dir, RUNDIR_KAT_JSON, &s->kat, err) < 0 ||
         load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0)
         return -1;
     s->candidates = all_candidates(s);
@@ -315,11 +316,14 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
 
 static int is_system_dir(const char *root, const char *name)
 {
-    static const char *const marks[] = {"campaign.json", "build.json", "kat.json", "records"};
-    char path[4096];
+    static const char *const marks[] = {RUNDIR_CAMPAIGN_JSON, RUNDIR_BUILD_JSON,
+                                        RUNDIR_KAT_JSON, RUNDIR_RECORDS};
+    char dir[4096], path[4096];
+    if (hb_path_join(dir, sizeof dir, root, name, NULL) < 0)
+        return 0;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s/%s", root, name, marks[i]);
-        if (hb_is_file(path) || hb_is_dir(path))
+        if (hb_path_join(path, sizeof path, dir, marks[i], NULL) == 0 &&
+            (hb_is_file(path) || hb_is_dir(path)))
             return 1;
     }
     return 0;
@@ -344,7 +348,7 @@ int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err)
     free_list(names, n);
     if (rc == 0 && ds->nsys == 0)
         rc = hb_fail(err, "%s: no system folder (<system>/build.json, kat.json, "
-                          "campaign.json or records/) found; publish a campaign "
+                          "campaign.json or " RUNDIR_RECORDS "/) found; publish a campaign "
                           "into it first", data_dir);
     if (rc < 0)
         report_dataset_free(ds);

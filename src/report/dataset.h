@@ -1,6 +1,6 @@
 /* A published dataset loaded for reporting and validation: DATA/<system>/
  * with campaign.json, build.json, kat.json (each optional) and the record
- * files under records/<cand>/. Systems are the sub-folders of DATA that hold
+ * files, in the run directory's layout (rundir/rundir.h). Systems are the sub-folders of DATA that hold
  * any of these, in byte order of their names; records are sorted by
  * candidate, instance and size. Everything is read-only after loading; the
  * dataset owns all memory, released by report_dataset_free. */
@@ -12,7 +12,7 @@
 #include "common/err.h"
 
 typedef struct report_record {
-    char *file;            /* relative to DATA: x86_1/records/SM3/SM3__hash_32.json */
+    char *file;            /* relative to DATA: <system>/ and rundir_record_rel */
     json_t *json;          /* the record */
     const char *candidate; /* point into json */
     const char *instance;

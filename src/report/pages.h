@@ -11,10 +11,11 @@
 #include <stdio.h>
 #include "common/err.h"
 #include "report/dataset.h"
+#include "rundir/rundir.h"
 
 /* The baseline every summary ratio refers to. */
-#define PAGES_BASELINE_CANDIDATE "baseline"
-#define PAGES_BASELINE_INSTANCE "OpenSSL_SM3"
+#define PAGES_BASELINE_CANDIDATE RUNDIR_BASELINE_CANDIDATE
+#define PAGES_BASELINE_INSTANCE RUNDIR_BASELINE_INSTANCE
 
 /* The counter of a system's records, for headers and notes. */
 typedef struct pages_counter {

@@ -393,7 +393,7 @@ void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
     char num[NUMFMT_MAX], pm[NUMFMT_MAX];
     int paired;
     double lo, hi;
-    if (!strcmp(cand, PAGES_BASELINE_CANDIDATE) && !strcmp(inst, PAGES_BASELINE_INSTANCE)) {
+    if (rundir_is_baseline(cand, inst)) {
         fputs(report_find_record(s, cand, inst, size) ? " 1 (baseline) |" : " — |", fp);
         return;
     }
@@ -417,8 +417,7 @@ int pages_drift(const report_system *s, drift_series *d)
         return -1;
     size_t n = 0;
     for (size_t i = 0; i < s->nrecs; i++)
-        if (!strcmp(s->recs[i].candidate, PAGES_BASELINE_CANDIDATE) &&
-            !strcmp(s->recs[i].instance, PAGES_BASELINE_INSTANCE))
+        if (rundir_is_baseline(s->recs[i].candidate, s->recs[i].instance))
             recs[n++] = s->recs[i].json;
     int rc = drift_of_records(recs, n, d);
     free(recs);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/fs.h"
+#include "rundir/rundir.h"
 
 static int is_path_key(const char *key)
 {
@@ -87,9 +89,10 @@ void report_paths_of_system(const report_system *s, report_path_fn bad, void *ct
 {
     char file[512];
     const json_t *files[] = {s->campaign, s->build, s->kat};
-    const char *names[] = {"campaign.json", "build.json", "kat.json"};
+    const char *names[] = {RUNDIR_CAMPAIGN_JSON, RUNDIR_BUILD_JSON, RUNDIR_KAT_JSON};
     for (size_t i = 0; i < 3; i++) {
-        snprintf(file, sizeof file, "%s/%s", s->name, names[i]);
+        if (hb_path_join(file, sizeof file, s->name, names[i], NULL) != 0)
+            continue;
         if (files[i])
             walk(file, files[i], "", bad, ctx);
     }

@@ -19,6 +19,7 @@
 #include "common/walk.h"
 #include "ct/ct.h"
 #include "kat/variants.h"
+#include "rundir/rundir.h"
 #include "measure/outside.h"
 #include "measure/record.h"
 #include "measure/stats.h"
@@ -33,6 +34,14 @@ typedef struct vctx {
     hb_err *first; /* when set, keeps the first problem instead of printing */
     int bad_paths; /* path fields refused: the site cannot be regenerated */
 } vctx;
+
+/* The path of NAME (a file or folder of the run directory's layout) in the
+ * system folder of S, relative to the dataset's root; "" when too long. */
+static void system_file(char *out, size_t sz, const report_system *s, const char *name)
+{
+    if (hb_path_join(out, sz, s->name, name, NULL) != 0)
+        out[0] = '\0';
+}
 
 static void problem(vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -190,8 +199,8 @@ static void check_log(vctx *v, const char *file, const char *cand, const char *i
     hb_err err = {{0}};
     char *text = NULL;
     v->st->kat_logs++;
-    snprintf(path, sizeof path, "%s/%s", v->root, log);
-    if (hb_sha256_file_hex(path, hex, &err) < 0 || hb_read_file(path, &text, NULL, &err) < 0) {
+    if (hb_path_join(path, sizeof path, v->root, log, &err) < 0 ||
+        hb_sha256_file_hex(path, hex, &err) < 0 || hb_read_file(path, &text, NULL, &err) < 0) {
         problem(v, "%s: KAT log of %s/%s cannot be read: %s", file, cand, inst, err.msg);
         return;
     }
@@ -317,7 +326,7 @@ static void check_variants(vctx *v, const report_system *s, size_t i, const json
     size_t k;
     if (!res)
         return;
-    snprintf(file, sizeof file, "%s/kat.json", s->name);
+    system_file(file, sizeof file, s, RUNDIR_KAT_JSON);
     snprintf(where, sizeof where, "instances[%zu].variants", i);
     variants_stream st = {"", 0, 0};
     const char *seed = report_str(res, "seed", "");
@@ -366,8 +375,8 @@ static void check_build_log(vctx *v, const char *file, const json_t *e, json_t *
         return;
     json_object_set_new(cited, log, json_true());
     v->st->build_logs++;
-    snprintf(path, sizeof path, "%s/%s", v->root, log);
-    if (hb_sha256_file_hex(path, hex, &err) < 0)
+    if (hb_path_join(path, sizeof path, v->root, log, &err) < 0 ||
+        hb_sha256_file_hex(path, hex, &err) < 0)
         problem(v, "%s: compiler log of %s/%s cannot be read: %s", file,
                 report_str(e, "candidate", "?"), report_str(e, "instance", "?"), err.msg);
     else if (!want || strcmp(hex, want) != 0)
@@ -382,19 +391,21 @@ static void check_build_logs(vctx *v, const report_system *s)
     char file[512], dir[4096];
     size_t i;
     json_t *e, *cited = json_object();
-    snprintf(file, sizeof file, "%s/build.json", s->name);
+    char logs[512];
+    system_file(file, sizeof file, s, RUNDIR_BUILD_JSON);
+    system_file(logs, sizeof logs, s, RUNDIR_BUILD_LOGS);
     json_array_foreach(json_object_get(s->build, "instances"), i, e)
         check_build_log(v, file, e, cited);
     json_array_foreach(json_object_get(s->build, "other_logs"), i, e)
         check_build_log(v, file, e, cited);
     json_t *files = json_array();
-    snprintf(dir, sizeof dir, "%s/%s/logs/build", v->root, s->name);
-    if (!v->bad_paths) /* else a log path is already wrong: one problem is enough */
+    if (!v->bad_paths && logs[0] && /* else a log path is already wrong: one problem is enough */
+        hb_path_join(dir, sizeof dir, v->root, logs, NULL) == 0)
         hb_json_list_files(dir, files);
     json_array_foreach(files, i, e) {
         char rel[4096];
-        snprintf(rel, sizeof rel, "%s/logs/build/%s", s->name, json_string_value(e));
-        if (!json_object_get(cited, rel))
+        if (hb_path_join(rel, sizeof rel, logs, json_string_value(e), NULL) == 0 &&
+            !json_object_get(cited, rel))
             problem(v, "%s: not cited by %s (stale or added by hand); publish the "
                        "campaign again", rel, file);
     }
@@ -409,7 +420,7 @@ static void check_kat(vctx *v, const report_system *s)
     char file[512];
     size_t i;
     json_t *e;
-    snprintf(file, sizeof file, "%s/kat.json", s->name);
+    system_file(file, sizeof file, s, RUNDIR_KAT_JSON);
     json_array_foreach(json_object_get(s->kat, "instances"), i, e) {
         const char *cand = report_str(e, "candidate", "?");
         const char *inst = report_str(e, "instance", "?");
@@ -473,7 +484,10 @@ static void check_ct(vctx *v, const report_system *s)
             problem(v, "%s", err.msg);
         const json_t *k = report_kat_entry(s, report_str(r, "candidate", ""),
                                            report_str(r, "instance", ""));
-        const char *a = report_str(r, "library_sha256", ""), *b = report_str(k, "library_sha256", NULL);
+        rundir_library lib;
+        rundir_instance_library(report_build_entry(s, report_str(r, "candidate", ""),
+                                                   report_str(r, "instance", "")), k, &lib);
+        const char *a = report_str(r, "library_sha256", ""), *b = lib.library_sha256;
         if (!k)
             problem(v, "%s: kat.json has no entry for %s; the record belongs to no KAT-checked "
                     "instance", file, key);

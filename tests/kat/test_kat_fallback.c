@@ -1,9 +1,10 @@
 /* The flag fallback of SPEC §2 end to end: a package whose instance is
  * only right in GNU C mode (fixtures/fx_strict.c) is built with the guide's
  * reference flags by hashbench build, fails its submitted vectors, is
- * rebuilt once with the harness-default flags and passes. Both results are
- * kept (two logs, the guide's inside the kat.json entry), and kat.json
- * points the later stages at the rebuilt library; a second run keeps the
+ * rebuilt once with the harness-default flags by the build stage (recorded
+ * in build.json) and passes. Both results are kept (two logs, the guide's
+ * inside the kat.json entry), and the later stages use the rebuilt library
+ * (rundir_instance_library); a second run keeps the
  * result until the submitted vectors change. The submitted vectors are
  * text files in a nested Test_Vectors folder, one with CR LF line ends and
  * trailing blanks, so the canonical comparison is exercised too; they come
@@ -19,8 +20,11 @@
 #include "compile/build.h"
 #include "common/digest.h"
 #include "common/fs.h"
+#include "common/json.h"
+#include "campaign/stages.h"
 #include "kat/kat.h"
 #include "kat_test_util.h"
+#include "rundir/rundir.h"
 
 static char *root;
 
@@ -76,7 +80,7 @@ static int run_kat(const char *run, int *failed)
     hb_err err;
     o.run_dir = run;
     o.timeout_s = 120;
-    int rc = kat_run(&o, failed, &err);
+    int rc = stages_kat_with_rebuilds(&o, failed, &err);
     if (rc != 0)
         print_error("kat_run: %s\n", err.msg);
     return rc;
@@ -178,6 +182,29 @@ static void test_fallback(void **state)
     snprintf(path, sizeof path, "%s/%s", run, str(g, "log"));
     assert_int_equal(hb_sha256_file_hex(path, sha, &err), 0);
     assert_string_equal(str(g, "log_sha256"), sha);
+
+    /* The build stage made the rebuild and build.json records it, beside
+     * the guide build; the later stages are pointed at it. */
+    json_t *bdoc = NULL;
+    snprintf(path, sizeof path, "%s/build.json", run);
+    assert_int_equal(hb_json_load(path, &bdoc, &err), 0);
+    size_t bi;
+    const json_t *be = kat_find_entry(json_object_get(bdoc, "instances"), "Quirk", "Strict",
+                                      &bi);
+    assert_non_null(be);
+    assert_string_equal(str(be, "library"), "lib/Quirk/libStrict.so");
+    const json_t *hd = json_object_get(be, "harness_default");
+    assert_true(json_is_object(hd));
+    assert_string_equal(str(hd, "status"), "BUILT");
+    assert_string_equal(str(hd, "from_sha256"), str(be, "library_sha256"));
+    assert_string_equal(str(hd, "library"), str(e, "library"));
+    assert_string_equal(str(hd, "library_sha256"), str(e, "library_sha256"));
+    assert_string_equal(str(hd, "log"), "logs/build/Quirk/Strict.harness-default.log");
+    rundir_library used;
+    rundir_instance_library(be, e, &used);
+    assert_string_equal(used.library, "lib/Quirk/harness-default/libStrict.so");
+    assert_string_equal(used.flags_kind, "harness-default");
+    json_decref(bdoc);
     json_decref(e);
 
     /* A second run keeps the result without rebuilding or testing again. */

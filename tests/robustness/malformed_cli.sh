@@ -127,7 +127,7 @@ expect build-missing-source-new 2 "hashbench.ini:6: " "fix the path"
 
 # kat_logged NAME NOTE: the KAT log of case $C names the bad vector file and
 # line in a NOTE line matching NOTE, and ends with the MISMATCH verdict; then
-# nothing but what the kat stage writes has changed.
+# nothing but what the kat command writes has changed.
 kat_logged() {
   log=$C/R/kat/SM3/SM3.log
   if grep -q "^NOTE .*$2" "$log" && grep -q '^RESULT SM3 SM3 MISMATCH$' "$log"; then
@@ -136,13 +136,15 @@ kat_logged() {
     bad "$1: the KAT log does not name the file and line"
     cat "$log"
   fi
-  same "$1: nothing but kat.json, kat/ and the harness-default rebuild changed" \
+  same "$1: nothing but kat.json, kat/ and the harness-default rebuild (and its record in build.json) changed" \
     "$C/R" "$C/R.snap" "$KAT_WRITES"
 }
 
 # ---- 2. submitted KAT text truncated inside a record ----
-# What the kat stage writes, left out of the comparison in cases 2 and 3.
-KAT_WRITES=' \./(kat\.json|kat|kat/.*|lib/[^/]+/harness-default(/.*)?|logs/build/[^/]+/[^/]+\.harness-default\.log)$'
+# What the kat command writes, left out of the comparison in cases 2 and 3:
+# kat.json and kat/, and the build stage's harness-default rebuild that a
+# failed guide build calls for, recorded in build.json.
+KAT_WRITES=' \./(build\.json|kat\.json|kat|kat/.*|lib/[^/]+/harness-default(/.*)?|logs/build/[^/]+/[^/]+\.harness-default\.log)$'
 KAT_OTHER='^BASELINE +baseline/|^hashbench kat: 1 instance\(s\) failed their KATs'
 C=$T/c2
 campaign "$C"
