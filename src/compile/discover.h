@@ -19,7 +19,8 @@
  * same instance name, the first (Reference, Optimized, Additional order)
  * keeps it and each other becomes <name>-<Variant> (when that is a free
  * name of at most 64 characters); algorithm_instance keeps the shared name,
- * so that the KAT stage can compare the variants (kat/variants.h). */
+ * so that the KAT stage can compare the variants (variants.h of the KAT
+ * stage). */
 #ifndef HB_COMPILE_DISCOVER_H
 #define HB_COMPILE_DISCOVER_H
 

@@ -23,7 +23,8 @@ typedef struct report_validate_stats {
  * path, no ".."), no symbolic link anywhere in the dataset, and with
  * SITE_DIR (may be NULL) that report_site regenerates SITE_DIR byte for
  * byte. Each problem is printed to OUT as one line, e.g.
- * "x86_1/records/A/B__hash_32.json: field mean_ticks_per_call: recorded 1, recomputed 2".
+ * "x86_1/<record path>: field mean_ticks_per_call: recorded 1, recomputed 2",
+ * with the record path of rundir_record_rel.
  * Returns 0 when there is no problem, 1 when problems were printed, -1 when
  * the check could not run (ERR filled). ST gets the counts. */
 int report_validate(const char *data_dir, const char *site_dir, FILE *out,

@@ -52,7 +52,7 @@ int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_
 int runner_hash(runner_session *s, const unsigned char *msg, unsigned long long bits,
                 unsigned char *digest, kat_fault *f, hb_err *err);
 
-/* KAT_Loop in the runner (kat/guard.h: kat_guarded_loop). */
+/* KAT_Loop in the runner (kat_guarded_loop of the KAT stage's guard.h). */
 int runner_loop(runner_session *s, const unsigned char *m0, size_t len, long rounds,
                 unsigned char *digest, kat_fault *f, hb_err *err);
 

@@ -1,7 +1,7 @@
 /* hashbench-runner: the sandboxed process that runs one submitted library
  * for everything except timing. It loads the library named by --lib, then
  * answers requests (protocol.h) from hashbench: hash one message under the
- * guards of kat/guard.h, run the KAT_Loop iterations, or recompute a probe
+ * guards of the KAT stage's guard.h, run the KAT_Loop iterations, or recompute a probe
  * trial's digest fold (probe/trial_msg.h). It never sees expected values
  * and never decides a verdict: hashbench compares what it answers. The
  * library's own output goes to /dev/null, so that it cannot be mixed into
