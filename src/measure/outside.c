@@ -134,20 +134,24 @@ int outside_check(const trial_outside *o, unsigned long long loop_ns, char *why,
                  "(rule 1: the loop lies inside the window)", t, w);
         return OUTSIDE_INCONSISTENT;
     }
+    /* rule 2, then rule 4 and rule 3: the worst verdict stands, with its
+     * rule in WHY */
+    int verdict = OUTSIDE_OK;
     double parallel_ns = cpu - (w + clock + OUTSIDE_CPU_SLACK_NS);
     if (!o->emulated && parallel_ns > 0) {
         snprintf(why, whysz, "the probe used %.0f ns of CPU time in a %.0f ns window "
                  "(rule 2: one core)", cpu, w);
-        return parallel_ns > OUTSIDE_GROSS_NS + OUTSIDE_TICK_NS ? OUTSIDE_INCONSISTENT
-                                                                : OUTSIDE_EXCESS;
+        if (parallel_ns > OUTSIDE_GROSS_NS)
+            return OUTSIDE_INCONSISTENT;
+        verdict = OUTSIDE_EXCESS;
     }
     if (cpu > (double)o->process_cpu_ns + OUTSIDE_PROCESS_SLACK_NS) {
         snprintf(why, whysz, "the window's CPU time %.0f ns exceeds the process's %llu ns "
                  "(rule 4)", cpu, o->process_cpu_ns);
         return OUTSIDE_INCONSISTENT;
     }
-    if (short_ns <= 0)
-        return OUTSIDE_OK;
+    if (short_ns <= 0 || (verdict == OUTSIDE_EXCESS && short_ns <= OUTSIDE_GROSS_NS))
+        return verdict;
     snprintf(why, whysz, "the probe reports a %.0f ns loop but used %.0f ns of CPU time "
              "in the window, %.0f ns more than the %llu ns allowed for its untimed work "
              "(rule 3)", t, cpu, short_ns, o->allowance_ns);

@@ -518,15 +518,14 @@ static void sec_timing_checks(FILE *fp, const report_system *s)
             "of the window's CPU time by more than an allowance (twice the "
             "untimed work of the window as hashbench times it on this host, plus "
             "a share for the exchange measured with hashbench's own library, at "
-            "least %g µs); by %g ms more in the last case, and by %g ms more "
-            "(one scheduler tick beyond that) in the one before. Within those "
-            "tolerances a trial is disturbed (outside\\_cpu) and repeated; a cell where "
+            "least %g µs); by %g ms more in the last two cases. Within those %g "
+            "ms a trial is disturbed (outside\\_cpu) and repeated; a cell where "
             "that happens to more than %g %% of its trials (at least %d) is "
             "INCONSISTENT. An INCONSISTENT record has no figures.\n\n",
             OUTSIDE_CLOCK_PPM * 1e-4, OUTSIDE_INSIDE_SLACK_NS * 1e-3,
             OUTSIDE_PROCESS_SLACK_NS * 1e-6, OUTSIDE_CLOCK_PPM * 1e-4,
             OUTSIDE_CPU_SLACK_NS * 1e-3, OUTSIDE_EXCHANGE_NS * 1e-3,
-            OUTSIDE_GROSS_NS * 1e-6, (OUTSIDE_GROSS_NS + OUTSIDE_TICK_NS) * 1e-6,
+            OUTSIDE_GROSS_NS * 1e-6, OUTSIDE_GROSS_NS * 1e-6,
             OUTSIDE_CELL_FRACTION * 100, OUTSIDE_CELL_TRIALS);
     fprintf(fp, "In this dataset: %ld trials carry hashbench's own timing, %ld "
             "trials' folds were recomputed and agreed, %ld trials were disturbed "
