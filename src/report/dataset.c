@@ -297,6 +297,21 @@ static json_t *all_candidates(const report_system *s)
     return out;
 }
 
+/* S's drift from its baseline records (measure/drift.h). */
+static int load_drift(report_system *s, hb_err *err)
+{
+    const json_t **recs = malloc((s->nrecs ? s->nrecs : 1) * sizeof *recs);
+    size_t n = 0;
+    if (!recs)
+        return hb_fail(err, "%s: out of memory", s->name);
+    for (size_t i = 0; i < s->nrecs; i++)
+        if (rundir_is_baseline(s->recs[i].candidate, s->recs[i].instance))
+            recs[n++] = s->recs[i].json;
+    int rc = drift_of_records(recs, n, &s->drift);
+    free(recs);
+    return rc == 0 ? 0 : hb_fail(err, "%s: out of memory", s->name);
+}
+
 static int load_system(report_dataset *ds, const char *name, hb_err *err)
 {
     char dir[4096];
@@ -308,7 +323,8 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
         load_optional(dir, RUNDIR_CAMPAIGN_JSON, &s->campaign, err) < 0 ||
         load_optional(dir, RUNDIR_BUILD_JSON, &s->build, err) < 0 ||
         load_optional(dir, RUNDIR_KAT_JSON, &s->kat, err) < 0 ||
-        load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0)
+        load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0 ||
+        load_drift(s, err) < 0)
         return -1;
     s->candidates = all_candidates(s);
     return 0;
@@ -370,6 +386,7 @@ void report_dataset_free(report_dataset *ds)
         json_decref(s->kat);
         json_decref(s->candidates);
         json_decref(s->ct);
+        drift_free(&s->drift);
     }
     free(ds->sys);
     free(ds->root);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "common/err.h"
+#include "measure/drift.h"
 
 typedef struct report_record {
     char *file;            /* relative to DATA: <system>/ and rundir_record_rel */
@@ -32,6 +33,9 @@ typedef struct report_system {
     json_t *ct;            /* constant-time records (ct/<cand>/<Inst>.json):
                               object "<cand>/<Inst>" -> {"file", "record"};
                               empty when there are none */
+    drift_series drift;    /* the host's drift over the measure stage, from
+                              the baseline's records, computed once at load
+                              (n = 0 without baseline trials) */
 } report_system;
 
 typedef struct report_dataset {

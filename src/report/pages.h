@@ -48,12 +48,6 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
 void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
                       const char *inst, long long size);
 
-/* The host's drift over the measure stage, from the baseline's records
- * (measure/drift.h); D is to be freed with drift_free. Returns 0, -1 when
- * out of memory. */
-struct drift_series;
-int pages_drift(const report_system *s, struct drift_series *d);
-
 /* When the drift is above DRIFT_WARN_PERCENT: a paragraph saying how much
  * absolute figures from this host vary, pointing to the paired ratios and
  * to the method page. Nothing otherwise. */

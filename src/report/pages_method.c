@@ -377,37 +377,33 @@ static void sec_planner(FILE *fp, const report_system *s)
 static void sec_drift(FILE *fp, const report_system *s)
 {
     fputs("## The host's drift during the measurement\n\n", fp);
-    drift_series d;
-    if (pages_drift(s, &d) != 0 || d.n == 0) {
+    const drift_series *d = &s->drift;
+    if (d->n == 0) {
         fputs("No baseline trials with their times in this dataset: the host's drift "
               "is not known.\n\n", fp);
-        drift_free(&d);
         return;
     }
     char num[NUMFMT_MAX];
     fprintf(fp, "The baseline (the same trusted code throughout) was timed %zu times "
             "over %.0f s of the measurement; each point below is one of its kept "
             "trials, its speed relative to the baseline's median at that message "
-            "size (1: usual, 1.2: 20 %% faster). ", d.n, d.duration_s);
-    if (isfinite(d.spread_percent))
+            "size (1: usual, 1.2: 20 %% faster). ", d->n, d->duration_s);
+    if (isfinite(d->spread_percent))
         fprintf(fp, "From the 10th to the 90th percentile the speed varied by **%s %%**"
-                "%s.\n\n", numfmt_sig3(d.spread_percent, num, sizeof num),
-                d.spread_percent > DRIFT_WARN_PERCENT
+                "%s.\n\n", numfmt_sig3(d->spread_percent, num, sizeof num),
+                d->spread_percent > DRIFT_WARN_PERCENT
                     ? ", more than the " "5 % under which absolute figures from one "
                       "moment to the next can be compared directly"
                     : "");
     else
         fputs("Too few points to state a spread.\n\n", fp);
     fputs("![the baseline's relative speed against time](method.svg)\n\n", fp);
-    drift_free(&d);
 }
 
 int pages_method_svg(FILE *fp, const report_system *s, hb_err *err)
 {
-    drift_series d;
-    if (pages_drift(s, &d) != 0)
-        return hb_fail(err, "drift chart of %s: out of memory", s->name);
-    svg_series one = {"baseline speed (relative to its median)", d.n, d.t_s, d.speed};
+    const drift_series *d = &s->drift;
+    svg_series one = {"baseline speed (relative to its median)", d->n, d->t_s, d->speed};
     char title[512];
     snprintf(title, sizeof title, "%s: the baseline's speed during the measurement",
              s->name);
@@ -415,7 +411,6 @@ int pages_method_svg(FILE *fp, const report_system *s, hb_err *err)
                            "relative speed", &one, 1, 1, 1};
     int rc = svg_chart(fp, &spec) < 0 ? hb_fail(err, "drift chart of %s: write error",
                                                 s->name) : 0;
-    drift_free(&d);
     return rc;
 }
 

@@ -410,26 +410,10 @@ void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
     fputs(" |", fp);
 }
 
-int pages_drift(const report_system *s, drift_series *d)
-{
-    const json_t **recs = malloc((s->nrecs ? s->nrecs : 1) * sizeof *recs);
-    if (!recs)
-        return -1;
-    size_t n = 0;
-    for (size_t i = 0; i < s->nrecs; i++)
-        if (rundir_is_baseline(s->recs[i].candidate, s->recs[i].instance))
-            recs[n++] = s->recs[i].json;
-    int rc = drift_of_records(recs, n, d);
-    free(recs);
-    return rc;
-}
-
 void pages_drift_warning(FILE *fp, const report_system *s, const char *ext)
 {
-    drift_series d;
-    if (pages_drift(s, &d) != 0)
-        return;
-    if (isfinite(d.spread_percent) && d.spread_percent > DRIFT_WARN_PERCENT) {
+    const drift_series *d = &s->drift;
+    if (isfinite(d->spread_percent) && d->spread_percent > DRIFT_WARN_PERCENT) {
         char num[NUMFMT_MAX];
         fprintf(fp, "> **This host's speed drifted by %s %% during the measurement** "
                 "(the baseline's speed, 10th to 90th percentile, over %.0f s): an "
@@ -437,9 +421,8 @@ void pages_drift_warning(FILE *fp, const report_system *s, const char *ext)
                 "on the moment it was taken. Compare instances by their paired ratios "
                 "to the baseline, which were taken side by side and hold where the "
                 "host's speed does not (",
-                numfmt_sig3(d.spread_percent, num, sizeof num), d.duration_s);
+                numfmt_sig3(d->spread_percent, num, sizeof num), d->duration_s);
         pages_link(fp, "method", "method", ext);
         fputs(").\n\n", fp);
     }
-    drift_free(&d);
 }
