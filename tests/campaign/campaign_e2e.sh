@@ -21,13 +21,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hb-campaign-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 # KAT_Loop is not what this file tests: --no-loop keeps the campaigns quick.
 OPTS="--sizes 64,2048 --budget 0.3 --target-ci 5 --allow-unfit-host --no-loop"
-FAILS=0
-PASSES=0
+. "$(dirname "$0")/../checks.sh"
 # passed RC DIR: exit 0, or 1 for measurements a loaded host spoiled only
 passed() { python3 "$SRC/tests/campaign/examples_passed.py" "$1" "$2"; }
 
-ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
 
 # "candidate/instance/size" of every record under $1/records, sorted.
 record_set() {
@@ -316,5 +313,4 @@ done <"$T/rb.sha2"
 if [ "$kept" = 1 ] && [ -s "$T/rb.sha2" ]; then ok "records of the unchanged libraries kept byte for byte"
 else bad "records of the unchanged libraries not kept (or none to compare)"; fi
 
-echo "$PASSES passed, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+checks_summary

@@ -17,12 +17,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hb-cores.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 OPTS="--sizes 64 --budget 0.3 --target-ci 5 --no-loop --allow-unfit-host"
 PKGS="$SRC/examples/SM3"
-FAILS=0
-PASSES=0
+. "$(dirname "$0")/../checks.sh"
 # passed RC DIR: exit 0, or 1 for measurements a loaded host spoiled only
 passed() { python3 "$SRC/tests/campaign/examples_passed.py" "$1" "$2"; }
-ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
 
 # The usable cores, at most two of them, as a --cpus list.
 CPUS=$(python3 -c "import os; print(','.join(map(str, sorted(os.sched_getaffinity(0))[:2])))")
@@ -115,5 +112,4 @@ refused "$T/x2" "--cpus 0,0" "given twice" "a core given twice"
 refused "$T/x3" "--cpus 0,4095" "not one this process may run on" "a core out of reach"
 refused "$T/one" "--cpus $CPUS" "without --cpus" "a run directory measured without --cpus"
 
-echo "$PASSES passed, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+checks_summary

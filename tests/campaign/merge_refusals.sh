@@ -14,10 +14,7 @@ set -u
 B="${HB_BUILD_DIR:?}/hashbench"
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-merge-refusals.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-FAILS=0
-PASSES=0
-ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
+. "$(dirname "$0")/../checks.sh"
 
 # shard DIR K OWNED [PYTHON]: a finished shard K/2 owning instance OWNED
 # (P/A or P/B) of the two instances P/A and P/B; PYTHON, when given, then
@@ -159,5 +156,4 @@ refused "--run-dir holds run files without campaign.json" "$T/runfiles" "$T/runf
 refused "no shard" "$T/out3" "merge" -- 
 [ -e "$T/out3" ] && bad "merge without shards created its --run-dir" || ok "merge without shards creates nothing"
 
-echo "$PASSES passed, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+checks_summary

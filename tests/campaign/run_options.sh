@@ -14,10 +14,7 @@ set -u
 B="${HB_BUILD_DIR:?}/hashbench"
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-run-options.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-FAILS=0
-PASSES=0
-ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
+. "$(dirname "$0")/../checks.sh"
 
 GAPS=""
 
@@ -113,5 +110,4 @@ rc=$?
 [ $rc -eq 2 ] && grep -qF -- "--run-dir" "$T/out" && ok "run without --run-dir refused naming it" ||
     { bad "run without --run-dir: exit $rc"; head -3 "$T/out"; }
 
-echo "$PASSES passed, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+checks_summary

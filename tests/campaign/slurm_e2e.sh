@@ -17,10 +17,7 @@
 set -u
 BUILD="${HB_BUILD_DIR:?}"
 SRC="${HB_SOURCE_DIR:?}"
-FAILS=0
-PASSES=0
-ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
+. "$(dirname "$0")/../checks.sh"
 
 skip() {
     if [ "${CI:-}" = true ]; then
@@ -275,5 +272,4 @@ SESSIONS=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['
 
 cd "$T" || exit 1
 stop_daemons
-echo "$PASSES passed, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+checks_summary

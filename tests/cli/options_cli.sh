@@ -11,10 +11,7 @@ set -u
 B="${HB_BUILD_DIR:?}/hashbench"
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-options-cli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
-FAILS=0
-PASSES=0
-ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
+. "$(dirname "$0")/../checks.sh"
 
 # the options each command needs besides --cpu to get past its parsing
 # and stop soon after (run: at the compiler check, before the host check)
@@ -71,5 +68,4 @@ if cmp -s "$T/stored.was" "$T/stored/campaign.json" && [ "$(ls -A "$T/stored")" 
 then ok "the run directory is left as it was"
 else bad "the run directory changed"; ls -la "$T/stored"; fi
 
-echo "options_cli: $PASSES passed, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+checks_summary

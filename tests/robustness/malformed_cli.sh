@@ -37,11 +37,8 @@ trap 'exit 130' HUP INT TERM
 # KAT_Loop is not what this file tests: --no-loop keeps it quick.
 RUN_OPTS="--sizes 32 --plan reference --trials 2 --allow-unfit-host --no-loop"
 PROGRESS='^\[[0-9]+/[0-9]+\] '
-FAILS=0
-PASSES=0
+. "$(dirname "$0")/../checks.sh"
 
-ok() { PASSES=$((PASSES + 1)); echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
 
 # snap DIR: every folder and every file of DIR (with its SHA-256), sorted;
 # "absent" when DIR does not exist.
@@ -233,5 +230,4 @@ run kat-dotdot-site "$B" validate "$T/d5k" --site "$C/site"
 expect kat-dotdot-site 1 "x86_1/kat.json: field instances[0].log: path 'x86_1/../../etc/passwd'" \
     "publish the campaign again" "$VALIDATE_OTHER|: not compared: the site cannot be regenerated"
 
-echo "$PASSES passed, $FAILS failed"
-[ "$FAILS" -eq 0 ]
+checks_summary
