@@ -18,6 +18,7 @@
 #include "common/json.h"
 #include "measure/plan.h"
 #include "measure/trial.h"
+#include "rundir/rundir.h"
 
 /* Start-up of one probe process (fork, exec, dlopen, pinning), seconds. */
 #define COSTS_PROBE_START_S 0.005
@@ -116,8 +117,8 @@ static json_t *calibrate_all(const costs_request *rq, hb_err *err)
     char path[PATH_MAX];
     json_t *build, *arr, *e;
     size_t i;
-    snprintf(path, sizeof path, "%s/%s", rq->run_dir, BUILD_JSON);
-    if (hb_json_load(path, &build, err) < 0)
+    if (rundir_path(path, sizeof path, rq->run_dir, RUNDIR_BUILD_JSON, err) < 0 ||
+        hb_json_load(path, &build, err) < 0)
         return NULL;
     if (hb_json_get_arr(build, "instances", &arr, path, err) < 0) {
         json_decref(build);

@@ -165,11 +165,15 @@ int cmd_measure(int argc, char **argv)
         free(m.inst_buf);
         return rc;
     }
-    snprintf(m.probe, sizeof m.probe, "%s/hashbench-probe", hb_cli_exe_dir);
+    hb_err err;
+    if (hb_path_join(m.probe, sizeof m.probe, hb_cli_exe_dir, "hashbench-probe", &err) < 0) {
+        free(m.inst_buf);
+        fprintf(stderr, "hashbench measure: %s\n", err.msg);
+        return 2;
+    }
     m.o.probe_path = m.probe;
     if (m.o.cpu < 0)
         m.o.cpu = measure_default_cpu() < 0 ? 0 : measure_default_cpu();
-    hb_err err;
     if (!hb_is_dir(m.o.run_dir)) {
         free(m.inst_buf);
         fprintf(stderr, "hashbench measure: %s: no such run directory; run hashbench "

@@ -238,8 +238,17 @@ int cmd_run(int argc, char **argv)
         }
     }
     char probe[PATH_MAX + 32], baseline[PATH_MAX + 32];
-    snprintf(probe, sizeof probe, "%s/hashbench-probe", hb_cli_exe_dir);
-    snprintf(baseline, sizeof baseline, "%s/libhb_baseline_sm3.so", hb_cli_exe_dir);
+    hb_err perr;
+    if (hb_path_join(probe, sizeof probe, hb_cli_exe_dir, "hashbench-probe", &perr) < 0 ||
+        hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir, "libhb_baseline_sm3.so",
+                     &perr) < 0) {
+        for (size_t i = 0; i < n_examples; i++)
+            free(examples[i]);
+        free(examples);
+        free(subs);
+        fprintf(stderr, "hashbench run: %s\n", perr.msg);
+        return 2;
+    }
     o.packages = n_subs ? subs : (const char *const *)examples;
     o.n_packages = n_subs ? n_subs : n_examples;
     o.probe_path = probe;

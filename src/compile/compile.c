@@ -452,10 +452,12 @@ static void compile_sandbox(const compile_job *job, const char *scratch, char *r
 static int write_export_files(const char *scratch, const char *library, hb_err *err)
 {
     char prefix[PATH_MAX], map[PATH_MAX + 64], hdr[PATH_MAX + 64];
-    if (scratch)
-        snprintf(prefix, sizeof prefix, "%s/%s", scratch, COMPILE_EXPORT_SCRATCH_PREFIX);
-    else
+    if (scratch) {
+        if (hb_path_join(prefix, sizeof prefix, scratch, COMPILE_EXPORT_SCRATCH_PREFIX, err) < 0)
+            return -1;
+    } else {
         compile_export_prefix(library, prefix, sizeof prefix);
+    }
     snprintf(map, sizeof map, "%s%s", prefix, COMPILE_EXPORT_MAP);
     snprintf(hdr, sizeof hdr, "%s%s", prefix, COMPILE_VISIBILITY_H);
     if (hb_write_atomic(map, export_map_text, sizeof export_map_text - 1, err) != 0 ||
@@ -493,7 +495,11 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
             hb_stage_scratch_remove(scratch);
         return -1;
     }
-    snprintf(inside, sizeof inside, "%s/%s", COMPILE_OUT_INSIDE, hb_basename(tmp));
+    if (hb_path_join(inside, sizeof inside, COMPILE_OUT_INSIDE, hb_basename(tmp), err) < 0) {
+        if (scratch[0])
+            hb_stage_scratch_remove(scratch);
+        return -1;
+    }
     if (make_argv(job, sandboxed ? inside : tmp, &argv) != 0) {
         strlist_free(&argv);
         if (scratch[0])
@@ -520,8 +526,8 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
     int rc = hb_proc_exec(argv.v, &o, r, err);
     strlist_free(&argv);
     if (rc == 0 && sandboxed && r->exited && r->exit_code == 0) {
-        snprintf(made, sizeof made, "%s/%s", scratch, hb_basename(tmp));
-        if (hb_is_file(made) && hb_copy_file(made, tmp, err) != 0)
+        if (hb_path_join(made, sizeof made, scratch, hb_basename(tmp), err) < 0 ||
+            (hb_is_file(made) && hb_copy_file(made, tmp, err) != 0))
             rc = -1;
     }
     if (scratch[0])

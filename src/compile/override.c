@@ -372,8 +372,7 @@ int override_inside(const char *package, const char *rel, int want_dir,
 {
     char joined[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
     struct stat st;
-    if (rel[0] == '/' || snprintf(joined, sizeof joined, "%s/%s", package, rel)
-                             >= (int)sizeof joined)
+    if (rel[0] == '/' || hb_path_join(joined, sizeof joined, package, rel, NULL) != 0)
         return -1;
     if (!realpath(package, root) || !realpath(joined, real) || stat(real, &st) != 0)
         return -1;
@@ -396,8 +395,8 @@ static int resolve_list(const override_file *o, const strlist *raw, long line,
 {
     for (int i = 0; i < raw->n; i++) {
         char rel[PATH_MAX], norm[1024];
-        snprintf(rel, sizeof rel, "%s/%s", dir_rel, raw->v[i]);
-        if (override_inside(package, rel, want_dir, norm, sizeof norm) != 0)
+        if (hb_path_join(rel, sizeof rel, dir_rel, raw->v[i], NULL) != 0 ||
+            override_inside(package, rel, want_dir, norm, sizeof norm) != 0)
             return hb_fail_at(err, o->path, line,
                               "%s '%.200s' does not exist inside the package "
                               "(paths are relative to %s); fix the path",

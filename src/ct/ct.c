@@ -202,8 +202,11 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
     }
     if (hb_stage_scratch(scratch, sizeof scratch, err) != 0)
         return -1;
-    snprintf(xml, sizeof xml, "%s/vg.xml", scratch);
-    snprintf(log, sizeof log, "%s/vg.log", scratch);
+    if (hb_path_join(xml, sizeof xml, scratch, "vg.xml", err) < 0 ||
+        hb_path_join(log, sizeof log, scratch, "vg.log", err) < 0) {
+        hb_stage_scratch_remove(scratch);
+        return -1;
+    }
     snprintf(xmlopt, sizeof xmlopt, "--xml-file=%s", xml);
     snprintf(bits, sizeof bits, "%d", digest_bits);
     char *argv[] = {CT_VALGRIND, "--tool=memcheck", "--xml=yes", xmlopt, "--vgdb=no",

@@ -197,7 +197,10 @@ static void load_expectations(const json_t *build, expectations *x)
         return;
     if (kat_vectors_list(x->package, &x->files, &err) != 0)
         snprintf(x->manifest_error, sizeof x->manifest_error, "%s", err.msg);
-    snprintf(path, sizeof path, "%s/%s", x->package, KAT_MANIFEST_NAME);
+    if (hb_path_join(path, sizeof path, x->package, KAT_MANIFEST_NAME, &err) < 0) {
+        snprintf(x->manifest_error, sizeof x->manifest_error, "%s", err.msg);
+        return;
+    }
     if (!hb_is_file(path))
         return;
     if (kat_manifest_load(path, &x->manifest, &err) == 0)

@@ -17,8 +17,8 @@ static char *read_rel(const char *root, const char *rel)
     char path[4096];
     hb_err ignored;
     char *text = NULL;
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    if (hb_read_file(path, &text, NULL, &ignored) < 0)
+    if (hb_path_join(path, sizeof path, root, rel, &ignored) < 0 ||
+        hb_read_file(path, &text, NULL, &ignored) < 0)
         return NULL;
     return text;
 }
@@ -136,7 +136,8 @@ static int read_cpuinfo(const char *root, host_info *h, cpuinfo_facts *f,
 {
     char path[4096];
     char *text = NULL;
-    snprintf(path, sizeof path, "%s/proc/cpuinfo", root);
+    if (hb_path_join(path, sizeof path, root, "proc/cpuinfo", err) < 0)
+        return -1;
     if (hb_read_file(path, &text, NULL, err) < 0)
         return hb_fail(err, "%s: cannot read the processor description; "
                        "check that procfs is mounted", path);

@@ -219,8 +219,8 @@ static void log_excerpt(const char *root, const char *rel, const char *status,
     out[0] = '\0';
     if (!rel || rel[0] == '/' || strstr(rel, "..")) /* validate names such paths */
         return;
-    snprintf(path, sizeof path, "%s/%s", root, rel);
-    if (hb_read_file(path, &text, NULL, NULL) < 0)
+    if (hb_path_join(path, sizeof path, root, rel, NULL) < 0 ||
+        hb_read_file(path, &text, NULL, NULL) < 0)
         return;
     const char *keys[] = {status, "differ", "fail", "FAIL"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !out[0]; k++) {

@@ -588,7 +588,9 @@ static int check_site(vctx *v, const char *site, hb_err *err)
 {
     const char *tmp = getenv("TMPDIR");
     char fresh[4096];
-    snprintf(fresh, sizeof fresh, "%s/hashbench-validate-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (hb_path_join(fresh, sizeof fresh, tmp && tmp[0] ? tmp : "/tmp",
+                     "hashbench-validate-XXXXXX", err) < 0)
+        return -1;
     if (!mkdtemp(fresh))
         return hb_fail_errno(err, "%s: cannot create a temporary folder", fresh);
     int rc = report_site(v->root, fresh, err);
@@ -602,10 +604,11 @@ static int check_site(vctx *v, const char *site, hb_err *err)
         size_t line;
         json_array_foreach(want, i, f) {
             const char *name = json_string_value(f);
-            snprintf(a, sizeof a, "%s/%s", fresh, name);
-            snprintf(b, sizeof b, "%s/%s", site, name);
             v->st->pages++;
-            if (!has_string(have, name))
+            if (hb_path_join(a, sizeof a, fresh, name, NULL) < 0 ||
+                hb_path_join(b, sizeof b, site, name, NULL) < 0)
+                problem(v, "%s/%s: path too long", site, name);
+            else if (!has_string(have, name))
                 problem(v, "%s/%s: missing; the dataset gives this page", site, name);
             else if (first_difference(a, b, &line, wl, hl, sizeof wl))
                 problem(v, "%s/%s:%zu: differs from the page regenerated from the dataset: "

@@ -147,7 +147,8 @@ static int stage_root(hb_err *err)
     if (chmod(root, 0711) != 0)
         return hb_fail_errno(err, "sandbox: cannot set the mode of %s", root);
     char lock[PATH_MAX + 16];
-    snprintf(lock, sizeof lock, "%s/%s", root, STAGE_LOCK);
+    if (hb_path_join(lock, sizeof lock, root, STAGE_LOCK, err) < 0)
+        return -1;
     if (root_lock >= 0)
         close(root_lock); /* a forked child's copy of its parent's */
     /* The lock file appears under its name already locked (made and locked
@@ -156,7 +157,8 @@ static int stage_root(hb_err *err)
      * must never get in between the file's creation and our lock (several
      * KAT workers start side by side and each makes its own folder). */
     char fresh[PATH_MAX + 32];
-    snprintf(fresh, sizeof fresh, "%s/%s.new", root, STAGE_LOCK);
+    if (hb_path_join(fresh, sizeof fresh, root, STAGE_LOCK ".new", err) < 0)
+        return -1;
     root_lock = open(fresh, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (root_lock < 0 || flock(root_lock, LOCK_EX) != 0 || rename(fresh, lock) != 0)
         return hb_fail_errno(err, "sandbox: cannot lock %s", lock);
