@@ -138,8 +138,13 @@ static void log_line(const campaign_options *o, const char *fmt, ...)
  * the run directory is created or campaign.json written. */
 static int apply_settings(campaign_ctx *c, hb_err *err)
 {
+    hb_err lerr;
+    int n_records = rundir_count_records(c->o->run_dir, NULL, NULL, &lerr);
+    if (n_records < 0)
+        return hb_fail(err, "%s; make the run directory readable, or give a new "
+                       "--run-dir", lerr.msg);
     json_t *given = campaign_settings_json(&c->o->settings), *merged;
-    int has_records = campaign_count_records(c->o->run_dir) > 0;
+    int has_records = n_records > 0;
     int rc = campaign_settings_reconcile(json_object_get(c->doc, "settings"),
                                          given, has_records, c->path, &merged,
                                          err);

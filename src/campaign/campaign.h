@@ -79,7 +79,8 @@ typedef int (*campaign_stage_fn)(void *ctx, int *failed, hb_err *err);
 int campaign_measure_session(const campaign_options *o, campaign_stage_fn measure,
                              void *ctx, campaign_result *res, hb_err *err);
 
-/* Number of record files of DIR (rundir_count_records). */
+/* Number of record files of DIR (rundir_count_records); 0 when they cannot
+ * be listed (for messages only: decisions use rundir_count_records). */
 int campaign_count_records(const char *run_dir);
 
 #endif

@@ -162,13 +162,12 @@ typedef struct baseline_records {
 
 static int load_baseline_record(const rundir_record *r, void *ctx, hb_err *err)
 {
-    (void)err;
     baseline_records *b = ctx;
     if (b->n == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 16;
         json_t **v = realloc(b->v, cap * sizeof *v);
         if (!v)
-            return -1;
+            return hb_fail(err, "%s: out of memory", r->path);
         b->v = v;
         b->cap = cap;
     }

@@ -55,8 +55,6 @@ int hb_walk(const char *root, int max_depth, unsigned flags, hb_walk_fn fn, void
     FTSENT *f;
     errno = 0;
     while ((f = fts_read(fts)) != NULL) {
-        if (f->fts_level == 0)
-            continue;
         switch (f->fts_info) {
         case FTS_DNR:
         case FTS_ERR:
@@ -65,13 +63,12 @@ int hb_walk(const char *root, int max_depth, unsigned flags, hb_walk_fn fn, void
             goto done;
         case FTS_DC: /* a cycle cannot arise without following links */
             continue;
-        case FTS_DP:
-            if (!(flags & HB_WALK_POST))
-                continue;
-            break;
         default:
             break;
         }
+        /* the root itself is not reported (unreadable, it failed above) */
+        if (f->fts_level == 0 || (f->fts_info == FTS_DP && !(flags & HB_WALK_POST)))
+            continue;
         const char *rel = f->fts_path + root_len;
         while (*rel == '/')
             rel++;

@@ -52,7 +52,7 @@
 
 #define OUTSIDE_CLOCK_PPM 1000.0        /* rules 1 and 2: 0.1 % */
 #define OUTSIDE_INSIDE_SLACK_NS 20000.0 /* rule 1 */
-#define OUTSIDE_CPU_SLACK_NS 50000.0    /* rule 2, before the 2 ms */
+#define OUTSIDE_CPU_SLACK_NS 50000.0    /* rule 2, before the 12 ms */
 #define OUTSIDE_ALLOWANCE_FACTOR 2.0    /* rule 3 */
 #define OUTSIDE_EXCHANGE_NS 150000.0    /* rule 3: the allowance's fixed part, at least */
 #define OUTSIDE_EXCHANGE_FACTOR 3.0     /* ... or this times the host's, measured */

@@ -67,7 +67,7 @@ enum {
     PLAN_DISTURBED_CPU_TIME = 8,    /* thread CPU time short of wall time */
     PLAN_DISTURBED_OUTSIDE = 16,    /* the CPU time seen from outside beyond the
                                        loop's or the window's (outside.h, rules
-                                       2 and 3, within their 2 ms) */
+                                       2 and 3, within their 12 ms) */
     PLAN_DISTURBED_N_REASONS = 5
 };
 

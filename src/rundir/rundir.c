@@ -101,7 +101,9 @@ int rundir_kat_rel_of(const char *rel, const char *cand, const char *inst)
         strncmp(rel + k + 1, cand, c) != 0 || rel[k + 1 + c] != '/')
         return 0;
     const char *name = rel + k + 1 + c + 1;
-    return strncmp(name, inst, n) == 0 && (name[n] == '/' || name[n] == '.');
+    return strncmp(name, inst, n) == 0 &&
+           (name[n] == '/' || !strcmp(name + n, ".log") ||
+            !strcmp(name + n, "." RUNDIR_HARNESS_DEFAULT ".log"));
 }
 
 int rundir_ct_dir_rel(char *out, size_t sz, const char *cand, const char *inst,

@@ -82,7 +82,9 @@ int rundir_kat_texts_rel(char *out, size_t sz, const char *cand, const char *ins
 int rundir_is_kat_log(const char *rel);
 
 /* 1 when REL (kat/<cand>/NAME...) belongs to instance INST: NAME is INST
- * (its texts folder) or starts with "INST." (its logs). */
+ * (its texts folder, and the rebuild's below it), "INST.log" or the
+ * rebuild's "INST.harness-default.log"; never another instance's, such as
+ * INST.x's. */
 int rundir_kat_rel_of(const char *rel, const char *cand, const char *inst);
 
 /* ct/<cand>/<Inst>.json; the prefix ct/<cand>/<Inst> of the Valgrind

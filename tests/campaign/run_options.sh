@@ -5,7 +5,7 @@
 # Every case names a submission that does not exist, so a value wrongly
 # accepted ends the run at once (on that submission) instead of starting a
 # campaign. The wording of the messages is not checked, only that they
-# name the option.
+# name the option (on their first line: the usage that follows names them all).
 # GAPS lists the cases `run` does not refuse up front yet (they reach the
 # host check and make the run directory): each is expected to fail the
 # check, and one that passes fails the test until it is taken out of GAPS.
@@ -30,7 +30,7 @@ case_() {
     [ -e "$T/run" ] && made=yes
     name=$opt
     [ "$opt" = --planner ] && name=--plan # an alias, named as the option it stands for
-    if [ $rc -eq 2 ] && grep -qF -- "$name" "$T/out" && [ $made = no ]; then
+    if [ $rc -eq 2 ] && head -n 1 "$T/out" | grep -qF -- "$name" && [ $made = no ]; then
         refused=1
     else
         refused=0

@@ -136,6 +136,9 @@ typedef struct fake_probe {
     int sched;              /* 1: report CPU time and switches */
     int digest_change_at;   /* timed trial whose digest differs; -1 none */
     int fail_calibration;
+    int calib_outside;      /* calibration trials that break the outside rules
+                               (reporting a hundredth of their loop time) */
+    int calib_runs;         /* calibration invocations */
     double sleep_s;         /* wall time each timed trial takes */
     int runs, timed;        /* invocations, timed ones */
     trial_request calib;    /* the first calibration request */
@@ -154,6 +157,16 @@ static int fake_run(const trial_request *rq, trial_result *r, void *ctx, hb_err 
             f->calib = *rq;
         if (f->fail_calibration) {
             snprintf(r->failure, sizeof r->failure, "LOADFAIL: no CryptHash");
+            return 0;
+        }
+        if (f->calib_runs++ < f->calib_outside) {
+            r->ok = 1;
+            r->outside_excess = 1;
+            r->calls = rq->calls;
+            r->ns = (unsigned long long)llround((double)rq->calls * f->ns_per_call / 100);
+            r->ticks = (unsigned long long)llround((double)r->ns * f->rate_hz / 1e9);
+            r->pid = pid;
+            snprintf(r->digest, sizeof r->digest, "ab");
             return 0;
         }
     } else {
@@ -266,6 +279,35 @@ static void test_fake_reference(void **state)
     assert_false(o.target_reached); /* noisy, and reference ignores the CI */
     assert_int_equal(o.disturbed_retries, 0);
     assert_fresh_processes(&f, &o);
+    plan_outcome_free(&o);
+}
+
+/* A calibration trial the outside rules do not trust is taken again, so
+ * its (understated) loop time never sets the calls; a library whose
+ * calibration keeps breaking them gets no figure. */
+static void test_calibration_outside_retried(void **state)
+{
+    (void)state;
+    fake_probe f;
+    fake_init(&f, 1e6);
+    f.calib_outside = 3;
+    plan_settings s = fake_settings("reference", &f);
+    plan_outcome o;
+    execute_ok(&s, &o);
+    assert_true(fabs(o.calib_ns_per_call - 1e6) < 1);
+    assert_int_equal(o.calls_per_trial, 1000);
+    plan_outcome_free(&o);
+    fake_init(&f, 1e6);
+    f.calib_outside = 4;
+    s = fake_settings("reference", &f);
+    trial_request rq;
+    hb_err err;
+    request(&rq);
+    assert_int_equal(plan_execute(&s, &rq, &o, &err), 0);
+    assert_false(o.ok);
+    assert_true(o.inconsistent);
+    assert_non_null(strstr(o.failure, "calibration"));
+    assert_int_equal(f.timed, 0);
     plan_outcome_free(&o);
 }
 
@@ -661,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_disturbance),
         cmocka_unit_test(test_fake_reference),
+        cmocka_unit_test(test_calibration_outside_retried),
         cmocka_unit_test(test_fake_adaptive_reaches_target),
         cmocka_unit_test(test_fake_adaptive_trial_cap),
         cmocka_unit_test(test_fake_adaptive_budget),

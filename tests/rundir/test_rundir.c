@@ -75,6 +75,10 @@ static void test_paths(void **state)
     assert_true(rundir_kat_rel_of("kat/W/B.log", "W", "B"));
     assert_true(rundir_kat_rel_of("kat/W/B/KAT_2_12_B.txt", "W", "B"));
     assert_false(rundir_kat_rel_of("kat/W/B_.log", "W", "B"));
+    assert_true(rundir_kat_rel_of("kat/W/B.harness-default.log", "W", "B"));
+    assert_false(rundir_kat_rel_of("kat/W/B.x.log", "W", "B")); /* instance B.x's */
+    assert_false(rundir_kat_rel_of("kat/W/B.x/KAT_2_12_B.x.txt", "W", "B"));
+    assert_true(rundir_kat_rel_of("kat/W/B.x.log", "W", "B.x"));
     assert_false(rundir_kat_rel_of("kat/V/B.log", "W", "B"));
     assert_true(rundir_is_baseline("baseline", "OpenSSL_SM3"));
     assert_false(rundir_is_baseline("baseline", "OpenSSL_SM3_"));
