@@ -534,7 +534,7 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
     c->settings.budget_explicit = c->given.budget_s > 0;
     c->settings.budget_s = c->given.budget_s;
     c->settings.max_retries = 2;
-    c->settings.max_trials = 200;
+    c->settings.max_trials = PLAN_MAX_TRIALS;
     c->cpu = o->cpu >= 0 ? o->cpu : measure_default_cpu();
     if (!o->probe_path || !realpath(o->probe_path, c->probe) ||
         access(c->probe, X_OK) != 0)

@@ -394,7 +394,7 @@ int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *t
                        ? 2 * s->budget_s : PLAN_MAX_CELL_S;
     c->adaptive = strcmp(s->planner, "reference") != 0;
     c->min_trials = plan_min_trials(s);
-    int max_trials = s->max_trials > 0 ? s->max_trials : 200;
+    int max_trials = s->max_trials > 0 ? s->max_trials : PLAN_MAX_TRIALS;
     c->cap = c->adaptive ? (size_t)max_trials
                          : (size_t)c->min_trials * (size_t)(1 + s->max_retries);
     int rc = calibrate(c, tmpl, err);
@@ -422,7 +422,7 @@ static int stop_interleaved(plan_cell *c, double next_s)
     if ((int)k >= c->min_trials && calls >= PLAN_MIN_CALLS) {
         if (plan_cell_ci(c) <= c->s->target_ci_percent)
             return PLAN_STOP_TARGET;
-        if ((int)k >= (c->s->max_trials > 0 ? c->s->max_trials : 200))
+        if ((int)k >= (c->s->max_trials > 0 ? c->s->max_trials : PLAN_MAX_TRIALS))
             return PLAN_STOP_TRIALS;
     }
     if (c->processes >= c->cap)

@@ -77,6 +77,9 @@ enum {
 typedef int (*plan_trial_fn)(const trial_request *rq, trial_result *res,
                              void *ctx, hb_err *err);
 
+/* The adaptive planner's cap on timed processes per cell, unless set. */
+#define PLAN_MAX_TRIALS 200
+
 typedef struct plan_settings {
     const char *planner;       /* "interleaved", "adaptive" or "reference" */
     int min_trials;            /* reference: the trial count; adaptive: the minimum
@@ -89,7 +92,8 @@ typedef struct plan_settings {
     double budget_fraction;    /* cap: this share of the reference rule's
                                   cost (<= 0: SETTINGS_AUTO_BUDGET_FRACTION) */
     int max_retries;           /* re-runs of a disturbed trial */
-    int max_trials;            /* adaptive: cap on timed processes */
+    int max_trials;            /* adaptive: cap on timed processes (0:
+                                  PLAN_MAX_TRIALS) */
     double max_cell_s;         /* hard wall-clock cap per cell; <= 0: the larger
                                   of PLAN_MAX_CELL_S and twice an explicit budget */
     double host_rate_hz;       /* the counter's measured rate on this host */
