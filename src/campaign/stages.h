@@ -6,7 +6,7 @@
 #define HB_CAMPAIGN_STAGES_H
 
 #include "common/strlist.h"
-#include "campaign/campaign.h"
+#include "campaign/opts.h"
 #include "common/err.h"
 #include "kat/kat.h"
 
