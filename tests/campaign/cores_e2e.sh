@@ -24,22 +24,7 @@ passed() { python3 "$SRC/tests/campaign/examples_passed.py" "$1" "$2"; }
 # The usable cores, at most two of them, as a --cpus list.
 CPUS=$(python3 -c "import os; print(','.join(map(str, sorted(os.sched_getaffinity(0))[:2])))")
 
-summary() {
-    python3 - "$1" <<'EOF'
-import json, os, sys
-run = sys.argv[1]
-out = []
-for d, _, files in os.walk(os.path.join(run, "records")):
-    for f in files:
-        if f.endswith(".json"):
-            r = json.load(open(os.path.join(d, f)))
-            out.append("record %s/%s/%s %s" % (r["candidate"], r["instance"],
-                                              r["size_bytes"], r["status"]))
-for e in json.load(open(os.path.join(run, "kat.json")))["instances"]:
-    out.append("kat %s/%s %s" % (e["candidate"], e["instance"], e["status"]))
-print("\n".join(sorted(out)))
-EOF
-}
+summary() { python3 "$SRC/tests/campaign/run_summary.py" "$1"; }
 
 # shellcheck disable=SC2086
 "$B" run --run-dir "$T/cores" --cpus "$CPUS" $OPTS $PKGS >"$T/cores.log" 2>&1

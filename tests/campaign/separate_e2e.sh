@@ -21,10 +21,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hb-separate-e2e.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 D="$T/run"
 MOPTS="--sizes 64 --budget 0.3 --target-ci 5"
-FAILS=0
-
-ok() { echo "ok: $*"; }
-bad() { FAILS=$((FAILS + 1)); echo "FAILED: $*"; }
+. "$(dirname "$0")/../checks.sh"
 records() { find "$D/records" -name '*.json' 2>/dev/null | wc -l; }
 
 # SM3X: the SM3 example with one manifest line changed, so it MISMATCHes
@@ -121,8 +118,4 @@ grep -q "| SM3 | $WHY |" "$T/site/x86_t/summary.md" &&
     ok "the timed MISMATCH carries its status in the summary, its page and the CSV" ||
     { grep SM3 "$T/site/x86_t/summary.md" "$T/site/x86_t/SM3X.md" "$T/all.csv"; bad "the timed MISMATCH's status"; }
 
-if [ $FAILS -ne 0 ]; then
-    echo "$FAILS check(s) FAILED"
-    exit 1
-fi
-echo "all checks passed"
+checks_summary

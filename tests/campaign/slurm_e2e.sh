@@ -171,22 +171,7 @@ wait_job() {
 
 # "candidate/instance/size" of every record, then "candidate/instance
 # STATUS" of every kat.json entry, of the run directory $1.
-summary() {
-    python3 - "$1" <<'EOF'
-import json, os, sys
-run = sys.argv[1]
-out = []
-for d, _, files in os.walk(os.path.join(run, "records")):
-    for f in files:
-        if f.endswith(".json"):
-            r = json.load(open(os.path.join(d, f)))
-            out.append("record %s/%s/%s %s" % (r["candidate"], r["instance"],
-                                              r["size_bytes"], r["status"]))
-for e in json.load(open(os.path.join(run, "kat.json")))["instances"]:
-    out.append("kat %s/%s %s" % (e["candidate"], e["instance"], e["status"]))
-print("\n".join(sorted(out)))
-EOF
-}
+summary() { python3 "$SRC/tests/campaign/run_summary.py" "$1"; }
 
 validate_zero() {
     hashbench validate "$1" >"$T/validate.out" 2>&1
