@@ -106,12 +106,6 @@ static int entry_cost(const costs_request *rq, const json_t *e, double *cost,
     return 0;
 }
 
-static const char *str_or_empty(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
-
 static json_t *calibrate_all(const costs_request *rq, hb_err *err)
 {
     char path[PATH_MAX];
@@ -128,8 +122,8 @@ static json_t *calibrate_all(const costs_request *rq, hb_err *err)
     json_array_foreach(arr, i, e) {
         char key[512];
         double cost;
-        snprintf(key, sizeof key, "%s/%s", str_or_empty(e, "candidate"),
-                 str_or_empty(e, "instance"));
+        snprintf(key, sizeof key, "%s/%s", hb_json_str(e, "candidate"),
+                 hb_json_str(e, "instance"));
         if (json_object_get(costs, key))
             continue;
         if (entry_cost(rq, e, &cost, err) < 0) {

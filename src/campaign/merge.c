@@ -162,16 +162,9 @@ static int check_shards(merge_ctx *m, hb_err *err)
 
 /* ---- ownership -------------------------------------------------------- */
 
-/* The string at O[KEY], or "" when absent. */
-static const char *str_at(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
-
 static void entry_key(const json_t *e, char *key, size_t n)
 {
-    snprintf(key, n, "%s/%s", str_at(e, "candidate"), str_at(e, "instance"));
+    snprintf(key, n, "%s/%s", hb_json_str(e, "candidate"), hb_json_str(e, "instance"));
 }
 
 static int owner_of(const merge_ctx *m, const char *key)
@@ -312,9 +305,9 @@ static json_t *find_build_entry(const json_t *doc, const json_t *e)
     size_t i;
     json_t *x;
     json_array_foreach(json_object_get(doc, "instances"), i, x)
-        if (strcmp(str_at(x, "candidate"), str_at(e, "candidate")) == 0 &&
-            strcmp(str_at(x, "instance"), str_at(e, "instance")) == 0 &&
-            strcmp(str_at(x, "source_dir"), str_at(e, "source_dir")) == 0)
+        if (strcmp(hb_json_str(x, "candidate"), hb_json_str(e, "candidate")) == 0 &&
+            strcmp(hb_json_str(x, "instance"), hb_json_str(e, "instance")) == 0 &&
+            strcmp(hb_json_str(x, "source_dir"), hb_json_str(e, "source_dir")) == 0)
             return x;
     return NULL;
 }
@@ -396,7 +389,7 @@ static json_t *merged_phases(const merge_ctx *m, const json_t *build_instances)
     size_t i;
     json_t *e;
     json_array_foreach((json_t *)build_instances, i, e)
-        buildfail += strcmp(str_at(e, "status"), "BUILDFAIL") == 0;
+        buildfail += strcmp(hb_json_str(e, "status"), "BUILDFAIL") == 0;
     json_object_set_new(json_object_get(phases, "build"), "failed",
                         json_integer(buildfail));
     return phases;
@@ -413,11 +406,11 @@ static int write_campaign(merge_ctx *m, hb_err *err)
         json_array_append_new(from, json_string(m->s[i].dir));
         for (int e = 0; e < m->s[i].owned.n; e++)
             json_array_append_new(all, json_string(m->s[i].owned.v[e]));
-        if (strcmp(str_at(c, "start_utc"),
-                   str_at(m->s[first].campaign, "start_utc")) < 0)
+        if (strcmp(hb_json_str(c, "start_utc"),
+                   hb_json_str(m->s[first].campaign, "start_utc")) < 0)
             first = i;
-        if (strcmp(str_at(c, "end_utc"),
-                   str_at(m->s[last].campaign, "end_utc")) > 0)
+        if (strcmp(hb_json_str(c, "end_utc"),
+                   hb_json_str(m->s[last].campaign, "end_utc")) > 0)
             last = i;
         int p = (int)json_integer_value(json_object_get(c, "host_problems"));
         problems = p > problems ? p : problems;

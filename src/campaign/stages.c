@@ -78,12 +78,6 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
     return stages_kat_with_rebuilds(&k, n_failed, err);
 }
 
-static const char *str_of(const json_t *o, const char *key)
-{
-    const char *v = json_string_value(json_object_get(o, key));
-    return v ? v : "";
-}
-
 /* The compilers a harness-default rebuild of the selected guide builds of
  * DIR/build.json would run, checked before any instance is tested rather
  * than when the first rebuild needs one. A build.json that cannot be read
@@ -100,14 +94,14 @@ static int check_rebuild_compilers(const kat_options *k, hb_err *err)
     size_t i, j;
     int rc = 0;
     json_array_foreach(list, i, b) {
-        const char *cc = str_of(b, "compiler");
+        const char *cc = hb_json_str(b, "compiler");
         int again = 0;
         json_array_foreach(list, j, seen)
-            again |= j < i && strcmp(str_of(seen, "compiler"), cc) == 0;
-        if (rc != 0 || again || !cc[0] || strcmp(str_of(b, "status"), "BUILT") != 0 ||
-            strcmp(str_of(b, "flags_kind"), "guide") != 0 ||
+            again |= j < i && strcmp(hb_json_str(seen, "compiler"), cc) == 0;
+        if (rc != 0 || again || !cc[0] || strcmp(hb_json_str(b, "status"), "BUILT") != 0 ||
+            strcmp(hb_json_str(b, "flags_kind"), "guide") != 0 ||
             json_is_true(json_object_get(b, "baseline")) ||
-            !kat_selected(k, str_of(b, "candidate"), str_of(b, "instance")))
+            !kat_selected(k, hb_json_str(b, "candidate"), hb_json_str(b, "instance")))
             continue;
         hb_err why;
         if (build_check_compiler(cc, &why) != 0)

@@ -46,6 +46,12 @@ static int missing(const char *name, const char *type, const char *file, hb_err 
                    "regenerate it with hashbench", file, name, type);
 }
 
+const char *hb_json_str(const json_t *obj, const char *name)
+{
+    const char *v = json_string_value(json_object_get(obj, name));
+    return v ? v : "";
+}
+
 int hb_json_get_str(const json_t *obj, const char *name, const char **out,
                     const char *file, hb_err *err)
 {

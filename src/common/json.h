@@ -15,6 +15,10 @@ int hb_json_load(const char *path, json_t **out, hb_err *err);
 /* Saves ROOT to PATH atomically (does not steal the reference). */
 int hb_json_save(const char *path, const json_t *root, hb_err *err);
 
+/* The string member NAME of OBJ, or "" when it is missing or not a string
+ * (for names and labels, where absence needs no error). Borrowed. */
+const char *hb_json_str(const json_t *obj, const char *name);
+
 /* Field getters: fail with "FILE: field 'NAME' missing or not a T; ..."
  * (and what to do) where FILE is the name given for messages. Strings point
  * into OBJ. */

@@ -91,13 +91,6 @@ static json_t *old_entry(const build_ctx *c, const char *candidate,
     return NULL;
 }
 
-/* The string field KEY of E, or "" when it is not a string. */
-static const char *str_or(const json_t *e, const char *key)
-{
-    const char *v = json_string_value(json_object_get(e, key));
-    return v ? v : "";
-}
-
 static int str_field_is(const json_t *e, const char *key, const char *want)
 {
     const char *v = json_string_value(json_object_get(e, key));
@@ -823,7 +816,7 @@ int build_harness_default(const char *run_dir, const char *const *keys, int n_ke
         char key[600];
         const char *sha = json_string_value(json_object_get(e, "library_sha256"));
         snprintf(key, sizeof key, "%.290s/%.290s",
-                 str_or(e, "candidate"), str_or(e, "instance"));
+                 hb_json_str(e, "candidate"), hb_json_str(e, "instance"));
         int wanted = 0;
         for (int k = 0; k < n_keys && !wanted; k++)
             wanted = strcmp(keys[k], key) == 0;

@@ -27,12 +27,6 @@
 
 #define BASELINE_REASON "OpenSSL libcrypto baseline; the oracle, not KAT-checked"
 
-static const char *str_of(const json_t *o, const char *k)
-{
-    const char *v = json_string_value(json_object_get(o, k));
-    return v ? v : "";
-}
-
 static int safe_name(const char *s)
 {
     return s[0] && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
@@ -47,8 +41,8 @@ static int files_match_options(const json_t *entry, const json_t *build,
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(entry, "files"), i, f) {
-        loop |= strncmp(str_of(f, "name"), "KAT_Loop_", 9) == 0;
-        full |= strncmp(str_of(f, "name"), "KAT_2_33_", 9) == 0;
+        loop |= strncmp(hb_json_str(f, "name"), "KAT_Loop_", 9) == 0;
+        full |= strncmp(hb_json_str(f, "name"), "KAT_2_33_", 9) == 0;
     }
     json_t *unchecked = kat_instance_not_checked(build, o->loop, o->full);
     int same = json_equal(unchecked, json_object_get(entry, "not_checked"));
@@ -64,11 +58,12 @@ static int vectors_unchanged(const json_t *entry, const json_t *build)
     size_t i;
     json_t *f;
     json_array_foreach(json_object_get(entry, "files"), i, f) {
-        const char *verdict = str_of(f, "verdict"), *was = str_of(f, "expected_sha256");
+        const char *verdict = hb_json_str(f, "verdict");
+        const char *was = hb_json_str(f, "expected_sha256");
         char now[HB_SHA256_HEX];
         if (strcmp(verdict, "PASS") && strcmp(verdict, "MISMATCH") && strcmp(verdict, "NOKAT"))
             continue; /* not compared: the library failed first */
-        int rc = kat_instance_expected(build, str_of(f, "name"), now);
+        int rc = kat_instance_expected(build, hb_json_str(f, "name"), now);
         if (rc < 0 || (rc == 0 && was[0]) || (rc == 1 && strcmp(now, was) != 0))
             return 0;
     }
@@ -78,12 +73,12 @@ static int vectors_unchanged(const json_t *entry, const json_t *build)
 /* 1 when OLD (kat.json) still stands for BUILD (build.json) under O. */
 static int reusable(const json_t *old, const json_t *build, const kat_options *o)
 {
-    const char *want = str_of(build, "library_sha256");
+    const char *want = hb_json_str(build, "library_sha256");
     const json_t *guide = json_object_get(old, "guide");
-    if (!old || strcmp(str_of(old, "status"), "BASELINE") == 0 || !want[0])
+    if (!old || strcmp(hb_json_str(old, "status"), "BASELINE") == 0 || !want[0])
         return 0;
-    const char *had = json_is_object(guide) ? str_of(guide, "library_sha256")
-                                            : str_of(old, "library_sha256");
+    const char *had = json_is_object(guide) ? hb_json_str(guide, "library_sha256")
+                                            : hb_json_str(old, "library_sha256");
     return strcmp(had, want) == 0 && files_match_options(old, build, o) &&
            vectors_unchanged(old, build);
 }
@@ -91,10 +86,11 @@ static int reusable(const json_t *old, const json_t *build, const kat_options *o
 static json_t *baseline_entry(const json_t *b)
 {
     return json_pack("{s:s, s:s, s:s, s:n, s:n, s:s, s:s, s:s, s:s, s:n, s:[], s:s}",
-        "candidate", str_of(b, "candidate"), "instance", str_of(b, "instance"),
+        "candidate", hb_json_str(b, "candidate"), "instance", hb_json_str(b, "instance"),
         "status", "BASELINE", "log", "log_sha256",
-        "library", str_of(b, "library"), "library_sha256", str_of(b, "library_sha256"),
-        "flags_kind", str_of(b, "flags_kind"), "flags", str_of(b, "flags"),
+        "library", hb_json_str(b, "library"),
+        "library_sha256", hb_json_str(b, "library_sha256"),
+        "flags_kind", hb_json_str(b, "flags_kind"), "flags", hb_json_str(b, "flags"),
         "guide", "files", "reason", BASELINE_REASON);
 }
 
@@ -102,7 +98,7 @@ static int run_one(const kat_options *o, const json_t *build, const char *suffix
                    json_t **out, hb_err *err)
 {
     char log_rel[PATH_MAX], texts_rel[PATH_MAX];
-    const char *cand = str_of(build, "candidate"), *inst = str_of(build, "instance");
+    const char *cand = hb_json_str(build, "candidate"), *inst = hb_json_str(build, "instance");
     if (rundir_kat_log_rel(log_rel, sizeof log_rel, cand, inst, suffix, err) != 0 ||
         rundir_kat_texts_rel(texts_rel, sizeof texts_rel, cand, inst, suffix, err) != 0)
         return -1;
@@ -114,7 +110,7 @@ static int run_one(const kat_options *o, const json_t *build, const char *suffix
 static void append_reason(json_t *entry, const char *more)
 {
     char buf[2 * HB_ERR_MAX];
-    const char *old = str_of(entry, "reason");
+    const char *old = hb_json_str(entry, "reason");
     snprintf(buf, sizeof buf, "%s%s%s", old, old[0] ? "; " : "", more);
     json_object_set_new(entry, "reason", json_string(buf));
 }
@@ -135,10 +131,10 @@ static json_t *guide_summary(const json_t *g)
  * once with the harness-default flags and tested again. */
 static int wants_fallback(const json_t *b, const json_t *first)
 {
-    return first && kat_status_failed(str_of(first, "status")) &&
+    return first && kat_status_failed(hb_json_str(first, "status")) &&
            !json_is_object(json_object_get(first, "guide")) &&
-           strcmp(str_of(b, "status"), "BUILT") == 0 &&
-           strcmp(str_of(b, "flags_kind"), "guide") == 0 &&
+           strcmp(hb_json_str(b, "status"), "BUILT") == 0 &&
+           strcmp(hb_json_str(b, "flags_kind"), "guide") == 0 &&
            !json_is_true(json_object_get(b, "baseline"));
 }
 
@@ -147,8 +143,8 @@ static int wants_fallback(const json_t *b, const json_t *first)
 static const json_t *recorded_rebuild(const json_t *b)
 {
     const json_t *hd = json_object_get(b, RUNDIR_HARNESS_DEFAULT_KEY);
-    const char *sha = str_of(b, "library_sha256");
-    return json_is_object(hd) && sha[0] && strcmp(str_of(hd, "from_sha256"), sha) == 0
+    const char *sha = hb_json_str(b, "library_sha256");
+    return json_is_object(hd) && sha[0] && strcmp(hb_json_str(hd, "from_sha256"), sha) == 0
                ? hd : NULL;
 }
 
@@ -170,9 +166,9 @@ static json_t *rebuilt_entry(const json_t *b, const json_t *hd)
 /* The note FIRST gets when B's rebuild HD did not compile, or "" when it did. */
 static void rebuild_failure(const json_t *hd, char *note, size_t sz)
 {
-    if (strcmp(str_of(hd, "status"), "ERROR") == 0)
-        snprintf(note, sz, "harness-default rebuild failed: %s", str_of(hd, "reason"));
-    else if (strcmp(str_of(hd, "status"), "BUILT") != 0)
+    if (strcmp(hb_json_str(hd, "status"), "ERROR") == 0)
+        snprintf(note, sz, "harness-default rebuild failed: %s", hb_json_str(hd, "reason"));
+    else if (strcmp(hb_json_str(hd, "status"), "BUILT") != 0)
         snprintf(note, sz, "the harness-default rebuild did not compile either "
                  "(see its build log)");
     else
@@ -194,8 +190,8 @@ static int test_rebuild(const kat_options *o, const json_t *b, const json_t *hd,
     json_object_set_new(second, "guide", guide_summary(first));
     char msg[HB_ERR_MAX + 64];
     snprintf(msg, sizeof msg, "guide flags gave %s; rebuilt with harness-default flags",
-             str_of(first, "status"));
-    json_t *r = json_string(str_of(second, "reason"));
+             hb_json_str(first, "status"));
+    json_t *r = json_string(hb_json_str(second, "reason"));
     json_object_set_new(second, "reason", json_string(msg));
     if (json_string_length(r))
         append_reason(second, json_string_value(r));
@@ -233,7 +229,8 @@ static int load_kat_json(const char *path, json_t **kat, hb_err *err)
 static void store(json_t *arr, json_t *entry)
 {
     size_t idx;
-    if (kat_find_entry(arr, str_of(entry, "candidate"), str_of(entry, "instance"), &idx))
+    if (kat_find_entry(arr, hb_json_str(entry, "candidate"), hb_json_str(entry, "instance"),
+                       &idx))
         json_array_set_new(arr, idx, entry);
     else
         json_array_append_new(arr, entry);
@@ -245,7 +242,7 @@ static int count_selected(const kat_options *o, const json_t *list)
     json_t *b;
     int n = 0;
     json_array_foreach(list, i, b)
-        n += kat_selected(o, str_of(b, "candidate"), str_of(b, "instance"));
+        n += kat_selected(o, hb_json_str(b, "candidate"), hb_json_str(b, "instance"));
     return n;
 }
 
@@ -255,8 +252,8 @@ static const json_t *name_twin(const json_t *list, const json_t *b)
     size_t i;
     json_t *e;
     json_array_foreach(list, i, e)
-        if (e != b && strcmp(str_of(e, "candidate"), str_of(b, "candidate")) == 0 &&
-            strcmp(str_of(e, "instance"), str_of(b, "instance")) == 0)
+        if (e != b && strcmp(hb_json_str(e, "candidate"), hb_json_str(b, "candidate")) == 0 &&
+            strcmp(hb_json_str(e, "instance"), hb_json_str(b, "instance")) == 0)
             return e;
     return NULL;
 }
@@ -272,26 +269,26 @@ enum { ENTRY_DONE, ENTRY_TEST };
 static int prepare_instance(const kat_options *o, const json_t *list, const json_t *b,
                             json_t *arr, json_t **entry_out, hb_err *err)
 {
-    const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
+    const char *cand = hb_json_str(b, "candidate"), *inst = hb_json_str(b, "instance");
     size_t idx;
     *entry_out = NULL;
     if (!safe_name(cand) || !safe_name(inst))
         return hb_fail(err, "%s/build.json: candidate '%s' / instance '%s' is not "
                        "a plain name; rebuild the run directory", o->run_dir, cand, inst);
-    const json_t *twin = strcmp(str_of(b, "status"), "BUILT") == 0 ? name_twin(list, b)
+    const json_t *twin = strcmp(hb_json_str(b, "status"), "BUILT") == 0 ? name_twin(list, b)
                                                                    : NULL;
     if (twin) /* one kat.json entry per name: one verdict would replace the other */
         return hb_fail(err, "%s/build.json: %s/%s is listed for both %s and %s, and "
                        "one of them is built; run 'hashbench build' again (instances "
                        "sharing a name are not built)", o->run_dir, cand, inst,
-                       str_of(b, "source_dir"), str_of(twin, "source_dir"));
+                       hb_json_str(b, "source_dir"), hb_json_str(twin, "source_dir"));
     if (json_is_true(json_object_get(b, "baseline"))) {
         json_t *entry = baseline_entry(b);
         if (!entry)
             return hb_fail(err, "out of memory");
         store(arr, entry);
         *entry_out = entry;
-    } else if (strcmp(str_of(b, "status"), "BUILT") != 0) {
+    } else if (strcmp(hb_json_str(b, "status"), "BUILT") != 0) {
         if (kat_find_entry(arr, cand, inst, &idx)) /* an older library's result */
             json_array_remove(arr, idx);
     } else if (reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) {
@@ -312,12 +309,15 @@ static void order_like_build(json_t *arr, const json_t *list)
     size_t i, idx;
     json_t *b;
     json_array_foreach(list, i, b) {
-        json_t *e = kat_find_entry(arr, str_of(b, "candidate"), str_of(b, "instance"), &idx);
-        if (e && !kat_find_entry(sorted, str_of(b, "candidate"), str_of(b, "instance"), &idx))
+        json_t *e = kat_find_entry(arr, hb_json_str(b, "candidate"),
+                                   hb_json_str(b, "instance"), &idx);
+        if (e && !kat_find_entry(sorted, hb_json_str(b, "candidate"),
+                                 hb_json_str(b, "instance"), &idx))
             json_array_append(sorted, e);
     }
     json_array_foreach(arr, i, b)
-        if (!kat_find_entry(sorted, str_of(b, "candidate"), str_of(b, "instance"), &idx))
+        if (!kat_find_entry(sorted, hb_json_str(b, "candidate"), hb_json_str(b, "instance"),
+                            &idx))
             json_array_append(sorted, b);
     json_array_clear(arr);
     json_array_extend(arr, sorted);
@@ -435,7 +435,8 @@ static int finish_worker(const kat_options *o, kat_worker *w, json_t **entry, hb
     }
     free(w->text);
     w->text = NULL;
-    const char *cand = str_of(w->build, "candidate"), *inst = str_of(w->build, "instance");
+    const char *cand = hb_json_str(w->build, "candidate");
+    const char *inst = hb_json_str(w->build, "instance");
     int rc;
     if (json_is_object(json_object_get(msg, "entry"))) {
         *entry = json_incref(json_object_get(msg, "entry"));
@@ -459,8 +460,8 @@ static void running_step(const kat_worker *w, int n, char *step, size_t sz)
     size_t off = (size_t)snprintf(step, sz, "kat");
     for (int i = 0; i < n && off < sz; i++)
         off += (size_t)snprintf(step + off, sz - off, "%s%s/%s", i ? ", " : " ",
-                                str_of(w[i].build, "candidate"),
-                                str_of(w[i].build, "instance"));
+                                hb_json_str(w[i].build, "candidate"),
+                                hb_json_str(w[i].build, "instance"));
 }
 
 /* The usable cores: this process's affinity mask (at least 1). */
@@ -491,7 +492,7 @@ static int settle(kat_pass *p, json_t *entry, int stored, hb_err *err)
         store(arr, json_incref(entry));
     order_like_build(arr, p->list);
     hb_sandbox_record(p->kat);
-    if (entry && kat_status_failed(str_of(entry, "status")))
+    if (entry && kat_status_failed(hb_json_str(entry, "status")))
         (*p->n_failed)++;
     p->done++;
     return hb_json_save(p->kpath, p->kat, err);
@@ -576,7 +577,7 @@ static int run_fallbacks(kat_pass *p, hb_err *err)
     int n_todo = 0, rc = todo && first ? 0 : hb_fail(err, "out of memory"), noted = 0;
     json_array_foreach(p->list, i, b) {
         size_t idx;
-        const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
+        const char *cand = hb_json_str(b, "candidate"), *inst = hb_json_str(b, "instance");
         json_t *e = rc == 0 && kat_selected(p->o, cand, inst)
                         ? kat_find_entry(arr, cand, inst, &idx) : NULL;
         const json_t *hd = wants_fallback(b, e) ? recorded_rebuild(b) : NULL;
@@ -587,7 +588,7 @@ static int run_fallbacks(kat_pass *p, hb_err *err)
         if (!note[0]) {
             todo[n_todo] = b;
             first[n_todo++] = e;
-        } else if (!strstr(str_of(e, "reason"), note)) {
+        } else if (!strstr(hb_json_str(e, "reason"), note)) {
             append_reason(e, note);
             noted = 1;
         }
@@ -609,10 +610,10 @@ static int count_failed(const kat_options *o, const json_t *list, const json_t *
     json_t *b;
     int n = 0;
     json_array_foreach(list, i, b) {
-        const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
+        const char *cand = hb_json_str(b, "candidate"), *inst = hb_json_str(b, "instance");
         const json_t *e = kat_selected(o, cand, inst)
             ? kat_find_entry(json_object_get(kat, "instances"), cand, inst, &idx) : NULL;
-        n += e && kat_status_failed(str_of(e, "status"));
+        n += e && kat_status_failed(hb_json_str(e, "status"));
     }
     return n;
 }
@@ -629,7 +630,7 @@ int kat_rebuilds_wanted(const kat_options *o, strlist *out, hb_err *err)
     size_t i, idx;
     json_t *b;
     json_array_foreach(json_object_get(build, "instances"), i, b) {
-        const char *cand = str_of(b, "candidate"), *inst = str_of(b, "instance");
+        const char *cand = hb_json_str(b, "candidate"), *inst = hb_json_str(b, "instance");
         char key[600];
         if (rc != 0 || !kat_selected(o, cand, inst))
             continue;
@@ -677,7 +678,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
      * still valid), then the others, up to o->jobs at once. */
     json_array_foreach(list, i, b) {
         json_t *entry;
-        if (rc != 0 || !kat_selected(o, str_of(b, "candidate"), str_of(b, "instance")))
+        if (rc != 0 ||
+            !kat_selected(o, hb_json_str(b, "candidate"), hb_json_str(b, "instance")))
             continue;
         int what = prepare_instance(o, list, b, json_object_get(kat, "instances"), &entry, err);
         if (what < 0)

@@ -45,12 +45,6 @@ typedef struct member {
     char first_base_hex[2 * KAT_MAX_DIGEST_BYTES + 1]; /* the first variant's */
 } member;
 
-static const char *str_of(const json_t *o, const char *k)
-{
-    const char *v = json_string_value(json_object_get(o, k));
-    return v ? v : "";
-}
-
 int variants_seed_valid(const char *text)
 {
     size_t n = 0;
@@ -86,7 +80,7 @@ int variants_message(const variants_stream *st, unsigned long index, unsigned ch
 
 static int same_group(const json_t *a, const json_t *b)
 {
-    return strcmp(str_of(a, "candidate"), str_of(b, "candidate")) == 0 &&
+    return strcmp(hb_json_str(a, "candidate"), hb_json_str(b, "candidate")) == 0 &&
            strcmp(build_algorithm_instance(a), build_algorithm_instance(b)) == 0 &&
            json_integer_value(json_object_get(a, "digest_bits")) ==
                json_integer_value(json_object_get(b, "digest_bits"));
@@ -95,7 +89,7 @@ static int same_group(const json_t *a, const json_t *b)
 static int comparable(const json_t *b)
 {
     return !json_is_true(json_object_get(b, "baseline")) &&
-           strcmp(str_of(b, "status"), "BUILT") == 0;
+           strcmp(hb_json_str(b, "status"), "BUILT") == 0;
 }
 
 /* The groups of LIST: an array of arrays of (borrowed) build entries, each
@@ -117,8 +111,8 @@ static json_t *find_groups(const json_t *list)
             home = json_array();
             json_array_append_new(groups, home);
         }
-        if (strcmp(str_of(b, "variant"), "Reference") == 0 &&
-            strcmp(str_of(json_array_get(home, 0), "variant"), "Reference") != 0)
+        if (strcmp(hb_json_str(b, "variant"), "Reference") == 0 &&
+            strcmp(hb_json_str(json_array_get(home, 0), "variant"), "Reference") != 0)
             json_array_insert(home, 0, b);
         else
             json_array_append(home, b);
@@ -137,16 +131,16 @@ static void fill_members(const json_t *group, json_t *kat_list, member *m)
     size_t i, idx;
     json_t *b;
     json_array_foreach(group, i, b) {
-        const json_t *k = kat_find_entry(kat_list, str_of(b, "candidate"),
-                                         str_of(b, "instance"), &idx);
-        const json_t *src = k && str_of(k, "library_sha256")[0] ? k : b;
+        const json_t *k = kat_find_entry(kat_list, hb_json_str(b, "candidate"),
+                                         hb_json_str(b, "instance"), &idx);
+        const json_t *src = k && hb_json_str(k, "library_sha256")[0] ? k : b;
         memset(&m[i], 0, sizeof m[i]);
         m[i].build = b;
-        m[i].instance = str_of(b, "instance");
-        m[i].variant = str_of(b, "variant");
-        m[i].library = str_of(src, "library");
-        m[i].sha = str_of(src, "library_sha256");
-        m[i].flags_kind = str_of(src, "flags_kind");
+        m[i].instance = hb_json_str(b, "instance");
+        m[i].variant = hb_json_str(b, "variant");
+        m[i].library = hb_json_str(src, "library");
+        m[i].sha = hb_json_str(src, "library_sha256");
+        m[i].flags_kind = hb_json_str(src, "flags_kind");
         m[i].fail_index = m[i].first_index = -1;
     }
 }
@@ -165,14 +159,14 @@ static int reusable(const json_t *old, const member *m, size_t n, const kat_opti
     if (!json_is_object(old) || int_of(old, "messages") != VARIANTS_MESSAGES ||
         int_of(old, "max_bits") != VARIANTS_MAX_BITS ||
         int_of(old, "short_max_bits") != VARIANTS_SHORT_MAX_BITS ||
-        !variants_seed_valid(str_of(old, "seed")) || json_array_size(list) != n)
+        !variants_seed_valid(hb_json_str(old, "seed")) || json_array_size(list) != n)
         return 0;
-    if (o->variants_seed && strcasecmp(o->variants_seed, str_of(old, "seed")) != 0)
+    if (o->variants_seed && strcasecmp(o->variants_seed, hb_json_str(old, "seed")) != 0)
         return 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *e = json_array_get(list, i);
-        if (strcmp(str_of(e, "instance"), m[i].instance) != 0 ||
-            strcmp(str_of(e, "library_sha256"), m[i].sha) != 0)
+        if (strcmp(hb_json_str(e, "instance"), m[i].instance) != 0 ||
+            strcmp(hb_json_str(e, "library_sha256"), m[i].sha) != 0)
             return 0;
     }
     return 1;
@@ -403,8 +397,8 @@ static int check_group(const kat_options *o, const json_t *group, json_t *kat_li
 {
     size_t n = json_array_size(group), idx;
     const json_t *first = json_array_get(group, 0);
-    json_t *entry = kat_find_entry(kat_list, str_of(first, "candidate"),
-                                   str_of(first, "instance"), &idx);
+    json_t *entry = kat_find_entry(kat_list, hb_json_str(first, "candidate"),
+                                   hb_json_str(first, "instance"), &idx);
     if (!entry)
         return 0; /* not KAT-tested in this run directory */
     member *m = calloc(n, sizeof *m);
@@ -427,7 +421,7 @@ static int check_group(const kat_options *o, const json_t *group, json_t *kat_li
                         : hb_fail(err, "out of memory");
         }
     }
-    if (rc == 0 && strcmp(str_of(result, "verdict"), "AGREE") != 0)
+    if (rc == 0 && strcmp(hb_json_str(result, "verdict"), "AGREE") != 0)
         (*n_failed)++;
     free(m);
     return rc;
@@ -440,8 +434,8 @@ static int heads_group(const json_t *entry, const json_t *groups)
     json_t *g;
     json_array_foreach(groups, i, g) {
         const json_t *b = json_array_get(g, 0);
-        if (strcmp(str_of(b, "candidate"), str_of(entry, "candidate")) == 0 &&
-            strcmp(str_of(b, "instance"), str_of(entry, "instance")) == 0)
+        if (strcmp(hb_json_str(b, "candidate"), hb_json_str(entry, "candidate")) == 0 &&
+            strcmp(hb_json_str(b, "instance"), hb_json_str(entry, "instance")) == 0)
             return 1;
     }
     return 0;
@@ -457,14 +451,15 @@ int variants_run(const kat_options *o, const json_t *build_list, json_t *kat_doc
     int rc = 0, total = 0, done = 0;
     json_array_foreach(groups, i, g) {
         const json_t *b = json_array_get(g, 0);
-        total += kat_selected(o, str_of(b, "candidate"), str_of(b, "instance"));
+        total += kat_selected(o, hb_json_str(b, "candidate"), hb_json_str(b, "instance"));
     }
     json_array_foreach(groups, i, g) {
         const json_t *b = json_array_get(g, 0);
         char step[300];
-        if (rc != 0 || !kat_selected(o, str_of(b, "candidate"), str_of(b, "instance")))
+        if (rc != 0 ||
+            !kat_selected(o, hb_json_str(b, "candidate"), hb_json_str(b, "instance")))
             continue;
-        snprintf(step, sizeof step, "variants %s/%s", str_of(b, "candidate"),
+        snprintf(step, sizeof step, "variants %s/%s", hb_json_str(b, "candidate"),
                  build_algorithm_instance(b));
         if (o->progress)
             o->progress(o->progress_ctx, step, done++, total);
@@ -474,7 +469,7 @@ int variants_run(const kat_options *o, const json_t *build_list, json_t *kat_doc
     }
     json_array_foreach(kat_list, i, e) {
         if (rc == 0 && json_object_get(e, "variants") && !heads_group(e, groups) &&
-            kat_selected(o, str_of(e, "candidate"), str_of(e, "instance"))) {
+            kat_selected(o, hb_json_str(e, "candidate"), hb_json_str(e, "instance"))) {
             json_object_del(e, "variants");
             rc = hb_json_save(kat_path, kat_doc, err);
         }
