@@ -10,13 +10,14 @@
 int settings_planner_known(const char *planner)
 {
     return planner && (!strcmp(planner, "interleaved") || !strcmp(planner, "adaptive") ||
-                       !strcmp(planner, "reference"));
+                       !strcmp(planner, "reference") ||
+                       !strcmp(planner, "interleaved-processes"));
 }
 
 int settings_default_min_trials(const char *planner)
 {
-    return planner && !strcmp(planner, "interleaved") ? SETTINGS_INTERLEAVED_MIN_TRIALS
-                                                       : SETTINGS_REFERENCE_TRIALS;
+    return planner && !strncmp(planner, "interleaved", 11) ? SETTINGS_INTERLEAVED_MIN_TRIALS
+                                                            : SETTINGS_REFERENCE_TRIALS;
 }
 
 void settings_resolve(campaign_settings *s)
@@ -62,7 +63,7 @@ int settings_validate(const campaign_settings *s, const char *origin,
     int json = origin != NULL;
     if (s->planner[0] && !settings_planner_known(s->planner))
         return refuse(err, origin, what_to_do, json ? "planner" : "--plan", s->planner,
-                      "give interleaved, adaptive or reference");
+                      "give interleaved, interleaved-processes, adaptive or reference");
     if (s->profile[0] && !profile_is_known(s->profile))
         return refuse(err, origin, what_to_do, json ? "profile" : "--profile", s->profile,
                       "give reference, performance or resource");

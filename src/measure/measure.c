@@ -27,9 +27,11 @@
 #include "measure/plan.h"
 #include "measure/record.h"
 #include "measure/verify.h"
+#include "measure/windows.h"
 #include "rundir/rundir.h"
 
 #define MEMORY_TIMEOUT_S 120.0
+#define WINDOWS_TIMEOUT_S 60.0 /* for a session to open, or a window to end */
 
 typedef struct measure_ctx {
     const measure_options *o;
@@ -305,7 +307,7 @@ static int finish_cell(measure_ctx *c, const measure_target *t, unsigned size,
         snprintf(failure, sizeof failure, "%s", po->failure);
     else
         rc = memory_run(&rq, &mem, failure, sizeof failure, &inconsistent, err);
-    if (rc == 0 && !failure[0])
+    if (rc == 0 && !failure[0] && !po->session)
         rc = check_digests(c, t, size, po, &vr, failure, sizeof failure, &inconsistent,
                            err);
     if (rc != 0)
@@ -388,6 +390,7 @@ typedef struct ilv_slot {
     int write;
     char path[PATH_MAX];
     char key[PATH_MAX + 80]; /* the journal's: the path and the library's SHA-256 */
+    int written;             /* its record is written (or it has none) */
 } ilv_slot;
 
 typedef struct ilv_stage {
@@ -396,6 +399,7 @@ typedef struct ilv_stage {
     ilv_cell *cells;
     size_t n;
     char journal[PATH_MAX];
+    const host_info *before;  /* the host before the stage's trials */
 } ilv_stage;
 
 static int round_done(void *ctx, int round, const ilv_cell *cells, size_t n,
@@ -440,12 +444,56 @@ static long baseline_cell(ilv_stage *st, const measure_target *base, unsigned si
     return (long)st->n++;
 }
 
+/* The independent check of the session windows' sampled digests. */
+static void verify_setup(measure_ctx *c, ilv_stage *st, windows_opts *wo)
+{
+    (void)c;
+    (void)st;
+    wo->verify = NULL;
+}
+
+/* Writes the record of slot I of ST (when it is to be written). */
+static int write_slot(ilv_stage *st, size_t i, hb_err *err)
+{
+    measure_ctx *c = st->c;
+    st->slots[i].written = 1;
+    if (!st->slots[i].write)
+        return 0;
+    plan_outcome *po = &st->cells[i].out;
+    if (st->cells[i].baseline >= 0)
+        snprintf(po->pair_instance, sizeof po->pair_instance, "%s/%s",
+                 st->slots[st->cells[i].baseline].t->cand,
+                 st->slots[st->cells[i].baseline].t->inst);
+    if (c->o->progress) {
+        char step[600];
+        snprintf(step, sizeof step, "record %s/%s %u B", st->slots[i].t->cand,
+                 st->slots[i].t->inst, st->slots[i].size);
+        c->o->progress(c->o->progress_ctx, step, c->done, c->total);
+    }
+    int rc = finish_cell(c, st->slots[i].t, st->slots[i].size, st->slots[i].path,
+                         st->before, po, err);
+    c->done++;
+    return rc;
+}
+
+/* windows.h: the cells of one size are final; their records are written
+ * now, so that a killed stage keeps every finished size. */
+static int size_done(void *ctx, const size_t *cells, size_t n, hb_err *err)
+{
+    ilv_stage *st = ctx;
+    for (size_t k = 0; k < n; k++)
+        if (write_slot(st, cells[k], err) != 0)
+            return -1;
+    return 0;
+}
+
 static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t nt,
                                const measure_target *base, const unsigned *sizes,
                                int n_sizes, hb_err *err)
 {
     size_t cap = (nt + 1) * (size_t)n_sizes + 1;
-    ilv_stage st = {c, calloc(cap, sizeof(ilv_slot)), calloc(cap, sizeof(ilv_cell)), 0, ""};
+    ilv_stage st = {c, calloc(cap, sizeof(ilv_slot)), calloc(cap, sizeof(ilv_cell)), 0, "",
+                    NULL};
     int rc = st.slots && st.cells ? 0 : hb_fail(err, "out of memory");
     if (rc == 0)
         rc = rundir_path(st.journal, sizeof st.journal, c->o->run_dir, RUNDIR_JOURNAL,
@@ -480,36 +528,28 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
             rc = -1;
         st.cells[i].baseline = (int)b;
     }
-    int first_round = 0;
-    if (rc == 0) {
+    host_info before;
+    read_host(c->cpu, &before);
+    st.before = &before;
+    if (rc == 0 && plan_uses_sessions(&c->settings)) {
+        windows_opts wo = {NULL, c->probe, c->rate_hz, c->settings.min_trials,
+                           WINDOWS_TIMEOUT_S, NULL, NULL, size_done, &st};
+        verify_setup(c, &st, &wo);
+        rc = windows_run(st.cells, st.n, &c->settings, &wo, err);
+    } else if (rc == 0) {
+        int first_round = 0;
         const char *keys[st.n ? st.n : 1];
         for (size_t i = 0; i < st.n; i++)
             keys[i] = st.slots[i].key;
         rc = journal_load(st.journal, &c->settings, keys, st.cells, st.n, &first_round,
                           err);
+        ilv_hooks h = {round_done, &st, first_round};
+        if (rc == 0)
+            rc = ilv_run(st.cells, st.n, &c->settings, &h, err);
     }
-    host_info before;
-    read_host(c->cpu, &before);
-    ilv_hooks h = {round_done, &st, first_round};
-    if (rc == 0)
-        rc = ilv_run(st.cells, st.n, &c->settings, &h, err);
     for (size_t i = 0; i < st.n; i++) {
-        if (rc == 0 && st.slots[i].write) {
-            plan_outcome *po = &st.cells[i].out;
-            if (st.cells[i].baseline >= 0)
-                snprintf(po->pair_instance, sizeof po->pair_instance, "%s/%s",
-                         st.slots[st.cells[i].baseline].t->cand,
-                         st.slots[st.cells[i].baseline].t->inst);
-            if (c->o->progress) {
-                char step[600];
-                snprintf(step, sizeof step, "record %s/%s %u B", st.slots[i].t->cand,
-                         st.slots[i].t->inst, st.slots[i].size);
-                c->o->progress(c->o->progress_ctx, step, c->done, c->total);
-            }
-            rc = finish_cell(c, st.slots[i].t, st.slots[i].size, st.slots[i].path, &before,
-                             po, err);
-            c->done++;
-        }
+        if (rc == 0 && !st.slots[i].written)
+            rc = write_slot(&st, i, err);
         plan_outcome_free(&st.cells[i].out);
     }
     if (rc == 0)

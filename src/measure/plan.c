@@ -122,6 +122,11 @@ const char *plan_stop_name(int stopped)
 
 int plan_is_interleaved(const plan_settings *s)
 {
+    return s->planner && strncmp(s->planner, "interleaved", 11) == 0;
+}
+
+int plan_uses_sessions(const plan_settings *s)
+{
     return s->planner && strcmp(s->planner, "interleaved") == 0;
 }
 

@@ -81,7 +81,8 @@ typedef int (*plan_trial_fn)(const trial_request *rq, trial_result *res,
 #define PLAN_MAX_TRIALS 200
 
 typedef struct plan_settings {
-    const char *planner;       /* "interleaved", "adaptive" or "reference" */
+    const char *planner;       /* "interleaved", "interleaved-processes", "adaptive"
+                                  or "reference" */
     int min_trials;            /* reference: the trial count; adaptive: the minimum
                                   (<= 0: settings_default_min_trials) */
     double target_ci_percent;  /* adaptive */
@@ -141,6 +142,13 @@ typedef struct plan_outcome {
     plan_trial *trials;               /* malloc'd; plan_outcome_free */
     size_t n_trials;
     char digest[TRIAL_DIGEST_HEX];
+    /* trial sessions (windows.h) */
+    int session;                      /* 1: the trials are session windows */
+    char figure[32];                  /* "cpu_time" or "cycles" */
+    double exchange_ns;               /* subtracted from every window */
+    char exchange_by[64];             /* the session it was measured on */
+    char verified_by[160];            /* who recomputed the sampled digests */
+    size_t verified_calls;            /* how many */
 } plan_outcome;
 
 /* Calls per trial of the reference rule for T1_NS nanoseconds per call. */
@@ -211,8 +219,14 @@ int plan_min_trials(const plan_settings *s);
 void plan_trial_shape(const plan_settings *s, double t1_ns, unsigned long long *calls,
                       unsigned long long *warmup, int *floor_trials);
 
-/* 1 when S's planner is the interleaved one. */
+/* 1 when S's planner is an interleaved one: "interleaved" (trial
+ * sessions, windows.h) or "interleaved-processes" (one probe process per
+ * trial, interleave.h: the planner before sessions, kept for comparison). */
 int plan_is_interleaved(const plan_settings *s);
+
+/* 1 when S's planner takes its trials as windows of trial sessions
+ * (windows.h): "interleaved". */
+int plan_uses_sessions(const plan_settings *s);
 
 /* ---- A cell run step by step (the interleaved planner, interleave.h, drives
  * many of them at once; plan_execute drives one to its end). ---- */

@@ -10,6 +10,7 @@
 #include "common/json.h"
 #include "measure/counter.h"
 #include "measure/stats.h"
+#include "probe/chain.h"
 #include "probe/probe_codes.h"
 #include "probe/probe_wire.h"
 
@@ -173,9 +174,21 @@ json_t *record_trials_json(const plan_outcome *o)
             "rss_baseline_kb", (json_int_t)t->r.rss_baseline_kb,
             "rss_peak_kb", (json_int_t)t->r.rss_peak_kb));
         json_t *last = json_array_get(arr, json_array_size(arr) - 1);
-        json_object_set_new(last, "seed", json_string(seed));
-        json_object_set_new(last, "fold", json_string(t->r.fold));
-        json_object_set_new(last, "outside", outside_json(&t->r.outside));
+        if (t->r.session) {
+            /* a session's window: ns is the CPU time hashbench read, less the
+             * exchange; ticks that time at the host's rate, or cycles */
+            json_object_set_new(last, "key", json_string(t->r.key));
+            json_object_set_new(last, "window", json_pack(
+                "{s:I, s:I, s:b, s:I, s:I}", "cpu_ns", (json_int_t)t->r.window_cpu_ns,
+                "wall_ns", (json_int_t)t->r.window_wall_ns, "cycles", t->r.cycles_known,
+                "inside_ticks", (json_int_t)t->r.inside_ticks,
+                "inside_ns", (json_int_t)t->r.inside_ns));
+            json_object_set_new(last, "outside", json_null());
+        } else {
+            json_object_set_new(last, "seed", json_string(seed));
+            json_object_set_new(last, "fold", json_string(t->r.fold));
+            json_object_set_new(last, "outside", outside_json(&t->r.outside));
+        }
         json_object_set_new(last, "t_s", json_real(t->t_s));
         json_object_set_new(last, "round", t->round >= 0 ? json_integer(t->round)
                                                          : json_null());
@@ -240,6 +253,19 @@ static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
     return m;
 }
 
+/* How a session's windows were made and checked (windows.h). */
+static json_t *session_verification_json(const plan_outcome *o)
+{
+    return json_pack("{s:s, s:s, s:s, s:f, s:s, s:o, s:I}", "protocol", "session",
+                     "message_rule", "ChaCha20 keystream of the window's key (OpenSSL "
+                     "EVP_chacha20, IV zero): call i hashes bytes [i*size, (i+1)*size), "
+                     "chained", "chain_rule", CHAIN_RULE,
+                     "exchange_ns", o->exchange_ns, "exchange_by", o->exchange_by,
+                     "verified_by", o->verified_by[0] ? json_string(o->verified_by)
+                                                      : json_null(),
+                     "verified_calls", (json_int_t)o->verified_calls);
+}
+
 /* How the timed digests were checked (verify.h), and the fixed part of the
  * outside rules' allowance in force (outside.h). */
 static json_t *verification_json(const verify_report *v)
@@ -281,7 +307,8 @@ json_t *record_build(const record_input *in, hb_err *err)
     record_message_sha256(in->size, hex);
     json_object_set_new(r, "message", json_pack("{s:s, s:s}", "rule",
                                                 PROBE_MESSAGE_RULE, "sha256", hex));
-    json_object_set_new(r, "digest", str_or_null(in->outcome->digest));
+    json_object_set_new(r, "digest", in->outcome->session ? json_null()
+                                                          : str_or_null(in->outcome->digest));
     json_object_set_new(r, "probe_command", json_incref(in->probe_command));
     json_object_set_new(r, "environment", json_incref(in->environment));
     json_object_set_new(r, "plan", plan_json(in->settings, in->outcome));
@@ -290,7 +317,11 @@ json_t *record_build(const record_input *in, hb_err *err)
                         json_integer(in->outcome->disturbed_retries));
     json_object_set_new(r, "disturbed", disturbed_counts_json(in->outcome));
     json_object_set_new(r, "memory", memory_json(in->outcome, in->memory));
-    json_object_set_new(r, "verification", verification_json(in->verify));
+    json_object_set_new(r, "verification", in->outcome->session
+                                               ? session_verification_json(in->outcome)
+                                               : verification_json(in->verify));
+    json_object_set_new(r, "figure", json_string(in->outcome->session
+                                                     ? in->outcome->figure : "probe_counter"));
     const char *failure = in->failure ? in->failure : "";
     if (!*failure) {
         json_t *derived;

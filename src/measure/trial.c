@@ -24,6 +24,7 @@
 #include "sandbox/sandbox.h"
 #include "sandbox/stage.h"
 #include "common/clock.h"
+#include "measure/procview.h"
 
 #define TRIAL_MAX_ARGS 24
 #define TRIAL_ARG_LEN 64
@@ -279,29 +280,6 @@ static void drain(probe_link *l)
     }
 }
 
-/* The probe's process on the host: the child itself, or with the sandbox
- * the last of the chain below it (proc.c's keeper, bubblewrap, its init,
- * the probe: the probe cannot start processes there). */
-static long probe_host_pid(long child, int sandboxed)
-{
-    long pid = child;
-    for (int depth = 0; sandboxed && depth < 4; depth++) {
-        char path[64], text[64];
-        snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", pid, pid);
-        FILE *f = fopen(path, "r");
-        long next = -1;
-        if (f) {
-            if (fgets(text, sizeof text, f))
-                next = strtol(text, NULL, 10);
-            fclose(f);
-        }
-        if (next <= 0)
-            break;
-        pid = next;
-    }
-    return pid;
-}
-
 /* 1 when process PID maps a user-mode emulator (qemu-aarch64 and the like
  * run a foreign probe: read from outside, where the emulator cannot hide). */
 static int maps_emulator(long pid)
@@ -319,35 +297,6 @@ static int maps_emulator(long pid)
     return found;
 }
 
-/* CPU time of process PID in ns, -1 when it cannot be read. */
-static long long process_cpu_ns(long pid)
-{
-    clockid_t id;
-    struct timespec ts;
-    if (clock_getcpuclockid((pid_t)pid, &id) != 0 || clock_gettime(id, &ts) != 0)
-        return -1;
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Field FIELD (3 or above: the state, ...) of /proc/PID/stat as text in
- * OUT (SZ bytes); -1 when it cannot be read. The fields are counted after
- * the name, which may hold spaces and parentheses. */
-static int stat_field(long pid, int field, char *out, size_t sz)
-{
-    char path[64], *stat = NULL;
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    if (hb_read_file(path, &stat, NULL, NULL) != 0)
-        return -1;
-    const char *p = strrchr(stat, ')');
-    for (int f = 2; p && f < field; f++)
-        p = strchr(p + 1, ' ');
-    int rc = p ? 0 : -1;
-    if (p)
-        snprintf(out, sz, "%.*s", (int)strcspn(p + 1, " \n"), p + 1);
-    free(stat);
-    return rc;
-}
-
 /* Waits (up to TRIAL_SETTLE_S) until the probe is no longer running, so
  * that the kernel has accounted all its CPU time so far: with a CPU limit
  * armed the process clock of a running process lags by up to a tick. */
@@ -356,7 +305,7 @@ static void settle(long pid)
     double until = hb_mono_s() + TRIAL_SETTLE_S;
     for (;;) {
         char state[8];
-        if (stat_field(pid, 3, state, sizeof state) != 0 || state[0] != 'R' ||
+        if (procview_stat_field(pid, 3, state, sizeof state) != 0 || state[0] != 'R' ||
             hb_mono_s() >= until)
             return;
         struct timespec ts = {0, 20000};
@@ -376,7 +325,7 @@ static void read_process(long pid, trial_result *res)
             res->rss_peak_kb = strtol(line + 6, NULL, 10);
     if (f)
         fclose(f);
-    res->cpu = stat_field(pid, 39, cpu, sizeof cpu) == 0 ? (int)strtol(cpu, NULL, 10) : -1;
+    res->cpu = procview_stat_field(pid, 39, cpu, sizeof cpu) == 0 ? (int)strtol(cpu, NULL, 10) : -1;
 }
 
 /* N random bytes from the kernel (getrandom waits only for its pool to be
@@ -426,19 +375,19 @@ static void converse(probe_link *l, const trial_request *rq, int sandboxed,
     }
     if (l->extra)
         return;
-    long pid = probe_host_pid(l->child.pid, sandboxed);
+    long pid = procview_host_pid(l->child.pid, sandboxed);
     res->pid = pid;
     res->emulator = maps_emulator(pid);
     settle(pid);
-    long long cpu0 = process_cpu_ns(pid);
+    long long cpu0 = procview_cpu_ns(pid);
     double w0 = hb_mono_s();
     snprintf(msg, sizeof msg, "seed %016llx\n", (unsigned long long)res->seed);
     if (send_line(l, msg) != 0 || read_line(l) != 0)
         return;
     double w1 = hb_mono_s();
-    long long cpu1 = process_cpu_ns(pid); /* in case it ends (it should wait) */
+    long long cpu1 = procview_cpu_ns(pid); /* in case it ends (it should wait) */
     settle(pid);
-    long long settled = process_cpu_ns(pid);
+    long long settled = procview_cpu_ns(pid);
     if (settled > cpu1)
         cpu1 = settled;
     read_process(pid, res);

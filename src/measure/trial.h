@@ -60,6 +60,14 @@ typedef struct trial_result {
     char digest[TRIAL_DIGEST_HEX]; /* of the fixed message (probe_codes.h) */
     trial_outside outside;    /* hashbench's own figures */
     int emulator;             /* 1: the probe's process maps a qemu-user emulator */
+    /* a window of a trial session (session.h, windows.h): ticks and ns
+     * above are then hashbench's figure from outside, and these say how */
+    int session;              /* 1: this result is a session's window */
+    char key[65];             /* its messages' key (measure/msggen.h), hex */
+    unsigned long long window_cpu_ns; /* the window's CPU time, read from outside */
+    unsigned long long window_wall_ns;
+    int cycles_known;         /* 1: ticks are cycles hashbench counted */
+    unsigned long long inside_ticks, inside_ns; /* the probe's own figures */
 } trial_result;
 
 /* The probe's argument list for RQ, argv[0] being the basename of the probe

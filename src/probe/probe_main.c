@@ -23,6 +23,7 @@
 #include "probe.h"
 #include "probe_codes.h"
 #include "probe_wire.h"
+#include "chain.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -51,6 +52,10 @@ typedef struct probe_args {
     counter_kind counter;
     int digest_bits;
     int memory;
+    int session;                 /* 1: serve windows (probe_wire.h, sessions) */
+    int shm_fd;                  /* with session: the shared region ... */
+    unsigned long long shm_msgs; /* ... its message bytes ... */
+    unsigned long long shm_bytes; /* ... and its whole size */
 } probe_args;
 
 /* The private ends of the two pipes and the parent's nonce. */
@@ -140,7 +145,9 @@ static int finish(int code)
 static const char usage[] =
     "usage: hashbench-probe --lib PATH --size BYTES --calls N --warmup N\n"
     "         --cpu N --counter perf|tsc|cntvct|none --digest-bits B\n"
-    "         [--calibrate K] [--memory]   (spoken to through probe_wire.h)\n";
+    "         [--calibrate K] [--memory]   (spoken to through probe_wire.h)\n"
+    "   or: hashbench-probe --session --lib PATH --size BYTES --cpu N --counter C\n"
+    "         --digest-bits B --shm-fd FD --shm-msgs BYTES --shm-bytes BYTES\n";
 
 static int parse_ull(const char *s, unsigned long long *out)
 {
@@ -157,12 +164,17 @@ static int parse_args(int argc, char **argv, probe_args *a)
 {
     memset(a, 0, sizeof *a);
     a->cpu = -1;
+    a->shm_fd = -1;
     a->counter = counter_arch_kind();
     unsigned long long v;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         if (!strcmp(k, "--memory")) {
             a->memory = 1;
+            continue;
+        }
+        if (!strcmp(k, "--session")) {
+            a->session = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -186,6 +198,12 @@ static int parse_args(int argc, char **argv, probe_args *a)
             a->cpu = (int)v;
         } else if (!strcmp(k, "--digest-bits")) {
             a->digest_bits = (int)v;
+        } else if (!strcmp(k, "--shm-fd")) {
+            a->shm_fd = v < 1024 ? (int)v : -1;
+        } else if (!strcmp(k, "--shm-msgs")) {
+            a->shm_msgs = v;
+        } else if (!strcmp(k, "--shm-bytes")) {
+            a->shm_bytes = v;
         } else {
             return fail(PROBE_USAGE, "unknown option %s; %s", k, usage);
         }
@@ -193,6 +211,14 @@ static int parse_args(int argc, char **argv, probe_args *a)
     if (!a->lib || a->digest_bits <= 0 || a->digest_bits % 8 || a->digest_bits > 65536)
         return fail(PROBE_USAGE, "--lib and --digest-bits (a multiple of 8) "
                                  "are required; %s", usage);
+    if (a->session) {
+        if (a->shm_fd < 3 || a->shm_msgs < a->size || a->shm_bytes <= a->shm_msgs ||
+            a->memory || a->size == 0)
+            return fail(PROBE_USAGE, "--session needs --size, --shm-fd, --shm-msgs "
+                                     "(at least one message) and --shm-bytes; %s", usage);
+        a->calls = 1; /* the checks' digest slots */
+        return 0;
+    }
     if (a->calls == 0)
         return fail(PROBE_USAGE, "--calls must be at least 1");
     return 0;
@@ -525,6 +551,102 @@ static int run(const probe_args *a)
     return send_result(a, &c, &f);
 }
 
+/* ---- the session (probe_wire.h, "Sessions") ---- */
+
+/* The shared region of a session: the window's messages from byte 0, one
+ * digest slot per call from byte MSGS. Every page is touched now, so that
+ * no page fault of the region falls inside a window. */
+typedef struct session_region {
+    unsigned char *base;
+    unsigned long long msgs, bytes;
+} session_region;
+
+static int map_region(const probe_args *a, session_region *r)
+{
+    void *p = mmap(NULL, (size_t)a->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+                   a->shm_fd, 0);
+    if (p == MAP_FAILED)
+        return fail(PROBE_SETUP, "cannot map the shared region of %llu bytes: %s",
+                    a->shm_bytes, strerror(errno));
+    close(a->shm_fd);
+    r->base = p;
+    r->msgs = a->shm_msgs;
+    r->bytes = a->shm_bytes;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    volatile unsigned char sink = 0;
+    for (size_t off = 0; off < r->msgs; off += page)
+        sink ^= r->base[off];
+    (void)sink;
+    memset(r->base + r->msgs, 0, (size_t)(r->bytes - r->msgs));
+    return 0;
+}
+
+/* One window of CALLS calls: call i hashes message i of the region,
+ * chained with digest i-1 (chain.h), its digest into slot i. Nothing else
+ * happens between the counter's reads. */
+static int session_window(const probe_ctx *c, const session_region *r,
+                          unsigned long long size, unsigned long long calls,
+                          counter_reader *cr, uint64_t *ticks, uint64_t *ns)
+{
+    unsigned char *dig = r->base + r->msgs;
+    size_t d = c->digest_bytes;
+    int bad = 0;
+    uint64_t t0 = counter_clock_ns();
+    uint64_t k0 = counter_reader_read(cr);
+    for (unsigned long long i = 0; i < calls; i++) {
+        unsigned char *m = r->base + i * size;
+        if (i > 0)
+            chain_apply(m, (size_t)size, chain_word(dig + (i - 1) * d, d));
+        bad |= c->fn(c->digest_bits, m, 8 * size, dig + i * d);
+    }
+    uint64_t k1 = counter_reader_read(cr);
+    uint64_t t1 = counter_clock_ns();
+    *ticks = k1 - k0;
+    *ns = t1 - t0;
+    return bad;
+}
+
+/* Serves windows until "end" or the end of its input. */
+static int run_session(const probe_args *a)
+{
+    probe_ctx c;
+    memset(&c, 0, sizeof c);
+    int rc = setup(a, &c);
+    if (rc)
+        return rc;
+    if ((rc = check_library(&c, a->size)) != 0)
+        return rc;
+    session_region r = {NULL, 0, 0};
+    if ((rc = map_region(a, &r)) != 0)
+        return rc;
+    counter_reader cr;
+    if (counter_reader_open(&cr, a->counter) != 0)
+        return fail(PROBE_NOCOUNTER, "counter %s unavailable: %s",
+                    counter_kind_name(a->counter), strerror(errno));
+    unsigned long long max_calls = r.msgs / a->size;
+    if ((r.bytes - r.msgs) / c.digest_bytes < max_calls)
+        max_calls = (r.bytes - r.msgs) / c.digest_bytes;
+    char line[PROBE_WIRE_SHORT_LINE];
+    int n = snprintf(line, sizeof line, "ready nonce=%s\n", chan.nonce);
+    if (hb_fd_write_all(chan.out, line, (size_t)n) != 0)
+        return PROBE_SETUP;
+    for (;;) {
+        unsigned long long calls;
+        if (read_line(chan.in, line, sizeof line) != 0 || strcmp(line, "end") == 0)
+            return PROBE_OK;
+        if (strncmp(line, "window ", 7) != 0 || parse_ull(line + 7, &calls) != 0 ||
+            calls > max_calls)
+            return fail(PROBE_USAGE, "not a window of at most %llu calls", max_calls);
+        uint64_t ticks = 0, ns = 0;
+        if (session_window(&c, &r, a->size, calls, &cr, &ticks, &ns))
+            return fail(PROBE_ERROR_RETURN, "CryptHash returned non-zero during timing");
+        n = snprintf(line, sizeof line, "done nonce=%s ticks=%llu ns=%llu\n", chan.nonce,
+                     (unsigned long long)ticks, (unsigned long long)ns);
+        if (hb_fd_write_all(chan.out, line, (size_t)n) != 0)
+            return PROBE_SETUP;
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (channel_open() != 0)
@@ -532,6 +654,6 @@ int main(int argc, char **argv)
     probe_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc == 0)
-        rc = run(&a);
+        rc = a.session ? run_session(&a) : run(&a);
     return finish(rc);
 }

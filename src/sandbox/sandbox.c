@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <linux/sched.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <seccomp.h>
@@ -85,6 +86,17 @@ static const char *const denied_all[] = {
  * so that their CPU time is counted with the process's). */
 static const char *const denied_run[] = {"fork", "vfork"};
 
+/* Denied besides to a timed session (HB_SANDBOX_SESSION): anything that
+ * lets it work when hashbench has not asked it to (timers and their
+ * signals), count itself, or move to another core; threads too (a clone
+ * with CLONE_THREAD, below), and madvise(MADV_MERGEABLE), through which
+ * its pages could be shared with another process's. */
+static const char *const denied_session[] = {
+    "perf_event_open", "timer_create", "timer_settime", "setitimer", "alarm",
+    "timerfd_create", "timerfd_settime", "sched_setaffinity", "sched_setscheduler",
+    "sched_setattr", "sched_setparam", "setpriority", "rt_sigtimedwait",
+};
+
 static int deny_name(scmp_filter_ctx ctx, const char *name, int errnum)
 {
     int nr = seccomp_syscall_resolve_name(name);
@@ -132,12 +144,23 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
      * ENOSYS makes the C library fall back to clone, whose flags it can. */
     if (rc == 0)
         rc = deny_name(ctx, "clone3", ENOSYS);
-    if (rc == 0 && profile == HB_SANDBOX_RUN) {
+    if (rc == 0 && profile != HB_SANDBOX_COMPILE) {
         for (size_t i = 0; i < sizeof denied_run / sizeof denied_run[0] && rc == 0; i++)
             rc = deny_name(ctx, denied_run[i], EPERM);
         if (rc == 0)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
                                   SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    }
+    if (rc == 0 && profile == HB_SANDBOX_SESSION) {
+        for (size_t i = 0; i < sizeof denied_session / sizeof denied_session[0] && rc == 0;
+             i++)
+            rc = deny_name(ctx, denied_session[i], EPERM);
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                                  SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
+                                  SCMP_A2(SCMP_CMP_EQ, MADV_MERGEABLE));
     }
     if (rc != 0) {
         seccomp_release(ctx);
@@ -166,10 +189,10 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
 
 int hb_sandbox_filter(const hb_sandbox *sb, const void **bpf, size_t *len, hb_err *err)
 {
-    static void *cache[2][2];
-    static size_t cache_len[2][2];
+    static void *cache[3][2];
+    static size_t cache_len[3][2];
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    int p = sb->profile == HB_SANDBOX_COMPILE, f = sb->allow_perf ? 1 : 0, rc = 0;
+    int p = (int)sb->profile, f = sb->allow_perf ? 1 : 0, rc = 0;
     pthread_mutex_lock(&lock); /* the build stage compiles from several threads */
     if (!cache[p][f])
         rc = build_filter(sb->profile, sb->allow_perf, &cache[p][f], &cache_len[p][f], err);

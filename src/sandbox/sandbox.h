@@ -22,7 +22,11 @@
 /* What a step may do beyond computing. */
 typedef enum hb_sandbox_profile {
     HB_SANDBOX_RUN,      /* runner, probe: no new processes, threads only */
-    HB_SANDBOX_COMPILE   /* the compiler: may start its own programs */
+    HB_SANDBOX_COMPILE,  /* the compiler: may start its own programs */
+    HB_SANDBOX_SESSION   /* a timed probe session: RUN without threads,
+                            timers, perf_event_open, affinity changes or
+                            MADV_MERGEABLE, so that hashbench's outside
+                            figure covers everything it runs */
 } hb_sandbox_profile;
 
 typedef struct hb_sandbox {

@@ -1,0 +1,75 @@
+/* A process seen from outside: the probe's host process id below the
+ * sandbox's keeper and bubblewrap, its kernel-accounted CPU time (the
+ * process CPU clock: every thread, preemption and steal time left out),
+ * fields of /proc/PID/stat, stopping and continuing its whole thread group,
+ * and a hardware cycle counter opened on it by hashbench (the process never
+ * holds the descriptor). The trial path (trial.c) and the trial sessions
+ * (session.c) read their figures through it. */
+#ifndef HB_MEASURE_PROCVIEW_H
+#define HB_MEASURE_PROCVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The probe's process on the host: CHILD itself, or with the sandbox the
+ * last of the chain below it (proc.c's keeper, bubblewrap, its init, the
+ * probe: the probe cannot start processes there). */
+long procview_host_pid(long child, int sandboxed);
+
+/* CPU time of process PID in ns (all its threads), -1 when it cannot be
+ * read. Exact when no thread of PID is running; a running thread's time
+ * can lag by up to a tick. */
+long long procview_cpu_ns(long pid);
+
+/* Field FIELD (3 or above: 3 is the state, 39 the last CPU) of
+ * /proc/PID/stat as text in OUT (SZ bytes); -1 when it cannot be read. The
+ * fields are counted after the name, which may hold spaces and
+ * parentheses. */
+int procview_stat_field(long pid, int field, char *out, size_t sz);
+
+/* The same from the text STAT of a /proc/PID/stat file (for tests). */
+int procview_parse_stat(const char *stat, int field, char *out, size_t sz);
+
+/* The number of threads of PID from /proc/PID/status, -1 unknown. */
+long procview_threads(long pid);
+
+/* Stops PID's whole thread group (SIGSTOP) and waits until every thread
+ * is stopped (state T in /proc/PID/task/TID/stat), at most TIMEOUT_S.
+ * Returns 0, 1 when it did not stop in time or is gone, -1 when the
+ * signal could not be sent. */
+int procview_stop(long pid, double timeout_s);
+
+/* Continues PID (SIGCONT); 0 or -1. */
+int procview_continue(long pid);
+
+/* A hardware cycle counter on PID (user and kernel cycles, every CPU),
+ * opened by hashbench. */
+typedef struct procview_cycles {
+    int fd;                   /* -1: not open */
+} procview_cycles;
+
+/* Opens the counter; 0, or -1 when the kernel offers none (no PMU,
+ * perf_event_paranoid, a sandbox): C->fd is then -1. */
+int procview_cycles_open(procview_cycles *c, long pid);
+
+/* One reading: its value and the times the counter was enabled and
+ * running. 0, or -1. */
+typedef struct procview_cycles_reading {
+    uint64_t value, enabled_ns, running_ns;
+} procview_cycles_reading;
+int procview_cycles_read(const procview_cycles *c, procview_cycles_reading *r);
+
+/* The cycles between two readings A and B; -1 when the counter was not
+ * running for the whole span (multiplexed with other events: its count
+ * would be scaled, not counted), else 0 with *CYCLES set. */
+int procview_cycles_between(const procview_cycles_reading *a,
+                            const procview_cycles_reading *b, uint64_t *cycles);
+
+/* Decodes a read(2) of a counter opened with PERF_FORMAT_TOTAL_TIME_ENABLED
+ * | PERF_FORMAT_TOTAL_TIME_RUNNING (three u64: value, enabled, running)
+ * from BUF of LEN bytes; 0, or -1 when LEN is short. */
+int procview_cycles_decode(const void *buf, size_t len, procview_cycles_reading *r);
+
+void procview_cycles_close(procview_cycles *c);
+
+#endif

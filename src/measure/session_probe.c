@@ -1,0 +1,403 @@
+/* The persistent probe session (session.h): one sandboxed hashbench-probe
+ * --session process per (library, size), spoken to through the lines of
+ * probe/probe_wire.h ("Sessions") and a shared memory file that hashbench
+ * creates, sizes and alone writes through the file (pwrite/pread: a
+ * library that shrinks or seals it breaks its session, never hashbench).
+ * The process is stopped (SIGSTOP, every thread) whenever hashbench is not
+ * timing it: the raw messages are written then, and its CPU time is read
+ * then, exactly, before and after each window. */
+#include "measure/session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/digest.h"
+#include "common/fs.h"
+#include "common/proc.h"
+#include "measure/procview.h"
+#include "probe/probe_wire.h"
+#include "sandbox/sandbox.h"
+#include "sandbox/stage.h"
+
+#define SESSION_STOP_S 2.0    /* for the whole thread group to stop */
+#define SESSION_EXIT_S 2.0    /* for the process to end after "end" */
+
+typedef struct probe_session {
+    hb_proc_child child;
+    int started;
+    long pid;                 /* the probe on the host */
+    int shm;                  /* the shared memory file */
+    unsigned long long size, msgs, bytes;
+    size_t dbytes;
+    double timeout_s;
+    int broken;               /* no more windows */
+    long long last_cpu;       /* CPU time when it was last stopped */
+    procview_cycles cycles;
+    char nonce[PROBE_WIRE_NONCE_HEX];
+    char scratch[PATH_MAX];
+    unsigned char *digests;
+    char line[PROBE_WIRE_SHORT_LINE * 4];
+} probe_session;
+
+static void set_failure(session_figure *f, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_failure(session_figure *f, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->failure, sizeof f->failure, fmt, ap);
+    va_end(ap);
+    hb_one_line(f->failure);
+    f->status = status;
+}
+
+/* The next line from the probe, whole and alone in what it sent, before
+ * DEADLINE: 0, 1 at the deadline (killed), 2 at the end of its output, 3
+ * when it sent more than one line or a line too long. */
+static int next_line(probe_session *s, double deadline)
+{
+    size_t n = 0;
+    for (;;) {
+        char *nl = memchr(s->line, '\n', n);
+        if (nl) {
+            *nl = '\0';
+            return nl + 1 == s->line + n ? 0 : 3;
+        }
+        if (n == sizeof s->line - 1)
+            return 3;
+        double left = deadline - hb_mono_s();
+        if (left <= 0) {
+            hb_proc_kill(&s->child, 1);
+            return 1;
+        }
+        struct pollfd p = {s->child.from_child, POLLIN, 0};
+        int r = poll(&p, 1, left > 1.0 ? 1000 : (int)(left * 1000.0) + 1);
+        if (r < 0 && errno != EINTR)
+            return 2;
+        if (r <= 0)
+            continue;
+        ssize_t got = read(s->child.from_child, s->line + n, sizeof s->line - 1 - n);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (got <= 0)
+            return 2;
+        n += (size_t)got;
+    }
+}
+
+static int send_text(probe_session *s, const char *text)
+{
+    size_t n = strlen(text);
+    return write(s->child.to_child, text, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* "WORD nonce=<ours>" at the start of the line: what follows, or NULL. */
+static const char *ours(const probe_session *s, const char *word)
+{
+    size_t w = strlen(word);
+    if (strncmp(s->line, word, w) != 0 || strncmp(s->line + w, " nonce=", 7) != 0 ||
+        strncmp(s->line + w + 7, s->nonce, PROBE_WIRE_NONCE_HEX - 1) != 0)
+        return NULL;
+    const char *rest = s->line + w + 7 + PROBE_WIRE_NONCE_HEX - 1;
+    return *rest == ' ' || *rest == '\0' ? rest : NULL;
+}
+
+/* What a line that is not the expected answer means: the probe's own
+ * failure line ("result nonce=... status=WORD reason=..."), or tampering. */
+static void judge_line(probe_session *s, int got, const char *when, session_figure *f)
+{
+    s->broken = 1;
+    const char *r = got == 0 ? ours(s, "result") : NULL;
+    if (got == 1) {
+        set_failure(f, SESSION_TIMEOUT, "TIMEOUT: no answer %s within %.0f s", when,
+                    s->timeout_s);
+    } else if (got == 2) {
+        hb_proc_result pr;
+        char how[128];
+        hb_proc_reap(&s->child, 0.5, &pr);
+        s->started = 0;
+        set_failure(f, SESSION_FAILED, "CRASH: the probe ended %s (%s)", when,
+                    hb_proc_describe(&pr, how, sizeof how));
+    } else if (r) {
+        const char *st = strstr(r, "status=");
+        const char *why = strstr(r, "reason=");
+        int wl = st ? (int)strcspn(st + 7, " ") : 0;
+        set_failure(f, SESSION_FAILED, "%.*s: %s", wl, st ? st + 7 : "FAILED",
+                    why ? why + 7 : "");
+    } else {
+        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe's channel "
+                    "carried a line it does not write %s", when);
+    }
+}
+
+static int make_region(probe_session *s, const session_open_rq *rq, hb_err *err)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (rq->size == 0 || rq->max_calls == 0 ||
+        rq->max_calls > (1ULL << 34) / (rq->size + s->dbytes))
+        return hb_fail(err, "a session of %llu calls of %llu bytes is too large",
+                       rq->max_calls, rq->size);
+    s->msgs = (rq->max_calls * rq->size + page - 1) / page * page;
+    s->bytes = s->msgs + (rq->max_calls * s->dbytes + page - 1) / page * page;
+    s->shm = memfd_create("hb-session", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (s->shm < 0 || ftruncate(s->shm, (off_t)s->bytes) != 0 ||
+        fcntl(s->shm, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+        return hb_fail_errno(err, "cannot create a session's shared memory");
+    s->digests = malloc(rq->max_calls * s->dbytes);
+    return s->digests ? 0 : hb_fail(err, "out of memory for a session's digests");
+}
+
+static int start(probe_session *s, const session_open_rq *rq, hb_err *err)
+{
+    char num[6][32], libarg[PATH_MAX];
+    snprintf(libarg, sizeof libarg, "%s", rq->lib);
+    snprintf(num[0], sizeof num[0], "%llu", rq->size);
+    snprintf(num[1], sizeof num[1], "%d", rq->cpu);
+    snprintf(num[2], sizeof num[2], "%d", rq->digest_bits);
+    snprintf(num[3], sizeof num[3], "%d", s->shm);
+    snprintf(num[4], sizeof num[4], "%llu", s->msgs);
+    snprintf(num[5], sizeof num[5], "%llu", s->bytes);
+    char *argv[] = {(char *)rq->probe_path, "--session", "--lib", libarg, "--size", num[0],
+                    "--digest-bits", num[2], "--counter",
+                    (char *)counter_kind_name(rq->counter), "--shm-fd", num[3],
+                    "--shm-msgs", num[4], "--shm-bytes", num[5], NULL};
+    (void)num[1]; /* pinned from outside (hb_proc_opts.cpu) */
+    int sandboxed = hb_sandbox_enabled();
+    hb_sandbox sb = {.profile = HB_SANDBOX_SESSION};
+    if (sandboxed) {
+        if (hb_stage_scratch(s->scratch, sizeof s->scratch, err) != 0)
+            return -1;
+        sb.rw = s->scratch;
+        if (hb_sandbox_add_ro(&sb, rq->probe_path, err) != 0 ||
+            (hb_is_file(rq->lib) && hb_sandbox_add_ro(&sb, rq->lib, err) != 0))
+            return -1;
+    }
+    hb_proc_opts o = hb_proc_defaults();
+    o.cpu = rq->cpu;
+    o.as_bytes = (4ull << 30) + s->bytes;
+    o.fsize_bytes = 1 << 20;
+    o.sandbox = sandboxed ? &sb : NULL;
+    /* the shared file is the one descriptor the probe inherits on purpose */
+    int flags = fcntl(s->shm, F_GETFD);
+    if (flags < 0 || fcntl(s->shm, F_SETFD, flags & ~FD_CLOEXEC) != 0)
+        return hb_fail_errno(err, "cannot hand the shared memory to a probe");
+    int rc = hb_proc_spawn(argv, &o, &s->child, err);
+    fcntl(s->shm, F_SETFD, flags | FD_CLOEXEC);
+    if (rc != 0)
+        return -1;
+    s->started = 1;
+    s->pid = procview_host_pid(s->child.pid, sandboxed);
+    return 0;
+}
+
+static int open_session(void *state, const session_open_rq *rq, session_figure *f,
+                        hb_err *err)
+{
+    probe_session *s = state;
+    memset(f, 0, sizeof *f);
+    s->shm = -1;
+    s->cycles.fd = -1;
+    s->size = rq->size;
+    s->dbytes = (size_t)rq->digest_bits / 8;
+    s->timeout_s = rq->timeout_s;
+    unsigned char nonce[PROBE_WIRE_NONCE_BYTES];
+    while (getrandom(nonce, sizeof nonce, 0) != (ssize_t)sizeof nonce)
+        ;
+    hb_hex_encode(nonce, sizeof nonce, s->nonce, 0);
+    if (make_region(s, rq, err) != 0 || start(s, rq, err) != 0)
+        return -1;
+    char msg[PROBE_WIRE_SHORT_LINE];
+    snprintf(msg, sizeof msg, "nonce %s\n", s->nonce);
+    double deadline = hb_mono_s() + rq->timeout_s;
+    int got = send_text(s, msg) == 0 ? next_line(s, deadline) : 2;
+    if (got != 0 || !ours(s, "ready")) {
+        judge_line(s, got, "before it was ready", f);
+        return 1;
+    }
+    s->pid = procview_host_pid(s->child.pid, hb_sandbox_enabled());
+    f->pid = s->pid;
+    if (procview_threads(s->pid) != 1) {
+        s->broken = 1;
+        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe runs %ld threads "
+                    "where it may run one", procview_threads(s->pid));
+        return 1;
+    }
+    if (rq->cycles)
+        procview_cycles_open(&s->cycles, s->pid); /* else fd -1: CPU time */
+    if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
+        s->broken = 1;
+        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe could not be "
+                    "stopped after it was ready");
+        return 1;
+    }
+    s->last_cpu = procview_cpu_ns(s->pid);
+    return 0;
+}
+
+static int write_all_at(int fd, const unsigned char *p, size_t n, off_t off)
+{
+    while (n) {
+        ssize_t w = pwrite(fd, p, n, off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+        off += w;
+    }
+    return 0;
+}
+
+static int read_all_at(int fd, unsigned char *p, size_t n, off_t off)
+{
+    while (n) {
+        ssize_t r = pread(fd, p, n, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+        off += r;
+    }
+    return 0;
+}
+
+/* The "done" line's figures; -1 when it is not one of ours. */
+static int parse_done(const probe_session *s, session_figure *f)
+{
+    const char *r = ours(s, "done");
+    unsigned long long ticks, ns;
+    char tail;
+    if (!r || sscanf(r, " ticks=%llu ns=%llu%c", &ticks, &ns, &tail) != 2)
+        return -1;
+    f->inside_ticks = ticks;
+    f->inside_ns = ns;
+    return 0;
+}
+
+static int window(void *state, const session_window_rq *w, session_figure *f, hb_err *err)
+{
+    probe_session *s = state;
+    memset(f, 0, sizeof *f);
+    f->pid = s->pid;
+    f->cpu = -1;
+    if (s->broken)
+        return hb_fail(err, "internal: a window asked of a broken session");
+    if (w->calls * s->size > s->msgs || w->calls * s->dbytes > s->bytes - s->msgs)
+        return hb_fail(err, "internal: a window of %llu calls is beyond its session",
+                       w->calls);
+    if (w->raw && write_all_at(s->shm, w->raw, (size_t)(w->calls * s->size), 0) != 0) {
+        s->broken = 1;
+        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the session's shared "
+                    "memory no longer takes the messages");
+        return 0;
+    }
+    long long c0 = procview_cpu_ns(s->pid);
+    f->gained_ns = c0 - s->last_cpu;
+    procview_cycles_reading p0, p1;
+    int counting = s->cycles.fd >= 0 && procview_cycles_read(&s->cycles, &p0) == 0;
+    char msg[64];
+    snprintf(msg, sizeof msg, "window %llu\n", w->calls);
+    double w0 = hb_mono_s();
+    int got = procview_continue(s->pid) == 0 && send_text(s, msg) == 0
+                  ? next_line(s, w0 + s->timeout_s) : 2;
+    double w1 = hb_mono_s();
+    if (got != 0 || parse_done(s, f) != 0) {
+        judge_line(s, got, "in a window", f);
+        return 0;
+    }
+    if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
+        s->broken = 1;
+        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe did not stop "
+                    "after its window");
+        return 0;
+    }
+    long long c1 = procview_cpu_ns(s->pid);
+    s->last_cpu = c1;
+    if (c0 < 0 || c1 < c0) {
+        s->broken = 1;
+        set_failure(f, SESSION_FAILED, "the probe's CPU time could not be read");
+        return 0;
+    }
+    f->cpu_ns = (unsigned long long)(c1 - c0);
+    f->wall_ns = (unsigned long long)((w1 - w0) * 1e9);
+    uint64_t cyc;
+    if (counting && procview_cycles_read(&s->cycles, &p1) == 0 &&
+        procview_cycles_between(&p0, &p1, &cyc) == 0) {
+        f->cycles_known = 1;
+        f->cycles = cyc;
+    }
+    char cpu[16];
+    if (procview_stat_field(s->pid, 39, cpu, sizeof cpu) == 0)
+        f->cpu = (int)strtol(cpu, NULL, 10);
+    if (read_all_at(s->shm, s->digests, (size_t)w->calls * s->dbytes, (off_t)s->msgs) != 0) {
+        s->broken = 1;
+        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the session's digests "
+                    "cannot be read back");
+        return 0;
+    }
+    f->digests = s->digests;
+    return 0;
+}
+
+static void close_session(void *state, session_figure *f)
+{
+    probe_session *s = state;
+    if (s->started) {
+        hb_proc_result pr;
+        if (!s->broken && s->pid > 0) {
+            procview_continue(s->pid);
+            send_text(s, "end\n");
+        }
+        char buf[256];
+        /* anything it says after "end" is tampering */
+        struct pollfd p = {s->child.from_child, POLLIN, 0};
+        ssize_t extra = 0;
+        double until = hb_mono_s() + SESSION_EXIT_S;
+        while (!s->broken && hb_mono_s() < until &&
+               poll(&p, 1, 50) >= 0) {
+            if (!(p.revents & (POLLIN | POLLHUP)))
+                continue;
+            ssize_t r = read(s->child.from_child, buf, sizeof buf);
+            if (r <= 0)
+                break;
+            extra += r;
+        }
+        hb_proc_reap(&s->child, SESSION_EXIT_S, &pr);
+        if (f && !s->broken && f->status == SESSION_OK) {
+            char how[128];
+            if (extra)
+                set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe wrote %zd "
+                            "bytes after the end of its session", extra);
+            else if (!(pr.exited && pr.exit_code == 0))
+                set_failure(f, SESSION_FAILED, "the probe ended with %s after its "
+                            "session", hb_proc_describe(&pr, how, sizeof how));
+        }
+    }
+    procview_cycles_close(&s->cycles);
+    if (s->shm >= 0)
+        close(s->shm);
+    free(s->digests);
+    if (s->scratch[0])
+        hb_stage_scratch_remove(s->scratch);
+    memset(s, 0, sizeof *s);
+    s->shm = -1;
+    s->cycles.fd = -1;
+}
+
+const session_class session_probe = {
+    "probe-session", sizeof(probe_session), open_session, window, close_session,
+};

@@ -1,0 +1,540 @@
+/* The interleaved planner over trial sessions: see windows.h. */
+#include "measure/windows.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "common/clock.h"
+#include "common/fs.h"
+#include "measure/counter.h"
+#include "probe/counter_read.h"
+
+#define WINDOWS_MAX_CALLS (1ULL << 18)
+#define WINDOWS_CALIB_NS 1.2e6    /* calibration ends at a window this long */
+#define WINDOWS_CALIB_STEPS 16
+
+/* One cell's state while its size is measured. */
+typedef struct wcell {
+    ilv_cell *c;
+    size_t index;
+    void *state;             /* the session's */
+    int open;                /* a session to close */
+    int dead;                /* failed: no more windows */
+    double calib_ns;         /* per call, from calibration */
+    double est_ns;           /* per call: the median of its windows so far */
+    double *seen;            /* per-call cost of each timed window */
+    size_t n_seen;
+    windows_sample *samples;
+    size_t n_samples, cap_samples;
+    unsigned long long last_calls, warm_calls;
+    unsigned long long max_calls;
+} wcell;
+
+typedef struct wsize {
+    const plan_settings *s;
+    const windows_opts *o;
+    const session_class *cls;
+    unsigned long long size;
+    double exchange_ns;
+    char exchange_by[64];
+    unsigned char *raw;      /* the window's messages */
+    size_t per_window;       /* samples per timed window */
+    int *round;              /* the stage's round counter */
+} wsize;
+
+size_t windows_sample_size(double f, double p)
+{
+    if (!(f > 0 && f < 1 && p > 0 && p < 1))
+        return 1;
+    return (size_t)ceil(log(1 - p) / log(1 - f));
+}
+
+static void random_fill(void *p, size_t n)
+{
+    unsigned char *b = p;
+    while (n) {
+        ssize_t r = getrandom(b, n, 0);
+        if (r > 0) {
+            b += r;
+            n -= (size_t)r;
+        }
+    }
+}
+
+static void fail_cell(wcell *w, int status, const char *failure)
+{
+    if (w->dead)
+        return;
+    w->dead = 1;
+    w->c->out.ok = 0;
+    w->c->out.inconsistent = status == SESSION_INCONSISTENT;
+    w->c->out.stopped = PLAN_STOP_FAILURE;
+    size_t n = strlen(failure);
+    if (n >= sizeof w->c->out.failure)
+        n = sizeof w->c->out.failure - 1;
+    memcpy(w->c->out.failure, failure, n);
+    w->c->out.failure[n] = '\0';
+}
+
+static double median_of(const double *x, size_t n)
+{
+    double *c = malloc(n * sizeof *c);
+    if (!c || n == 0) {
+        free(c);
+        return n ? x[0] : 0;
+    }
+    memcpy(c, x, n * sizeof *c);
+    for (size_t i = 1; i < n; i++) /* n is at most a few hundred */
+        for (size_t k = i; k > 0 && c[k - 1] > c[k]; k--) {
+            double t = c[k];
+            c[k] = c[k - 1];
+            c[k - 1] = t;
+        }
+    double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+    free(c);
+    return m;
+}
+
+static int open_cell(wsize *z, wcell *w, hb_err *err)
+{
+    char rel[PATH_MAX], lib[PATH_MAX];
+    const trial_request *t = &w->c->tmpl;
+    if (hb_path_join(rel, sizeof rel, t->run_dir, t->lib, err) != 0)
+        return -1;
+    if (!realpath(rel, lib))
+        snprintf(lib, sizeof lib, "%s", rel); /* the probe says LOADFAIL */
+    w->max_calls = WINDOWS_MAX_BYTES / z->size;
+    if (w->max_calls > WINDOWS_MAX_CALLS)
+        w->max_calls = WINDOWS_MAX_CALLS;
+    if (w->max_calls < WINDOWS_MIN_CALLS)
+        w->max_calls = WINDOWS_MIN_CALLS;
+    session_open_rq rq = {z->o->probe_path, lib, z->size, t->digest_bits, t->cpu,
+                          counter_arch_kind(), t->counter == COUNTER_PERF_CYCLES,
+                          w->max_calls, z->o->timeout_s};
+    w->state = calloc(1, z->cls->state_size);
+    if (!w->state)
+        return hb_fail(err, "out of memory for a session");
+    session_figure f;
+    int rc = z->cls->open(w->state, &rq, &f, err);
+    if (rc < 0) {
+        free(w->state);
+        w->state = NULL;
+        return -1;
+    }
+    w->open = 1;
+    if (rc == 1)
+        fail_cell(w, f.status, f.failure);
+    return 0;
+}
+
+/* One window of CALLS calls on W's session: fresh messages under a new
+ * KEY when KEY is not NULL (else a warm-up on what the region holds).
+ * Returns 0 with F filled (a failure ends the cell), -1 on an error. */
+static int window(wsize *z, wcell *w, unsigned long long calls, msggen_key *key,
+                  session_figure *f, hb_err *err)
+{
+    session_window_rq rq = {calls, NULL};
+    if (key) {
+        if (msggen_new_key(key, err) != 0 ||
+            msggen_fill(key, 0, z->raw, (size_t)(calls * z->size), err) != 0)
+            return -1;
+        rq.raw = z->raw;
+    }
+    if (z->cls->window(w->state, &rq, f, err) != 0)
+        return -1;
+    if (f->status == SESSION_OK && f->gained_ns != 0) {
+        char why[200];
+        snprintf(why, sizeof why, "INCONSISTENT: the session used %lld ns of CPU time "
+                 "outside its windows", f->gained_ns);
+        fail_cell(w, SESSION_INCONSISTENT, why);
+        return 0;
+    }
+    if (f->status != SESSION_OK)
+        fail_cell(w, f->status, f->failure);
+    return 0;
+}
+
+/* The window's figure in ns, the exchange taken off (at least 1 ns). */
+static double net_ns(const wsize *z, const session_figure *f)
+{
+    double v = (double)f->cpu_ns - z->exchange_ns;
+    return v > 1 ? v : 1;
+}
+
+/* The exchange on the trusted session W: the median CPU time of windows
+ * without a call. */
+static int measure_exchange(wsize *z, wcell *w, hb_err *err)
+{
+    double x[WINDOWS_EXCHANGE_WINDOWS];
+    size_t n = 0;
+    for (int i = 0; i < WINDOWS_EXCHANGE_WINDOWS && !w->dead; i++) {
+        session_figure f;
+        if (window(z, w, 0, NULL, &f, err) != 0)
+            return -1;
+        if (!w->dead)
+            x[n++] = (double)f.cpu_ns;
+    }
+    z->exchange_ns = n ? median_of(x, n) : 0;
+    return 0;
+}
+
+static unsigned long long clamp_calls(const wcell *w, double calls, unsigned long long lo)
+{
+    if (!(calls >= (double)lo))
+        return lo;
+    if (calls >= (double)w->max_calls)
+        return w->max_calls;
+    return (unsigned long long)ceil(calls);
+}
+
+/* Windows of growing length, each on fresh messages, until one lasts
+ * WINDOWS_CALIB_NS: its per-call cost is the calibration. */
+static int calibrate(wsize *z, wcell *w, hb_err *err)
+{
+    unsigned long long calls = 1;
+    for (int step = 0; step < WINDOWS_CALIB_STEPS && !w->dead; step++) {
+        session_figure f;
+        msggen_key key;
+        if (window(z, w, calls, &key, &f, err) != 0)
+            return -1;
+        if (w->dead)
+            return 0;
+        double per = net_ns(z, &f) / (double)calls;
+        w->calib_ns = w->est_ns = per;
+        w->c->out.calib_calls = calls;
+        w->c->out.calib_ns_per_call = per;
+        if ((double)f.cpu_ns >= WINDOWS_CALIB_NS || calls == w->max_calls)
+            break;
+        double next = WINDOWS_CALIB_NS * 1.25 / per;
+        calls = clamp_calls(w, next > 4.0 * (double)calls ? 4.0 * (double)calls : next, 1);
+    }
+    return 0;
+}
+
+/* Keeps Z->per_window calls of the window just taken (KEY, CALLS, F's
+ * digests) for the independent check, drawn at random. */
+static int keep_samples(wsize *z, wcell *w, const msggen_key *key, unsigned long long calls,
+                        const session_figure *f, hb_err *err)
+{
+    size_t d = (size_t)w->c->tmpl.digest_bits / 8;
+    size_t k = z->per_window < calls ? z->per_window : (size_t)calls;
+    if (w->n_samples + k > w->cap_samples) {
+        size_t cap = (w->n_samples + k) * 2;
+        windows_sample *s = realloc(w->samples, cap * sizeof *s);
+        if (!s)
+            return hb_fail(err, "out of memory for samples");
+        w->samples = s;
+        w->cap_samples = cap;
+    }
+    for (size_t i = 0; i < k; i++) {
+        uint64_t r;
+        random_fill(&r, sizeof r);
+        windows_sample *s = &w->samples[w->n_samples];
+        s->key = *key;
+        s->j = r % calls;
+        s->prev = malloc(d);
+        s->digest = malloc(d);
+        if (!s->prev || !s->digest) {
+            free(s->prev);
+            free(s->digest);
+            return hb_fail(err, "out of memory for samples");
+        }
+        memset(s->prev, 0, d);
+        if (s->j > 0)
+            memcpy(s->prev, f->digests + (s->j - 1) * d, d);
+        memcpy(s->digest, f->digests + s->j * d, d);
+        w->n_samples++;
+    }
+    return 0;
+}
+
+/* A warm-up and a timed window on W; the timed one's figure into T.
+ * Returns 0 (W->dead when it failed), -1 on an error. */
+static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
+{
+    session_figure f;
+    if (window(z, w, w->warm_calls, NULL, &f, err) != 0 || w->dead)
+        return w->dead ? 0 : -1;
+    double target = WINDOWS_MIN_NS;
+    if (WINDOWS_EXCHANGE_MULT * z->exchange_ns > target)
+        target = WINDOWS_EXCHANGE_MULT * z->exchange_ns;
+    uint32_t jitter;
+    random_fill(&jitter, sizeof jitter);
+    /* lengths vary by a factor 0.8 to 1.25, so that a window's length
+     * does not tell it apart */
+    double scale = 0.8 + 0.45 * (double)jitter / 4294967296.0;
+    unsigned long long calls = clamp_calls(w, target * scale / w->est_ns, WINDOWS_MIN_CALLS);
+    msggen_key key;
+    double t0 = hb_mono_s();
+    if (window(z, w, calls, &key, &f, err) != 0)
+        return -1;
+    if (w->dead)
+        return 0;
+    double net = net_ns(z, &f), per = net / (double)calls;
+    if (per > WINDOWS_CALIB_FACTOR * w->calib_ns || per * WINDOWS_CALIB_FACTOR < w->calib_ns) {
+        char why[300];
+        snprintf(why, sizeof why, "INCONSISTENT: a window cost %.1f ns per call where "
+                 "calibration found %.1f (more than %.0fx apart)", per, w->calib_ns,
+                 WINDOWS_CALIB_FACTOR);
+        fail_cell(w, SESSION_INCONSISTENT, why);
+        return 0;
+    }
+    memset(t, 0, sizeof *t);
+    trial_result *r = &t->r;
+    r->ok = 1;
+    r->session = 1;
+    r->calls = calls;
+    r->ns = (unsigned long long)llround(net);
+    r->ticks = f.cycles_known ? f.cycles
+                              : (unsigned long long)llround(net * z->o->rate_hz / 1e9);
+    r->cycles_known = f.cycles_known;
+    r->window_cpu_ns = f.cpu_ns;
+    r->window_wall_ns = f.wall_ns;
+    r->inside_ticks = f.inside_ticks;
+    r->inside_ns = f.inside_ns;
+    r->pid = f.pid;
+    r->cpu = f.cpu;
+    r->rss_baseline_kb = r->rss_peak_kb = -1;
+    r->stack_peak_bytes = r->heap_peak_bytes = r->heap_allocs = -1;
+    msggen_key_hex(&key, r->key);
+    t->rate_hz = r->ns ? (double)r->ticks * 1e9 / (double)r->ns : 0;
+    t->t_s = t0 - (z->s->stage_start > 0 ? z->s->stage_start : t0);
+    t->round = t->slot = -1;
+    double *seen = realloc(w->seen, (w->n_seen + 1) * sizeof *seen);
+    if (!seen)
+        return hb_fail(err, "out of memory");
+    w->seen = seen;
+    w->seen[w->n_seen++] = per;
+    w->est_ns = median_of(w->seen, w->n_seen);
+    w->last_calls = calls;
+    if (verify && keep_samples(z, w, &key, calls, &f, err) != 0)
+        return -1;
+    return 0;
+}
+
+static int append_trial(wcell *w, const plan_trial *t, hb_err *err)
+{
+    plan_outcome *o = &w->c->out;
+    plan_trial *n = realloc(o->trials, (o->n_trials + 1) * sizeof *n);
+    if (!n)
+        return hb_fail(err, "out of memory for trials");
+    o->trials = n;
+    o->trials[o->n_trials++] = *t;
+    return 0;
+}
+
+/* One pair: the baseline B (may be NULL) and the cell A, in the order of
+ * the round's coin. */
+static int pair(wsize *z, wcell *a, wcell *b, int round, size_t slot, hb_err *err)
+{
+    plan_trial ta, tb;
+    int base_first = b && ilv_baseline_first(z->s->seed, round, slot);
+    for (int k = 0; k < 2; k++) {
+        int is_base = (k == 0) == base_first;
+        if (is_base && !b)
+            continue;
+        wcell *w = is_base ? b : a;
+        if (side(z, w, !is_base && z->o->verify != NULL, is_base ? &tb : &ta, err) != 0)
+            return -1;
+        if (w->dead)
+            return 0;
+    }
+    ta.round = tb.round = round;
+    ta.slot = tb.slot = (int)slot;
+    if (b) {
+        ta.paired = 1;
+        ta.pair_calls = tb.r.calls;
+        ta.pair_ticks = tb.r.ticks;
+        ta.pair_ns = tb.r.ns;
+        if (append_trial(b, &tb, err) != 0)
+            return -1;
+    }
+    return append_trial(a, &ta, err);
+}
+
+static int verify_cell(wsize *z, wcell *w, hb_err *err)
+{
+    plan_outcome *o = &w->c->out;
+    if (!z->o->verify || w->dead)
+        return 0;
+    char by[160] = "", why[512] = "";
+    int rc = z->o->verify(z->o->verify_ctx, w->index, w->samples, w->n_samples, z->size,
+                          w->c->tmpl.digest_bits, by, sizeof by, why, sizeof why, err);
+    if (rc < 0)
+        return -1;
+    snprintf(o->verified_by, sizeof o->verified_by, "%s", by);
+    o->verified_calls = rc == 0 ? w->n_samples : 0;
+    if (rc == 1) {
+        char msg[640];
+        snprintf(msg, sizeof msg, "INCONSISTENT: %s", why);
+        fail_cell(w, SESSION_INCONSISTENT, msg);
+    }
+    return 0;
+}
+
+/* Closes W's session and frees its state (W->c stays). */
+static void free_cell(wsize *z, wcell *w)
+{
+    if (w->open) {
+        session_figure f;
+        memset(&f, 0, sizeof f);
+        z->cls->close(w->state, &f);
+        if (f.status != SESSION_OK)
+            fail_cell(w, f.status, f.failure);
+    }
+    free(w->state);
+    for (size_t i = 0; i < w->n_samples; i++) {
+        free(w->samples[i].prev);
+        free(w->samples[i].digest);
+    }
+    free(w->samples);
+    free(w->seen);
+    ilv_cell *c = w->c;
+    memset(w, 0, sizeof *w);
+    w->c = c;
+}
+
+/* The cells in W (N of them, the baseline at BASE or -1) at one size. */
+static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
+{
+    int rc = 0;
+    double start = hb_mono_s();
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = open_cell(z, &w[i], err);
+    wcell *b = base >= 0 && !w[base].dead ? &w[base] : NULL;
+    /* the exchange: on the baseline (hashbench's own code), else on the
+     * first cell that opened, said so in its record */
+    wcell *ex = b;
+    for (size_t i = 0; !ex && i < n; i++)
+        if (!w[i].dead)
+            ex = &w[i];
+    if (rc == 0 && ex) {
+        rc = measure_exchange(z, ex, err);
+        snprintf(z->exchange_by, sizeof z->exchange_by, "%s",
+                 ex == b ? "baseline" : "instance");
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (!w[i].dead)
+            rc = calibrate(z, &w[i], err);
+    for (size_t i = 0; i < n; i++)
+        w[i].warm_calls = w[i].est_ns > 0
+                              ? clamp_calls(&w[i], WINDOWS_WARMUP_NS / w[i].est_ns, 1) : 1;
+    size_t *order = calloc(n ? n : 1, sizeof *order), *act = calloc(n ? n : 1, sizeof *act);
+    if (rc == 0 && (!order || !act))
+        rc = hb_fail(err, "out of memory");
+    int pairs = z->o->pairs < 2 ? 2 : z->o->pairs;
+    for (int p = 0; rc == 0 && p < pairs; p++) {
+        if (b && b->dead) {
+            for (size_t i = 0; i < n; i++)
+                if (&w[i] != b) {
+                    char msg[600];
+                    snprintf(msg, sizeof msg, "the baseline's session failed: %s",
+                             b->c->out.failure);
+                    fail_cell(&w[i], SESSION_FAILED, msg);
+                }
+            break;
+        }
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (&w[i] != b && !w[i].dead)
+                act[m++] = i;
+        if (m == 0)
+            break;
+        int round = (*z->round)++;
+        ilv_order(z->s->seed, round, m, order);
+        for (size_t k = 0; rc == 0 && k < m; k++)
+            rc = pair(z, &w[act[order[k]]], b, round, k, err);
+    }
+    /* a baseline measured alone (no other cell at its size) */
+    if (rc == 0 && b && !b->dead && n == 1)
+        for (int p = 0; rc == 0 && p < pairs && !b->dead; p++) {
+            plan_trial t;
+            rc = side(z, b, 0, &t, err);
+            if (rc == 0 && !b->dead) {
+                t.round = (*z->round)++;
+                t.slot = 0;
+                rc = append_trial(b, &t, err);
+            }
+        }
+    free(order);
+    free(act);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (&w[i] != b)
+            rc = verify_cell(z, &w[i], err);
+    double elapsed = hb_mono_s() - start;
+    for (size_t i = 0; i < n; i++) {
+        ilv_cell *cell = w[i].c;
+        free_cell(z, &w[i]);
+        plan_outcome *o = &cell->out;
+        o->session = 1;
+        o->processes = 1;
+        o->elapsed_s = elapsed;
+        o->exchange_ns = z->exchange_ns;
+        snprintf(o->exchange_by, sizeof o->exchange_by, "%s", z->exchange_by);
+        snprintf(o->figure, sizeof o->figure, "%s",
+                 cell->tmpl.counter == COUNTER_PERF_CYCLES ? "cycles" : "cpu_time");
+        if (!o->failure[0] && o->n_trials == 0) {
+            o->ok = 0;
+            snprintf(o->failure, sizeof o->failure, "no window was taken");
+        }
+        if (o->ok && o->stopped == PLAN_STOP_NONE)
+            o->stopped = PLAN_STOP_TRIALS;
+    }
+    return rc;
+}
+
+int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,
+                hb_err *err)
+{
+    wsize z = {s, o, o->cls ? o->cls : &session_probe, 0, 0, "", NULL, 0, NULL};
+    int round = 0;
+    z.round = &round;
+    size_t want = windows_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY);
+    int pairs = o->pairs < 2 ? 2 : o->pairs;
+    z.per_window = (want + (size_t)pairs - 1) / (size_t)pairs;
+    char *done = calloc(n ? n : 1, 1);
+    wcell *w = calloc(n ? n : 1, sizeof *w);
+    size_t *idx = calloc(n ? n : 1, sizeof *idx);
+    z.raw = malloc(WINDOWS_MAX_BYTES);
+    int rc = done && w && idx && z.raw ? 0 : hb_fail(err, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        memset(&cells[i].out, 0, sizeof cells[i].out);
+        cells[i].out.ok = 1;
+    }
+    for (size_t first = 0; rc == 0 && first < n; first++) {
+        if (done[first])
+            continue;
+        z.size = cells[first].tmpl.size;
+        size_t m = 0;
+        long base = -1;
+        for (size_t i = first; i < n; i++)
+            if (!done[i] && cells[i].tmpl.size == z.size) {
+                done[i] = 1;
+                idx[m] = i;
+                w[m].c = &cells[i];
+                w[m].index = i;
+                m++;
+            }
+        /* the baseline of these cells: the cell they name */
+        for (size_t k = 0; k < m && base < 0; k++) {
+            int bi = cells[idx[k]].baseline;
+            for (size_t q = 0; bi >= 0 && q < m; q++)
+                if (idx[q] == (size_t)bi)
+                    base = (long)q;
+        }
+        rc = run_size(&z, w, m, base, err);
+        if (rc == 0 && o->size_done)
+            rc = o->size_done(o->size_ctx, idx, m, err);
+        memset(w, 0, n * sizeof *w);
+    }
+    free(z.raw);
+    free(done);
+    free(w);
+    free(idx);
+    return rc;
+}

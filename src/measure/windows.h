@@ -1,0 +1,90 @@
+/* The interleaved planner over trial sessions (session.h): the default
+ * way the measure stage takes its figures. One size at a time, every cell
+ * at that size (instance and baseline) gets one session, opened once; the
+ * baseline's session also measures the exchange (what a window costs with
+ * no call in it: waking the stopped probe, the go and done lines,
+ * stopping it again), which is subtracted from every window of that size.
+ * Each session is calibrated with windows of growing length, then the
+ * cells take their pairs round by round in an order shuffled per round
+ * from the stage's seed: for each cell, a baseline window and a window of
+ * the cell, in an order drawn by a coin from the same seed, each preceded
+ * by untimed warm-up calls of the same session on the same core, so that
+ * state a previous window left behind does not land on the next library's
+ * window. Every window hashes its own fresh messages (msggen.h, chained by
+ * probe/chain.h), handed over only when it opens; its figure is the CPU
+ * time (or cycles) hashbench reads from outside, less the exchange. After
+ * each window calls are drawn at random (getrandom) and kept for the
+ * independent check of the cell's digests at the end of its size.
+ *
+ * No window is dropped, retried or marked disturbed: a failure in a window
+ * ends its cell (CRASH, TIMEOUT, ...), and a window whose per-call cost
+ * departs from the cell's calibration by more than WINDOWS_CALIB_FACTOR,
+ * a session that gains CPU time between its windows, or digests the
+ * independent check does not reproduce, make the cell INCONSISTENT. */
+#ifndef HB_MEASURE_WINDOWS_H
+#define HB_MEASURE_WINDOWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "measure/interleave.h"
+#include "measure/msggen.h"
+#include "measure/session.h"
+
+#define WINDOWS_MIN_NS 3e6          /* a timed window's target length ... */
+#define WINDOWS_EXCHANGE_MULT 60.0  /* ... and at least this many exchanges */
+#define WINDOWS_WARMUP_NS 2e6       /* untimed calls before every window */
+#define WINDOWS_MIN_CALLS 8         /* calls in a timed window, at least */
+#define WINDOWS_MAX_BYTES (32u << 20) /* messages of one window, at most */
+#define WINDOWS_CALIB_FACTOR 3.0    /* a window's per-call cost against calibration */
+#define WINDOWS_EXCHANGE_WINDOWS 15 /* empty windows that measure the exchange */
+#define WINDOWS_FAKE_FRACTION 0.01  /* the independent check catches a library
+                                       faking this share of its calls ... */
+#define WINDOWS_CATCH_PROBABILITY 0.99 /* ... with this probability */
+
+/* One sampled call kept for the independent check: its window's key, its
+ * index there and the digests of calls j-1 and j as the library returned
+ * them (message j is rebuilt from the key and digest j-1: chain.h). */
+typedef struct windows_sample {
+    msggen_key key;
+    unsigned long long j;
+    unsigned char *prev, *digest; /* digest bytes each (prev unused for j = 0) */
+} windows_sample;
+
+/* The independent check of one cell's samples (measure.c gives one built
+ * on measure/xcheck.h). Returns 0 when every sample agrees (BY names who
+ * recomputed them), 1 when one does not or the check could not run (WHY
+ * says which and how), -1 on hashbench's own failure. */
+typedef int (*windows_verify_fn)(void *ctx, size_t cell, const windows_sample *s, size_t n,
+                                 unsigned long long size, int digest_bits, char *by,
+                                 size_t bysz, char *why, size_t whysz, hb_err *err);
+
+typedef struct windows_opts {
+    const session_class *cls;     /* NULL: session_probe */
+    const char *probe_path;        /* absolute path of hashbench-probe */
+    double rate_hz;                /* the host counter's rate: ns to ticks */
+    int pairs;                     /* pairs per cell (>= 2) */
+    double timeout_s;              /* per open and per window */
+    windows_verify_fn verify;      /* NULL: no independent check (tests) */
+    void *verify_ctx;
+    /* after each size: the cells at that size are final (their records can
+     * be written). Returns 0 or -1 (ERR set) to stop the stage. */
+    int (*size_done)(void *ctx, const size_t *cells, size_t n, hb_err *err);
+    void *size_ctx;
+} windows_opts;
+
+/* Calls to sample per cell so that faking WINDOWS_FAKE_FRACTION of the
+ * calls is caught with WINDOWS_CATCH_PROBABILITY: the smallest n with
+ * (1 - f)^n <= 1 - p. */
+size_t windows_sample_size(double f, double p);
+
+/* Runs every cell of CELLS (their tmpl: library path relative to
+ * tmpl.run_dir, size, digest bits, cpu, counter; baseline: the index of
+ * the cell they pair with, or -1) into its out, with settings S (seed,
+ * stage_start, min_trials) and O. Returns 0 when the stage ran (cells may
+ * have failed), -1 on hashbench's own failure. */
+int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,
+                hb_err *err);
+
+#endif
