@@ -32,3 +32,8 @@ if(TARGET hashbench-probe)
 endif()
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
 set_tests_properties(test_measure_run PROPERTIES COST 16)
+hb_add_test(test_measure_windows SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_windows.c)
+hb_add_test(test_measure_session SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_session.c TIMEOUT 120)
+if(TARGET hashbench-probe)
+  add_dependencies(test_measure_session hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
+endif()

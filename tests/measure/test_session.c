@@ -1,0 +1,188 @@
+/* The persistent probe session (session.h, session_probe) on real
+ * libraries, in the sandbox as the measure stage runs it: the digests it
+ * returns for a window are OpenSSL's SM3 of the window's messages chained
+ * as probe/chain.h says (100-byte messages: a partial last block); it is
+ * stopped between windows and gains no CPU time there; the CPU time read
+ * from outside grows with the calls and covers the probe's own loop time;
+ * a window without calls costs only the exchange; a library's helper
+ * thread is refused in a session; a library that fails inside a window
+ * ends the session with its status. Also the outside readings' parsers on
+ * captured text: /proc/PID/stat with a hostile process name, and a perf
+ * counter's read format, multiplexed or not. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <openssl/evp.h>
+
+#include "measure/msggen.h"
+#include "measure/procview.h"
+#include "measure/session.h"
+#include "measure_fixture.h"
+#include "probe/chain.h"
+
+static char probe[4096], build_dir[4096];
+
+static void open_rq(session_open_rq *rq, char *lib, size_t sz, const char *name,
+                    unsigned long long size)
+{
+    snprintf(lib, sz, "%s/%s", build_dir, name);
+    memset(rq, 0, sizeof *rq);
+    rq->probe_path = probe;
+    rq->lib = lib;
+    rq->size = size;
+    rq->digest_bits = 256;
+    rq->cpu = -1;
+    rq->counter = counter_arch_kind();
+    rq->max_calls = 4000;
+    rq->timeout_s = 30;
+}
+
+static void sm3(const unsigned char *m, size_t n, unsigned char out[32])
+{
+    unsigned int len = 32;
+    assert_int_equal(EVP_Digest(m, n, out, &len, EVP_sm3(), NULL), 1);
+}
+
+static char state_of(long pid)
+{
+    char st[8] = "?";
+    procview_stat_field(pid, 3, st, sizeof st);
+    return st[0];
+}
+
+static void test_windows_real_probe(void **state)
+{
+    (void)state;
+    char lib[4200];
+    session_open_rq rq;
+    open_rq(&rq, lib, sizeof lib, "libhb_baseline_sm3.so", 100);
+    void *s = calloc(1, session_probe.state_size);
+    session_figure f;
+    hb_err err;
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    long pid = f.pid;
+    assert_true(pid > 0);
+    assert_int_equal(state_of(pid), 'T');
+    assert_int_equal(procview_threads(pid), 1);
+
+    /* the exchange alone */
+    session_window_rq w0 = {0, NULL};
+    assert_int_equal(session_probe.window(s, &w0, &f, &err), 0);
+    assert_int_equal(f.status, SESSION_OK);
+    assert_int_equal(f.gained_ns, 0);
+    unsigned long long exchange = f.cpu_ns;
+    assert_true(exchange < 5000000); /* a few tens of us on a quiet host */
+
+    unsigned long long calls[2] = {500, 4000}, cpu[2];
+    unsigned char *raw = malloc(4000 * 100), msg[100], d[32];
+    for (int k = 0; k < 2; k++) {
+        msggen_key key;
+        assert_int_equal(msggen_new_key(&key, &err), 0);
+        assert_int_equal(msggen_fill(&key, 0, raw, calls[k] * 100, &err), 0);
+        session_window_rq w = {calls[k], raw};
+        assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+        assert_int_equal(f.status, SESSION_OK);
+        assert_int_equal(f.gained_ns, 0);
+        assert_int_equal(state_of(pid), 'T'); /* stopped between windows */
+        for (unsigned long long j = 0; j < calls[k]; j++) {
+            chain_message(msg, raw + j * 100, 100, j, j ? f.digests + (j - 1) * 32 : NULL, 32);
+            sm3(msg, 100, d);
+            assert_memory_equal(d, f.digests + j * 32, 32);
+        }
+        /* the outside CPU time covers the probe's own loop */
+        assert_true(f.cpu_ns + 20000 >= f.inside_ns);
+        assert_true(f.inside_ns <= f.wall_ns);
+        cpu[k] = f.cpu_ns - exchange;
+    }
+    /* eight times the calls: several times the CPU time (a loose bound:
+     * the host's speed moves) */
+    assert_true(cpu[1] > 3 * cpu[0]);
+    session_probe.close(s, &f);
+    assert_int_equal(f.status, SESSION_OK);
+    free(raw);
+    free(s);
+}
+
+static void test_thread_refused(void **state)
+{
+    (void)state;
+    char lib[4200];
+    session_open_rq rq;
+    /* its constructor starts a helper thread: the session's filter refuses */
+    open_rq(&rq, lib, sizeof lib, "libmfix_parallel.so", 64);
+    void *s = calloc(1, session_probe.state_size);
+    session_figure f;
+    hb_err err;
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    assert_int_equal(procview_threads(f.pid), 1);
+    session_probe.close(s, &f);
+    free(s);
+}
+
+static void test_failure_in_window(void **state)
+{
+    (void)state;
+    char lib[4200];
+    session_open_rq rq;
+    open_rq(&rq, lib, sizeof lib, "libmfix_error.so", 64);
+    void *s = calloc(1, session_probe.state_size);
+    session_figure f;
+    hb_err err;
+    int rc = session_probe.open(s, &rq, &f, &err);
+    assert_int_equal(rc, 1); /* its checks at open already see the error */
+    assert_int_equal(f.status, SESSION_FAILED);
+    assert_non_null(strstr(f.failure, "ERROR"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
+static void test_parse_stat(void **state)
+{
+    (void)state;
+    char out[32];
+    /* a process may name itself with spaces and parentheses */
+    const char *stat = "4242 (evil) R 1 (x) S) T 1 2 3 4";
+    assert_int_equal(procview_parse_stat(stat, 3, out, sizeof out), 0);
+    assert_string_equal(out, "T");
+    assert_int_equal(procview_parse_stat(stat, 5, out, sizeof out), 0);
+    assert_string_equal(out, "2");
+    assert_int_equal(procview_parse_stat("no parenthesis", 3, out, sizeof out), -1);
+}
+
+static void test_cycles_readings(void **state)
+{
+    (void)state;
+    uint64_t raw[3] = {1000, 50, 50};
+    procview_cycles_reading a, b;
+    assert_int_equal(procview_cycles_decode(raw, sizeof raw, &a), 0);
+    assert_int_equal(procview_cycles_decode(raw, 16, &a), -1);
+    uint64_t raw2[3] = {251000, 150, 150};
+    assert_int_equal(procview_cycles_decode(raw, sizeof raw, &a), 0);
+    assert_int_equal(procview_cycles_decode(raw2, sizeof raw2, &b), 0);
+    uint64_t c;
+    assert_int_equal(procview_cycles_between(&a, &b, &c), 0);
+    assert_int_equal(c, 250000);
+    /* multiplexed for part of the window: a scaled guess, refused */
+    uint64_t raw3[3] = {251000, 150, 120};
+    assert_int_equal(procview_cycles_decode(raw3, sizeof raw3, &b), 0);
+    assert_int_equal(procview_cycles_between(&a, &b, &c), -1);
+}
+
+int main(void)
+{
+    if (fixture_env(build_dir, sizeof build_dir, probe, sizeof probe) != 0)
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_windows_real_probe),
+        cmocka_unit_test(test_thread_refused),
+        cmocka_unit_test(test_failure_in_window),
+        cmocka_unit_test(test_parse_stat),
+        cmocka_unit_test(test_cycles_readings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,334 @@
+/* The session planner (windows.h) with a scripted session class: no
+ * process is started. The fake computes real SM3 digests (OpenSSL) of the
+ * messages it is handed, chained as probe/chain.h says, and reports a CPU
+ * time of exchange + calls x its library's cost, so that every figure the
+ * planner derives can be checked exactly: the exchange measured on the
+ * baseline and taken off every window, one pair per cell and round with the
+ * baseline beside it, pair ratios that are the true ratio, the samples kept
+ * for the independent check (enough to catch 1 % of faked calls with 99 %
+ * probability) and that check catching a library that fakes 2 % of them;
+ * and the rules that end a cell: CPU time gained between windows, a window
+ * whose per-call cost departs from calibration by more than 3x, and a
+ * failure inside a window, after which the session is asked for nothing. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <openssl/evp.h>
+
+#include "measure/msggen.h"
+#include "measure/windows.h"
+#include "probe/chain.h"
+
+#define EXCHANGE_NS 20000.0
+#define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
+
+/* What a fake library does: its cost per call in ns, and its tricks. */
+typedef struct fake_lib {
+    const char *name;
+    double cost_ns;
+    int fake_every;       /* >0: every fake_every-th call's digest is wrong */
+    int gain_after;       /* >0: CPU time appears between windows after this many */
+    int slow_calibration; /* its session's first 6 windows cost 10x */
+    int fail_at;          /* >0: the window with this index fails (CRASH) */
+} fake_lib;
+
+static fake_lib libs[4];
+static size_t n_libs;
+static int windows_after_failure;
+
+typedef struct fake_session {
+    const fake_lib *lib;
+    unsigned long long size;
+    unsigned char *region;     /* the messages, as the probe's region holds them */
+    unsigned char *digests;
+    int windows, failed;
+    long long cpu;
+} fake_session;
+
+static const fake_lib *lib_named(const char *path)
+{
+    for (size_t i = 0; i < n_libs; i++)
+        if (strcmp(libs[i].name, strrchr(path, '/') ? strrchr(path, '/') + 1 : path) == 0)
+            return &libs[i];
+    return NULL;
+}
+
+static void sm3(const unsigned char *m, size_t n, unsigned char out[32])
+{
+    unsigned int len = 32;
+    assert_int_equal(EVP_Digest(m, n, out, &len, EVP_sm3(), NULL), 1);
+}
+
+static int fake_open(void *state, const session_open_rq *rq, session_figure *f, hb_err *err)
+{
+    (void)err;
+    fake_session *s = state;
+    memset(f, 0, sizeof *f);
+    s->lib = lib_named(rq->lib);
+    assert_non_null(s->lib);
+    assert_int_equal(rq->digest_bits, 256);
+    s->size = rq->size;
+    s->region = calloc(rq->max_calls, rq->size);
+    s->digests = calloc(rq->max_calls, 32);
+    assert_non_null(s->region);
+    return 0;
+}
+
+static int fake_window(void *state, const session_window_rq *w, session_figure *f,
+                       hb_err *err)
+{
+    (void)err;
+    fake_session *s = state;
+    memset(f, 0, sizeof *f);
+    if (s->failed)
+        windows_after_failure++;
+    if (w->raw)
+        memcpy(s->region, w->raw, w->calls * s->size);
+    s->windows++;
+    if (s->lib->fail_at && s->windows == s->lib->fail_at) {
+        s->failed = 1;
+        f->status = SESSION_FAILED;
+        snprintf(f->failure, sizeof f->failure, "CRASH: signal 11");
+        return 0;
+    }
+    for (unsigned long long i = 0; i < w->calls; i++) {
+        unsigned char *m = s->region + i * s->size;
+        if (i > 0)
+            chain_apply(m, s->size, chain_word(s->digests + (i - 1) * 32, 32));
+        sm3(m, s->size, s->digests + i * 32);
+        if (s->lib->fake_every && i % (unsigned long long)s->lib->fake_every == 3)
+            s->digests[i * 32] ^= 1;
+    }
+    double cost = s->lib->cost_ns;
+    if (s->lib->slow_calibration && s->windows <= 6)
+        cost *= 10;
+    f->gained_ns = s->lib->gain_after && s->windows > s->lib->gain_after ? 5000 : 0;
+    f->cpu_ns = (unsigned long long)llround(EXCHANGE_NS + cost * (double)w->calls);
+    f->wall_ns = f->cpu_ns;
+    f->inside_ns = (unsigned long long)(cost * (double)w->calls);
+    f->cpu = 1;
+    f->digests = s->digests;
+    return 0;
+}
+
+static void fake_close(void *state, session_figure *f)
+{
+    fake_session *s = state;
+    (void)f;
+    free(s->region);
+    free(s->digests);
+}
+
+static const session_class fake_class = {"fake", sizeof(fake_session), fake_open,
+                                         fake_window, fake_close};
+
+/* The independent check: OpenSSL's SM3 on each sample's rebuilt message. */
+static int checked_samples;
+static int verify_sm3(void *ctx, size_t cell, const windows_sample *s, size_t n,
+                      unsigned long long size, int digest_bits, char *by, size_t bysz,
+                      char *why, size_t whysz, hb_err *err)
+{
+    (void)ctx;
+    (void)cell;
+    (void)digest_bits;
+    snprintf(by, bysz, "openssl:SM3");
+    unsigned char *raw = malloc(size), *msg = malloc(size), d[32];
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(msggen_fill(&s[i].key, s[i].j * size, raw, size, err), 0);
+        chain_message(msg, raw, size, s[i].j, s[i].prev, 32);
+        sm3(msg, size, d);
+        checked_samples++;
+        if (memcmp(d, s[i].digest, 32) != 0) {
+            snprintf(why, whysz, "call %zu of %zu: digest differs from openssl:SM3", i + 1, n);
+            free(raw);
+            free(msg);
+            return 1;
+        }
+    }
+    free(raw);
+    free(msg);
+    return 0;
+}
+
+/* Cells: the baseline "base" (index 0) and the libraries after it, all at
+ * SIZE, every one paired with the baseline. */
+static ilv_cell *cells_for(size_t n, unsigned long long size)
+{
+    ilv_cell *c = calloc(n, sizeof *c);
+    for (size_t i = 0; i < n; i++) {
+        c[i].tmpl.run_dir = "/fake";
+        c[i].tmpl.lib = libs[i].name;
+        c[i].tmpl.size = size;
+        c[i].tmpl.digest_bits = 256;
+        c[i].tmpl.cpu = 1;
+        c[i].baseline = i == 0 ? -1 : 0;
+    }
+    return c;
+}
+
+static int run(ilv_cell *c, size_t n, int pairs, int verify)
+{
+    plan_settings s;
+    memset(&s, 0, sizeof s);
+    s.planner = "interleaved";
+    s.seed = 0x1234;
+    windows_opts o = {&fake_class, "/fake/probe", 2e9, pairs, 10, verify ? verify_sm3 : NULL,
+                      NULL, NULL, NULL};
+    hb_err err;
+    int rc = windows_run(c, n, &s, &o, &err);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err.msg);
+    return rc;
+}
+
+static void set_libs(void)
+{
+    memset(libs, 0, sizeof libs);
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0};
+    n_libs = 3;
+    windows_after_failure = 0;
+    checked_samples = 0;
+}
+
+static void free_cells(ilv_cell *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        plan_outcome_free(&c[i].out);
+    free(c);
+}
+
+static void test_pairs_exact(void **state)
+{
+    (void)state;
+    set_libs();
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 6, 1), 0);
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(c[i].out.ok);
+        assert_true(c[i].out.session);
+        assert_near(c[i].out.exchange_ns, EXCHANGE_NS, 1e-9);
+    }
+    /* the baseline has one window per pair of each other cell */
+    assert_int_equal(c[0].out.n_trials, 12);
+    for (size_t i = 1; i < 3; i++) {
+        assert_int_equal(c[i].out.n_trials, 6);
+        for (size_t k = 0; k < 6; k++) {
+            const plan_trial *t = &c[i].out.trials[k];
+            assert_true(t->paired);
+            /* the exchange is taken off: ns is exactly calls x cost */
+            assert_near((double)t->r.ns, libs[i].cost_ns * (double)t->r.calls, 1.0);
+            double ratio = ((double)t->r.ticks / (double)t->r.calls) /
+                           ((double)t->pair_ticks / (double)t->pair_calls);
+            assert_near(ratio, libs[i].cost_ns / 1000.0, 1e-3);
+            assert_true(t->r.calls >= WINDOWS_MIN_CALLS);
+            /* every window lasts at least the minimum, within the jitter */
+            assert_true((double)t->r.ns >= 0.8 * WINDOWS_MIN_NS * 0.99);
+            assert_int_equal(t->disturbed, 0);
+            assert_int_equal(strlen(t->r.key), 64);
+        }
+        assert_string_equal(c[i].out.verified_by, "openssl:SM3");
+        assert_true(c[i].out.verified_calls >=
+                    windows_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY));
+    }
+    /* the keys differ from window to window */
+    assert_string_not_equal(c[1].out.trials[0].r.key, c[1].out.trials[1].r.key);
+    free_cells(c, 3);
+}
+
+static void test_sample_size(void **state)
+{
+    (void)state;
+    assert_int_equal(windows_sample_size(0.01, 0.99), 459);
+    assert_true(pow(0.99, 459) <= 0.01 && pow(0.99, 458) > 0.01);
+}
+
+static void test_faked_digests_caught(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[1].fake_every = 50; /* 2 % of its calls */
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 6, 1), 0);
+    assert_false(c[1].out.ok);
+    assert_true(c[1].out.inconsistent);
+    assert_non_null(strstr(c[1].out.failure, "differs from openssl:SM3"));
+    assert_true(c[2].out.ok);
+    free_cells(c, 3);
+}
+
+static void test_gained_cpu_inconsistent(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[2].gain_after = 6;
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    assert_true(c[1].out.ok);
+    assert_false(c[2].out.ok);
+    assert_true(c[2].out.inconsistent);
+    assert_non_null(strstr(c[2].out.failure, "outside its windows"));
+    free_cells(c, 3);
+}
+
+static void test_slow_calibration_inconsistent(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[1].slow_calibration = 1;
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    assert_false(c[1].out.ok);
+    assert_true(c[1].out.inconsistent);
+    assert_non_null(strstr(c[1].out.failure, "calibration"));
+    assert_true(c[2].out.ok);
+    free_cells(c, 3);
+}
+
+static void test_failure_ends_cell(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[2].fail_at = 9;
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 6, 0), 0);
+    assert_false(c[2].out.ok);
+    assert_false(c[2].out.inconsistent);
+    assert_string_equal(c[2].out.failure, "CRASH: signal 11");
+    assert_int_equal(windows_after_failure, 0); /* no retry */
+    assert_true(c[1].out.ok);
+    free_cells(c, 3);
+}
+
+static void test_baseline_failure_fails_its_size(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[0].fail_at = 30;
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 8, 0), 0);
+    assert_false(c[0].out.ok);
+    assert_false(c[1].out.ok);
+    assert_non_null(strstr(c[1].out.failure, "baseline's session failed"));
+    free_cells(c, 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pairs_exact),
+        cmocka_unit_test(test_sample_size),
+        cmocka_unit_test(test_faked_digests_caught),
+        cmocka_unit_test(test_gained_cpu_inconsistent),
+        cmocka_unit_test(test_slow_calibration_inconsistent),
+        cmocka_unit_test(test_failure_ends_cell),
+        cmocka_unit_test(test_baseline_failure_fails_its_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
