@@ -1,6 +1,7 @@
 /* hashbench's entry point: the table of subcommands, `help`, `--version`,
  * and dispatch. Each command lives in its own file in this folder. */
 #include "cli/cli.h"
+#include "common/proc.h"
 #include "cli/options.h"
 #include "sandbox/check.h"
 #include "sandbox/sandbox.h"
@@ -170,6 +171,7 @@ static int sandbox_option(const char *name, int *argc, char **argv)
 int main(int argc, char **argv)
 {
     find_exe_dir(argv[0]);
+    hb_proc_protect_self(); /* submitted code is killed first when memory runs out */
     if (argc < 2) {
         list_commands(stderr);
         return 2;

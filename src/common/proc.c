@@ -23,6 +23,17 @@
 #include "sandbox/sandbox.h"
 #include "common/clock.h"
 
+void hb_proc_protect_self(void)
+{
+    int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (adj < 0)
+        return;
+    if (write(adj, "-1000", 5) != 5) {
+        /* not allowed (not root): the kernel's own choice stays */
+    }
+    close(adj);
+}
+
 hb_proc_opts hb_proc_defaults(void)
 {
     hb_proc_opts o;
@@ -121,6 +132,15 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t 
         close(out);
     struct rlimit core = {0, 0};
     setrlimit(RLIMIT_CORE, &core);
+    /* when memory runs out, the kernel kills the child, never hashbench
+     * (which lowers its own score: hb_proc_protect_self) */
+    int adj = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (adj >= 0) {
+        if (write(adj, "1000", 4) != 4) {
+            /* the default score stays */
+        }
+        close(adj);
+    }
     set_limit(RLIMIT_AS, o->as_bytes);
     if (o->cpu_s) {
         /* A soft limit below the hard one: running out of CPU time ends the

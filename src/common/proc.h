@@ -41,6 +41,11 @@ typedef struct hb_proc_opts {
 #define HB_PROC_SANDBOX_NPROC 1024
 #define HB_PROC_SANDBOX_NOFILE 256
 
+/* Asks the kernel to spare this process when memory runs out (an
+ * oom_score_adj of -1000; effective as root, ignored otherwise). Every
+ * child raises its own score to 1000 before it runs anything. */
+void hb_proc_protect_self(void);
+
 /* Default options: no limits, no pinning, output discarded. */
 hb_proc_opts hb_proc_defaults(void);
 

@@ -25,6 +25,7 @@
 #include "measure/journal.h"
 #include "measure/outside.h"
 #include "measure/plan.h"
+#include "measure/procview.h"
 #include "measure/record.h"
 #include "measure/verify.h"
 #include "measure/windows.h"
@@ -583,6 +584,15 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
     counter_state cs;
     counter_select(&cs, NULL, NULL, err);
     c->counter = cs.kind;
+    if (c->counter == COUNTER_PERF_CYCLES && plan_uses_sessions(&c->settings)) {
+        /* sessions count cycles on the probe from here, user and kernel:
+         * where the kernel refuses that, the stage's figure is CPU time
+         * at the architecture's counter rate */
+        procview_cycles pc;
+        if (procview_cycles_open(&pc, (long)getpid()) != 0)
+            c->counter = counter_arch_kind();
+        procview_cycles_close(&pc);
+    }
     if (host_rate(c, err) != 0 || calibrate_exchange(c, err) != 0)
         return -1;
     c->settings.host_rate_hz = c->rate_hz;

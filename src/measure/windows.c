@@ -17,6 +17,7 @@
 #define WINDOWS_MAX_CALLS (1ULL << 18)
 #define WINDOWS_CALIB_NS 1.2e6    /* calibration ends at a window this long */
 #define WINDOWS_CALIB_STEPS 16
+#define WINDOWS_CYCLES_RETRIES 3
 
 /* One cell's state while its size is measured. */
 typedef struct wcell {
@@ -271,10 +272,30 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
     unsigned long long calls = clamp_calls(w, target * scale / w->est_ns, WINDOWS_MIN_CALLS);
     msggen_key key;
     double t0 = hb_mono_s();
-    if (window(z, w, calls, &key, &f, err) != 0)
-        return -1;
+    int cycles = w->c->tmpl.counter == COUNTER_PERF_CYCLES;
+    /* a cycle count the kernel multiplexed with other events is a scaled
+     * guess: the window is taken again (other users of the PMU cause it,
+     * not the library, which cannot open a counter) */
+    for (int attempt = 0;; attempt++) {
+        if (window(z, w, calls, &key, &f, err) != 0)
+            return -1;
+        if (w->dead || !cycles || f.cycles_known)
+            break;
+        if (attempt == WINDOWS_CYCLES_RETRIES) {
+            fail_cell(w, SESSION_FAILED, "the cycle counter on the probe was not running "
+                      "for a whole window in 4 attempts (another user of the PMU?)");
+            break;
+        }
+    }
     if (w->dead)
         return 0;
+    if (w->c->tmpl.cpu >= 0 && f.cpu >= 0 && f.cpu != w->c->tmpl.cpu) {
+        char why[200];
+        snprintf(why, sizeof why, "INCONSISTENT: the session ran on CPU %d, pinned to "
+                 "CPU %d", f.cpu, w->c->tmpl.cpu);
+        fail_cell(w, SESSION_INCONSISTENT, why);
+        return 0;
+    }
     double net = net_ns(z, &f), per = net / (double)calls;
     if (per > WINDOWS_CALIB_FACTOR * w->calib_ns || per * WINDOWS_CALIB_FACTOR < w->calib_ns) {
         char why[300];

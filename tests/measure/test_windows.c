@@ -35,6 +35,7 @@ typedef struct fake_lib {
     int gain_after;       /* >0: CPU time appears between windows after this many */
     int slow_calibration; /* its session's first 6 windows cost 10x */
     int fail_at;          /* >0: the window with this index fails (CRASH) */
+    int multiplexed;      /* cycles: 1 every other window, 2 always, not counted */
 } fake_lib;
 
 static fake_lib libs[4];
@@ -113,6 +114,10 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
     f->inside_ns = (unsigned long long)(cost * (double)w->calls);
     f->cpu = 1;
     f->digests = s->digests;
+    /* cycles at 3 per ns, unless the counter was multiplexed */
+    f->cycles_known = !(s->lib->multiplexed == 2 ||
+                        (s->lib->multiplexed == 1 && s->windows % 2 == 0));
+    f->cycles = f->cycles_known ? (unsigned long long)llround(3 * cost * (double)w->calls) : 0;
     return 0;
 }
 
@@ -166,6 +171,7 @@ static ilv_cell *cells_for(size_t n, unsigned long long size)
         c[i].tmpl.size = size;
         c[i].tmpl.digest_bits = 256;
         c[i].tmpl.cpu = 1;
+        c[i].tmpl.counter = COUNTER_TSC;
         c[i].baseline = i == 0 ? -1 : 0;
     }
     return c;
@@ -189,9 +195,9 @@ static int run(ilv_cell *c, size_t n, int pairs, int verify)
 static void set_libs(void)
 {
     memset(libs, 0, sizeof libs);
-    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0};
-    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0};
-    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0};
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0};
     n_libs = 3;
     windows_after_failure = 0;
     checked_samples = 0;
@@ -319,6 +325,28 @@ static void test_baseline_failure_fails_its_size(void **state)
     free_cells(c, 3);
 }
 
+static void test_cycles_counted_or_repeated(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[1].multiplexed = 1; /* half its windows are not counted: repeated */
+    libs[2].multiplexed = 2; /* never counted: the cell fails, never a mix */
+    ilv_cell *c = cells_for(3, 256);
+    for (size_t i = 0; i < 3; i++)
+        c[i].tmpl.counter = COUNTER_PERF_CYCLES;
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    assert_true(c[1].out.ok);
+    assert_string_equal(c[1].out.figure, "cycles");
+    for (size_t k = 0; k < c[1].out.n_trials; k++) {
+        const plan_trial *t = &c[1].out.trials[k];
+        assert_true(t->r.cycles_known);
+        assert_near(t->r.ticks, 3 * 2000.0 * (double)t->r.calls, 1.0);
+    }
+    assert_false(c[2].out.ok);
+    assert_non_null(strstr(c[2].out.failure, "cycle counter"));
+    free_cells(c, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_slow_calibration_inconsistent),
         cmocka_unit_test(test_failure_ends_cell),
         cmocka_unit_test(test_baseline_failure_fails_its_size),
+        cmocka_unit_test(test_cycles_counted_or_repeated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
