@@ -33,7 +33,7 @@
 #include "measure/session.h"
 
 #define WINDOWS_MIN_NS 3e6          /* a timed window's target length ... */
-#define WINDOWS_EXCHANGE_MULT 60.0  /* ... and at least this many exchanges */
+#define WINDOWS_EXCHANGE_MULT 100.0 /* ... and at least this many exchanges */
 #define WINDOWS_WARMUP_NS 2e6       /* untimed calls before every window */
 #define WINDOWS_MIN_CALLS 8         /* calls in a timed window, at least */
 #define WINDOWS_MAX_BYTES (32u << 20) /* messages of one window, at most */

@@ -16,8 +16,12 @@
  * read around the loop so the planner can tell a preempted trial. Every
  * digest is folded after the clock stops, and ONE result line goes to the
  * parent. Every failure has its own exit code (probe_codes.h) and a result
- * line with its status word and reason. Links only libc and libdl; runs
- * under the sandbox's RUN profile (no new processes). */
+ * line with its status word and reason. With --session it serves many
+ * windows instead (probe_wire.h, "Sessions"; measure/session.h): the checks
+ * once at open, then one loop per "window" line over the messages hashbench
+ * wrote into the shared file, chained (chain.h). Links only libc and libdl;
+ * runs under the sandbox's RUN profile (no new processes), a session under
+ * the SESSION profile (no threads, no timers either). */
 #include "common/fdio.h"
 #include "counter_read.h"
 #include "probe.h"

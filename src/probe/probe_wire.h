@@ -20,6 +20,16 @@
  * hashbench-runner, and the window's wall and CPU time are read by
  * hashbench (measure/outside.h).
  *
+ * Sessions (hashbench-probe --session, measure/session_probe.c): after the
+ * nonce and "ready nonce=<hex>" (the checks done at open), hashbench sends
+ *   "window <N>"  and the probe answers  "done nonce=<hex> ticks=<t> ns=<n>"
+ * as many times as it likes, the probe stopped (SIGSTOP) between windows;
+ * the N messages are in the shared file named by --shm-fd from byte 0, and
+ * digest i goes to byte --shm-msgs + i x digest bytes; call i > 0 hashes
+ * its message chained with digest i-1 (chain.h). "end" or the end of its
+ * input ends the session. A failure is a "result ... status=WORD" line, as
+ * below, and the end of the process.
+ *
  * Between the seed and the result the probe does, besides the timed loop
  * (probe_timed_loop), only tm_base and what probe_window_words and
  * probe_window_fold do, so hashbench can time the same work itself. The
