@@ -17,6 +17,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/plan.h"
+#include "measure/windows.h"
 #include "measure/trial.h"
 #include "rundir/rundir.h"
 
@@ -38,6 +39,8 @@ double costs_estimate(const campaign_settings *s, double t1_ns, double rate_hz)
     ps.host_rate_hz = rate_hz;
     if (!(t1_ns > 0))
         t1_ns = 1;
+    if (plan_uses_sessions(&ps))
+        return windows_cell_cost_s(plan_min_trials(&ps), t1_ns) + COSTS_PROBE_START_S;
     unsigned long long calls, warm;
     int trials;
     plan_trial_shape(&ps, t1_ns, &calls, &warm, &trials);

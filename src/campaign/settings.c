@@ -6,18 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compile/profile.h"
+#include "measure/planners.h"
 
 int settings_planner_known(const char *planner)
 {
-    return planner && (!strcmp(planner, "interleaved") || !strcmp(planner, "adaptive") ||
-                       !strcmp(planner, "reference") ||
-                       !strcmp(planner, "interleaved-processes"));
+    return plan_planner_find(planner) != NULL;
 }
 
 int settings_default_min_trials(const char *planner)
 {
-    return planner && !strncmp(planner, "interleaved", 11) ? SETTINGS_INTERLEAVED_MIN_TRIALS
-                                                            : SETTINGS_REFERENCE_TRIALS;
+    const plan_planner *p = plan_planner_find(planner);
+    return p ? p->min_trials : SETTINGS_REFERENCE_TRIALS;
 }
 
 void settings_resolve(campaign_settings *s)
@@ -57,13 +56,14 @@ static int number_in(double v, double lo, double hi)
 int settings_validate(const campaign_settings *s, const char *origin,
                       const char *what_to_do, hb_err *err)
 {
-    char text[64], accepted[160];
+    char text[64], accepted[160], names[160], give[180];
     /* options are named as the command line spells them, campaign.json's
      * fields by their key */
     int json = origin != NULL;
     if (s->planner[0] && !settings_planner_known(s->planner))
         return refuse(err, origin, what_to_do, json ? "planner" : "--plan", s->planner,
-                      "give interleaved, interleaved-processes, adaptive or reference");
+                      (snprintf(give, sizeof give, "give %s",
+                                plan_planner_names(names, sizeof names)), give));
     if (s->profile[0] && !profile_is_known(s->profile))
         return refuse(err, origin, what_to_do, json ? "profile" : "--profile", s->profile,
                       "give reference, performance or resource");

@@ -1,5 +1,6 @@
 /* The shared options' parsers and ranges (see options.h). */
 #include "cli/options.h"
+#include "measure/planners.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -126,8 +127,11 @@ int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
     case HB_OPT_PLAN:
         if (set_name(one.planner, sizeof one.planner, text) < 0 ||
             !settings_planner_known(text))
-            return hb_fail(err, "--plan '%s' is not accepted: give interleaved, "
-                           "adaptive or reference", text);
+        {
+            char names[160];
+            return hb_fail(err, "--plan '%s' is not accepted: give %s", text,
+                           plan_planner_names(names, sizeof names));
+        }
         break;
     case HB_OPT_PROFILE:
         if (set_name(one.profile, sizeof one.profile, text) < 0 || !text[0])

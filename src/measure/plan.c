@@ -5,6 +5,7 @@
  * statistics after each kept trial. The defaults (minimum trials, the
  * budget rule) come from campaign/settings.h. */
 #include "measure/plan.h"
+#include "measure/planners.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,12 +123,20 @@ const char *plan_stop_name(int stopped)
 
 int plan_is_interleaved(const plan_settings *s)
 {
-    return s->planner && strncmp(s->planner, "interleaved", 11) == 0;
+    const plan_planner *p = plan_planner_find(s->planner);
+    return p && p->takes != PLAN_TAKES_SEQUENCE;
 }
 
 int plan_uses_sessions(const plan_settings *s)
 {
-    return s->planner && strcmp(s->planner, "interleaved") == 0;
+    const plan_planner *p = plan_planner_find(s->planner);
+    return p && p->takes == PLAN_TAKES_SESSIONS;
+}
+
+int plan_is_budgeted(const plan_settings *s)
+{
+    const plan_planner *p = plan_planner_find(s->planner);
+    return !p || p->budgeted;
 }
 
 /* One trial through the settings' runner (the probe by default), its
@@ -226,7 +235,7 @@ static int push_trial(plan_cell *c, const trial_result *r, double t_s)
     /* the reference rule's long trials (up to 1 s) are preempted on any busy
      * host, so for it only the rate and outside rules reject; the figures
      * stay recorded */
-    if (strcmp(c->s->planner, "reference") == 0)
+    if (!plan_is_budgeted(c->s))
         t->disturbed &= PLAN_DISTURBED_RATE | PLAN_DISTURBED_OUTSIDE;
     return t->disturbed;
 }
@@ -312,7 +321,7 @@ void plan_trial_shape(const plan_settings *s, double t1, unsigned long long *cal
                       unsigned long long *warmup, int *floor_trials)
 {
     int min_trials = plan_min_trials(s);
-    if (strcmp(s->planner, "reference") != 0) {
+    if (plan_is_budgeted(s)) {
         *calls = plan_adaptive_calls(t1, s->host_rate_hz);
         *warmup = plan_adaptive_warmup_calls(t1);
         /* interleaved: the minimum trials alone reach the 100-call floor
@@ -397,7 +406,7 @@ int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *t
     if (!(c->cap_s > 0))
         c->cap_s = s->budget_explicit && 2 * s->budget_s > PLAN_MAX_CELL_S
                        ? 2 * s->budget_s : PLAN_MAX_CELL_S;
-    c->adaptive = strcmp(s->planner, "reference") != 0;
+    c->adaptive = plan_is_budgeted(s);
     c->min_trials = plan_min_trials(s);
     int max_trials = s->max_trials > 0 ? s->max_trials : PLAN_MAX_TRIALS;
     c->cap = c->adaptive ? (size_t)max_trials

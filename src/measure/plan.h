@@ -228,6 +228,11 @@ int plan_is_interleaved(const plan_settings *s);
  * (windows.h): "interleaved". */
 int plan_uses_sessions(const plan_settings *s);
 
+/* 1 when S's planner takes one probe process per trial under the adaptive
+ * rule and its budget (planners.h: budgeted), 0 for the reference rule's
+ * fixed count and for sessions. */
+int plan_is_budgeted(const plan_settings *s);
+
 /* ---- A cell run step by step (the interleaved planner, interleave.h, drives
  * many of them at once; plan_execute drives one to its end). ---- */
 typedef struct plan_cell {

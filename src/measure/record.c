@@ -67,7 +67,7 @@ static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
     size_t kept = 0;
     for (size_t i = 0; i < o->n_trials; i++)
         kept += !o->trials[i].disturbed;
-    int adaptive = strcmp(s->planner, "reference") != 0;
+    int adaptive = plan_is_budgeted(s);
     json_t *p = json_object();
     json_object_set_new(p, "planner", json_string(s->planner));
     json_object_set_new(p, "interval", json_string(stats_ci_name(STATS_CI_BATCH)));
@@ -349,7 +349,7 @@ static int same_num(const json_t *obj, const char *name, double v)
  * when it was explicit). */
 static int budget_matches(const json_t *plan, const plan_settings *s)
 {
-    if (strcmp(s->planner, "reference") == 0)
+    if (!plan_is_budgeted(s))
         return 1;
     const char *rule = json_string_value(json_object_get(plan, "budget_rule"));
     if (!rule || strcmp(rule, s->budget_explicit ? "explicit" : "reference_fraction"))

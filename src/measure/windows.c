@@ -48,6 +48,18 @@ typedef struct wsize {
     int *round;              /* the stage's round counter */
 } wsize;
 
+#define WINDOWS_OVERHEAD_S 1e-3 /* per window: messages, stop, continue */
+#define WINDOWS_OPEN_S 0.1      /* a session's start and checks */
+
+double windows_cell_cost_s(int pairs, double t1_ns)
+{
+    double window = WINDOWS_MIN_NS * 1e-9, calls = WINDOWS_MIN_CALLS * t1_ns * 1e-9;
+    if (calls > window)
+        window = calls;
+    double side = WINDOWS_WARMUP_NS * 1e-9 + window + 2 * WINDOWS_OVERHEAD_S;
+    return 2.0 * (pairs < 2 ? 2 : pairs) * side + 2 * WINDOWS_OPEN_S;
+}
+
 size_t windows_sample_size(double f, double p)
 {
     if (!(f > 0 && f < 1 && p > 0 && p < 1))

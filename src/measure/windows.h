@@ -79,6 +79,11 @@ typedef struct windows_opts {
  * (1 - f)^n <= 1 - p. */
 size_t windows_sample_size(double f, double p);
 
+/* The wall time a cell of PAIRS pairs at T1_NS per call costs, its
+ * baseline's windows and the session's start included (an estimate for
+ * shard costs, campaign/costs.h). */
+double windows_cell_cost_s(int pairs, double t1_ns);
+
 /* Runs every cell of CELLS (their tmpl: library path relative to
  * tmpl.run_dir, size, digest bits, cpu, counter; baseline: the index of
  * the cell they pair with, or -1) into its out, with settings S (seed,

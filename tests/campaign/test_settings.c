@@ -103,7 +103,7 @@ static void test_validate_ranges(void **state)
     snprintf(s.planner, sizeof s.planner, "fast");
     assert_int_equal(settings_validate(&s, NULL, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "--plan 'fast'"));
-    assert_non_null(strstr(err.msg, "interleaved, adaptive or reference"));
+    assert_non_null(strstr(err.msg, "interleaved, interleaved-processes, adaptive or reference"));
 }
 
 static void test_json_round_trip(void **state)
