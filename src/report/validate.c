@@ -147,6 +147,45 @@ static void check_outside(vctx *v, const report_record *r)
     }
 }
 
+/* A session window's figure again from what hashbench read (windows.h):
+ * ns is the window's CPU time less the record's exchange (at least 1 ns),
+ * and with the figure cpu_time its ticks are ns at the counter's rate;
+ * every window has its messages' key. */
+static void check_windows(vctx *v, const report_record *r)
+{
+    const json_t *ver = json_object_get(r->json, "verification");
+    const char *figure = report_str(r->json, "figure", "");
+    if (strcmp(report_str(ver, "protocol", ""), "session") != 0)
+        return;
+    double exchange = json_number_value(json_object_get(ver, "exchange_ns"));
+    double rate = json_number_value(json_object_get(
+        json_object_get(json_object_get(r->json, "environment"), "counter"), "rate_hz"));
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(r->json, "trials"), i, t) {
+        const json_t *w = json_object_get(t, "window");
+        long long cpu, ns, ticks;
+        const char *key = report_str(t, "key", "");
+        if (!json_is_object(w) || hb_json_get_int(w, "cpu_ns", &cpu, NULL, NULL) != 0 ||
+            hb_json_get_int(t, "ns", &ns, NULL, NULL) != 0 ||
+            hb_json_get_int(t, "ticks", &ticks, NULL, NULL) != 0 || strlen(key) != 64 ||
+            strspn(key, "0123456789abcdef") != 64) {
+            problem(v, "%s: trials[%zu]: a session window needs window.cpu_ns, ns, ticks "
+                    "and its 64-hex-digit key", r->file, i);
+            continue;
+        }
+        double net = (double)cpu - exchange;
+        long long want = net > 1 ? llround(net) : 1;
+        if (ns != want)
+            problem(v, "%s: trials[%zu]: ns %lld, but window.cpu_ns %lld less the exchange "
+                    "%.0f ns is %lld", r->file, i, ns, cpu, exchange, want);
+        else if (strcmp(figure, "cpu_time") == 0 &&
+                 ticks != llround((double)ns * rate / 1e9))
+            problem(v, "%s: trials[%zu]: ticks %lld, but %lld ns at the counter's %.0f Hz "
+                    "is %lld", r->file, i, ticks, ns, rate, llround((double)ns * rate / 1e9));
+    }
+}
+
 static void check_record(vctx *v, const report_record *r)
 {
     hb_err err = {{0}};
@@ -168,6 +207,7 @@ static void check_record(vctx *v, const report_record *r)
         return;
     }
     check_outside(v, r);
+    check_windows(v, r);
     const json_t *rec = json_object_get(r->json, "derived");
     if (!json_is_object(rec)) {
         problem(v, "%s: field derived: missing in a record with status %s", r->file, status);

@@ -118,4 +118,25 @@ grep -q "| SM3 | $WHY |" "$T/site/x86_t/summary.md" &&
     ok "the timed MISMATCH carries its status in the summary, its page and the CSV" ||
     { grep SM3 "$T/site/x86_t/summary.md" "$T/site/x86_t/SM3X.md" "$T/all.csv"; bad "the timed MISMATCH's status"; }
 
+# a session window's figure is recomputed from what hashbench read: a
+# window's ns lowered by 10 % (its CPU time left as read) is a problem
+cp -r "$T/data" "$T/tampered"
+python3 - "$T/tampered" <<'PY'
+import glob, json, sys
+done = 0
+for f in sorted(glob.glob(sys.argv[1] + "/x86_t/records/*/*.json")):
+    r = json.load(open(f))
+    if r.get("status") == "OK" and r.get("verification", {}).get("protocol") == "session":
+        r["trials"][0]["ns"] = int(r["trials"][0]["ns"] * 0.9)
+        json.dump(r, open(f, "w"))
+        done = 1
+        break
+assert done, "no session record to tamper with"
+PY
+"$B" validate "$T/tampered" >"$T/tampered.log" 2>&1
+st=$?
+[ "$st" -ne 0 ] && grep -q "less the exchange" "$T/tampered.log" &&
+    ok "validate finds a session window whose ns no longer follows its CPU time" ||
+    { cat "$T/tampered.log"; bad "validate missed a tampered session window (exit $st)"; }
+
 checks_summary

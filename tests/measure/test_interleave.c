@@ -92,7 +92,7 @@ static void fake_init(fake_host *h)
 static plan_settings settings(fake_host *h)
 {
     /* a target below zero is never met, even by the steady host's 0 */
-    plan_settings s = {.planner = "interleaved", .min_trials = 4, .target_ci_percent = -1,
+    plan_settings s = {.planner = "interleaved-processes", .min_trials = 4, .target_ci_percent = -1,
                        .budget_s = 1000, .budget_explicit = 1, .max_retries = 2,
                        .max_trials = 9, .host_rate_hz = 2e9, .run = fake_run,
                        .run_ctx = h, .seed = 0x5eed};
