@@ -249,6 +249,8 @@ static int run_check(campaign_ctx *c, hb_err *err)
     json_object_set_new(c->doc, "allow_unfit_host",
                         json_boolean(c->o->allow_unfit_host));
     json_object_set_new(c->session, "time_failed", json_boolean(c->o->time_failed));
+    json_object_set_new(c->session, "independent_check",
+                        json_boolean(!c->o->no_independent_check));
     if (c->o->log) {
         break_progress(c->o);
         fprintf(c->o->log, "host check (CPU %d):\n", c->o->cpu);

@@ -20,6 +20,9 @@ typedef struct campaign_options {
     int allow_unfit_host;         /* measure even when host checks fail */
     int time_failed;              /* also time instances that failed their
                                      KAT with a MISMATCH */
+    int no_independent_check;     /* timed digests recomputed by the same
+                                     library only (as for a candidate with
+                                     one implementation) */
     double timeout_s;             /* per KAT child; 0 = the stage's default */
     const char *const *packages;  /* submission folders */
     size_t n_packages;

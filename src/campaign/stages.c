@@ -143,6 +143,7 @@ int stages_measure(const campaign_options *o, const campaign_settings *s,
     m.instances = (const char *const *)instances->v;
     m.n_instances = instances->n;
     m.time_failed = o->time_failed;
+    m.no_independent_check = o->no_independent_check;
     m.progress = o->progress;
     m.progress_ctx = o->progress_ctx;
     return measure_run(&m, n_failed, err);

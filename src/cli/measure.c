@@ -22,6 +22,7 @@ const char hb_usage_measure[] =
     "         [--cpu N]\n"
     "         [--sizes LIST] [--instances LIST] [--trials N]\n"
     "         [--target-ci PERCENT] [--budget S] [--force] [--time-failed]\n"
+    "         [--no-independent-check]\n"
     "         [--allow-unfit-host]\n"
     "\n"
     "Measures every instance of DIR/build.json (library from DIR/kat.json when\n"
@@ -63,6 +64,11 @@ const char hb_usage_measure[] =
     "                     100 calls need; interleaved: paired baseline trials\n"
     "                     included; a given S is used as it is)\n"
     "  --force            redo existing records\n"
+    "  --no-independent-check\n"
+    "                     recompute the sampled timed digests with the same\n"
+    "                     library in a fresh process only, not with OpenSSL or\n"
+    "                     another variant (as for a candidate with one\n"
+    "                     implementation); recorded in each record\n"
     "  --time-failed      also time instances whose KAT status is MISMATCH (by\n"
     "                     default an instance that fails its KAT is not timed);\n"
     "                     their figures carry the status on every page\n"
@@ -95,7 +101,7 @@ static int split_instances(measure_cli *m, const char *list)
     return 0;
 }
 
-enum { OPT_FORCE = HB_OPT_OWN, OPT_TIME_FAILED, OPT_ALLOW_UNFIT };
+enum { OPT_FORCE = HB_OPT_OWN, OPT_TIME_FAILED, OPT_ALLOW_UNFIT, OPT_NO_INDEPENDENT };
 
 static int parse_args(int argc, char **argv, measure_cli *m)
 {
@@ -104,6 +110,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
         HB_OPTION_INSTANCES, HB_OPTION_TRIALS, HB_OPTION_TARGET_CI, HB_OPTION_BUDGET,
         {"force", no_argument, NULL, OPT_FORCE},
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
+        {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
         HB_OPTIONS_END};
     hb_err err;
@@ -116,6 +123,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
         case HB_OPT_CPU: rc = hb_opt_cpu(optarg, &m->o.cpu, &err); break;
         case OPT_FORCE: m->o.force = 1; break;
         case OPT_TIME_FAILED: m->o.time_failed = 1; break;
+        case OPT_NO_INDEPENDENT: m->o.no_independent_check = 1; break;
         case OPT_ALLOW_UNFIT: m->allow_unfit_host = 1; break;
         default:
             rc = hb_opt_is_setting(ch) ? hb_opt_setting(ch, optarg, &m->o.settings, &err)
@@ -155,6 +163,7 @@ static void campaign_of(const measure_cli *m, campaign_options *c)
     c->cpu = m->o.cpu;
     c->allow_unfit_host = m->allow_unfit_host;
     c->time_failed = m->o.time_failed;
+    c->no_independent_check = m->o.no_independent_check;
     c->host_root = "/";
     c->log = stderr;
     c->settings = m->o.settings;

@@ -56,6 +56,9 @@ const char hb_usage_run[] =
     "                       check)\n"
     "  --jobs N             compilations and KAT instances run at once\n"
     "                       (default: the usable cores)\n"
+    "  --no-independent-check\n"
+    "                       timed digests recomputed by the same library only\n"
+    "                       (hashbench measure --help)\n"
     "  --time-failed        also time instances whose KAT status is MISMATCH\n"
     "                       (not timed by default); their figures carry it\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
@@ -73,7 +76,7 @@ static int want_ct; /* --ct */
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
-    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT
+    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_INDEPENDENT
 };
 
 /* One option; returns 0, or -1 with ERR. */
@@ -98,6 +101,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_FULL: o->full = 1; break;
     case OPT_ALLOW_UNFIT: o->allow_unfit_host = 1; break;
     case OPT_TIME_FAILED: o->time_failed = 1; break;
+    case OPT_NO_INDEPENDENT: o->no_independent_check = 1; break;
     case OPT_CT: want_ct = 1; break;
     default: return -1;
     }
@@ -121,6 +125,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"full", no_argument, NULL, OPT_FULL},
         {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
+        {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"ct", no_argument, NULL, OPT_CT},
         HB_OPTIONS_END};
     hb_err err;

@@ -75,12 +75,42 @@ int kat_guarded_call(kat_hash_fn fn, int digest_bits, kat_guarded *g,
                      unsigned long long bits, unsigned char *out, kat_fault *f,
                      hb_err *err)
 {
-    unsigned char dig[GUARD_BYTES + KAT_MAX_DIGEST_BYTES + GUARD_BYTES];
+    return kat_guarded_call_fill(fn, digest_bits, g, bits, out, GUARD_FILL, f, err);
+}
+
+static int guarded(kat_hash_fn fn, int digest_bits, kat_guarded *g, unsigned long long bits,
+                   unsigned char *out, int fill, unsigned char *dig, kat_fault *f,
+                   hb_err *err);
+
+int kat_guarded_call_fill(kat_hash_fn fn, int digest_bits, kat_guarded *g,
+                          unsigned long long bits, unsigned char *out, int fill,
+                          kat_fault *f, hb_err *err)
+{
+    unsigned char local[GUARD_BYTES + KAT_MAX_DIGEST_BYTES + GUARD_BYTES];
+    size_t d = (size_t)digest_bits / 8;
+    if (d <= KAT_MAX_DIGEST_BYTES)
+        return guarded(fn, digest_bits, g, bits, out, fill, local, f, err);
+    unsigned char *dig = malloc(2 * GUARD_BYTES + d);
+    if (!dig)
+        return hb_fail(err, "out of memory for a %zu-byte digest", d);
+    int rc = guarded(fn, digest_bits, g, bits, out, fill, dig, f, err);
+    free(dig);
+    return rc;
+}
+
+/* The guarded call with DIG (2 x GUARD_BYTES + digest bytes) around the
+ * digest, the digest's own bytes set to FILL before the call. */
+static int guarded(kat_hash_fn fn, int digest_bits, kat_guarded *g, unsigned long long bits,
+                   unsigned char *out, int fill, unsigned char *dig, kat_fault *f,
+                   hb_err *err)
+{
     size_t d = (size_t)digest_bits / 8;
     size_t n = (size_t)((bits + 7) / 8);
     unsigned char *m = kat_guarded_msg(g, n);
     int use_copy = g->copy && n <= g->copy_cap;
-    memset(dig, GUARD_FILL, sizeof dig);
+    memset(dig, GUARD_FILL, GUARD_BYTES);
+    memset(dig + GUARD_BYTES, fill, d);
+    memset(dig + GUARD_BYTES + d, GUARD_FILL, GUARD_BYTES);
     if (use_copy)
         memcpy(g->copy, m, n);
     else if (mprotect(g->base, g->body, PROT_READ) != 0)

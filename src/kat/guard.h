@@ -1,5 +1,6 @@
 /* Guarded calls of a submitted CryptHash, made inside the sandboxed runner
- * (src/runner): the message lies at the end of a mapping followed by 1 MiB
+ * (src/runner) and by the probe's checks before timing (src/probe): one
+ * module for both, libc only: the message lies at the end of a mapping followed by 1 MiB
  * of inaccessible pages (reading past it faults), small messages are
  * compared with a copy after the call and large ones are read-only during
  * it (a change is named), and the digest sits between two runs of guard
@@ -51,6 +52,14 @@ unsigned char *kat_guarded_msg(kat_guarded *g, size_t n);
 int kat_guarded_call(kat_hash_fn fn, int digest_bits, kat_guarded *g,
                      unsigned long long bits, unsigned char *out, kat_fault *f,
                      hb_err *err);
+
+/* The same with the digest's bytes set to FILL (0 to 255) before the call
+ * (the guards around it keep their own fill), so that a caller can tell
+ * digest bytes the function did not write (the probe's checks at open), and
+ * any digest length (above KAT_MAX_DIGEST_BYTES the buffer is allocated). */
+int kat_guarded_call_fill(kat_hash_fn fn, int digest_bits, kat_guarded *g,
+                          unsigned long long bits, unsigned char *out, int fill,
+                          kat_fault *f, hb_err *err);
 
 /* The KAT_Loop iterations (SPEC §3) on the LEN-byte message M0: h = H(m0),
  * then ROUNDS times: rotate the message left by d = digest bytes, XOR h

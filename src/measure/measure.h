@@ -28,6 +28,11 @@ typedef struct measure_options {
     const char *const *instances;    /* NULL: all; "Inst" or "Cand/Inst" */
     int n_instances;
     int force;                       /* redo existing records */
+    int no_independent_check;        /* the session windows' sampled digests
+                                        are recomputed by the same library in
+                                        a fresh process only (xcheck.h:
+                                        XCHECK_SELF), as for a candidate with
+                                        one implementation */
     int time_failed;                 /* also time an instance whose KAT
                                         status is a MISMATCH (else only
                                         instances that did not fail) */

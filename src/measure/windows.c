@@ -34,6 +34,12 @@ typedef struct wcell {
     size_t n_samples, cap_samples;
     unsigned long long last_calls, warm_calls;
     unsigned long long max_calls;
+    int trusted;             /* the baseline: hashbench's own code */
+    int recalibrated;        /* calibration was taken again once */
+    int pairs;               /* its pairs so far */
+    unsigned long long calls; /* its timed calls so far */
+    double spent_s;          /* wall time of its windows and its pairs' */
+    int stopped;             /* PLAN_STOP_* once it takes no more pairs */
 } wcell;
 
 typedef struct wsize {
@@ -44,6 +50,7 @@ typedef struct wsize {
     double exchange_ns;
     char exchange_by[64];
     unsigned char *raw;      /* the window's messages */
+    double budget_s;         /* a cell's wall time, its baseline windows included */
     size_t per_window;       /* samples per timed window */
     int *round;              /* the stage's round counter */
 } wsize;
@@ -309,13 +316,23 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
         return 0;
     }
     double net = net_ns(z, &f), per = net / (double)calls;
-    if (per > WINDOWS_CALIB_FACTOR * w->calib_ns || per * WINDOWS_CALIB_FACTOR < w->calib_ns) {
-        char why[300];
-        snprintf(why, sizeof why, "INCONSISTENT: a window cost %.1f ns per call where "
-                 "calibration found %.1f (more than %.0fx apart)", per, w->calib_ns,
-                 WINDOWS_CALIB_FACTOR);
-        fail_cell(w, SESSION_INCONSISTENT, why);
-        return 0;
+    /* far cheaper than calibration said: calibration is taken again once
+     * (the host's speed moves); a second time the library is slow only
+     * while it is calibrated. Dearer windows only cost their library. */
+    if (!w->trusted && per * WINDOWS_CALIB_FACTOR < w->calib_ns) {
+        if (w->recalibrated) {
+            char why[300];
+            snprintf(why, sizeof why, "INCONSISTENT: its windows cost %.1f ns per call "
+                     "where calibration, taken twice, found %.1f (more than %.0fx apart)",
+                     per, w->calib_ns, WINDOWS_CALIB_FACTOR);
+            fail_cell(w, SESSION_INCONSISTENT, why);
+            return 0;
+        }
+        w->recalibrated = 1;
+        if (calibrate(z, w, err) != 0)
+            return -1;
+        if (w->dead)
+            return 0;
     }
     memset(t, 0, sizeof *t);
     trial_result *r = &t->r;
@@ -345,6 +362,7 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
     w->seen[w->n_seen++] = per;
     w->est_ns = median_of(w->seen, w->n_seen);
     w->last_calls = calls;
+    w->calls += calls;
     if (verify && keep_samples(z, w, &key, calls, &f, err) != 0)
         return -1;
     return 0;
@@ -361,11 +379,28 @@ static int append_trial(wcell *w, const plan_trial *t, hb_err *err)
     return 0;
 }
 
+/* Why cell W takes no more pairs (PLAN_STOP_*), or PLAN_STOP_NONE: its
+ * PAIRS pairs and the guide's 100 calls, else its budget (an explicit one
+ * after 2 pairs; the automatic one once the 100 calls are there too), else
+ * the hard cap on a cell's time. */
+static int stop_reason(const wsize *z, const wcell *w, int pairs)
+{
+    int floor = w->calls >= PLAN_MIN_CALLS;
+    if (w->pairs >= pairs && floor)
+        return PLAN_STOP_TRIALS;
+    if (w->pairs >= 2 && w->spent_s >= z->budget_s && (floor || z->s->budget_explicit))
+        return PLAN_STOP_BUDGET;
+    if (w->spent_s >= PLAN_MAX_CELL_S)
+        return PLAN_STOP_TIME_CAP;
+    return PLAN_STOP_NONE;
+}
+
 /* One pair: the baseline B (may be NULL) and the cell A, in the order of
  * the round's coin. */
 static int pair(wsize *z, wcell *a, wcell *b, int round, size_t slot, hb_err *err)
 {
     plan_trial ta, tb;
+    double t0 = hb_mono_s();
     int base_first = b && ilv_baseline_first(z->s->seed, round, slot);
     for (int k = 0; k < 2; k++) {
         int is_base = (k == 0) == base_first;
@@ -379,6 +414,8 @@ static int pair(wsize *z, wcell *a, wcell *b, int round, size_t slot, hb_err *er
     }
     ta.round = tb.round = round;
     ta.slot = tb.slot = (int)slot;
+    a->pairs++;
+    a->spent_s += hb_mono_s() - t0; /* a cell pays for its baseline windows */
     if (b) {
         ta.paired = 1;
         ta.pair_calls = tb.r.calls;
@@ -440,6 +477,8 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = open_cell(z, &w[i], err);
     wcell *b = base >= 0 && !w[base].dead ? &w[base] : NULL;
+    if (b)
+        b->trusted = 1;
     /* the exchange: on the baseline (hashbench's own code), else on the
      * first cell that opened, said so in its record */
     wcell *ex = b;
@@ -461,7 +500,9 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
     if (rc == 0 && (!order || !act))
         rc = hb_fail(err, "out of memory");
     int pairs = z->o->pairs < 2 ? 2 : z->o->pairs;
-    for (int p = 0; rc == 0 && p < pairs; p++) {
+    for (;;) {
+        if (rc != 0)
+            break;
         if (b && b->dead) {
             for (size_t i = 0; i < n; i++)
                 if (&w[i] != b) {
@@ -473,9 +514,13 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
             break;
         }
         size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (&w[i] != b && !w[i].dead)
+        for (size_t i = 0; i < n; i++) {
+            if (&w[i] == b || w[i].dead || w[i].stopped)
+                continue;
+            w[i].stopped = stop_reason(z, &w[i], pairs);
+            if (!w[i].stopped)
                 act[m++] = i;
+        }
         if (m == 0)
             break;
         int round = (*z->round)++;
@@ -500,13 +545,22 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
         if (&w[i] != b)
             rc = verify_cell(z, &w[i], err);
     double elapsed = hb_mono_s() - start;
+    double spent[n ? n : 1];
+    int stops[n ? n : 1];
+    for (size_t i = 0; i < n; i++) {
+        spent[i] = w[i].spent_s;
+        stops[i] = w[i].stopped;
+    }
     for (size_t i = 0; i < n; i++) {
         ilv_cell *cell = w[i].c;
         free_cell(z, &w[i]);
         plan_outcome *o = &cell->out;
         o->session = 1;
         o->processes = 1;
-        o->elapsed_s = elapsed;
+        o->elapsed_s = spent[i] > 0 ? spent[i] : elapsed;
+        o->budget_s = z->budget_s;
+        if (o->ok && stops[i] != PLAN_STOP_NONE)
+            o->stopped = stops[i];
         o->exchange_ns = z->exchange_ns;
         snprintf(o->exchange_by, sizeof o->exchange_by, "%s", z->exchange_by);
         snprintf(o->figure, sizeof o->figure, "%s",
@@ -524,7 +578,8 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
 int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,
                 hb_err *err)
 {
-    wsize z = {s, o, o->cls ? o->cls : &session_probe, 0, 0, "", NULL, 0, NULL};
+    wsize z = {s, o, o->cls ? o->cls : &session_probe, 0, 0, "", NULL, 0, 0, NULL};
+    z.budget_s = s->budget_explicit && s->budget_s > 0 ? s->budget_s : WINDOWS_AUTO_BUDGET_S;
     int round = 0;
     z.round = &round;
     size_t want = windows_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY);

@@ -16,11 +16,18 @@
  * each window calls are drawn at random (getrandom) and kept for the
  * independent check of the cell's digests at the end of its size.
  *
+ * A cell takes its pairs (--trials, with at least the guide's 100 calls)
+ * unless its budget (its windows and its baseline windows' wall time:
+ * --budget, after 2 pairs, else WINDOWS_AUTO_BUDGET_S once it has the 100
+ * calls) or the hard cap on a cell ends it first; the record says which.
+ *
  * No window is dropped, retried or marked disturbed: a failure in a window
- * ends its cell (CRASH, TIMEOUT, ...), and a window whose per-call cost
- * departs from the cell's calibration by more than WINDOWS_CALIB_FACTOR,
- * a session that gains CPU time between its windows, or digests the
- * independent check does not reproduce, make the cell INCONSISTENT. */
+ * ends its cell (CRASH, TIMEOUT, ...), and a session that gains CPU time
+ * between its windows, digests the independent check does not reproduce,
+ * or windows cheaper per call than calibration by more than
+ * WINDOWS_CALIB_FACTOR twice (calibration is taken again once: the host's
+ * speed moves) make the cell INCONSISTENT; the baseline, hashbench's own
+ * code, is not held to calibration. */
 #ifndef HB_MEASURE_WINDOWS_H
 #define HB_MEASURE_WINDOWS_H
 
@@ -39,6 +46,8 @@
 #define WINDOWS_MAX_BYTES (32u << 20) /* messages of one window, at most */
 #define WINDOWS_CALIB_FACTOR 3.0    /* a window's per-call cost against calibration */
 #define WINDOWS_EXCHANGE_WINDOWS 15 /* empty windows that measure the exchange */
+#define WINDOWS_AUTO_BUDGET_S 10.0  /* a cell's wall time without --budget, once it
+                                       has the guide's 100 calls */
 #define WINDOWS_FAKE_FRACTION 0.01  /* the independent check catches a library
                                        faking this share of its calls ... */
 #define WINDOWS_CATCH_PROBABILITY 0.99 /* ... with this probability */

@@ -28,6 +28,7 @@
 #include "probe_codes.h"
 #include "probe_wire.h"
 #include "chain.h"
+#include "kat/guard.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -228,22 +229,15 @@ static int parse_args(int argc, char **argv, probe_args *a)
     return 0;
 }
 
-/* A message of SIZE bytes ending just before 1 MiB of PROT_NONE pages, so
- * that a read even far past its end faults (the span costs address space
- * only, no memory). */
-#define MSG_GUARD_SPAN (1UL << 20)
-static unsigned char *map_message(unsigned long long size)
+/* A message of SIZE bytes ending just before 1 MiB of PROT_NONE pages
+ * (kat/guard.h, as the runner places its messages), filled with the
+ * fixed message; NULL when it cannot be mapped. */
+static unsigned char *map_message(unsigned long long size, kat_guarded *g)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    size_t pages = (size_t)((size + page - 1) / page);
-    size_t guard = (MSG_GUARD_SPAN + page - 1) / page * page;
-    unsigned char *base = mmap(NULL, pages * page + guard, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED)
+    hb_err e;
+    if (kat_guarded_alloc(g, (size_t)size, &e) != 0)
         return NULL;
-    if (mprotect(base + pages * page, guard, PROT_NONE) != 0)
-        return NULL;
-    unsigned char *msg = base + pages * page - size;
+    unsigned char *msg = kat_guarded_msg(g, (size_t)size);
     for (unsigned long long i = 0; i < size; i++)
         msg[i] = probe_message_byte(i, size);
     return msg;
@@ -292,6 +286,8 @@ typedef struct probe_ctx {
     unsigned char *msg[PROBE_WIRE_BUFFERS]; /* msg[0] carries the checks */
     unsigned char *copy, *digest, *first;
     unsigned char *digests; /* the timed calls' digests, one slot each */
+    kat_guarded check;      /* the checks' message, before its guard pages */
+    kat_guarded buffers[PROBE_WIRE_BUFFERS]; /* the timed messages' */
     uint64_t *delta;        /* probe_window_words */
     size_t digest_bytes;
     unsigned long long bits;
@@ -309,31 +305,38 @@ static int unwritten(const unsigned char *first, const unsigned char *second,
     return 0;
 }
 
-/* One call of the checks; FILL is the digest's content before it. */
-static int checked_call(probe_ctx *c, unsigned long long size, int fill)
+/* One call of the checks (kat/guard.h, the runner's guarded call: guard
+ * pages after the message, its bytes compared after the call, guard bytes
+ * around the digest), the digest's bytes set to FILL before it; its digest
+ * into OUT. */
+static int checked_call(probe_ctx *c, unsigned long long size, int fill, unsigned char *out)
 {
-    memset(c->digest, fill, c->digest_bytes);
-    int rc = c->fn(c->digest_bits, c->msg[0], c->bits, c->digest);
-    if (rc != 0)
-        return fail(PROBE_ERROR_RETURN, "CryptHash returned %d on a %llu-byte message",
-                    rc, size);
-    if (memcmp(c->msg[0], c->copy, size) != 0)
-        return fail(PROBE_INPUT_MODIFIED, "CryptHash changed its input message");
-    if (!guards_intact(c->digest, c->digest_bytes))
-        return fail(PROBE_OVERFLOW, "CryptHash wrote outside the %zu-byte digest",
-                    c->digest_bytes);
-    return 0;
+    kat_fault f;
+    hb_err e;
+    memset(&f, 0, sizeof f);
+    int rc = kat_guarded_call_fill(c->fn, c->digest_bits, &c->check, 8 * size, out, fill,
+                                   &f, &e);
+    if (rc < 0)
+        return fail(PROBE_SETUP, "%s", e.msg);
+    if (rc == 0)
+        return 0;
+    int code = f.kind == KAT_FAULT_OVERFLOW ? PROBE_OVERFLOW
+               : f.kind == KAT_FAULT_INPUT  ? PROBE_INPUT_MODIFIED
+                                            : PROBE_ERROR_RETURN;
+    return fail(code, "%s on a %llu-byte message", f.detail, size);
 }
 
 /* The checks before timing: return 0, input unchanged, no write outside the
  * digest, every digest byte written, the same digest twice. */
 static int check_library(probe_ctx *c, unsigned long long size)
 {
-    int rc = checked_call(c, size, 0x00);
+    unsigned char *m = kat_guarded_msg(&c->check, (size_t)size);
+    for (unsigned long long i = 0; i < size; i++)
+        m[i] = probe_message_byte(i, size);
+    int rc = checked_call(c, size, 0x00, c->first);
+    if (rc == 0)
+        rc = checked_call(c, size, 0xFF, c->digest);
     if (rc)
-        return rc;
-    memcpy(c->first, c->digest, c->digest_bytes);
-    if ((rc = checked_call(c, size, 0xFF)) != 0)
         return rc;
     if (memcmp(c->first, c->digest, c->digest_bytes) != 0) {
         if (unwritten(c->first, c->digest, c->digest_bytes))
@@ -380,7 +383,10 @@ static int setup(const probe_args *a, probe_ctx *c)
     if (!c->fn)
         return fail(PROBE_LOADFAIL, "no CryptHash in %s", a->lib);
     for (int b = 0; b < PROBE_WIRE_BUFFERS; b++)
-        c->msg[b] = map_message(a->size);
+        c->msg[b] = map_message(a->size, &c->buffers[b]);
+    hb_err e;
+    if (kat_guarded_alloc(&c->check, (size_t)a->size, &e) != 0)
+        return fail(PROBE_SETUP, "%s", e.msg);
     c->copy = malloc(a->size + 1);
     unsigned char *buf = malloc(c->digest_bytes + 2 * GUARD_BYTES);
     c->first = malloc(c->digest_bytes);

@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <seccomp.h>
@@ -161,6 +162,14 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
         if (rc == 0)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
                                   SCMP_A2(SCMP_CMP_EQ, MADV_MERGEABLE));
+        /* a task may switch off every counter attached to it, whoever
+         * opened it: not the one hashbench holds on a session */
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+                                  SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_DISABLE));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+                                  SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_ENABLE));
     }
     if (rc != 0) {
         seccomp_release(ctx);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 #include <openssl/evp.h>
 
@@ -33,9 +34,10 @@ typedef struct fake_lib {
     double cost_ns;
     int fake_every;       /* >0: every fake_every-th call's digest is wrong */
     int gain_after;       /* >0: CPU time appears between windows after this many */
-    int slow_calibration; /* its session's first 6 windows cost 10x */
+    int slow_calibration; /* windows of 1, 4, 16, 64 ... calls (calibration's) cost 10x */
     int fail_at;          /* >0: the window with this index fails (CRASH) */
     int multiplexed;      /* cycles: 1 every other window, 2 always, not counted */
+    int sleep_ms;         /* wall time of each of its windows */
 } fake_lib;
 
 static fake_lib libs[4];
@@ -91,6 +93,10 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
     if (w->raw)
         memcpy(s->region, w->raw, w->calls * s->size);
     s->windows++;
+    if (s->lib->sleep_ms) {
+        struct timespec ts = {0, s->lib->sleep_ms * 1000000L};
+        nanosleep(&ts, NULL);
+    }
     if (s->lib->fail_at && s->windows == s->lib->fail_at) {
         s->failed = 1;
         f->status = SESSION_FAILED;
@@ -106,7 +112,10 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
             s->digests[i * 32] ^= 1;
     }
     double cost = s->lib->cost_ns;
-    if (s->lib->slow_calibration && s->windows <= 6)
+    if (s->lib->slow_calibration == 2 && s->windows <= 6)
+        cost *= 10; /* the host, not the library: its first windows only */
+    else if (s->lib->slow_calibration == 1 && (w->calls & (w->calls - 1)) == 0 &&
+        __builtin_ctzll(w->calls) % 2 == 0)
         cost *= 10;
     f->gained_ns = s->lib->gain_after && s->windows > s->lib->gain_after ? 5000 : 0;
     f->cpu_ns = (unsigned long long)llround(EXCHANGE_NS + cost * (double)w->calls);
@@ -177,10 +186,14 @@ static ilv_cell *cells_for(size_t n, unsigned long long size)
     return c;
 }
 
+static double budget_s; /* > 0: an explicit --budget */
+
 static int run(ilv_cell *c, size_t n, int pairs, int verify)
 {
     plan_settings s;
     memset(&s, 0, sizeof s);
+    s.budget_s = budget_s;
+    s.budget_explicit = budget_s > 0;
     s.planner = "interleaved";
     s.seed = 0x1234;
     windows_opts o = {&fake_class, "/fake/probe", 2e9, pairs, 10, verify ? verify_sm3 : NULL,
@@ -195,10 +208,11 @@ static int run(ilv_cell *c, size_t n, int pairs, int verify)
 static void set_libs(void)
 {
     memset(libs, 0, sizeof libs);
-    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0};
-    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0};
-    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0};
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0};
     n_libs = 3;
+    budget_s = 0;
     windows_after_failure = 0;
     checked_samples = 0;
 }
@@ -297,6 +311,44 @@ static void test_slow_calibration_inconsistent(void **state)
     free_cells(c, 3);
 }
 
+/* The host slowed calibration once: calibration is taken again, and the
+ * cell is measured. */
+static void test_slow_calibration_once_recalibrated(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[1].slow_calibration = 2;
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    assert_true(c[1].out.ok);
+    assert_int_equal(c[1].out.n_trials, 4);
+    free_cells(c, 3);
+}
+
+/* A slow cell stops at its explicit budget after 2 pairs, the others take
+ * their pairs; without a budget it takes them all. */
+static void test_budget(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[2].sleep_ms = 100;
+    budget_s = 0.3;
+    ilv_cell *c = cells_for(3, 64);
+    assert_int_equal(run(c, 3, 6, 0), 0);
+    assert_true(c[2].out.ok);
+    assert_int_equal(c[2].out.n_trials, 2);
+    assert_int_equal(c[2].out.stopped, PLAN_STOP_BUDGET);
+    assert_int_equal(c[1].out.n_trials, 6);
+    assert_int_equal(c[1].out.stopped, PLAN_STOP_TRIALS);
+    free_cells(c, 3);
+    set_libs();
+    libs[2].sleep_ms = 10;
+    c = cells_for(3, 64);
+    assert_int_equal(run(c, 3, 6, 0), 0);
+    assert_int_equal(c[2].out.n_trials, 6);
+    free_cells(c, 3);
+}
+
 static void test_failure_ends_cell(void **state)
 {
     (void)state;
@@ -355,6 +407,8 @@ int main(void)
         cmocka_unit_test(test_faked_digests_caught),
         cmocka_unit_test(test_gained_cpu_inconsistent),
         cmocka_unit_test(test_slow_calibration_inconsistent),
+        cmocka_unit_test(test_slow_calibration_once_recalibrated),
+        cmocka_unit_test(test_budget),
         cmocka_unit_test(test_failure_ends_cell),
         cmocka_unit_test(test_baseline_failure_fails_its_size),
         cmocka_unit_test(test_cycles_counted_or_repeated),

@@ -3,6 +3,13 @@
  * the attempt succeeded, "name errno" when the kernel refused it), so that
  * the test can check each refusal. Plain libc, no test framework. */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+#include <time.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +21,11 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static void *idle(void *arg)
+{
+    return arg;
+}
 
 static void report(const char *name, int ok)
 {
@@ -42,6 +54,23 @@ int main(int argc, char **argv)
     report("open_outside", open(outside, O_RDONLY) >= 0);
     report("write_usr", open("/usr/hb-sandbox-test", O_WRONLY | O_CREAT, 0644) >= 0);
     report("write_cwd", open("written-here", O_WRONLY | O_CREAT, 0644) >= 0);
+    /* what a timed session may not do (the SESSION profile) */
+    pthread_t t;
+    errno = pthread_create(&t, NULL, idle, NULL);
+    report("thread", errno == 0);
+    timer_t timer;
+    struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1};
+    report("timer_create", timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0);
+    struct itimerval it = {{0, 0}, {1, 0}};
+    report("setitimer", setitimer(ITIMER_REAL, &it, NULL) == 0);
+    it.it_value.tv_sec = 0;
+    setitimer(ITIMER_REAL, &it, NULL);
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    report("sched_setaffinity", sched_setaffinity(0, sizeof set, &set) == 0);
+    report("perf_events_disable", prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0) == 0);
+    void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    report("madvise_mergeable", page != MAP_FAILED && madvise(page, 4096, MADV_MERGEABLE) == 0);
     fflush(stdout);
     return 0;
 }

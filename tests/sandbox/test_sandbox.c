@@ -86,6 +86,34 @@ static void test_run_profile(void **state)
     assert_false(hb_is_dir(scratch));
 }
 
+/* A timed session's profile: the run profile's refusals, and no thread,
+ * timer, affinity change, counter switch or page merging either; the run
+ * profile itself allows threads and timers (the KAT runner's libraries
+ * may use them). */
+static void test_session_profile(void **state)
+{
+    char scratch[4096];
+    hb_err err;
+    (void)state;
+    assert_int_equal(hb_stage_scratch(scratch, sizeof scratch, &err), 0);
+    char *out = run_inside(HB_SANDBOX_SESSION, scratch);
+    expect(out, "fork EPERM");
+    expect(out, "ptrace EPERM");
+    expect(out, "thread EPERM");
+    expect(out, "timer_create EPERM");
+    expect(out, "setitimer EPERM");
+    expect(out, "sched_setaffinity EPERM");
+    expect(out, "perf_events_disable EPERM");
+    expect(out, "madvise_mergeable EPERM");
+    free(out);
+    out = run_inside(HB_SANDBOX_RUN, scratch);
+    expect(out, "thread ok");
+    expect(out, "timer_create ok");
+    expect(out, "sched_setaffinity ok");
+    free(out);
+    hb_stage_scratch_remove(scratch);
+}
+
 /* The compiler's profile may start processes; everything else holds. */
 static void test_compile_profile(void **state)
 {
@@ -147,6 +175,7 @@ int main(void)
     fclose(f);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_profile),
+        cmocka_unit_test(test_session_profile),
         cmocka_unit_test(test_compile_profile),
         cmocka_unit_test(test_stage_liveness),
     };
