@@ -13,8 +13,9 @@
 #     ticks per call (derived.mean_ticks_per_call) of its record against
 #     those of the honest copy's at the same size;
 #  2. hashbench validate accepts the published dataset, and refuses a copy
-#     in which the fixture's figures are what it hoped for (every trial's
-#     ticks, ns and CPU times and the derived figures 10 % lower);
+#     in which the fixture's records are what it hoped for: an OK record
+#     with the figures the probe reports (every trial's ticks, ns and CPU
+#     time) and the derived figures 10 % lower, any other relabelled OK;
 #  3. nothing is left on the host: no file a fixture tried to leave (named
 #     hbta-*) in /tmp, /dev/shm, /var/tmp, the run directory or the working
 #     folder, no staging folder of the campaign's hashbench in /tmp, and no
@@ -25,7 +26,8 @@
 # (docs/THREAT_MODEL.md). Its figure is printed; when records say which
 # implementation verified the digests (verified_by), it must not claim an
 # independent one.
-# The campaign's duration is printed. When `hashbench run` has no
+# The campaign's duration is printed; with HB_TIMING_KEEP=DIR the run
+# directory and the dataset are kept in DIR. When `hashbench run` has no
 # --no-independent-check yet, the campaign runs without it (and says so).
 #   timing_attacks.sh BUILD_DIR SOURCE_DIR
 # ok() never fails, so "A && ok || bad" is an if-then-else here.
@@ -169,7 +171,7 @@ for f in $RESIDUAL; do
         line=$(grep "^RESIDUAL $size $f " "$T/judge.txt" || true)
         case $line in
             "") bad "$f at $size bytes: not judged" ;;
-            *[Oo]pen[Ss][Ss][Ll]*|*independent*) bad "$f at $size bytes claims an independent check: $line" ;;
+            *[Oo]pen[Ss][Ss][Ll]*) bad "$f at $size bytes claims an independent check: $line" ;;
             *) ok "$f at $size bytes (residual, reported): ${line#RESIDUAL "$size" "$f" }" ;;
         esac
     done
@@ -188,31 +190,33 @@ for f in $FIXTURES $RESIDUAL; do
     cp -R "$T/data" "$T/tampered"
     n=$(python3 - "$T/tampered/$SYSTEM/records/$f" <<'EOF'
 import json, os, sys
+# An OK record: the figures the probe reports (ticks, ns, cpu_ns of every
+# trial) and the derived figures 10 % lower, hashbench's own outside
+# figures as recorded. Another record: relabelled OK, as if never caught.
 d, n = sys.argv[1], 0
-SCALE = ("ticks", "ns", "cpu_ns", "window_ns", "window_cpu_ns", "process_cpu_ns")
-def scale(x):
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if k in SCALE and isinstance(v, (int, float)) and not isinstance(v, bool):
-                x[k] = type(v)(v * 0.9)
-            elif k != "pair":
-                scale(v)
-for name in (os.listdir(d) if os.path.isdir(d) else []):
+for name in (sorted(os.listdir(d)) if os.path.isdir(d) else []):
     p = os.path.join(d, name)
     with open(p) as f:
         r = json.load(f)
-    for t in r.get("trials", []):
-        scale(t)
-    der = r.get("derived") or {}
-    for k in ("mean_ticks_per_call", "ticks_per_byte", "mean_ns_per_call", "median_trial_mean",
-              "min_trial_mean", "max_trial_mean", "q1_trial_mean", "q3_trial_mean",
-              "ci95_low", "ci95_high"):
-        if isinstance(der.get(k), (int, float)):
-            der[k] *= 0.9
-    pr = der.get("paired_ratio") or {}
-    for k in ("ratio", "ci95_low", "ci95_high"):
-        if isinstance(pr.get(k), (int, float)):
-            pr[k] *= 0.9
+    if r.get("status") == "OK":
+        for t in r.get("trials", []):
+            for k in ("ticks", "ns", "cpu_ns"):
+                if isinstance(t.get(k), int) and not isinstance(t.get(k), bool):
+                    t[k] = int(t[k] * 0.9)
+        der = r.get("derived") or {}
+        for k in ("mean_ticks_per_call", "ticks_per_byte", "mean_ns_per_call",
+                  "median_trial_mean", "min_trial_mean", "max_trial_mean",
+                  "q1_trial_mean", "q3_trial_mean", "ci95_low", "ci95_high"):
+            if isinstance(der.get(k), (int, float)):
+                der[k] *= 0.9
+        if isinstance(der.get("mb_per_s"), (int, float)):
+            der["mb_per_s"] /= 0.9
+        pr = der.get("paired_ratio") or {}
+        for k in ("ratio", "ci95_low", "ci95_high"):
+            if isinstance(pr.get(k), (int, float)):
+                pr[k] *= 0.9
+    else:
+        r["status"], r["failure"] = "OK", ""
     with open(p, "w") as f:
         json.dump(r, f, indent=1)
     n += 1
@@ -224,11 +228,16 @@ EOF
         continue
     fi
     if "$B" validate "$T/tampered" >"$T/tampered.log" 2>&1; then
-        bad "$f: validate accepts its records with figures 10 % lower"
+        bad "$f: validate accepts its records with figures 10 % lower, or relabelled OK"
     else
-        ok "$f: validate refuses its records with figures 10 % lower"
+        ok "$f: validate refuses its records with figures 10 % lower, or relabelled OK"
     fi
 done
+if [ -n "${HB_TIMING_KEEP:-}" ]; then
+    mkdir -p "$HB_TIMING_KEEP"
+    cp -R "$T/run" "$T/data" "$T/run.log" "$T/judge.txt" "$HB_TIMING_KEEP/"
+    echo "kept the run directory and the dataset in $HB_TIMING_KEEP"
+fi
 
 # ---- nothing left on the host
 find /tmp /dev/shm /var/tmp -mindepth 1 -maxdepth 1 2>/dev/null \

