@@ -37,7 +37,7 @@ set -eu
 BUILD=$1
 SRC=$2
 B=$BUILD/hashbench
-FIXTURES="RecogniseContext SlowCalibrate Rewrite SpoilSlow Precompute BatchAhead Aftermath FailSlow"
+FIXTURES="RecogniseContext SlowCalibrate Rewrite CalibrateRewrite SpoilSlow Precompute BatchAhead Aftermath FailSlow"
 RESIDUAL="RecogniseContent"
 SYSTEM=timing-attacks
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-timing-attacks.XXXXXX")
@@ -79,7 +79,7 @@ for f in $FIXTURES $RESIDUAL; do PKGS="$PKGS $T/pkgs/$f"; done
 start=$(date +%s)
 # shellcheck disable=SC2086
 (cd "$T/cwd" && exec "$B" run --run-dir "$T/run" --system "$SYSTEM" --allow-unfit-host \
-    --sizes 128,16384 --no-loop --jobs 1 $INDEP $PKGS "$T/pkgs/Honest") \
+    --sizes 128,16384 --no-loop $INDEP $PKGS "$T/pkgs/Honest") \
     >"$T/run.log" 2>&1 &
 HB_PID=$!
 RC=0
