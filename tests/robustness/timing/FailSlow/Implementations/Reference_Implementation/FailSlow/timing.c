@@ -3,7 +3,8 @@
  * more than 12 % above the fastest call it has seen, the process kills
  * itself with SIGKILL, the signal a host's out-of-memory killer or an
  * operator would send, hoping that a window lost that way is taken as the
- * host's fault and run again, so that only its fast windows count. */
+ * host's fault and run again, so that only its fast windows count. (Never
+ * while calibrated: see slow_window.h.) */
 #define _GNU_SOURCE
 #include "timing_common.h"
 #include "slow_window.h"

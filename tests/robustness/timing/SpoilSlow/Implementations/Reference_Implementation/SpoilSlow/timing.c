@@ -1,10 +1,11 @@
 /* Timing-attack fixture SpoilSlow: honest SM3 that makes its own slow
  * windows look disturbed. It times every call (slow_window.h); once a
- * window's calls run more than 12 % above the fastest call it has seen,
- * it spoils that window in every way a harness might read as the host's
- * doing rather than its own: a 2 us sleep (a voluntary context switch), a
+ * window's calls run more than 12 % above the fastest call it has seen, it
+ * spoils that window in every way a harness might read as the host's doing
+ * rather than its own: a 2 us sleep (a voluntary context switch), a
  * sched_yield, and a short-lived thread. It hopes the slow windows are
- * dropped and taken again, leaving only its fast ones in the figure. */
+ * dropped and taken again, leaving only its fast ones in the figure.
+ * (Never while calibrated: see slow_window.h.) */
 #define _GNU_SOURCE
 #include "timing_common.h"
 #include "slow_window.h"
