@@ -1,6 +1,6 @@
 /* The slow-window detector of the fixtures SpoilSlow and FailSlow: each
  * call is timed with the time-stamp counter; calls less than 20 us apart
- * form one window; a window is slow once, after at least 16 calls, its
+ * form one window; a window is slow once, after at least 4 calls, its
  * mean call took more than SLOW_FACTOR times the fastest call this process
  * has seen at that length. ta_slow_window() answers 1 once per slow window
  * (the caller then spoils or ends it), never while the process looks like
@@ -47,7 +47,7 @@ static int ta_slow_window(unsigned long long bits, uint64_t t0, uint64_t t1)
         sw_min_ticks = took;
     sw_run_ticks += took;
     sw_run_calls++;
-    if (sw_flagged || sw_run_calls < 16 || sw_calibrating() ||
+    if (sw_flagged || sw_run_calls < 4 || sw_calibrating() ||
         (double)sw_run_ticks <= SLOW_FACTOR * (double)sw_run_calls * (double)sw_min_ticks)
         return 0;
     sw_flagged = 1;
