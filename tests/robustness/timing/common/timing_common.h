@@ -87,17 +87,6 @@ TA_UNUSED static int ta_cmdline_has(const char *needle)
     return 0;
 }
 
-/* The number after the argument KEY on the command line, or DFLT. */
-TA_UNUSED static unsigned long long ta_cmdline_num(const char *key, unsigned long long dflt)
-{
-    static char cmd[16384];
-    long n = ta_read("/proc/self/cmdline", cmd, sizeof cmd);
-    for (long i = 0; i < n; i += (long)strlen(cmd + i) + 1)
-        if (strcmp(cmd + i, key) == 0 && i + (long)strlen(key) + 1 < n)
-            return strtoull(cmd + i + strlen(key) + 1, NULL, 10);
-    return dflt;
-}
-
 /* 1 when the executable's name contains "probe" (hashbench's timer). */
 TA_UNUSED static int ta_in_probe(void)
 {
