@@ -145,8 +145,9 @@ for size in SIZES:
                   str(r.get("failure", ""))[:160].replace("\n", " ")))
             continue
         pr, mt = figures(r)
-        if pr is None or mt is None:
-            print("%s %d %s caught: OK record without figures" % (kind, size, f))
+        if pr is None or mt is None: # nothing to judge: not a catch
+            print("%s %d %s unjudged: an OK record without derived.paired_ratio.ratio "
+                  "or derived.mean_ticks_per_call" % (kind, size, f))
             continue
         gain_r, gain_t = 1 - pr / hr, 1 - mt / ht
         verdict = "gained" if max(gain_r, gain_t) > 0.02 else "held"
@@ -170,7 +171,7 @@ for f in $RESIDUAL; do
     for size in 128 16384; do
         line=$(grep "^RESIDUAL $size $f " "$T/judge.txt" || true)
         case $line in
-            "") bad "$f at $size bytes: not judged" ;;
+            ""|*" unjudged:"*) bad "$f at $size bytes: ${line:-not judged}" ;;
             *[Oo]pen[Ss][Ss][Ll]*) bad "$f at $size bytes claims an independent check: $line" ;;
             *) ok "$f at $size bytes (residual, reported): ${line#RESIDUAL "$size" "$f" }" ;;
         esac
