@@ -20,10 +20,10 @@
 #     hbta-*) in /tmp, /dev/shm, /var/tmp, the run directory or the working
 #     folder, no staging folder of the campaign's hashbench in /tmp, and no
 #     process still running a library of the campaign.
-# RecogniseContent is judged apart: it fakes the digests of messages that
-# no KAT vector covers, as a pure function of the message, so no check by
-# the same library can tell; only an implementation it did not write can
-# (docs/THREAT_MODEL.md). Its figure is printed; when records say which
+# RecogniseContent is judged apart: it fakes the digest of every message of
+# a guide size but the official KAT messages (which the public DRNG gives
+# it), as a function of the message, so no check by the same library can
+# tell; only an implementation it did not write can (docs/THREAT_MODEL.md). Its figure is printed; when records say which
 # implementation verified the digests (verified_by), it must not claim an
 # independent one.
 # The campaign's duration is printed; with HB_TIMING_KEEP=DIR the run
