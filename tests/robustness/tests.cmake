@@ -19,10 +19,18 @@ hb_add_test(robustness_malformed
 add_test(NAME robustness_malformed_cli
   COMMAND sh ${RB_DIR}/malformed_cli.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(robustness_malformed_cli PROPERTIES TIMEOUT 120)
+# Timing attacks: one campaign of the fixtures of tests/robustness/timing/
+# beside an honest copy of examples/SM3 at two sizes; each fixture caught
+# (its record's status) or no more than 2 % better than the honest copy,
+# validate refusing their figures lowered, nothing left on the host.
+add_test(NAME robustness_timing_attacks
+  COMMAND sh ${RB_DIR}/timing_attacks.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_timing_attacks PROPERTIES TIMEOUT 600)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
 set_tests_properties(robustness_hostile PROPERTIES COST 85)
 set_tests_properties(robustness_malformed_cli PROPERTIES COST 18)
+set_tests_properties(robustness_timing_attacks PROPERTIES COST 120)
 if(TEST robustness_fuzz)
   set_tests_properties(robustness_fuzz PROPERTIES COST 45)
 endif()
