@@ -5,7 +5,9 @@
  * library that shrinks or seals it breaks its session, never hashbench).
  * The process is stopped (SIGSTOP, every thread) whenever hashbench is not
  * timing it: the raw messages are written then, and its CPU time is read
- * then, exactly, before and after each window. */
+ * then, exactly, before and after each window. Where the kernel lets
+ * hashbench make one, the process runs in a memory cgroup of its own
+ * (sandbox/memcg.h), besides its rlimits. */
 #include "measure/session.h"
 
 #include <errno.h>
@@ -26,11 +28,13 @@
 #include "common/proc.h"
 #include "measure/procview.h"
 #include "probe/probe_wire.h"
+#include "sandbox/memcg.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/stage.h"
 
 #define SESSION_STOP_S 2.0    /* for the whole thread group to stop */
 #define SESSION_EXIT_S 2.0    /* for the process to end after "end" */
+#define SESSION_MEMORY_BYTES (4ULL << 30) /* its memory cgroup's limit */
 
 typedef struct probe_session {
     hb_proc_child child;
@@ -43,6 +47,7 @@ typedef struct probe_session {
     int broken;               /* no more windows */
     long long last_cpu;       /* CPU time when it was last stopped */
     procview_cycles cycles;
+    hb_memcg memcg;           /* its own memory cgroup, where one can be made */
     char nonce[PROBE_WIRE_NONCE_HEX];
     char scratch[PATH_MAX];
     unsigned char *digests;
@@ -235,6 +240,9 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     }
     if (rq->cycles)
         procview_cycles_open(&s->cycles, s->pid); /* else fd -1: CPU time */
+    char name[64];
+    snprintf(name, sizeof name, "hashbench-%ld-session-%ld", (long)getpid(), s->pid);
+    hb_memcg_enter(&s->memcg, NULL, name, s->pid, SESSION_MEMORY_BYTES); /* best effort */
     if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
         s->broken = 1;
         set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe could not be "
@@ -388,6 +396,7 @@ static void close_session(void *state, session_figure *f)
         }
     }
     procview_cycles_close(&s->cycles);
+    hb_memcg_remove(&s->memcg);
     if (s->shm >= 0)
         close(s->shm);
     free(s->digests);
