@@ -16,6 +16,14 @@
 
 int report_site(const char *data_dir, const char *out_dir, hb_err *err);
 
+/* report_site with a submitter's self-assessment SA_PATH (NULL: none;
+ * report/selfassess.h): each candidate page it claims figures for gets a
+ * section holding them against the system's figures. Fails before writing
+ * anything when the file cannot be read or names an instance a system does
+ * not have. */
+int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
+                   hb_err *err);
+
 /* Writes CSV_PATH (atomically): a header and one row per record (system,
  * candidate, instance, size) with the headline and dispersion figures, RFC
  * 4180 (CRLF line ends, fields quoted when they hold a comma, quote or line
