@@ -415,11 +415,13 @@ static int text_clock(sa_file *f, char **tk, size_t n, long line, hb_err *err)
 {
     static const char *const hz_units[] = {"Hz", "kHz", "MHz", "GHz"};
     static const double hz_factors[] = {1, 1e3, 1e6, 1e9};
-    if (n < 3 || strcasecmp(tk[0], "clock"))
+    double v, p;
+    /* "clock max 2.10 GHz" or "clock 2.10 GHz", not "Clock counter" */
+    if (n < 3 || strcasecmp(tk[0], "clock") ||
+        (strcasecmp(tk[1], "max") && parse_num(tk[1], &v, &p) < 0))
         return 0;
     for (size_t i = 1; i + 1 < n; i++) {
         size_t k = i;
-        double v, p;
         char unit[16];
         snprintf(unit, sizeof unit, "%s", tk[i + 1]);
         unit[strcspn(unit, ",;")] = '\0';

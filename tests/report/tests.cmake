@@ -11,6 +11,10 @@ hb_add_test(report_validate TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_validate.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
 target_include_directories(report_validate PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
+hb_add_test(report_compare TIMEOUT 120
+  SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_compare.c
+          ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
+target_include_directories(report_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
 
 # The commands as a user runs them: exit status 0 and the whole summary line
 # (tests/expect_output.sh; the site's 32 pages are 11 HTML, 11 Markdown and
