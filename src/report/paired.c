@@ -14,11 +14,11 @@ static double num(const json_t *o, const char *key)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-int paired_read(const json_t *record, paired_figure *out)
+int paired_recorded(const json_t *derived, paired_figure *out)
 {
     memset(out, 0, sizeof *out);
     out->ratio = out->lo = out->hi = NAN;
-    const json_t *pr = json_object_get(json_object_get(record, "derived"), "paired_ratio");
+    const json_t *pr = json_object_get(derived, "paired_ratio");
     if (json_is_object(pr)) {
         out->ratio = num(pr, "ratio");
         out->lo = num(pr, "ci95_low");
@@ -30,6 +30,12 @@ int paired_read(const json_t *record, paired_figure *out)
         out->est = json_is_string(e) && strcmp(json_string_value(e), "median") == 0
                        ? PAIRED_MEDIAN : PAIRED_GEOMEAN;
     }
+    return isfinite(out->ratio);
+}
+
+int paired_read(const json_t *record, paired_figure *out)
+{
+    paired_recorded(json_object_get(record, "derived"), out);
     const json_t *trials = json_object_get(record, "trials");
     size_t n = json_array_size(trials);
     out->q = malloc((n ? n : 1) * sizeof *out->q);

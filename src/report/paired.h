@@ -3,8 +3,9 @@
  * per-pair ratios behind it (recomputed from the raw trials by the rule of
  * measure/stats.h), and the ratio of two such ratios with a bootstrap
  * interval. Every reader of a paired ratio outside the measure stage goes
- * through paired_read, so that a change of the record's estimator (its
- * "estimator" field) is followed in one place: paired_center. */
+ * through paired_recorded (the record's figure) or paired_read (with the
+ * per-pair ratios), so that a change of the record's paired section or of
+ * its estimator (its "estimator" field: paired_center) is followed here. */
 #ifndef HB_REPORT_PAIRED_H
 #define HB_REPORT_PAIRED_H
 
@@ -26,6 +27,12 @@ typedef struct paired_figure {
     double *q;              /* per-pair ratios, in trial order (malloc'd) */
     size_t n;
 } paired_figure;
+
+/* The record's own paired ratio from its DERIVED object (ratio, interval,
+ * pairs, estimator) into OUT, leaving the per-pair ratios empty: for
+ * readers that show the figure only. Returns 1 when DERIVED has a paired
+ * ratio with a finite ratio, else 0 (figures NaN). */
+int paired_recorded(const json_t *derived, paired_figure *out);
 
 /* Fills OUT from the record RECORD (a measurement record's JSON): the
  * recorded paired ratio and the per-pair ratios of its trials (those where
