@@ -5,6 +5,7 @@
  * system or the locale. */
 #include "report/dataset.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,11 +374,19 @@ int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err)
 
 int report_dataset_load_path(const char *path, report_dataset *ds, hb_err *err)
 {
-    char root[4096], name[1024];
+    char root[4096], name[1024], real[PATH_MAX];
     memset(ds, 0, sizeof *ds);
     size_t len = strlen(path);
     while (len > 1 && path[len - 1] == '/')
         len--;
+    /* "." and ".." name their folder only once resolved */
+    if (((len == 1 || (len >= 2 && path[len - 2] == '/')) && path[len - 1] == '.') ||
+        (len >= 2 && !strncmp(path + len - 2, "..", 2) &&
+         (len == 2 || path[len - 3] == '/'))) {
+        if (realpath(path, real))
+            path = real;
+        len = strlen(path);
+    }
     const char *base = path + len;
     while (base > path && base[-1] != '/')
         base--;

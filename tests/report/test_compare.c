@@ -167,6 +167,8 @@ static void test_twice_the_work_is_2x_slower(void **state)
     assert_int_equal(compare_slowdowns(&r, 50.0), 3);
     assert_int_equal(compare_slowdowns(&r, 150.0), 0);
     compare_free(&r);
+    report_dataset_free(&da);
+    report_dataset_free(&db);
     /* the other way round it is 2x faster, and no slowdown */
     compare(b, a, &db, &da, &r);
     for (size_t i = 0; i < r.nrows; i++)
