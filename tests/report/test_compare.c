@@ -21,6 +21,7 @@
 
 #include "measure/stats.h"
 #include "report/compare.h"
+#include "report/csv.h"
 #include "report/report.h"
 #include "report/selfassess.h"
 #include "report_test_util.h"
@@ -439,6 +440,32 @@ static void test_self_assessment_text(void **state)
     rt_rmtree(data);
 }
 
+/* The CSV reader: quoted commas, quotes and line breaks, CRLF and LF, an
+ * empty last field, blank lines skipped, each record's first line kept. */
+static void test_csv_reader(void **state)
+{
+    (void)state;
+    const char text[] = "a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\n\n\"two\nlines\",2,3";
+    csv_table t;
+    hb_err err = {{0}};
+    if (csv_parse(text, sizeof text - 1, "t.csv", &t, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(t.n, 3);
+    assert_int_equal(t.rows[1].n, 3);
+    assert_string_equal(t.rows[1].field[0], "x, y");
+    assert_string_equal(t.rows[1].field[1], "say \"hi\"");
+    assert_string_equal(t.rows[1].field[2], "");
+    assert_int_equal(t.rows[1].line, 2);
+    assert_string_equal(t.rows[2].field[0], "two\nlines");
+    assert_int_equal(t.rows[2].line, 4);
+    assert_int_equal(csv_column(&t.rows[0], "c"), 2);
+    assert_int_equal(csv_column(&t.rows[0], "d"), -1);
+    csv_free(&t);
+    const char bad[] = "a,b\nx,y\"z\n";
+    assert_int_equal(csv_parse(bad, sizeof bad - 1, "t.csv", &t, &err), -1);
+    assert_non_null(strstr(err.msg, "t.csv:2: a quote inside an unquoted field"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_x86_against_arm),
         cmocka_unit_test(test_self_assessment_csv_json),
         cmocka_unit_test(test_self_assessment_text),
+        cmocka_unit_test(test_csv_reader),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
