@@ -72,8 +72,9 @@ size_t compare_slowdowns(const compare_result *r, double pct);
  * not compared. */
 void compare_print_text(FILE *fp, const compare_result *r);
 
-/* The Markdown page (links with extension EXT; the chart as compare.svg)
- * and its chart. */
+/* The Markdown page (the chart shown as compare.svg; EXT, the link
+ * extension of the report's page writers, is taken for symmetry and the
+ * page has no other link) and its chart. */
 int compare_md(FILE *fp, const compare_result *r, const char *ext, hb_err *err);
 int compare_svg(FILE *fp, const compare_result *r, hb_err *err);
 
