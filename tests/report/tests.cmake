@@ -53,3 +53,10 @@ add_test(NAME report_cli_compare_pages
     sh -c "rm -rf report-cli-compare && \"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --out report-cli-compare >/dev/null && test -s report-cli-compare/compare.html && test -s report-cli-compare/compare.svg && cat report-cli-compare/compare.md"
     $<TARGET_FILE:hashbench> ${HB_DATA}
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+# The worked example of docs/SELF_ASSESSMENT.md: its claims file gives the
+# two OUTSIDE rows the page shows (the 64 KiB mean and cycles/byte, 30 %
+# high) and exit status 1.
+add_test(NAME report_cli_self_assessment
+  COMMAND sh -c "\"$0\" compare \"$1/x86_1\" --self-assessment \"$2\" >sa-example.txt; test $? -eq 1 && cat sa-example.txt && test $(grep -c OUTSIDE sa-example.txt) -eq 2 && grep -q '64 KiB mean cycles  ns                       402449     310016     271740 – 348292   +29.8 %  OUTSIDE' sa-example.txt"
+    $<TARGET_FILE:hashbench> ${HB_DATA} ${CMAKE_SOURCE_DIR}/tests/report/self_assessment_whirl.csv
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
