@@ -1,13 +1,14 @@
 /* hashbench report: turns a published dataset into the report site (the
  * Markdown pages, their SVG charts and the HTML rendering). */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include "report/report.h"
 #include "rundir/rundir.h"
 
 const char hb_summary_report[] = "write the report pages and HTML site of a dataset";
 const char hb_usage_report[] =
-    "usage: hashbench report DATA --out SITE\n"
+    "usage: hashbench report DATA --out SITE [--self-assessment FILE]\n"
     "\n"
     "Reads the published dataset DATA (DATA/<system>/campaign.json, build.json,\n"
     "kat.json, " RUNDIR_KAT "/, " RUNDIR_RECORDS "/) and writes into SITE:\n"
@@ -15,18 +16,39 @@ const char hb_usage_report[] =
     "  <system>/<candidate>.{md,svg,html}    one page per candidate and system\n"
     "  <system>/summary.{md,svg,html}        every instance against the SM3 baseline\n"
     "  <system>/method.{md,html}             how the figures were obtained\n"
-    "The same dataset always gives byte-identical pages.\n";
+    "The same dataset always gives byte-identical pages.\n"
+    "With --self-assessment FILE (docs/SELF_ASSESSMENT.md), each candidate page\n"
+    "the file claims figures for gets a section holding them against the\n"
+    "system's figures.\n";
 
 int cmd_report(int argc, char **argv)
 {
-    const char *data = NULL, *out = NULL;
-    int rc = hb_cli_dataset_args("report", argc, argv, "--out", &data, &out);
-    if (rc != 0)
-        return rc;
+    enum { OPT_OUT = HB_OPT_OWN, OPT_SA };
+    const struct option longopts[] = {{"out", required_argument, NULL, OPT_OUT},
+                                      {"self-assessment", required_argument, NULL, OPT_SA},
+                                      HB_OPTIONS_END};
+    const char *data = NULL, *out = NULL, *sa = NULL;
+    hb_err err = {{0}};
+    int ch;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch == OPT_OUT)
+            out = optarg;
+        else if (ch == OPT_SA)
+            sa = optarg;
+        else {
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error("report", "%s", err.msg);
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (data)
+            return hb_cli_usage_error("report", "one dataset folder only ('%s')", argv[i]);
+        data = argv[i];
+    }
     if (!data || !out)
         return hb_cli_usage_error("report", "give the dataset folder and --out SITE");
-    hb_err err = {{0}};
-    if (report_site(data, out, &err) < 0) {
+    if (report_site_sa(data, out, sa, &err) < 0) {
         fprintf(stderr, "hashbench report: %s\n", err.msg);
         return 2;
     }

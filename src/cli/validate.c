@@ -2,30 +2,53 @@
  * evidence and, with --site, checks that the published site is exactly what
  * the dataset gives. */
 #include "cli/cli.h"
+#include "cli/options.h"
 
 #include <string.h>
+#include "report/export_check.h"
 #include "report/validate.h"
 
 const char hb_summary_validate[] = "re-derive a dataset's figures and check its site";
 const char hb_usage_validate[] =
-    "usage: hashbench validate DATA [--site SITE]\n"
+    "usage: hashbench validate DATA [--site SITE] [--export FILE]\n"
     "\n"
     "Recomputes every record's derived figures from its raw trials, checks every\n"
     "KAT log's SHA-256 and RESULT line against kat.json, rejects absolute paths\n"
     "and '..' in the dataset's path fields, and with --site regenerates the\n"
     "report into a temporary folder and requires SITE to be byte-identical.\n"
     "Prints one line per problem (FILE: field X: recorded A, recomputed B) and a\n"
-    "summary line; exits 1 when there is any problem, 2 on a usage or input error.\n";
+    "summary line; exits 1 when there is any problem, 2 on a usage or input error.\n"
+    "With --export FILE (a CSV or JSON file of 'hashbench export'), also checks\n"
+    "that it holds every record of DATA once and that each exported figure is the\n"
+    "record's (FILE:LINE or the JSON field: exported A, the record has B).\n";
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *data = NULL, *site = NULL;
-    int rc = hb_cli_dataset_args("validate", argc, argv, "--site", &data, &site);
-    if (rc != 0)
-        return rc;
+    enum { OPT_SITE = HB_OPT_OWN, OPT_EXPORT };
+    const struct option longopts[] = {{"site", required_argument, NULL, OPT_SITE},
+                                      {"export", required_argument, NULL, OPT_EXPORT},
+                                      HB_OPTIONS_END};
+    const char *data = NULL, *site = NULL, *export = NULL;
+    hb_err err = {{0}};
+    int ch, rc;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch == OPT_SITE)
+            site = optarg;
+        else if (ch == OPT_EXPORT)
+            export = optarg;
+        else {
+            hb_opt_getopt_error(ch, argv, &err);
+            return hb_cli_usage_error("validate", "%s", err.msg);
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (data)
+            return hb_cli_usage_error("validate", "one dataset folder only ('%s')", argv[i]);
+        data = argv[i];
+    }
     if (!data)
         return hb_cli_usage_error("validate", "give the dataset folder");
-    hb_err err = {{0}};
     report_validate_stats st;
     rc = report_validate(data, site, stdout, &st, &err);
     if (rc < 0) {
@@ -35,5 +58,16 @@ int cmd_validate(int argc, char **argv)
     printf("validate: %d records, %d KAT logs, %d compiler logs, %d pages checked; "
            "%d problem%s\n", st.records, st.kat_logs, st.build_logs, st.pages,
            st.problems, st.problems == 1 ? "" : "s");
+    if (export) {
+        export_check_stats xs;
+        int xrc = report_check_export(data, export, stdout, &xs, &err);
+        if (xrc < 0) {
+            fprintf(stderr, "hashbench validate: %s\n", err.msg);
+            return 2;
+        }
+        printf("validate: export %s: %d entries, %d figures checked; %d problem%s\n", export,
+               xs.entries, xs.figures, xs.problems, xs.problems == 1 ? "" : "s");
+        rc |= xrc;
+    }
     return rc == 0 ? 0 : 1;
 }

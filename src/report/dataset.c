@@ -5,6 +5,7 @@
  * system or the locale. */
 #include "report/dataset.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,6 +367,47 @@ int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err)
         rc = hb_fail(err, "%s: no system folder (<system>/build.json, kat.json, "
                           "campaign.json or " RUNDIR_RECORDS "/) found; publish a campaign "
                           "into it first", data_dir);
+    if (rc < 0)
+        report_dataset_free(ds);
+    return rc;
+}
+
+int report_dataset_load_path(const char *path, report_dataset *ds, hb_err *err)
+{
+    char root[4096], name[1024], real[PATH_MAX];
+    memset(ds, 0, sizeof *ds);
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    /* "." and ".." name their folder only once resolved */
+    if (((len == 1 || (len >= 2 && path[len - 2] == '/')) && path[len - 1] == '.') ||
+        (len >= 2 && !strncmp(path + len - 2, "..", 2) &&
+         (len == 2 || path[len - 3] == '/'))) {
+        if (realpath(path, real))
+            path = real;
+        len = strlen(path);
+    }
+    const char *base = path + len;
+    while (base > path && base[-1] != '/')
+        base--;
+    size_t nlen = (size_t)(path + len - base), rlen = (size_t)(base - path);
+    if (nlen == 0 || nlen >= sizeof name || rlen >= sizeof root)
+        return report_dataset_load(path, ds, err);
+    memcpy(name, base, nlen);
+    name[nlen] = '\0';
+    if (rlen == 0)
+        snprintf(root, sizeof root, ".");
+    else {
+        memcpy(root, path, rlen);
+        root[rlen > 1 ? rlen - 1 : rlen] = '\0'; /* "/" stays "/" */
+    }
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || !hb_is_dir(path) ||
+        !is_system_dir(root, name))
+        return report_dataset_load(path, ds, err);
+    ds->root = strdup(root);
+    ds->sys = calloc(1, sizeof *ds->sys);
+    int rc = ds->root && ds->sys ? load_system(ds, name, err)
+                                 : hb_fail(err, "%s: out of memory", path);
     if (rc < 0)
         report_dataset_free(ds);
     return rc;

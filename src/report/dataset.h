@@ -38,10 +38,14 @@ typedef struct report_system {
                               (n = 0 without baseline trials) */
 } report_system;
 
+struct sa_file;
+
 typedef struct report_dataset {
     char *root;            /* DATA as given */
     report_system *sys;
     size_t nsys;
+    const struct sa_file *self_assessment; /* report --self-assessment
+                              (report/selfassess.h), borrowed; NULL */
 } report_dataset;
 
 /* Loads DATA_DIR into DS (zeroed first). Fails with the file (and line) of
@@ -49,6 +53,13 @@ typedef struct report_dataset {
  * DATA_DIR holding no system. */
 int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err);
 void report_dataset_free(report_dataset *ds);
+
+/* Loads PATH into DS as report_dataset_load does when PATH is a dataset
+ * folder; when PATH is itself a system folder (DATA/<system>, or a run
+ * directory: it holds campaign.json, build.json, kat.json or records/),
+ * DS gets that one system, named by PATH's last component, with the
+ * folder above PATH as its root. */
+int report_dataset_load_path(const char *path, report_dataset *ds, hb_err *err);
 
 /* The entry of build.json / kat.json for (CAND, INST), or NULL. Borrowed. */
 json_t *report_build_entry(const report_system *s, const char *cand, const char *inst);

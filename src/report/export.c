@@ -1,6 +1,7 @@
 /* report_export_csv: the dataset as one CSV table for spreadsheets and
  * plotting tools, one row per record. Numbers keep 10 significant digits;
- * a FAILED record has empty figures and its failure text. See report.h. */
+ * a FAILED record has empty figures and its failure text; the paired ratio
+ * to the baseline is read through report/paired.h. See report.h. */
 #include "report/report.h"
 
 #include <math.h>
@@ -9,6 +10,7 @@
 #include "common/fs.h"
 #include "report/dataset.h"
 #include "report/pages.h"
+#include "report/paired.h"
 
 static const char *const figures[] = {
     "n", "trials", "calls", "mean_ticks_per_call", "ticks_per_byte",
@@ -17,6 +19,23 @@ static const char *const figures[] = {
     "ci95_low", "ci95_high", "ci95_rel_percent",
 };
 #define NFIGURES (sizeof figures / sizeof figures[0])
+
+static void csv_field(FILE *fp, const char *s, int first);
+
+/* The paired ratio to the baseline: ratio, its 95 % interval, pairs. */
+static const char *const paired_cols[] = {"paired_ratio", "paired_ratio_ci95_low",
+                                          "paired_ratio_ci95_high", "pairs"};
+#define NPAIRED (sizeof paired_cols / sizeof paired_cols[0])
+
+static void num_field(FILE *fp, double v)
+{
+    char num[64];
+    if (isfinite(v))
+        snprintf(num, sizeof num, "%.10g", v);
+    else
+        num[0] = '\0';
+    csv_field(fp, num, 0);
+}
 
 /* One RFC 4180 field: quoted when it holds a comma, quote, CR or LF. */
 static void csv_field(FILE *fp, const char *s, int first)
@@ -45,6 +64,8 @@ static void csv_header(FILE *fp)
         csv_field(fp, cols[i], i == 0);
     for (size_t i = 0; i < NFIGURES; i++)
         csv_field(fp, figures[i], 0);
+    for (size_t i = 0; i < NPAIRED; i++)
+        csv_field(fp, paired_cols[i], 0);
     csv_field(fp, "failure", 0);
     csv_field(fp, "record", 0);
     fputs("\r\n", fp);
@@ -73,14 +94,16 @@ static void csv_row(FILE *fp, const report_system *s, const report_record *r)
     csv_field(fp, json_is_boolean(json_object_get(counter, "is_cycles"))
                       ? (json_is_true(json_object_get(counter, "is_cycles")) ? "true" : "false")
                       : "", 0);
-    for (size_t i = 0; i < NFIGURES; i++) {
-        double v = report_num(r->derived, figures[i]);
-        if (isfinite(v))
-            snprintf(num, sizeof num, "%.10g", v);
-        else
-            num[0] = '\0';
-        csv_field(fp, num, 0);
-    }
+    for (size_t i = 0; i < NFIGURES; i++)
+        num_field(fp, report_num(r->derived, figures[i]));
+    paired_figure pf;
+    int have = r->derived && paired_read(r->json, &pf) == 0;
+    num_field(fp, have ? pf.ratio : NAN);
+    num_field(fp, have ? pf.lo : NAN);
+    num_field(fp, have ? pf.hi : NAN);
+    num_field(fp, have && pf.pairs ? (double)pf.pairs : NAN);
+    if (have)
+        paired_free(&pf);
     csv_field(fp, report_str(r->json, "failure", ""), 0);
     csv_field(fp, r->file, 0);
     fputs("\r\n", fp);
@@ -105,9 +128,18 @@ int report_export_csv(const char *data_dir, const char *csv_path, int *rows, hb_
             csv_row(fp, &ds.sys[i], &ds.sys[i].recs[k]);
     fclose(fp);
     report_dataset_free(&ds);
-    int rc = hb_write_atomic(csv_path, text, len, err);
+    int rc = report_export_write(csv_path, text, len, err);
     free(text);
     if (rows)
         *rows = n;
     return rc;
+}
+
+int report_export_write(const char *path, const char *text, size_t len, hb_err *err)
+{
+    if (strcmp(path, "-") != 0)
+        return hb_write_atomic(path, text, len, err);
+    if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
+        return hb_fail_errno(err, "standard output");
+    return 0;
 }

@@ -14,6 +14,7 @@
 #include "kat/variants.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
+#include "report/selfassess.h"
 
 typedef struct cand_ctx {
     FILE *fp;
@@ -833,6 +834,7 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     sec_resources(&c);
     pages_ct_section(fp, s, cand, c.insts, ext);
     sec_evidence(&c);
+    sa_candidate_section(fp, ds, s, cand);
     json_decref(c.insts);
     json_decref(c.sizes);
     if (ferror(fp))

@@ -13,6 +13,7 @@
 #include "kat/kat_instance.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
+#include "report/paired.h"
 #include "report/svg.h"
 
 static void counter_from(const json_t *c, pages_counter *out)
@@ -373,12 +374,12 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
     const report_record *r = report_find_record(s, cand, inst, size);
     if (!r || !r->derived)
         return NAN;
-    const json_t *pr = json_object_get(r->derived, "paired_ratio");
-    if (json_is_object(pr) && isfinite(report_num(pr, "ratio"))) {
+    paired_figure pf;
+    if (paired_recorded(r->derived, &pf)) {
         *paired = 1;
-        *lo = report_num(pr, "ci95_low");
-        *hi = report_num(pr, "ci95_high");
-        return report_num(pr, "ratio");
+        *lo = pf.lo;
+        *hi = pf.hi;
+        return pf.ratio;
     }
     const report_record *b = report_find_record(s, PAGES_BASELINE_CANDIDATE,
                                                 PAGES_BASELINE_INSTANCE, size);

@@ -11,6 +11,7 @@
 #include "report/html.h"
 #include "report/paths.h"
 #include "report/pages.h"
+#include "report/selfassess.h"
 
 typedef struct page_job {
     const report_dataset *ds;
@@ -150,10 +151,37 @@ static int system_pages(const report_dataset *ds, const report_system *s,
 
 int report_site(const char *data_dir, const char *out_dir, hb_err *err)
 {
+    return report_site_sa(data_dir, out_dir, NULL, err);
+}
+
+/* Loads SA_PATH into SA and holds it against every system of DS once, so
+ * that a bad file stops the report before any page is written. */
+static int load_self_assessment(const char *sa_path, report_dataset *ds, sa_file *sa,
+                                hb_err *err)
+{
+    if (sa_load(sa_path, sa, err) < 0)
+        return -1;
+    for (size_t i = 0; i < ds->nsys; i++) {
+        sa_result r;
+        if (sa_hold(sa, &ds->sys[i], &r, err) < 0) {
+            sa_free(sa);
+            return -1;
+        }
+        sa_result_free(&r);
+    }
+    ds->self_assessment = sa;
+    return 0;
+}
+
+int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
+                   hb_err *err)
+{
     report_dataset ds;
+    sa_file sa = {0};
     if (report_dataset_load(data_dir, &ds, err) < 0)
         return -1;
-    if (report_check_paths(&ds, err) < 0) {
+    if (report_check_paths(&ds, err) < 0 ||
+        (sa_path && load_self_assessment(sa_path, &ds, &sa, err) < 0)) {
         report_dataset_free(&ds);
         return -1;
     }
@@ -164,5 +192,7 @@ int report_site(const char *data_dir, const char *out_dir, hb_err *err)
     if (rc == 0)
         rc = run_job(&index, err);
     report_dataset_free(&ds);
+    if (sa_path)
+        sa_free(&sa);
     return rc;
 }

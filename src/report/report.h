@@ -16,10 +16,32 @@
 
 int report_site(const char *data_dir, const char *out_dir, hb_err *err);
 
-/* Writes CSV_PATH (atomically): a header and one row per record (system,
- * candidate, instance, size) with the headline and dispersion figures, RFC
+/* report_site with a submitter's self-assessment SA_PATH (NULL: none;
+ * report/selfassess.h): each candidate page it claims figures for gets a
+ * section holding them against the system's figures. Fails before writing
+ * anything when the file cannot be read or names an instance a system does
+ * not have. */
+int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
+                   hb_err *err);
+
+/* Writes CSV_PATH (atomically; "-": standard output): a header and one row
+ * per record (system, candidate, instance, size) with the headline and
+ * dispersion figures, the paired ratio to the baseline and its interval, RFC
  * 4180 (CRLF line ends, fields quoted when they hold a comma, quote or line
  * break). *ROWS (may be NULL) gets the number of data rows. */
 int report_export_csv(const char *data_dir, const char *csv_path, int *rows, hb_err *err);
+
+/* Writes JSON_PATH (atomically): the whole dataset as one JSON document
+ * (kind "hashbench-export"; schema in docs/FORMATS.md): systems with their
+ * environment and counter, candidates, instances with build, KAT and
+ * constant-time status and static size, and for each message size every
+ * figure of the record with its interval, the paired ratio and the
+ * memory. *RECORDS (may be NULL) gets the number of records exported. */
+int report_export_json(const char *data_dir, const char *json_path, int *records,
+                       hb_err *err);
+
+/* Writes LEN bytes of TEXT to PATH atomically, or to standard output when
+ * PATH is "-" (every export takes "-"). */
+int report_export_write(const char *path, const char *text, size_t len, hb_err *err);
 
 #endif

@@ -5,7 +5,10 @@ report_cli_export). Runs `hashbench export DATA --csv OUT`, which must exit
 row per record of DATA (every records/**/*.json of every system, none
 twice), each row's identity columns to be the record's, and each figure to
 be the record's derived figure to the 10 significant digits the CSV keeps
-(empty for a FAILED record). It also checks the figures that follow from
+(empty for a FAILED record), and the paired ratio to the baseline, its
+interval and pairs to be the record's derived.paired_ratio (empty without
+one). `export DATA --csv -` must write the same bytes to standard output.
+It also checks the figures that follow from
 others (ticks per byte, MB/s) against the row's size, so a figure written into the wrong column fails too.
 Usage: check_export.py HASHBENCH DATA OUT_CSV"""
 
@@ -20,9 +23,11 @@ FIGURES = ["n", "trials", "calls", "mean_ticks_per_call", "ticks_per_byte",
            "mean_ns_per_call", "mb_per_s", "median_trial_mean", "q1_trial_mean",
            "q3_trial_mean", "min_trial_mean", "max_trial_mean", "cv_percent",
            "ci95_low", "ci95_high", "ci95_rel_percent"]
+PAIRED = {"paired_ratio": "ratio", "paired_ratio_ci95_low": "ci95_low",
+          "paired_ratio_ci95_high": "ci95_high", "pairs": "pairs"}
 COLUMNS = ["system", "candidate", "instance", "variant", "size_bytes", "status",
            "kat_status", "flags_kind", "counter", "counter_is_cycles"] + FIGURES + \
-          ["failure", "record"]
+          list(PAIRED) + ["failure", "record"]
 
 problems = []
 
@@ -63,6 +68,7 @@ def main():
         return 1
     seen = set()
     figures_checked = 0
+    paired_checked = 0
     for row in rows[1:]:
         r = dict(zip(COLUMNS, row))
         if len(row) != len(COLUMNS):
@@ -110,6 +116,23 @@ def main():
             for k, v in (("ticks_per_byte", ticks / size), ("mb_per_s", size / ns * 1e3)):
                 if not close(float(r[k]), v, 1e-8):
                     bad("%s: %s is %s, %g follows from the row's other figures" % (rel, k, r[k], v))
+        paired = derived.get("paired_ratio") or {}
+        for col, key in PAIRED.items():
+            v = paired.get(key)
+            if not isinstance(v, (int, float)) or not math.isfinite(v):
+                if r[col] != "":
+                    bad("%s: %s is %r, the record has none" % (rel, col, r[col]))
+                continue
+            if r[col] == "" or not close(float(r[col]), float(v)):
+                bad("%s: %s is %r, the record says %r" % (rel, col, r[col], v))
+            paired_checked += 1
+    if paired_checked < 4 * 10:
+        bad("only %d paired-ratio figures compared" % paired_checked)
+    p = subprocess.run([exe, "export", data, "--csv", "-"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if p.returncode != 0 or p.stdout != open(out, "rb").read():
+        bad("export --csv - (exit %d) did not write the file's bytes to standard output"
+            % p.returncode)
     for rel in sorted(set(records) - seen):
         bad("no row for %s" % rel)
     if figures_checked < 10 * len(FIGURES):

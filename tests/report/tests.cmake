@@ -11,6 +11,10 @@ hb_add_test(report_validate TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_validate.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
 target_include_directories(report_validate PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
+hb_add_test(report_compare TIMEOUT 120
+  SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_compare.c
+          ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
+target_include_directories(report_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
 
 # The commands as a user runs them: exit status 0 and the whole summary line
 # (tests/expect_output.sh; the site's 32 pages are 11 HTML, 11 Markdown and
@@ -29,4 +33,30 @@ add_test(NAME report_cli_site
 add_test(NAME report_cli_export
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/report/check_export.py
     $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data report-cli.csv
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+add_test(NAME report_cli_export_json
+  COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/report/check_export_json.py
+    $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
+    ${CMAKE_SOURCE_DIR}/docs/FORMATS.md report-cli-export.json
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+
+# compare's exit status for CI, both ways: arm_1's times are about 5 %
+# above x86_1's (unpaired: arm_1's records have no pairs), so
+# --fail-above 2 fails from x86_1 to arm_1 and passes the other way, and
+# --fail-above 10 passes; the summary line goes to standard error.
+set(HB_DATA ${CMAKE_SOURCE_DIR}/tests/report/data)
+add_test(NAME report_cli_compare_fail_above
+  COMMAND sh -c "\"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --fail-above 2 >/dev/null; test $? -eq 1 || exit 1; \"$0\" compare \"$1/arm_1\" \"$1/x86_1\" --fail-above 2 >/dev/null || exit 1; \"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --fail-above 10 >/dev/null"
+    $<TARGET_FILE:hashbench> ${HB_DATA})
+add_test(NAME report_cli_compare_pages
+  COMMAND ${HB_EXPECT} --line "| SM3 | SM3 | 1 KiB | unpaired | 2.77 µs | 2.91 µs | 1.053 | 1.002 – 1.108 | slower |"
+    sh -c "rm -rf report-cli-compare && \"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --out report-cli-compare >/dev/null && test -s report-cli-compare/compare.html && test -s report-cli-compare/compare.svg && cat report-cli-compare/compare.md"
+    $<TARGET_FILE:hashbench> ${HB_DATA}
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+# The worked example of docs/SELF_ASSESSMENT.md: its claims file gives the
+# two OUTSIDE rows the page shows (the 64 KiB mean and cycles/byte, 30 %
+# high) and exit status 1.
+add_test(NAME report_cli_self_assessment
+  COMMAND sh -c "\"$0\" compare \"$1/x86_1\" --self-assessment \"$2\" >sa-example.txt; test $? -eq 1 && cat sa-example.txt && test $(grep -c OUTSIDE sa-example.txt) -eq 2 && grep -q '64 KiB mean cycles  ns                       402449     310016     271740 – 348292   +29.8 %  OUTSIDE' sa-example.txt"
+    $<TARGET_FILE:hashbench> ${HB_DATA} ${CMAKE_SOURCE_DIR}/tests/report/self_assessment_whirl.csv
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})

@@ -1,0 +1,84 @@
+/* The comparison of two measured systems (two datasets, two systems of one
+ * dataset, two run directories): for every (candidate, instance, message
+ * size) measured on both, the two figures, their ratio B / A with a 95 %
+ * interval, and a verdict. Where both records have paired ratios to the
+ * baseline, the figures are those ratios and B / A is the ratio of the two,
+ * so the two hosts' speeds cancel; the interval is a bootstrap over both
+ * sides' per-pair ratios (paired.h). Otherwise (the baseline itself, or
+ * records without pairs) the figures are the mean time per call and B / A
+ * their ratio, with a bootstrap over both sides' trial means: such a ratio
+ * carries the two hosts' difference and is marked unpaired.
+ *
+ * Verdict: "slower" when the whole interval is above 1 and B / A exceeds
+ * 1 + min_change, "faster" when the whole interval is below 1 and B / A is
+ * under 1 - min_change, else "no difference detected". Results render as a
+ * terminal table, a Markdown page (with a chart of B / A against message
+ * size) and that page in HTML. */
+#ifndef HB_REPORT_COMPARE_H
+#define HB_REPORT_COMPARE_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "common/err.h"
+#include "report/dataset.h"
+
+#define COMPARE_RESAMPLES 4000   /* bootstrap resamples per row */
+#define COMPARE_MIN_CHANGE 0.01  /* default: differences under 1 % are none */
+
+typedef enum { CMP_SAME = 0, CMP_FASTER, CMP_SLOWER, CMP_UNDECIDED } compare_verdict;
+
+typedef struct compare_row {
+    const char *candidate, *instance; /* borrowed from side A's records */
+    long long size;
+    int paired;          /* 1: figures are paired ratios to the baseline */
+    double a, a_lo, a_hi;  /* side A's figure and its recorded interval */
+    double b, b_lo, b_hi;
+    size_t a_n, b_n;       /* pairs (paired) or kept trials behind them */
+    double ratio, lo, hi;  /* B / A and its bootstrap 95 % interval */
+    compare_verdict verdict;
+} compare_row;
+
+typedef struct compare_result {
+    const char *label_a, *label_b; /* borrowed: the systems' names */
+    compare_row *rows;
+    size_t nrows;
+    json_t *only_a, *only_b; /* "cand / inst" or "cand / inst at SIZE" not
+                                compared, with why (array of strings) */
+    double min_change;
+} compare_result;
+
+/* Compares system A with system B. MIN_CHANGE as above (a fraction).
+ * Returns 0, or -1 with ERR filled (out of memory). Release with
+ * compare_free. */
+int compare_systems(const report_system *a, const report_system *b, double min_change,
+                    compare_result *out, hb_err *err);
+void compare_free(compare_result *r);
+
+/* The system a side names: PATH loaded with report_dataset_load_path into
+ * DS (caller frees), and *SYS its only system. Fails when PATH holds
+ * several systems, naming them and saying to give DATA/<system>. */
+int compare_load_side(const char *path, report_dataset *ds, const report_system **sys,
+                      hb_err *err);
+
+/* The verdict's words: "no difference detected", "faster", "slower",
+ * "undecided (no interval)". */
+const char *compare_verdict_text(compare_verdict v);
+
+/* The number of rows found slower by more than PCT percent (B / A above
+ * 1 + PCT / 100 with the verdict "slower"). */
+size_t compare_slowdowns(const compare_result *r, double pct);
+
+/* Writes the rows as an aligned plain-text table and the lists of what was
+ * not compared. */
+void compare_print_text(FILE *fp, const compare_result *r);
+
+/* The Markdown page (the chart shown as compare.svg; EXT, the link
+ * extension of the report's page writers, is taken for symmetry and the
+ * page has no other link) and its chart. */
+int compare_md(FILE *fp, const compare_result *r, const char *ext, hb_err *err);
+int compare_svg(FILE *fp, const compare_result *r, hb_err *err);
+
+/* Writes OUT_DIR/compare.md, compare.svg and compare.html. */
+int compare_write_pages(const char *out_dir, const compare_result *r, hb_err *err);
+
+#endif

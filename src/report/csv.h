@@ -1,0 +1,32 @@
+/* A reader of RFC 4180 CSV text (comma-separated, fields optionally in
+ * double quotes with "" for a quote, CRLF or LF line ends), for the files
+ * users hand to hashbench: self-assessments and exports to validate. Each
+ * record keeps the line it starts on, so that errors name FILE:LINE. */
+#ifndef HB_REPORT_CSV_H
+#define HB_REPORT_CSV_H
+
+#include <stddef.h>
+#include "common/err.h"
+
+typedef struct csv_row {
+    char **field;   /* NUL-terminated copies */
+    size_t n;
+    long line;      /* 1-based line the record starts on */
+} csv_row;
+
+typedef struct csv_table {
+    csv_row *rows;
+    size_t n;
+} csv_table;
+
+/* Parses TEXT (LEN bytes; FILE names it in messages) into T. Empty lines
+ * are skipped. Fails with FILE:LINE on a quote that is never closed, a
+ * character after a closing quote other than a comma or line end, or a NUL
+ * byte. Release with csv_free. */
+int csv_parse(const char *text, size_t len, const char *file, csv_table *t, hb_err *err);
+void csv_free(csv_table *t);
+
+/* The index of the field named NAME in ROW (exact match), or -1. */
+int csv_column(const csv_row *row, const char *name);
+
+#endif
