@@ -32,3 +32,7 @@ if(TARGET hashbench-probe)
 endif()
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
 set_tests_properties(test_measure_run PROPERTIES COST 16)
+
+# Measurement v2's parent-side modules: the keyed message generator against
+# RFC 8439 and an independent ChaCha20.
+hb_add_test(test_measure_msggen SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_msggen.c)
