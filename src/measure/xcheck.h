@@ -53,12 +53,12 @@ typedef struct xcheck_plan {
 /* Chooses the verifier of instance CAND/INST of the run directory RUN_DIR
  * (its build.json and kat.json), in this order of preference, restricted
  * to the kinds in ALLOW:
- * - OPENSSL when the instance's submitted KAT vectors (the texts of its
- *   kat.json files whose verdict is PASS, each read back from the KAT
- *   stage's texts folder and checked against the submitted canonical
- *   SHA-256) are reproduced record by record by one of SM3, SHA-224/256/
- *   384/512, SHA-512/224, SHA-512/256, SHA3-224/256/384/512 at the
- *   instance's digest length (xcheck_match_vectors);
+ * - OPENSSL when the instance's KAT status is PASS and its submitted KAT
+ *   vectors (the texts of its kat.json files whose verdict is PASS, each
+ *   read back from the KAT stage's texts folder and checked against the
+ *   submitted canonical SHA-256) are reproduced record by record by one of
+ *   SM3, SHA-224/256/384/512, SHA-512/224, SHA-512/256 or SHA3-224/256/
+ *   384/512 at the instance's digest length (xcheck_match_vectors);
  * - VARIANT: another variant of the same instance (same candidate,
  *   algorithm_instance and digest_bits, built, not a baseline) whose KAT
  *   status is PASS and whose library differs from the instance's; the
