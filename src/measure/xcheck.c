@@ -9,7 +9,10 @@
 
 #include <limits.h>
 #include <math.h>
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <sys/random.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,7 @@
 #include "kat/drng.h"
 #include "kat/kat.h"
 #include "kat/katfile.h"
+#include "probe/chain.h"
 #include "rundir/rundir.h"
 #include "runner/client.h"
 
@@ -651,4 +655,100 @@ size_t xcheck_sample_size(double f, double p)
     while (pow(keep, (double)n) > miss)
         n++;
     return n;
+}
+
+/* ---- sampling and messages ---- */
+
+/* Random 64-bit words from the kernel, fetched a buffer at a time. */
+typedef struct randbuf {
+    uint64_t w[64];
+    size_t left;
+} randbuf;
+
+static int next_word(randbuf *r, uint64_t *out, hb_err *err)
+{
+    if (r->left == 0) {
+        size_t got = 0;
+        unsigned char *b = (unsigned char *)r->w;
+        while (got < sizeof r->w) {
+            ssize_t n = getrandom(b + got, sizeof r->w - got, 0);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return hb_fail_errno(err, "getrandom cannot give the calls to check");
+            got += (size_t)n;
+        }
+        r->left = sizeof r->w / sizeof r->w[0];
+    }
+    *out = r->w[--r->left];
+    return 0;
+}
+
+/* A uniform number in 0 .. M-1 (M >= 1), by rejection: the words below
+ * 2^64 mod M are drawn again, so that every residue is equally likely. */
+static int uniform(randbuf *r, uint64_t m, uint64_t *out, hb_err *err)
+{
+    uint64_t low = (0 - m) % m, w = 0;
+    do {
+        if (next_word(r, &w, err) != 0)
+            return -1;
+    } while (w < low);
+    *out = w % m;
+    return 0;
+}
+
+/* Inserts V into the sorted IDX[0..n); 0 when it was there already. */
+static int insert_sorted(size_t *idx, size_t n, size_t v)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (idx[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < n && idx[lo] == v)
+        return 0;
+    memmove(idx + lo + 1, idx + lo, (n - lo) * sizeof *idx);
+    idx[lo] = v;
+    return 1;
+}
+
+long xcheck_draw(size_t n, size_t k, size_t *idx, hb_err *err)
+{
+    randbuf r = {{0}, 0};
+    size_t have = 0;
+    if (k >= n) {
+        for (size_t i = 0; i < n; i++)
+            idx[i] = i;
+        return (long)n;
+    }
+    /* Floyd's sampling: for j = n-k .. n-1, take a uniform t <= j, or j
+     * itself when t is taken already; every k-subset is equally likely. */
+    for (size_t j = n - k; j < n; j++) {
+        uint64_t t;
+        if (uniform(&r, (uint64_t)j + 1, &t, err) != 0)
+            return -1;
+        if (insert_sorted(idx, have, (size_t)t))
+            have++;
+        else if (insert_sorted(idx, have, j))
+            have++;
+    }
+    return (long)have;
+}
+
+int xcheck_window_message(const msggen_key *key, unsigned long long offset,
+                          unsigned long long size, unsigned long long j,
+                          const unsigned char *prev, size_t dlen, unsigned char *out,
+                          hb_err *err)
+{
+    if (size && j > (MSGGEN_STREAM_BYTES - offset) / size)
+        return hb_fail(err, "message %llu of %llu bytes lies past the stream of one key",
+                       j, size);
+    if (msggen_fill(key, offset + j * size, out, (size_t)size, err) != 0)
+        return -1;
+    if (j > 0)
+        chain_apply(out, (size_t)size, chain_word(prev, dlen));
+    return 0;
 }

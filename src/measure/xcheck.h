@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include "common/err.h"
+#include "measure/msggen.h"
 
 /* The kinds of verifier, also used as an allow-mask. */
 enum { XCHECK_OPENSSL = 1, XCHECK_VARIANT = 2, XCHECK_SELF = 4 };
@@ -111,5 +112,22 @@ int xcheck_calls_within(const xcheck_plan *p, const xcheck_call *calls, size_t n
  * probability at least P (P <= 0 or P >= 1: XCHECK_DEFAULT_CATCH): the
  * smallest n with (1-F)^n <= 1-P (459 for 1 %, 99 %). */
 size_t xcheck_sample_size(double f, double p);
+
+/* Draws K distinct call indices out of 0 .. N-1, uniformly, with
+ * getrandom, into IDX (room for K) in increasing order; K >= N gives every
+ * index. Called after the window, so nothing in the probe can know which
+ * calls will be checked. Returns the number written, or -1 (ERR) when the
+ * kernel gives no random bytes. */
+long xcheck_draw(size_t n, size_t k, size_t *idx, hb_err *err);
+
+/* The message call J of a timed window hashed (probe/chain.h): raw message
+ * J of KEY's stream (SIZE bytes; the window's raw message 0 at byte OFFSET
+ * of the stream, message J at OFFSET + J*SIZE) chained with PREV, the
+ * digest (DLEN bytes) the probe reported for call J-1 (ignored for J = 0),
+ * into OUT (SIZE bytes). Fails only as msggen_fill does. */
+int xcheck_window_message(const msggen_key *key, unsigned long long offset,
+                          unsigned long long size, unsigned long long j,
+                          const unsigned char *prev, size_t dlen, unsigned char *out,
+                          hb_err *err);
 
 #endif

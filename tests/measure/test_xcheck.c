@@ -18,7 +18,10 @@
  *   vectors in one KAT file and fails them in another, nor the fixture once
  *   its texts are replaced by true SM3 vectors after its KAT stage;
  * - the recomputation catching one wrong digest among many with each kind
- *   of verifier, and a verifier runner that crashes. */
+ *   of verifier, and a verifier runner that crashes;
+ * - the calls drawn for checking (distinct, in range, each index equally
+ *   likely), and a window's chained message rebuilt from the key and the
+ *   previous digest. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -549,6 +552,77 @@ static void test_runner_fails(void **state)
     free_batch(&bt);
 }
 
+/* ---- sampling and window messages ---- */
+
+static void test_draw(void **state)
+{
+    (void)state;
+    size_t *idx = malloc(1000 * sizeof *idx), *again = malloc(1000 * sizeof *again);
+    hb_err err;
+    assert_true(idx && again);
+    assert_int_equal(xcheck_draw(1000000, 459, idx, &err), 459);
+    assert_int_equal(xcheck_draw(1000000, 459, again, &err), 459);
+    for (size_t i = 0; i < 459; i++) {
+        assert_true(idx[i] < 1000000);
+        assert_true(i == 0 || idx[i - 1] < idx[i]);
+    }
+    assert_memory_not_equal(idx, again, 459 * sizeof *idx);
+    assert_int_equal(xcheck_draw(300, 459, idx, &err), 300);   /* all of them */
+    for (size_t i = 0; i < 300; i++)
+        assert_int_equal(idx[i], i);
+    assert_int_equal(xcheck_draw(10, 0, idx, &err), 0);
+    /* 20000 draws of 3 out of 12: each index drawn about 5000 times (a
+     * binomial with a standard deviation of about 61; the bounds are
+     * more than six of them away). */
+    long count[12] = {0};
+    for (int r = 0; r < 20000; r++) {
+        assert_int_equal(xcheck_draw(12, 3, idx, &err), 3);
+        assert_true(idx[0] < idx[1] && idx[1] < idx[2] && idx[2] < 12);
+        for (int i = 0; i < 3; i++)
+            count[idx[i]]++;
+    }
+    for (int i = 0; i < 12; i++)
+        if (count[i] < 4600 || count[i] > 5400)
+            fail_msg("index %d drawn %ld times out of 20000 draws of 3 (about 5000 "
+                     "expected)", i, count[i]);
+    free(idx);
+    free(again);
+}
+
+/* Message J of a window: raw message J of the stream, the first eight
+ * bytes of each 64-byte block XORed with the first eight bytes of digest
+ * J-1 (written out here, not taken from probe/chain.h). */
+static void test_window_message(void **state)
+{
+    (void)state;
+    msggen_key key;
+    hb_err err;
+    unsigned char raw[200], got[200], prev[32];
+    const unsigned long long offset = 100, size = 150;
+    assert_int_equal(msggen_new_key(&key, &err), 0);
+    for (int i = 0; i < 32; i++)
+        prev[i] = (unsigned char)(7 * i + 1);
+    for (unsigned long long j = 0; j < 5; j++) {
+        assert_int_equal(msggen_fill(&key, offset + j * size, raw, size, &err), 0);
+        if (j > 0)
+            for (size_t b = 0; b < size; b += 64)
+                for (size_t k = 0; k < 8 && b + k < size; k++)
+                    raw[b + k] ^= prev[k];
+        assert_int_equal(xcheck_window_message(&key, offset, size, j, prev, 32, got, &err),
+                         0);
+        assert_memory_equal(got, raw, size);
+    }
+    /* A 4-byte digest chains its four bytes, zero beyond. */
+    assert_int_equal(msggen_fill(&key, offset + 3 * size, raw, size, &err), 0);
+    assert_int_equal(xcheck_window_message(&key, offset, size, 3, prev, 4, got, &err), 0);
+    for (size_t b = 0; b < size; b++) {
+        unsigned char mask = b % 64 < 4 ? prev[b % 64] : 0;
+        assert_int_equal(got[b], raw[b] ^ mask);
+    }
+    assert_int_equal(xcheck_window_message(&key, MSGGEN_STREAM_BYTES - 10, 20, 0, prev, 32,
+                                           got, &err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +632,8 @@ int main(void)
         cmocka_unit_test(test_choose_examples),
         cmocka_unit_test(test_choose_fixture),
         cmocka_unit_test(test_runner_fails),
+        cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_window_message),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
