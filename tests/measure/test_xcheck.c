@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <dlfcn.h>
 #include <openssl/evp.h>
 #include "common/digest.h"
@@ -325,7 +326,10 @@ static void expect_catches(const xcheck_plan *p, batch *b, size_t bad)
     size_t checked = 99;
     char why[512], want[64];
     hb_err err;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = xcheck_calls(p, b->calls, b->n, &checked, why, sizeof why, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     if (rc != 0)
         fail_msg("%s: %d (%s%s)", p->by, rc, why, rc < 0 ? err.msg : "");
     assert_int_equal(checked, b->n);
@@ -339,7 +343,9 @@ static void expect_catches(const xcheck_plan *p, batch *b, size_t bad)
     assert_non_null(strstr(why, want));
     assert_non_null(strstr(why, "digest differs from"));
     assert_non_null(strstr(why, p->by));
-    printf("# %s: %zu calls agree; %s\n", p->by, b->n, why);
+    printf("# %s: %zu calls agree (%.0f ms); %s\n", p->by, b->n,
+           (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6,
+           why);
 }
 
 /* ---- the examples ---- */
