@@ -29,6 +29,8 @@
 #include "measure/record.h"
 #include "measure/verify.h"
 #include "measure/windows.h"
+#include "measure/xcheck.h"
+#include "probe/chain.h"
 #include "rundir/rundir.h"
 
 #define MEMORY_TIMEOUT_S 120.0
@@ -445,12 +447,45 @@ static long baseline_cell(ilv_stage *st, const measure_target *base, unsigned si
     return (long)st->n++;
 }
 
-/* The independent check of the session windows' sampled digests. */
+/* The independent check of one cell's sampled digests (windows.h): the
+ * verifier xcheck_choose picks for its instance (OpenSSL, another variant,
+ * or its own library in a fresh runner; only the last with
+ * --no-independent-check), each sampled message rebuilt from its window's
+ * key and the digest before it. */
+static int verify_cell(void *ctx, size_t cell, const windows_sample *s, size_t n,
+                       unsigned long long size, int digest_bits, char *by, size_t bysz,
+                       char *why, size_t whysz, hb_err *err)
+{
+    ilv_stage *st = ctx;
+    const measure_target *t = st->slots[cell].t;
+    int allow = st->c->o->no_independent_check ? XCHECK_SELF : XCHECK_ALL;
+    xcheck_plan plan;
+    if (xcheck_choose(st->c->o->run_dir, t->cand, t->inst, allow, &plan, err) != 0)
+        return -1;
+    snprintf(by, bysz, "%s", plan.by);
+    size_t d = (size_t)digest_bits / 8;
+    unsigned char *raw = malloc(size ? size : 1), *msgs = malloc(n * size + 1);
+    xcheck_call *calls = calloc(n ? n : 1, sizeof *calls);
+    int rc = raw && msgs && calls ? 0 : hb_fail(err, "out of memory for the digests' check");
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        rc = msggen_fill(&s[i].key, s[i].j * size, raw, (size_t)size, err);
+        chain_message(msgs + i * size, raw, (size_t)size, s[i].j, s[i].prev, d);
+        calls[i] = (xcheck_call){msgs + i * size, size, s[i].digest};
+    }
+    size_t checked = 0;
+    if (rc == 0)
+        rc = xcheck_calls(&plan, calls, n, &checked, why, whysz, err);
+    free(raw);
+    free(msgs);
+    free(calls);
+    return rc;
+}
+
 static void verify_setup(measure_ctx *c, ilv_stage *st, windows_opts *wo)
 {
     (void)c;
-    (void)st;
-    wo->verify = NULL;
+    wo->verify = verify_cell;
+    wo->verify_ctx = st;
 }
 
 /* Writes the record of slot I of ST (when it is to be written). */

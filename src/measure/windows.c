@@ -12,6 +12,7 @@
 #include "common/clock.h"
 #include "common/fs.h"
 #include "measure/counter.h"
+#include "measure/xcheck.h"
 #include "probe/counter_read.h"
 
 #define WINDOWS_MAX_CALLS (1ULL << 18)
@@ -65,13 +66,6 @@ double windows_cell_cost_s(int pairs, double t1_ns)
         window = calls;
     double side = WINDOWS_WARMUP_NS * 1e-9 + window + 2 * WINDOWS_OVERHEAD_S;
     return 2.0 * (pairs < 2 ? 2 : pairs) * side + 2 * WINDOWS_OPEN_S;
-}
-
-size_t windows_sample_size(double f, double p)
-{
-    if (!(f > 0 && f < 1 && p > 0 && p < 1))
-        return 1;
-    return (size_t)ceil(log(1 - p) / log(1 - f));
 }
 
 static void random_fill(void *p, size_t n)
@@ -582,7 +576,7 @@ int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows
     z.budget_s = s->budget_explicit && s->budget_s > 0 ? s->budget_s : WINDOWS_AUTO_BUDGET_S;
     int round = 0;
     z.round = &round;
-    size_t want = windows_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY);
+    size_t want = xcheck_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY);
     int pairs = o->pairs < 2 ? 2 : o->pairs;
     z.per_window = (want + (size_t)pairs - 1) / (size_t)pairs;
     char *done = calloc(n ? n : 1, 1);

@@ -83,11 +83,6 @@ typedef struct windows_opts {
     void *size_ctx;
 } windows_opts;
 
-/* Calls to sample per cell so that faking WINDOWS_FAKE_FRACTION of the
- * calls is caught with WINDOWS_CATCH_PROBABILITY: the smallest n with
- * (1 - f)^n <= 1 - p. */
-size_t windows_sample_size(double f, double p);
-
 /* The wall time a cell of PAIRS pairs at T1_NS per call costs, its
  * baseline's windows and the session's start included (an estimate for
  * shard costs, campaign/costs.h). */

@@ -23,6 +23,7 @@
 
 #include "measure/msggen.h"
 #include "measure/windows.h"
+#include "measure/xcheck.h"
 #include "probe/chain.h"
 
 #define EXCHANGE_NS 20000.0
@@ -255,18 +256,11 @@ static void test_pairs_exact(void **state)
         }
         assert_string_equal(c[i].out.verified_by, "openssl:SM3");
         assert_true(c[i].out.verified_calls >=
-                    windows_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY));
+                    xcheck_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY));
     }
     /* the keys differ from window to window */
     assert_string_not_equal(c[1].out.trials[0].r.key, c[1].out.trials[1].r.key);
     free_cells(c, 3);
-}
-
-static void test_sample_size(void **state)
-{
-    (void)state;
-    assert_int_equal(windows_sample_size(0.01, 0.99), 459);
-    assert_true(pow(0.99, 459) <= 0.01 && pow(0.99, 458) > 0.01);
 }
 
 static void test_faked_digests_caught(void **state)
@@ -403,7 +397,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairs_exact),
-        cmocka_unit_test(test_sample_size),
         cmocka_unit_test(test_faked_digests_caught),
         cmocka_unit_test(test_gained_cpu_inconsistent),
         cmocka_unit_test(test_slow_calibration_inconsistent),

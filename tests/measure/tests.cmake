@@ -37,3 +37,34 @@ hb_add_test(test_measure_session SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_session.
 if(TARGET hashbench-probe)
   add_dependencies(test_measure_session hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
 endif()
+
+# Measurement v2's parent-side modules: the keyed message generator against
+# RFC 8439 and an independent ChaCha20.
+hb_add_test(test_measure_msggen SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_msggen.c)
+
+# The independent check of timed digests: standard functions recognised
+# from KAT vectors (NIST CAVP files as the oracle), the verifier chosen on
+# the examples and on a fixture that is no standard function (SM3 with its
+# output reversed: two copies, one that crashes on 777-byte messages, one
+# true SM3 on short messages only),
+# and one wrong digest caught by each kind of verifier.
+set(HB_XFIX_DIR ${CMAKE_BINARY_DIR}/tests/measure)
+foreach(copy a b crash)
+  add_library(xfix_${copy} MODULE ${CMAKE_CURRENT_LIST_DIR}/fixtures/xcheck_fixture.c)
+  set_target_properties(xfix_${copy} PROPERTIES PREFIX "lib"
+    LIBRARY_OUTPUT_DIRECTORY ${HB_XFIX_DIR})
+  target_link_libraries(xfix_${copy} PRIVATE PkgConfig::LIBCRYPTO)
+endforeach()
+target_compile_definitions(xfix_a PRIVATE XFIX_COPY=1)
+target_compile_definitions(xfix_b PRIVATE XFIX_COPY=2)
+target_compile_definitions(xfix_crash PRIVATE XFIX_COPY=3 XFIX_CRASH)
+add_library(xfix_half MODULE ${CMAKE_CURRENT_LIST_DIR}/fixtures/xcheck_half.c)
+set_target_properties(xfix_half PROPERTIES PREFIX "lib" LIBRARY_OUTPUT_DIRECTORY ${HB_XFIX_DIR})
+target_include_directories(xfix_half PRIVATE
+  ${CMAKE_SOURCE_DIR}/examples/SM3/Implementations/Reference_Implementation/SM3)
+hb_add_test(test_measure_xcheck SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_xcheck.c
+  ${CMAKE_SOURCE_DIR}/tests/kat/kat_test_util.c LIBS PkgConfig::LIBCRYPTO m TIMEOUT 300)
+target_include_directories(test_measure_xcheck PRIVATE ${CMAKE_SOURCE_DIR}/tests/kat)
+target_compile_definitions(test_measure_xcheck PRIVATE HB_EX_LIB_DIR="${CMAKE_BINARY_DIR}")
+add_dependencies(test_measure_xcheck xfix_a xfix_b xfix_crash xfix_half hashbench-runner
+  hbex_SM3 hbex_SHA256 hbex_SHA512 hbex_SHA3_256 hbex_SHA3_512 hbex_SHAKE256_768)
