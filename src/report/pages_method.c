@@ -12,6 +12,8 @@
 #include "kat/variants.h"
 #include "measure/drift.h"
 #include "measure/outside.h"
+#include "measure/windows.h"
+#include "measure/xcheck.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 #include "report/svg.h"
@@ -297,6 +299,84 @@ static void sec_variants(FILE *fp, const report_system *s)
                 "INCOMPLETE %d).\n\n", groups, n[0], n[1], n[2]);
 }
 
+static int count_status(const report_system *s, const char *status)
+{
+    int n = 0;
+    for (size_t i = 0; i < s->nrecs; i++)
+        n += s->recs[i].derived == NULL &&
+             strcmp(report_str(s->recs[i].json, "status", "FAILED"), status) == 0;
+    return n;
+}
+
+/* 1 when a record of S was measured in trial sessions (windows.h). */
+static int has_sessions(const report_system *s)
+{
+    for (size_t i = 0; i < s->nrecs; i++)
+        if (strcmp(report_str(json_object_get(s->recs[i].json, "verification"),
+                              "protocol", ""), "session") == 0)
+            return 1;
+    return 0;
+}
+
+/* The session planner, as the records of a session dataset were taken. */
+static void sessions_planner(FILE *fp)
+{
+    fprintf(fp, "The interleaved planner (the default) takes its figures from trial "
+            "sessions: for each message size, every instance and the baseline get "
+            "one sandboxed probe process, which loads its library once, passes the "
+            "checks before timing, and then serves timed windows on request; "
+            "between windows hashbench stops it. Each window hashes its own "
+            "messages, drawn by hashbench from a fresh secret key (ChaCha20) and "
+            "written while the probe is stopped, each call's message chained "
+            "with the digest of the call before it. The figure of a window is the "
+            "probe's CPU time as the kernel accounts it, read by hashbench from "
+            "outside the probe (or cycles counted by a counter hashbench holds on "
+            "it), less the cost of an empty window measured on the baseline; a "
+            "window lasts at least %g ms and %g such costs. Each (instance, size) "
+            "gets its pairs (its window and a baseline window beside it, in an "
+            "order drawn from the stage's seed, each after about %g ms of "
+            "untimed calls on the same core) in rounds shuffled from that seed, "
+            "until it has its pairs and the guide's 100 calls, or its budget is "
+            "spent. No window is dropped or repeated: a failure in a window ends "
+            "its (instance, size). Every record keeps its plan and every "
+            "window's key, CPU time and figure.\n\n",
+            WINDOWS_MIN_NS * 1e-6, WINDOWS_EXCHANGE_MULT, WINDOWS_WARMUP_NS * 1e-6);
+}
+
+/* What a session dataset's checks did (windows.h, xcheck.h). */
+static void sessions_checks(FILE *fp, const report_system *s)
+{
+    long windows = 0, verified = 0, records = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const json_t *v = json_object_get(s->recs[i].json, "verification");
+        if (strcmp(report_str(v, "protocol", ""), "session") != 0)
+            continue;
+        records++;
+        windows += (long)json_array_size(json_object_get(s->recs[i].json, "trials"));
+        verified += (long)json_integer_value(json_object_get(v, "verified_calls"));
+    }
+    fprintf(fp, "The library runs inside the probe, so no figure comes from the "
+            "probe: hashbench reads the probe's CPU time itself, before and after "
+            "each window, while the probe is stopped, and a probe that gains CPU "
+            "time between its windows, runs on another core, or whose windows are "
+            "more than %g times cheaper per call than its calibration (taken "
+            "twice) is INCONSISTENT. The probe runs one thread, no timers and no "
+            "performance counters of its own. After each window hashbench draws "
+            "calls at random and has their digests recomputed by code the "
+            "submitter did not write where there is some: OpenSSL when the "
+            "instance's submitted vectors show a standard function, else another "
+            "variant of the instance, else the same library in a fresh process; "
+            "each record names it (verified\\_by). %zu calls per (instance, size) "
+            "are checked, so that a library faking 1 %% of its calls is caught "
+            "with 99 %% probability; a disagreement makes the record "
+            "INCONSISTENT.\n\n",
+            WINDOWS_CALIB_FACTOR,
+            xcheck_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY));
+    fprintf(fp, "In this dataset: %ld records from sessions, %ld windows, %ld sampled "
+            "calls recomputed and agreed, %d records INCONSISTENT.\n\n", records,
+            windows, verified, count_status(s, "INCONSISTENT"));
+}
+
 static void sec_planner(FILE *fp, const report_system *s)
 {
     fputs("## Planner and its settings\n\n", fp);
@@ -346,6 +426,11 @@ static void sec_planner(FILE *fp, const report_system *s)
     } else {
         pages_scalar(fp, shard);
     }
+    if (has_sessions(s)) {
+        fputs(". ", fp);
+        sessions_planner(fp);
+        return;
+    }
     fputs(". The interleaved planner (the default) calibrates every (instance, "
           "size) from several cold calls, then takes short trials (about 1 ms) in "
           "rounds: in each round every (instance, size) still short of its "
@@ -370,8 +455,7 @@ static void sec_planner(FILE *fp, const report_system *s)
           "met, and otherwise at the floors' own budget; either planner also stops "
           "at a cap on probe processes and on the cell's wall time. Every record "
           "keeps its own plan, with what ended its trials (stopped) and how many "
-          "processes it ran.\n\n", fp);
-}
+          "processes it ran.\n\n", fp);}
 
 /* The baseline's speed over the measure stage (measure/drift.h). */
 static void sec_drift(FILE *fp, const report_system *s)
@@ -454,15 +538,6 @@ static void sec_memory(FILE *fp)
           "allocations in the probe.\n\n", fp);
 }
 
-static int count_status(const report_system *s, const char *status)
-{
-    int n = 0;
-    for (size_t i = 0; i < s->nrecs; i++)
-        n += s->recs[i].derived == NULL &&
-             strcmp(report_str(s->recs[i].json, "status", "FAILED"), status) == 0;
-    return n;
-}
-
 /* Trials with hashbench's own timing, trials whose fold the runner
  * recomputed, and trials disturbed by the outside rule, over S's records. */
 static void count_checked(const report_system *s, long *timed, long *folds, long *outside)
@@ -487,8 +562,16 @@ static void sec_timing_checks(FILE *fp, const report_system *s)
 {
     long timed, folds, outside;
     count_checked(s, &timed, &folds, &outside);
-    fputs("## Timing checks\n\n"
-          "The library runs inside the probe, so the probe's figures are checked "
+    if (has_sessions(s)) {
+        fputs("## Timing checks\n\n", fp);
+        sessions_checks(fp, s);
+        if (!timed)
+            return;
+        fputs("Records measured one probe process per trial:\n\n", fp);
+    } else {
+        fputs("## Timing checks\n\n", fp);
+    }
+    fputs("The library runs inside the probe, so the probe's figures are checked "
           "from outside it. Each trial's messages come from a 64-bit seed that "
           "hashbench draws at random for that trial and sends to the probe only "
           "when the trial's window opens: call i hashes the seed's base message "
