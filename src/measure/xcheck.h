@@ -57,7 +57,8 @@ typedef struct xcheck_plan {
  * - OPENSSL when the instance's KAT status is PASS and its submitted KAT
  *   vectors (the texts of its kat.json files whose verdict is PASS, each
  *   read back from the KAT stage's texts folder and checked against the
- *   submitted canonical SHA-256) are reproduced record by record by one of
+ *   submitted canonical SHA-256, so that their content is the submission's
+ *   whatever wrote the bytes) are reproduced record by record by one of
  *   SM3, SHA-224/256/384/512, SHA-512/224, SHA-512/256 or SHA3-224/256/
  *   384/512 at the instance's digest length (xcheck_match_vectors);
  * - VARIANT: another variant of the same instance (same candidate,

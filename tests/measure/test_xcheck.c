@@ -386,7 +386,10 @@ static void test_choose_examples(void **state)
     for (size_t i = 0; i < N_EXAMPLES; i++) {
         const example *x = &examples[i];
         expect_status(run, x->package, x->inst, "PASS");
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         xcheck_plan p = choose(run, x->package, x->inst, XCHECK_ALL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         assert_int_equal(p.digest_bits, x->bits);
         if (x->evp) {
             char by[64];
@@ -399,7 +402,9 @@ static void test_choose_examples(void **state)
             assert_string_equal(p.by, "self (fresh process)");
             expect_library(&p, run, x->package, x->inst);
         }
-        printf("# example %s/%s: verified by %s\n", x->package, x->inst, p.by);
+        printf("# example %s/%s: verified by %s (chosen in %.0f ms)\n", x->package, x->inst,
+               p.by, (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                         (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
         /* Without OpenSSL allowed: the same library (one variant each). */
         p = choose(run, x->package, x->inst, XCHECK_VARIANT | XCHECK_SELF);
         assert_int_equal(p.kind, XCHECK_SELF);
