@@ -30,7 +30,6 @@
 #include "measure/verify.h"
 #include "measure/windows.h"
 #include "measure/xcheck.h"
-#include "probe/chain.h"
 #include "rundir/rundir.h"
 
 #define MEMORY_TIMEOUT_S 120.0
@@ -403,6 +402,9 @@ typedef struct ilv_stage {
     size_t n;
     char journal[PATH_MAX];
     const host_info *before;  /* the host before the stage's trials */
+    const measure_target **checked; /* instances whose verifier is chosen ... */
+    xcheck_plan *plans;              /* ... and their verifiers */
+    size_t n_checked;
 } ilv_stage;
 
 static int round_done(void *ctx, int round, const ilv_cell *cells, size_t n,
@@ -459,23 +461,39 @@ static int verify_cell(void *ctx, size_t cell, const windows_sample *s, size_t n
     ilv_stage *st = ctx;
     const measure_target *t = st->slots[cell].t;
     int allow = st->c->o->no_independent_check ? XCHECK_SELF : XCHECK_ALL;
-    xcheck_plan plan;
-    if (xcheck_choose(st->c->o->run_dir, t->cand, t->inst, allow, &plan, err) != 0)
-        return -1;
+    /* the choice reads the instance's vectors back: once per instance */
+    size_t at = 0;
+    while (at < st->n_checked && st->checked[at] != t)
+        at++;
+    if (at == st->n_checked) {
+        const measure_target **ck = realloc(st->checked, (at + 1) * sizeof *ck);
+        if (ck)
+            st->checked = ck;
+        xcheck_plan *pl = realloc(st->plans, (at + 1) * sizeof *pl);
+        if (pl)
+            st->plans = pl;
+        if (!ck || !pl)
+            return hb_fail(err, "out of memory for the digests' check");
+        if (xcheck_choose(st->c->o->run_dir, t->cand, t->inst, allow, &st->plans[at],
+                          err) != 0)
+            return -1;
+        st->checked[at] = t;
+        st->n_checked++;
+    }
+    const xcheck_plan plan = st->plans[at];
     snprintf(by, bysz, "%s", plan.by);
     size_t d = (size_t)digest_bits / 8;
-    unsigned char *raw = malloc(size ? size : 1), *msgs = malloc(n * size + 1);
+    unsigned char *msgs = malloc(n * size + 1);
     xcheck_call *calls = calloc(n ? n : 1, sizeof *calls);
-    int rc = raw && msgs && calls ? 0 : hb_fail(err, "out of memory for the digests' check");
+    int rc = msgs && calls ? 0 : hb_fail(err, "out of memory for the digests' check");
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        rc = msggen_fill(&s[i].key, s[i].j * size, raw, (size_t)size, err);
-        chain_message(msgs + i * size, raw, (size_t)size, s[i].j, s[i].prev, d);
+        rc = xcheck_window_message(&s[i].key, 0, size, s[i].j, s[i].prev, d,
+                                   msgs + i * size, err);
         calls[i] = (xcheck_call){msgs + i * size, size, s[i].digest};
     }
     size_t checked = 0;
     if (rc == 0)
         rc = xcheck_calls(&plan, calls, n, &checked, why, whysz, err);
-    free(raw);
     free(msgs);
     free(calls);
     return rc;
@@ -529,7 +547,7 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
 {
     size_t cap = (nt + 1) * (size_t)n_sizes + 1;
     ilv_stage st = {c, calloc(cap, sizeof(ilv_slot)), calloc(cap, sizeof(ilv_cell)), 0, "",
-                    NULL};
+                    NULL, NULL, NULL, 0};
     int rc = st.slots && st.cells ? 0 : hb_fail(err, "out of memory");
     if (rc == 0)
         rc = rundir_path(st.journal, sizeof st.journal, c->o->run_dir, RUNDIR_JOURNAL,
@@ -592,6 +610,8 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
         unlink(st.journal); /* every record is written: the rounds are kept there */
     free(st.slots);
     free(st.cells);
+    free(st.checked);
+    free(st.plans);
     return rc;
 }
 

@@ -245,12 +245,13 @@ static int keep_samples(wsize *z, wcell *w, const msggen_key *key, unsigned long
         w->samples = s;
         w->cap_samples = cap;
     }
+    size_t idx[k ? k : 1];
+    if (xcheck_draw((size_t)calls, k, idx, err) < 0) /* distinct, unbiased */
+        return -1;
     for (size_t i = 0; i < k; i++) {
-        uint64_t r;
-        random_fill(&r, sizeof r);
         windows_sample *s = &w->samples[w->n_samples];
         s->key = *key;
-        s->j = r % calls;
+        s->j = idx[i];
         s->prev = malloc(d);
         s->digest = malloc(d);
         if (!s->prev || !s->digest) {

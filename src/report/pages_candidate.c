@@ -605,6 +605,51 @@ static int perf_rows(cand_ctx *c, void (*row)(FILE *, const report_record *, con
     return n;
 }
 
+static FILE *fp_of(cand_ctx *c)
+{
+    return c->fp;
+}
+
+/* Who recomputed the sampled timed digests of each instance, over its
+ * session records (verification.verified_by): only for records of the
+ * session planner. */
+static void verified_list(cand_ctx *c)
+{
+    int any = 0;
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const char *inst = inst_at(c, k), *by = NULL;
+        long calls = 0, recs = 0;
+        int mixed = 0;
+        for (size_t i = 0; i < json_array_size(c->sizes); i++) {
+            long long size = json_integer_value(json_array_get(c->sizes, i));
+            const report_record *r = report_find_record(c->s, c->cand, inst, size);
+            const json_t *v = r ? json_object_get(r->json, "verification") : NULL;
+            const char *b = report_str(v, "verified_by", "");
+            if (!r || !r->derived || strcmp(report_str(v, "protocol", ""), "session") ||
+                !b[0])
+                continue;
+            mixed |= by && strcmp(by, b) != 0;
+            by = b;
+            calls += (long)json_integer_value(json_object_get(v, "verified_calls"));
+            recs++;
+        }
+        if (!by)
+            continue;
+        if (!any)
+            fputs("Timed digests recomputed by code other than the timed library's "
+                  "process (a sample of calls drawn after each window):\n\n", fp_of(c));
+        any = 1;
+        FILE *fp = fp_of(c);
+        fputs("- ", fp);
+        esc_md(fp, inst);
+        fputs(": ", fp);
+        esc_md(fp, mixed ? "several verifiers (see its records)" : by);
+        fprintf(fp, ", %ld calls over %ld message sizes, all agreed\n", calls, recs);
+    }
+    if (any)
+        fputs("\n", fp_of(c));
+}
+
 static void sec_perf(cand_ctx *c, const char *stem)
 {
     FILE *fp = c->fp;
@@ -664,6 +709,7 @@ static void sec_perf(cand_ctx *c, const char *stem)
     if (!lines)
         fputs("- none: every instance has figures at every size.\n", fp);
     fputs("\n", fp);
+    verified_list(c);
 }
 
 static void static_row(FILE *fp, const char *inst, const json_t *b)
