@@ -406,6 +406,9 @@ static void sec_planner(FILE *fp, const report_system *s)
             fputs("| measuring cores (side by side) | CPU", fp);
             json_array_foreach(cpus, i, v)
                 fprintf(fp, "%s%lld", i ? ", " : " ", (long long)json_integer_value(v));
+            if (has_sessions(s))
+                fputs(" (throughput mode: windows of other instances ran at the same "
+                      "time on the other cores, sharing caches and memory bandwidth)", fp);
             fputs(" |\n", fp);
         }
         fputs("\n", fp);
