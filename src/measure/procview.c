@@ -4,6 +4,7 @@
 #include "measure/procview.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
@@ -112,6 +113,34 @@ static int all_stopped(long pid)
     return 1;
 }
 
+/* A task shows state T as soon as it has set it, before it has left the
+ * CPU: until it has, its CPU time still grows. Reading /proc/PID/syscall
+ * waits in the kernel until the task is off every CPU (wait_task_inactive);
+ * where that file cannot be read, the CPU time is read until two readings
+ * 20 us apart agree. Returns 0, or 1 when PID is gone. */
+static int settled(long pid, double until)
+{
+    char path[64], buf[128];
+    snprintf(path, sizeof path, "/proc/%ld/syscall", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        close(fd);
+        if (n > 0)
+            return 0;
+    }
+    long long last = procview_cpu_ns(pid);
+    while (last >= 0 && hb_mono_s() < until) {
+        struct timespec ts = {0, 20000};
+        nanosleep(&ts, NULL);
+        long long now = procview_cpu_ns(pid);
+        if (now == last)
+            return 0;
+        last = now;
+    }
+    return last >= 0 ? 0 : 1;
+}
+
 int procview_stop(long pid, double timeout_s)
 {
     if (kill((pid_t)pid, SIGSTOP) != 0)
@@ -119,8 +148,10 @@ int procview_stop(long pid, double timeout_s)
     double until = hb_mono_s() + timeout_s;
     for (;;) {
         int s = all_stopped(pid);
-        if (s != 0)
-            return s > 0 ? 0 : 1;
+        if (s > 0)
+            return settled(pid, until);
+        if (s < 0)
+            return 1;
         if (hb_mono_s() >= until)
             return 1;
         struct timespec ts = {0, 5000};

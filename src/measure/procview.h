@@ -34,7 +34,8 @@ int procview_parse_stat(const char *stat, int field, char *out, size_t sz);
 long procview_threads(long pid);
 
 /* Stops PID's whole thread group (SIGSTOP) and waits until every thread
- * is stopped (state T in /proc/PID/task/TID/stat), at most TIMEOUT_S.
+ * is stopped (state T in /proc/PID/task/TID/stat) and off the CPU (its CPU
+ * time no longer grows), at most TIMEOUT_S.
  * Returns 0, 1 when it did not stop in time or is gone, -1 when the
  * signal could not be sent. */
 int procview_stop(long pid, double timeout_s);
