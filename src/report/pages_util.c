@@ -374,6 +374,9 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
     if (!r || !r->derived)
         return NAN;
     const json_t *pr = json_object_get(r->derived, "paired_ratio");
+    const json_t *med = json_object_get(pr, "median");
+    if (json_is_object(med) && isfinite(report_num(med, "ratio")))
+        pr = med; /* the median of pair ratios, where the record has it */
     if (json_is_object(pr) && isfinite(report_num(pr, "ratio"))) {
         *paired = 1;
         *lo = report_num(pr, "ci95_low");
@@ -385,6 +388,30 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
     if (!b || !b->derived)
         return NAN;
     return report_num(r->derived, "ticks_per_byte") / report_num(b->derived, "ticks_per_byte");
+}
+
+void pages_ratio_estimator(FILE *fp, const report_system *s, const char *cand,
+                           const char *median_words, const char *mean_words)
+{
+    int median = 0, mean = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const report_record *r = &s->recs[i];
+        if (!r->derived || (cand && strcmp(r->candidate, cand) != 0))
+            continue;
+        const json_t *pr = json_object_get(r->derived, "paired_ratio");
+        if (json_is_object(json_object_get(pr, "median")))
+            median = 1;
+        else if (json_is_object(pr) && isfinite(report_num(pr, "ratio")))
+            mean = 1;
+    }
+    if (!median) {
+        fputs(mean_words, fp);
+        return;
+    }
+    fputs(median_words, fp);
+    if (mean)
+        fputs("; where a record predates that estimator, the ratio is the geometric "
+              "mean of its pairs' ratios", fp);
 }
 
 void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
