@@ -170,12 +170,10 @@ static void derive_ratio(const stats_trial *t, size_t n, stats_derived *d)
 
 size_t stats_block_length(size_t p)
 {
-    size_t l = (size_t)sqrt((double)p); /* then exact: the least l with l * l >= p */
-    while (l * l < p)
+    size_t l = 1, half = (p + 1) / 2;
+    while ((double)l * l * l < (double)p * p) /* exact: both below 2^53 for any p here */
         l++;
-    while (l > 1 && (l - 1) * (l - 1) >= p)
-        l--;
-    return l > p ? p : l;
+    return p == 0 ? 0 : l < half ? l : half;
 }
 
 /* The bootstrap's generator: ChaCha20's keystream as 64-bit words. */
@@ -305,15 +303,15 @@ int stats_median_ratio_of(const double *r, size_t n, size_t resamples,
             rc = -1;
         } else {
             double *meds = sorted + n;
-            size_t l = out->block, starts = n - l + 1;
+            size_t l = out->block;
             double h = (double)(n - 1) * 0.5;
             size_t lo = (size_t)floor(h);
             for (size_t b = 0; b < resamples; b++) {
                 memset(count, 0, n * sizeof *count);
                 for (size_t filled = 0; filled < n;) {
-                    size_t s = rng_below(&g, starts);
+                    size_t s = rng_below(&g, n);
                     for (size_t j = 0; j < l && filled < n; j++, filled++)
-                        count[rank[s + j]]++;
+                        count[rank[(s + j) % n]]++;
                 }
                 size_t at = 0, seen = 0;
                 double x = order_stat(count, sorted, lo, &at, &seen);
@@ -321,10 +319,18 @@ int stats_median_ratio_of(const double *r, size_t n, size_t resamples,
                     : x + (h - (double)lo) * (order_stat(count, sorted, lo + 1, &at, &seen) - x);
             }
             EVP_CIPHER_CTX_free(g.ctx);
-            qsort(meds, resamples, sizeof *meds, cmp_double);
-            out->ci95_low = stats_quantile_sorted(meds, resamples, 0.025);
-            out->ci95_high = stats_quantile_sorted(meds, resamples, 0.975);
-            out->ci95_rel_percent = (out->ci95_high - out->ci95_low) / 2.0 / out->ratio * 100.0;
+            double sum = 0, ss = 0;
+            for (size_t b = 0; b < resamples; b++)
+                sum += meds[b];
+            double mean = sum / (double)resamples;
+            for (size_t b = 0; b < resamples; b++)
+                ss += (meds[b] - mean) * (meds[b] - mean);
+            size_t c = (n + l - 1) / l;
+            double half = resamples > 1 ? stats_t95((int)c - 1) *
+                                              sqrt(ss / (double)(resamples - 1)) : NAN;
+            out->ci95_low = out->ratio - half;
+            out->ci95_high = out->ratio + half;
+            out->ci95_rel_percent = half / out->ratio * 100.0;
         }
     }
     free(rank);
