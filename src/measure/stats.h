@@ -66,8 +66,9 @@
  *    the t quantile of c - 1 degrees of freedom gives a wide interval rather
  *    than a false precision. bench/estimator.sh simulates drifting, spiky
  *    series: percentile intervals of blocks of ceil(sqrt(p)) covered the true
- *    ratio in only 47 to 80 % of series of 16 pairs, this rule in 75 to 98 %
- *    (its README gives the figures).
+ *    ratio in only 47 to 81 % of series of 16 pairs (drift correlated over 0
+ *    to 19 pairs), this rule in 82 to 98.5 % (bench/README.md gives the
+ *    figures, and where the rule still falls short).
  *    The draws come from a deterministic generator, so `validate` recomputes
  *    the interval bit for bit: ChaCha20 (OpenSSL) with key = SHA-256 of the
  *    seed's 8 bytes (big-endian), a 16-byte IV of zeros, its keystream read
