@@ -181,6 +181,7 @@ typedef struct boot_rng {
     EVP_CIPHER_CTX *ctx;
     unsigned char buf[4096];
     size_t pos;
+    int failed; /* OpenSSL refused to extend the keystream */
 } boot_rng;
 
 static int rng_init(boot_rng *g, unsigned long long seed, hb_err *err)
@@ -193,6 +194,7 @@ static int rng_init(boot_rng *g, unsigned long long seed, hb_err *err)
     if (hb_hex_decode(hex, 64, key) != 32)
         return hb_fail(err, "SHA-256 from OpenSSL failed");
     g->pos = sizeof g->buf;
+    g->failed = 0;
     g->ctx = EVP_CIPHER_CTX_new();
     if (!g->ctx || EVP_EncryptInit_ex(g->ctx, EVP_chacha20(), NULL, key, iv) != 1) {
         EVP_CIPHER_CTX_free(g->ctx);
@@ -207,9 +209,11 @@ static uint64_t rng_word(boot_rng *g)
     if (g->pos + 8 > sizeof g->buf) {
         static const unsigned char zero[sizeof g->buf];
         int len = 0;
-        /* Cannot fail once initialised: ChaCha20 on a buffer in memory. */
-        if (EVP_EncryptUpdate(g->ctx, g->buf, &len, zero, (int)sizeof zero) != 1)
-            memset(g->buf, 0, sizeof g->buf);
+        if (EVP_EncryptUpdate(g->ctx, g->buf, &len, zero, (int)sizeof zero) != 1 ||
+            len != (int)sizeof zero) {
+            memset(g->buf, 0, sizeof g->buf); /* the caller fails on g->failed */
+            g->failed = 1;
+        }
         g->pos = 0;
     }
     uint64_t u = 0;
@@ -319,6 +323,8 @@ int stats_median_ratio_of(const double *r, size_t n, size_t resamples,
                     : x + (h - (double)lo) * (order_stat(count, sorted, lo + 1, &at, &seen) - x);
             }
             EVP_CIPHER_CTX_free(g.ctx);
+            if (g.failed)
+                rc = hb_fail(err, "OpenSSL's ChaCha20 failed during the ratio's bootstrap");
             double sum = 0, ss = 0;
             for (size_t b = 0; b < resamples; b++)
                 sum += meds[b];

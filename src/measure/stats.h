@@ -1,6 +1,8 @@
 /* Derived statistics of a measurement record: a pure function of the raw
- * trials and the message size, so `validate` can recompute every published
- * figure. Only trials not marked disturbed enter the figures.
+ * trials and the message size (and, for the median of pair ratios, the seed
+ * the record states), so `validate` can recompute every published figure.
+ * Only trials not marked disturbed enter the figures, except the median of
+ * pair ratios, which takes every pair.
  *
  * Definitions (k = number of kept trials, m_i = ticks_i / calls_i the trial
  * means):
