@@ -15,7 +15,7 @@ out=$build/bench
 mkdir -p "$out"
 cc=${CC:-cc}
 flags="-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror"
-# shellcheck disable=SC2046
+# shellcheck disable=SC2046,SC2086 # the flags and libraries are word lists
 $cc $flags -I"$here/../src" -o "$out/estimator_sim" "$here/estimator_sim.c" \
     "$build/libhbcore.a" $(pkg-config --libs jansson libcrypto) -lm
 exec "$out/estimator_sim" "$@"
