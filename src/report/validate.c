@@ -119,34 +119,6 @@ static void print_value(char *buf, size_t sz, const json_t *v)
         snprintf(buf, sz, "(not a number)");
 }
 
-/* The outside timing rules (measure/outside.h) again on each trial of an
- * OK record: none may break them, and a trial short of the window's CPU
- * time by more than its allowance must be marked disturbed for it. */
-static void check_outside(vctx *v, const report_record *r)
-{
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(r->json, "trials"), i, t) {
-        trial_outside o;
-        unsigned long long ns;
-        char why[400];
-        if (record_trial_outside(t, &o, &ns) != 0)
-            continue; /* measured before hashbench read its own figures */
-        int verdict = outside_check(&o, ns, why, sizeof why);
-        int marked = 0;
-        size_t k;
-        json_t *reason;
-        json_array_foreach(json_object_get(t, "disturbed_reasons"), k, reason)
-            marked |= strcmp(json_string_value(reason) ? json_string_value(reason) : "",
-                             "outside_cpu") == 0;
-        if (verdict == OUTSIDE_INCONSISTENT)
-            problem(v, "%s: trials[%zu]: %s, in a record with status OK", r->file, i, why);
-        else if ((verdict == OUTSIDE_EXCESS) != marked)
-            problem(v, "%s: trials[%zu]: disturbed_reasons %s outside_cpu, but the outside "
-                    "figures say otherwise", r->file, i, marked ? "has" : "lacks");
-    }
-}
-
 /* Each field of the recomputed object WANT against the recorded GOT: one
  * problem per field that differs, named by its path (PREFIX, then the key);
  * two objects (the paired ratio, its median) are compared field by field, a
@@ -179,6 +151,34 @@ static void check_derived(vctx *v, const char *file, const char *prefix, const j
         if (!json_object_get(want, key))
             problem(v, "%s: field %s%s: recorded, but not a figure of this estimator", file,
                     prefix, key);
+}
+
+/* The outside timing rules (measure/outside.h) again on each trial of an
+ * OK record: none may break them, and a trial short of the window's CPU
+ * time by more than its allowance must be marked disturbed for it. */
+static void check_outside(vctx *v, const report_record *r)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(r->json, "trials"), i, t) {
+        trial_outside o;
+        unsigned long long ns;
+        char why[400];
+        if (record_trial_outside(t, &o, &ns) != 0)
+            continue; /* measured before hashbench read its own figures */
+        int verdict = outside_check(&o, ns, why, sizeof why);
+        int marked = 0;
+        size_t k;
+        json_t *reason;
+        json_array_foreach(json_object_get(t, "disturbed_reasons"), k, reason)
+            marked |= strcmp(json_string_value(reason) ? json_string_value(reason) : "",
+                             "outside_cpu") == 0;
+        if (verdict == OUTSIDE_INCONSISTENT)
+            problem(v, "%s: trials[%zu]: %s, in a record with status OK", r->file, i, why);
+        else if ((verdict == OUTSIDE_EXCESS) != marked)
+            problem(v, "%s: trials[%zu]: disturbed_reasons %s outside_cpu, but the outside "
+                    "figures say otherwise", r->file, i, marked ? "has" : "lacks");
+    }
 }
 
 static void check_record(vctx *v, const report_record *r)
