@@ -451,7 +451,8 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* derived.paired_ratio.median (field order of docs/FORMATS.md). */
+/* derived.paired_ratio of a record with the median of pair ratios (field
+ * order of docs/FORMATS.md). */
 static json_t *median_json(const stats_median_ratio *m)
 {
     char seed[17];
@@ -505,7 +506,9 @@ json_t *stats_derived_json(const stats_derived *d)
     json_object_set_new(o, "interval", json_string(stats_ci_name(d->method)));
     json_object_set_new(o, "batches", json_integer((json_int_t)d->batches));
     json_t *r = json_null();
-    if (d->pairs > 0 || d->median.on) {
+    if (d->median.on) {
+        r = median_json(&d->median);
+    } else if (d->pairs > 0) { /* an older record: the geometric mean */
         r = json_object();
         json_object_set_new(r, "pairs", json_integer((json_int_t)d->pairs));
         json_object_set_new(r, "batches", json_integer((json_int_t)d->ratio_batches));
@@ -513,8 +516,6 @@ json_t *stats_derived_json(const stats_derived *d)
         json_object_set_new(r, "ci95_low", num_or_null(d->ratio_ci95_low));
         json_object_set_new(r, "ci95_high", num_or_null(d->ratio_ci95_high));
         json_object_set_new(r, "ci95_rel_percent", num_or_null(d->ratio_ci95_rel_percent));
-        if (d->median.on)
-            json_object_set_new(r, "median", median_json(&d->median));
     }
     json_object_set_new(o, "paired_ratio", r);
     return o;
@@ -562,32 +563,33 @@ static int read_trial(const json_t *tr, size_t i, const char *file,
     return 0;
 }
 
-/* How RECORD's median of pair ratios is to be computed: *MEDIAN 0 (an older
- * record: none), 1 (as recorded: *RESAMPLES and *SEED from it) or 2 (a
- * record being written: no "derived" yet). */
+/* How RECORD's paired ratio is to be computed: *MEDIAN 0 (an older record:
+ * the geometric mean, its paired_ratio has no "estimator"), 1 (the median,
+ * with the recorded *RESAMPLES and *SEED) or 2 (a record being written: no
+ * "derived" yet). */
 static int recorded_median(const json_t *record, const char *file, int *median,
                            size_t *resamples, unsigned long long *seed, hb_err *err)
 {
     const json_t *derived = json_object_get(record, "derived");
     *median = derived ? 0 : 2;
-    const json_t *m = json_object_get(json_object_get(derived, "paired_ratio"), "median");
-    if (!m)
+    const json_t *m = json_object_get(derived, "paired_ratio");
+    if (!json_object_get(m, "estimator"))
         return 0;
     const char *name = hb_json_str(m, "estimator"), *iv = hb_json_str(m, "interval");
     const char *hex = hb_json_str(m, "seed");
     long long b;
     if (!json_is_object(m) || strcmp(name, STATS_MEDIAN_NAME) != 0 ||
         strcmp(iv, STATS_MEDIAN_INTERVAL) != 0)
-        return hb_fail_at(err, file, 0, "derived.paired_ratio.median is not the "
-                          "estimator this version knows (%s, interval %s); re-run the "
+        return hb_fail_at(err, file, 0, "derived.paired_ratio is not an estimator this "
+                          "version knows (%s, interval %s); re-run the "
                           "measurement", STATS_MEDIAN_NAME, STATS_MEDIAN_INTERVAL);
     if (strlen(hex) != 16 || strspn(hex, "0123456789abcdef") != 16)
-        return hb_fail_at(err, file, 0, "derived.paired_ratio.median.seed is not 16 "
+        return hb_fail_at(err, file, 0, "derived.paired_ratio.seed is not 16 "
                           "lowercase hex digits; re-run the measurement");
     *seed = strtoull(hex, NULL, 16);
     if (hb_json_get_int(m, "resamples", &b, NULL, NULL) != 0 || b < 1 ||
         b > STATS_MEDIAN_MAX_RESAMPLES)
-        return hb_fail_at(err, file, 0, "derived.paired_ratio.median.resamples is not "
+        return hb_fail_at(err, file, 0, "derived.paired_ratio.resamples is not "
                           "a count from 1 to %d; re-run the measurement",
                           STATS_MEDIAN_MAX_RESAMPLES);
     *resamples = (size_t)b;

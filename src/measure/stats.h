@@ -37,10 +37,10 @@
  *    and B / A agree); its interval is exp(mean(ln q) +- t(0.975, b-1) *
  *    sd(batch means of ln q) / sqrt(b)) with the batches above over the p
  *    pairs; ratio_ci95_rel_percent = (high - low) / 2 / ratio * 100.
- *    Kept in every record for comparison; the pages use the median below
- *    when the record has it.
- *  - Median of pair ratios (derived.paired_ratio.median, every record this
- *    version writes with pairs; the figure the pages publish as the ratio):
+ *    This is derived.paired_ratio of older records (no "estimator" field).
+ *  - Median of pair ratios (derived.paired_ratio with "estimator": "median",
+ *    every record this version writes with pairs; the ratio the pages
+ *    publish):
  *    over EVERY pair whose two trials both have a figure (calls > 0 and
  *    ticks > 0 on both sides; a trial or pair marked disturbed is not left
  *    out, since a library can make its own trials look disturbed), in the
@@ -85,8 +85,8 @@
  *    quantile of per-call cost, which time added to a few trials does not
  *    reach), p10_baseline_ticks_per_call the same for the baseline's
  *    trials, and p10_ratio their quotient.
- *    A record whose paired_ratio has no "median" (older records) is
- *    recomputed without it, as it was written.
+ *    A record whose paired_ratio has no "estimator" (older records) is
+ *    recomputed with the geometric mean, as it was written.
  */
 #ifndef HB_MEASURE_STATS_H
 #define HB_MEASURE_STATS_H
@@ -108,7 +108,7 @@ typedef struct stats_trial {
 } stats_trial;
 
 /* The median of pair ratios (see above). */
-#define STATS_MEDIAN_NAME "median_pair_ratio"
+#define STATS_MEDIAN_NAME "median" /* derived.paired_ratio.estimator */
 #define STATS_MEDIAN_INTERVAL "circular_block_bootstrap"
 #define STATS_MEDIAN_RESAMPLES 2000
 #define STATS_MEDIAN_MAX_RESAMPLES 100000 /* a record asking for more is refused */
@@ -205,12 +205,13 @@ const char *stats_ci_name(stats_ci_method m);
 
 /* Reads "trials" and "size_bytes" from RECORD (FILE names it in messages)
  * and returns the recomputed "derived" object in *derived (new reference).
- * The median of pair ratios is computed when RECORD has no "derived" yet
- * (a record being written: seed by stats_median_seed, STATS_MEDIAN_RESAMPLES
- * resamples), or with the recorded seed and resamples when its
- * derived.paired_ratio has a "median" object; a recorded median naming
- * another estimator or interval, or with a malformed seed or resamples,
- * fails naming FILE. */
+ * The paired ratio is the median of pair ratios when RECORD has no
+ * "derived" yet (a record being written: seed by stats_median_seed,
+ * STATS_MEDIAN_RESAMPLES resamples), or with the recorded seed and
+ * resamples when its derived.paired_ratio names an estimator; else (older
+ * records) the geometric mean. A recorded paired ratio naming another
+ * estimator or interval, or with a malformed seed or resamples, fails
+ * naming FILE. */
 int stats_derive_record(const json_t *record, const char *file, json_t **derived,
                         hb_err *err);
 

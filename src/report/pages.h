@@ -36,16 +36,16 @@ void pages_counter_of(const report_system *s, pages_counter *out);
  * gets "<name>.candidate" so it never overwrites that page. */
 void pages_candidate_stem(const char *cand, char *out, size_t outsz);
 
-/* The paired ratio of the record of CAND/INST at SIZE to the baseline: the
- * median of pair ratios (derived.paired_ratio.median) where the record has
- * it, else (older records) the geometric mean (derived.paired_ratio); *LO
- * and *HI its 95 % interval (NaN when it has none). Without pairs: the ratio of the two records' ticks per byte, with
+/* The paired ratio of the record of CAND/INST at SIZE to the baseline
+ * (derived.paired_ratio): *LO and *HI its 95 % interval (NaN when it has
+ * none). Without pairs: the ratio of the two records' ticks per byte, with
  * *PAIRED 0 and no interval. NaN when either figure is missing. */
 double pages_ratio(const report_system *s, const char *cand, const char *inst,
                    long long size, int *paired, double *lo, double *hi);
 
 /* Writes how the paired ratios of S's records (CAND's only, unless NULL)
- * are computed: MEDIAN_WORDS when any has the median of pair ratios, with a
+ * are computed: MEDIAN_WORDS when any has the median of pair ratios
+ * (derived.paired_ratio.estimator "median"), with a
  * clause for records that predate it (the geometric mean) when there are
  * such too; MEAN_WORDS alone (the words of earlier versions) when none has
  * the median. */

@@ -655,8 +655,6 @@ static void sec_perf(cand_ctx *c, const char *stem)
             fprintf(fp, " | %s |", numfmt_msg_size(size, a, sizeof a));
             pages_ratio_cell(fp, c->s, c->cand, inst, size);
             const json_t *pr = json_object_get(r->derived, "paired_ratio");
-            if (json_is_object(json_object_get(pr, "median")))
-                pr = json_object_get(pr, "median"); /* the pairs of the ratio shown */
             fprintf(fp, " %s |\n", json_is_object(pr)
                     ? numfmt_count(report_num(pr, "pairs"), a, sizeof a) : "none");
             nratio++;

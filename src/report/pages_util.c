@@ -11,6 +11,7 @@
 #include <strings.h>
 #include "kat/kat.h"
 #include "kat/kat_instance.h"
+#include "measure/stats.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 #include "report/svg.h"
@@ -374,9 +375,6 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
     if (!r || !r->derived)
         return NAN;
     const json_t *pr = json_object_get(r->derived, "paired_ratio");
-    const json_t *med = json_object_get(pr, "median");
-    if (json_is_object(med) && isfinite(report_num(med, "ratio")))
-        pr = med; /* the median of pair ratios, where the record has it */
     if (json_is_object(pr) && isfinite(report_num(pr, "ratio"))) {
         *paired = 1;
         *lo = report_num(pr, "ci95_low");
@@ -399,9 +397,11 @@ void pages_ratio_estimator(FILE *fp, const report_system *s, const char *cand,
         if (!r->derived || (cand && strcmp(r->candidate, cand) != 0))
             continue;
         const json_t *pr = json_object_get(r->derived, "paired_ratio");
-        if (json_is_object(json_object_get(pr, "median")))
+        if (!json_is_object(pr) || !isfinite(report_num(pr, "ratio")))
+            continue;
+        if (!strcmp(report_str(pr, "estimator", ""), STATS_MEDIAN_NAME))
             median = 1;
-        else if (json_is_object(pr) && isfinite(report_num(pr, "ratio")))
+        else
             mean = 1;
     }
     if (!median) {

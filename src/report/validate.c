@@ -121,7 +121,7 @@ static void print_value(char *buf, size_t sz, const json_t *v)
 
 /* Each field of the recomputed object WANT against the recorded GOT: one
  * problem per field that differs, named by its path (PREFIX, then the key);
- * two objects (the paired ratio, its median) are compared field by field, a
+ * two objects (the paired ratio) are compared field by field, a
  * recorded field the recomputation lacks is named too. */
 static void check_derived(vctx *v, const char *file, const char *prefix, const json_t *got,
                           const json_t *want)

@@ -141,8 +141,7 @@ static void test_one_tick_changed(void **state)
 /* One pair's baseline ticks changed in a record with the median of pair
  * ratios: the pair at the median's lower middle moves by 0.1 %, so the
  * median and its interval, recomputed with the recorded seed, differ from the
- * record (and so does the geometric mean); the instance's own figures do
- * not. */
+ * record; the instance's own figures do not. */
 static void test_median_pair_changed(void **state)
 {
     (void)state;
@@ -178,11 +177,9 @@ static void test_median_pair_changed(void **state)
     char want[256];
     const char *fields[] = {"ratio", "ci95_low", "ci95_high"};
     for (size_t i = 0; i < 3; i++) {
-        snprintf(want, sizeof want, "%s: field paired_ratio.median.%s: recorded ", rel,
-                 fields[i]);
+        snprintf(want, sizeof want, "%s: field paired_ratio.%s: recorded ", rel, fields[i]);
         assert_non_null(strstr(out, want));
     }
-    assert_non_null(strstr(out, "field paired_ratio.ratio: recorded "));
     assert_null(strstr(out, "mean_ticks_per_call"));
     assert_int_equal(rt_count(out, "\n"), rt_count(out, rel));
     free(out);
