@@ -379,15 +379,11 @@ def iid_interval(record):
 
 
 def ratio_of(recs, inst, size, base="OpenSSL_SM3"):
-    """(ratio, low, high): the record's paired ratio to the baseline as the
-    pages publish it (the median of pair ratios, or in older records the
-    geometric mean), or the ratio of the two figures (no interval) when it
-    has none."""
+    """(ratio, low, high): the record's paired ratio to the baseline, or the
+    ratio of the two figures (no interval) when it has none."""
     d = recs[(inst, size)]["derived"]
     pr = d.get("paired_ratio")
-    if pr and pr.get("median"):
-        pr = pr["median"]
-    if pr and pr.get("ratio") is not None:
+    if pr:
         return pr["ratio"], pr["ci95_low"], pr["ci95_high"]
     b = recs[(base, size)]["derived"]
     return d["ticks_per_byte"] / b["ticks_per_byte"], float("nan"), float("nan")
