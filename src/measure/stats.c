@@ -2,9 +2,13 @@
 #include "measure/stats.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 
+#include "common/digest.h"
 #include "common/json.h"
 
 /* t(0.975, df): rows for df 1..30, then 40, 60, 120. */
@@ -164,6 +168,237 @@ static void derive_ratio(const stats_trial *t, size_t n, stats_derived *d)
     free(lq);
 }
 
+size_t stats_block_length(size_t p)
+{
+    size_t l = 1, half = (p + 1) / 2;
+    while ((double)l * l * l < (double)p * p) /* exact: both below 2^53 for any p here */
+        l++;
+    return p == 0 ? 0 : l < half ? l : half;
+}
+
+/* The bootstrap's generator: ChaCha20's keystream as 64-bit words. */
+typedef struct boot_rng {
+    EVP_CIPHER_CTX *ctx;
+    unsigned char buf[4096];
+    size_t pos;
+    int failed; /* OpenSSL refused to extend the keystream */
+} boot_rng;
+
+static int rng_init(boot_rng *g, unsigned long long seed, hb_err *err)
+{
+    unsigned char sb[8], key[32], iv[16] = {0};
+    char hex[HB_SHA256_HEX];
+    for (int i = 0; i < 8; i++)
+        sb[i] = (unsigned char)(seed >> (56 - 8 * i));
+    hb_sha256_buf_hex(sb, sizeof sb, hex);
+    if (hb_hex_decode(hex, 64, key) != 32)
+        return hb_fail(err, "SHA-256 from OpenSSL failed");
+    g->pos = sizeof g->buf;
+    g->failed = 0;
+    g->ctx = EVP_CIPHER_CTX_new();
+    if (!g->ctx || EVP_EncryptInit_ex(g->ctx, EVP_chacha20(), NULL, key, iv) != 1) {
+        EVP_CIPHER_CTX_free(g->ctx);
+        g->ctx = NULL;
+        return hb_fail(err, "OpenSSL cannot provide ChaCha20 for the ratio's bootstrap");
+    }
+    return 0;
+}
+
+static uint64_t rng_word(boot_rng *g)
+{
+    if (g->pos + 8 > sizeof g->buf) {
+        static const unsigned char zero[sizeof g->buf];
+        int len = 0;
+        if (EVP_EncryptUpdate(g->ctx, g->buf, &len, zero, (int)sizeof zero) != 1 ||
+            len != (int)sizeof zero) {
+            memset(g->buf, 0, sizeof g->buf); /* the caller fails on g->failed */
+            g->failed = 1;
+        }
+        g->pos = 0;
+    }
+    uint64_t u = 0;
+    for (int i = 7; i >= 0; i--)
+        u = (u << 8) | g->buf[g->pos + (size_t)i];
+    g->pos += 8;
+    return u;
+}
+
+/* A uniform draw in [0, M), M >= 1, by rejection (see stats.h). */
+static size_t rng_below(boot_rng *g, size_t m)
+{
+    uint64_t mm = (uint64_t)m, rem = (UINT64_MAX % mm + 1) % mm; /* 2^64 mod m */
+    for (;;) {
+        uint64_t u = rng_word(g);
+        if (rem == 0 || u < (uint64_t)0 - rem)
+            return (size_t)(u % mm);
+    }
+}
+
+/* A ratio and the position it was taken at: sorted by value, ties by
+ * position, so every run sorts the same way. */
+typedef struct ranked {
+    double v;
+    size_t pos;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->v != y->v)
+        return (x->v > y->v) - (x->v < y->v);
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The value at sorted position K of a resample given by COUNT (how many
+ * times each rank was drawn) over SORTED values; *RANK and *SEEN carry the
+ * walk forward between calls with increasing K. */
+static double order_stat(const size_t *count, const double *sorted, size_t k,
+                         size_t *rank, size_t *seen)
+{
+    while (*seen + count[*rank] <= k) {
+        *seen += count[*rank];
+        (*rank)++;
+    }
+    return sorted[*rank];
+}
+
+int stats_median_ratio_of(const double *r, size_t n, size_t resamples,
+                          unsigned long long seed, stats_median_ratio *out, hb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    out->ratio = out->ci95_low = out->ci95_high = out->ci95_rel_percent = NAN;
+    out->p10_ticks_per_call = out->p10_baseline_ticks_per_call = out->p10_ratio = NAN;
+    if (n == 0)
+        return hb_fail(err, "no pair to take a median of");
+    if (resamples < 1 || resamples > STATS_MEDIAN_MAX_RESAMPLES)
+        return hb_fail(err, "%zu resamples: the ratio's bootstrap takes 1 to %d",
+                       resamples, STATS_MEDIAN_MAX_RESAMPLES);
+    for (size_t i = 0; i < n; i++)
+        if (!(r[i] > 0) || !isfinite(r[i]))
+            return hb_fail(err, "pair ratio %zu is %g, not a positive number", i, r[i]);
+    out->on = 1;
+    out->pairs = n;
+    out->block = stats_block_length(n);
+    out->resamples = resamples;
+    out->seed = seed;
+    size_t *rank = malloc(n * 2 * sizeof *rank);
+    double *sorted = malloc((n + resamples) * sizeof *sorted);
+    ranked *by = malloc(n * sizeof *by);
+    if (!rank || !sorted || !by) {
+        free(rank);
+        free(sorted);
+        free(by);
+        return hb_fail(err, "out of memory");
+    }
+    size_t *count = rank + n;
+    for (size_t i = 0; i < n; i++)
+        by[i] = (ranked){r[i], i};
+    qsort(by, n, sizeof *by, cmp_ranked);
+    for (size_t k = 0; k < n; k++) {
+        sorted[k] = by[k].v;
+        rank[by[k].pos] = k;
+    }
+    free(by);
+    out->ratio = stats_quantile_sorted(sorted, n, 0.5);
+    int rc = 0;
+    if (n >= STATS_MEDIAN_MIN_PAIRS) {
+        boot_rng g;
+        if (rng_init(&g, seed, err) != 0) {
+            rc = -1;
+        } else {
+            double *meds = sorted + n;
+            size_t l = out->block;
+            double h = (double)(n - 1) * 0.5;
+            size_t lo = (size_t)floor(h);
+            for (size_t b = 0; b < resamples; b++) {
+                memset(count, 0, n * sizeof *count);
+                for (size_t filled = 0; filled < n;) {
+                    size_t s = rng_below(&g, n);
+                    for (size_t j = 0; j < l && filled < n; j++, filled++)
+                        count[rank[(s + j) % n]]++;
+                }
+                size_t at = 0, seen = 0;
+                double x = order_stat(count, sorted, lo, &at, &seen);
+                meds[b] = lo + 1 >= n ? x
+                    : x + (h - (double)lo) * (order_stat(count, sorted, lo + 1, &at, &seen) - x);
+            }
+            EVP_CIPHER_CTX_free(g.ctx);
+            if (g.failed)
+                rc = hb_fail(err, "OpenSSL's ChaCha20 failed during the ratio's bootstrap");
+            double sum = 0, ss = 0;
+            for (size_t b = 0; b < resamples; b++)
+                sum += meds[b];
+            double mean = sum / (double)resamples;
+            for (size_t b = 0; b < resamples; b++)
+                ss += (meds[b] - mean) * (meds[b] - mean);
+            size_t c = (n + l - 1) / l;
+            double half = resamples > 1 ? stats_t95((int)c - 1) *
+                                              sqrt(ss / (double)(resamples - 1)) : NAN;
+            out->ci95_low = out->ratio - half;
+            out->ci95_high = out->ratio + half;
+            out->ci95_rel_percent = half / out->ratio * 100.0;
+        }
+    }
+    free(rank);
+    free(sorted);
+    return rc;
+}
+
+/* Whether trial T has a pair with a figure on both sides. */
+static int pair_usable(const stats_trial *t)
+{
+    return t->paired && t->calls > 0 && t->pair_calls > 0 && t->ticks > 0 &&
+           t->pair_ticks > 0 && isfinite(t->ticks) && isfinite(t->pair_ticks);
+}
+
+unsigned long long stats_median_seed(const stats_trial *t, size_t n)
+{
+    hb_sha256 *c = hb_sha256_new();
+    char line[128], hex[HB_SHA256_HEX];
+    for (size_t i = 0; c && i < n; i++) {
+        if (!pair_usable(&t[i]))
+            continue;
+        int len = snprintf(line, sizeof line, "%llu %.17g %llu %.17g\n", t[i].calls,
+                           t[i].ticks, t[i].pair_calls, t[i].pair_ticks);
+        hb_sha256_update(c, line, (size_t)len);
+    }
+    if (!c)
+        return 0;
+    hb_sha256_final_hex(c, hex);
+    hex[16] = '\0';
+    return strtoull(hex, NULL, 16);
+}
+
+int stats_derive_median(const stats_trial *t, size_t n, size_t resamples,
+                        unsigned long long seed, stats_derived *d, hb_err *err)
+{
+    memset(&d->median, 0, sizeof d->median);
+    double *r = malloc((n ? n : 1) * 3 * sizeof *r);
+    if (!r)
+        return hb_fail(err, "out of memory");
+    double *a = r + (n ? n : 1), *b = a + (n ? n : 1);
+    size_t p = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!pair_usable(&t[i]))
+            continue;
+        a[p] = t[i].ticks / (double)t[i].calls;
+        b[p] = t[i].pair_ticks / (double)t[i].pair_calls;
+        r[p] = a[p] / b[p];
+        p++;
+    }
+    int rc = 0;
+    if (p > 0 && (rc = stats_median_ratio_of(r, p, resamples, seed, &d->median, err)) == 0) {
+        qsort(a, p, sizeof *a, cmp_double);
+        qsort(b, p, sizeof *b, cmp_double);
+        d->median.p10_ticks_per_call = stats_quantile_sorted(a, p, 0.1);
+        d->median.p10_baseline_ticks_per_call = stats_quantile_sorted(b, p, 0.1);
+        d->median.p10_ratio = d->median.p10_ticks_per_call /
+                              d->median.p10_baseline_ticks_per_call;
+    }
+    free(r);
+    return rc;
+}
+
 int stats_derive(const stats_trial *t, size_t n, unsigned long long size_bytes,
                  stats_ci_method method, stats_derived *out, hb_err *err)
 {
@@ -216,6 +451,30 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* derived.paired_ratio of a record with the median of pair ratios (field
+ * order of docs/FORMATS.md). */
+static json_t *median_json(const stats_median_ratio *m)
+{
+    char seed[17];
+    snprintf(seed, sizeof seed, "%016llx", m->seed);
+    json_t *o = json_object();
+    json_object_set_new(o, "estimator", json_string(STATS_MEDIAN_NAME));
+    json_object_set_new(o, "pairs", json_integer((json_int_t)m->pairs));
+    json_object_set_new(o, "ratio", num_or_null(m->ratio));
+    json_object_set_new(o, "ci95_low", num_or_null(m->ci95_low));
+    json_object_set_new(o, "ci95_high", num_or_null(m->ci95_high));
+    json_object_set_new(o, "ci95_rel_percent", num_or_null(m->ci95_rel_percent));
+    json_object_set_new(o, "interval", json_string(STATS_MEDIAN_INTERVAL));
+    json_object_set_new(o, "block", json_integer((json_int_t)m->block));
+    json_object_set_new(o, "resamples", json_integer((json_int_t)m->resamples));
+    json_object_set_new(o, "seed", json_string(seed));
+    json_object_set_new(o, "p10_ticks_per_call", num_or_null(m->p10_ticks_per_call));
+    json_object_set_new(o, "p10_baseline_ticks_per_call",
+                        num_or_null(m->p10_baseline_ticks_per_call));
+    json_object_set_new(o, "p10_ratio", num_or_null(m->p10_ratio));
+    return o;
+}
+
 json_t *stats_derived_json(const stats_derived *d)
 {
     json_t *o = json_object();
@@ -247,7 +506,9 @@ json_t *stats_derived_json(const stats_derived *d)
     json_object_set_new(o, "interval", json_string(stats_ci_name(d->method)));
     json_object_set_new(o, "batches", json_integer((json_int_t)d->batches));
     json_t *r = json_null();
-    if (d->pairs > 0) {
+    if (d->median.on) {
+        r = median_json(&d->median);
+    } else if (d->pairs > 0) { /* an older record: the geometric mean */
         r = json_object();
         json_object_set_new(r, "pairs", json_integer((json_int_t)d->pairs));
         json_object_set_new(r, "batches", json_integer((json_int_t)d->ratio_batches));
@@ -302,6 +563,40 @@ static int read_trial(const json_t *tr, size_t i, const char *file,
     return 0;
 }
 
+/* How RECORD's paired ratio is to be computed: *MEDIAN 0 (an older record:
+ * the geometric mean, its paired_ratio has no "estimator"), 1 (the median,
+ * with the recorded *RESAMPLES and *SEED) or 2 (a record being written: no
+ * "derived" yet). */
+static int recorded_median(const json_t *record, const char *file, int *median,
+                           size_t *resamples, unsigned long long *seed, hb_err *err)
+{
+    const json_t *derived = json_object_get(record, "derived");
+    *median = derived ? 0 : 2;
+    const json_t *m = json_object_get(derived, "paired_ratio");
+    if (!json_object_get(m, "estimator"))
+        return 0;
+    const char *name = hb_json_str(m, "estimator"), *iv = hb_json_str(m, "interval");
+    const char *hex = hb_json_str(m, "seed");
+    long long b;
+    if (!json_is_object(m) || strcmp(name, STATS_MEDIAN_NAME) != 0 ||
+        strcmp(iv, STATS_MEDIAN_INTERVAL) != 0)
+        return hb_fail_at(err, file, 0, "derived.paired_ratio is not an estimator this "
+                          "version knows (%s, interval %s); re-run the "
+                          "measurement", STATS_MEDIAN_NAME, STATS_MEDIAN_INTERVAL);
+    if (strlen(hex) != 16 || strspn(hex, "0123456789abcdef") != 16)
+        return hb_fail_at(err, file, 0, "derived.paired_ratio.seed is not 16 "
+                          "lowercase hex digits; re-run the measurement");
+    *seed = strtoull(hex, NULL, 16);
+    if (hb_json_get_int(m, "resamples", &b, NULL, NULL) != 0 || b < 1 ||
+        b > STATS_MEDIAN_MAX_RESAMPLES)
+        return hb_fail_at(err, file, 0, "derived.paired_ratio.resamples is not "
+                          "a count from 1 to %d; re-run the measurement",
+                          STATS_MEDIAN_MAX_RESAMPLES);
+    *resamples = (size_t)b;
+    *median = 1;
+    return 0;
+}
+
 int stats_derive_record(const json_t *record, const char *file, json_t **derived,
                         hb_err *err)
 {
@@ -331,8 +626,20 @@ int stats_derive_record(const json_t *record, const char *file, json_t **derived
         return hb_fail_at(err, file, 0, "plan.interval '%s' is not one this version "
                           "knows (batch_means, iid); re-run the measurement", iv);
     }
+    int median = 0;
+    size_t resamples = STATS_MEDIAN_RESAMPLES;
+    unsigned long long seed = 0;
+    if (method == STATS_CI_BATCH &&
+        recorded_median(record, file, &median, &resamples, &seed, err) != 0) {
+        free(t);
+        return -1;
+    }
+    if (median == 2)
+        seed = stats_median_seed(t, n);
     stats_derived d;
     int rc = stats_derive(t, n, (unsigned long long)size, method, &d, err);
+    if (rc == 0 && median)
+        rc = stats_derive_median(t, n, resamples, seed, &d, err);
     free(t);
     if (rc != 0) {
         char msg[HB_ERR_MAX];

@@ -43,6 +43,15 @@ void pages_candidate_stem(const char *cand, char *out, size_t outsz);
 double pages_ratio(const report_system *s, const char *cand, const char *inst,
                    long long size, int *paired, double *lo, double *hi);
 
+/* Writes how the paired ratios of S's records (CAND's only, unless NULL)
+ * are computed: MEDIAN_WORDS when any has the median of pair ratios
+ * (derived.paired_ratio.estimator "median"), with a
+ * clause for records that predate it (the geometric mean) when there are
+ * such too; MEAN_WORDS alone (the words of earlier versions) when none has
+ * the median. */
+void pages_ratio_estimator(FILE *fp, const report_system *s, const char *cand,
+                           const char *median_words, const char *mean_words);
+
 /* A table cell (" ... |") with that ratio: "1.68× (±9.7 %)" when paired,
  * "1.68× unpaired" when not, " — " without figures. */
 void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,

@@ -675,8 +675,14 @@ static void sec_perf(cand_ctx *c, const char *stem)
     fputs("\nRatio to the baseline (OpenSSL's SM3) at the same message size. A "
           "**paired** ratio comes from trials taken right beside a trial of the "
           "baseline, in the same round, so that both saw the host in the same "
-          "state: it is the geometric mean of the pairs' ratios with its 95 % "
-          "interval. The absolute figures above are not paired: each is one "
+          "state: ", fp);
+    pages_ratio_estimator(fp, c->s, c->cand,
+                          "it is the median of the pairs' ratios with its 95 % interval "
+                          "(a block bootstrap over the pairs in the order taken), over "
+                          "every pair, disturbed trials included",
+                          "it is the geometric mean of the pairs' ratios with its 95 % "
+                          "interval");
+    fputs(". The absolute figures above are not paired: each is one "
           "instance's own trials, spread over the measurement. An *unpaired* ratio "
           "divides two such figures.\n\n", fp);
     const char *rcols[] = {"Instance", "Message", "ratio to the baseline", "pairs"};

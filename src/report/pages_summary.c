@@ -116,9 +116,14 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
           "baseline at the same message size (below 1: faster than the baseline). "
           "Where it is **paired**, each trial of the instance was taken right beside "
           "a trial of the baseline, in the same round of the measurement, so both "
-          "saw the host in the same state; the ratio is the geometric mean of those "
-          "pairs' ratios, with its 95 % interval (batch means over the rounds). A "
-          "ratio marked *unpaired* divides two figures taken at different moments "
+          "saw the host in the same state; ", fp);
+    pages_ratio_estimator(fp, s, NULL,
+                          "the ratio is the median of those pairs' ratios, with its 95 % "
+                          "interval (a block bootstrap over the pairs in the order taken), "
+                          "which time added to a few trials of either side barely moves",
+                          "the ratio is the geometric mean of those pairs' ratios, with its "
+                          "95 % interval (batch means over the rounds)");
+    fputs(". A ratio marked *unpaired* divides two figures taken at different moments "
           "and moves with the host's speed.\n\n", fp);
     pages_drift_warning(fp, s, ext);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))

@@ -11,6 +11,7 @@
 #include <strings.h>
 #include "kat/kat.h"
 #include "kat/kat_instance.h"
+#include "measure/stats.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 #include "report/paired.h"
@@ -386,6 +387,32 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
     if (!b || !b->derived)
         return NAN;
     return report_num(r->derived, "ticks_per_byte") / report_num(b->derived, "ticks_per_byte");
+}
+
+void pages_ratio_estimator(FILE *fp, const report_system *s, const char *cand,
+                           const char *median_words, const char *mean_words)
+{
+    int median = 0, mean = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const report_record *r = &s->recs[i];
+        if (!r->derived || (cand && strcmp(r->candidate, cand) != 0))
+            continue;
+        const json_t *pr = json_object_get(r->derived, "paired_ratio");
+        if (!json_is_object(pr) || !isfinite(report_num(pr, "ratio")))
+            continue;
+        if (!strcmp(report_str(pr, "estimator", ""), STATS_MEDIAN_NAME))
+            median = 1;
+        else
+            mean = 1;
+    }
+    if (!median) {
+        fputs(mean_words, fp);
+        return;
+    }
+    fputs(median_words, fp);
+    if (mean)
+        fputs("; where a record predates that estimator, the ratio is the geometric "
+              "mean of its pairs' ratios", fp);
 }
 
 void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,

@@ -119,6 +119,40 @@ static void print_value(char *buf, size_t sz, const json_t *v)
         snprintf(buf, sz, "(not a number)");
 }
 
+/* Each field of the recomputed object WANT against the recorded GOT: one
+ * problem per field that differs, named by its path (PREFIX, then the key);
+ * two objects (the paired ratio) are compared field by field, a
+ * recorded field the recomputation lacks is named too. */
+static void check_derived(vctx *v, const char *file, const char *prefix, const json_t *got,
+                          const json_t *want)
+{
+    const char *key;
+    json_t *w;
+    json_object_foreach((json_t *)want, key, w) {
+        const json_t *g = json_object_get(got, key);
+        char path[256];
+        snprintf(path, sizeof path, "%s%s", prefix, key);
+        if (g && json_is_object(g) && json_is_object(w)) {
+            char sub[260];
+            snprintf(sub, sizeof sub, "%s.", path);
+            check_derived(v, file, sub, g, w);
+            continue;
+        }
+        if (g && same_number(g, w))
+            continue;
+        char a[64], b[64];
+        print_value(a, sizeof a, g);
+        print_value(b, sizeof b, w);
+        problem(v, "%s: field %s: recorded %s, recomputed %s", file, path, a, b);
+    }
+    if (!*prefix)
+        return; /* the top level may hold fields of older versions */
+    json_object_foreach((json_t *)got, key, w)
+        if (!json_object_get(want, key))
+            problem(v, "%s: field %s%s: recorded, but not a figure of this estimator", file,
+                    prefix, key);
+}
+
 /* The outside timing rules (measure/outside.h) again on each trial of an
  * OK record: none may break them, and a trial short of the window's CPU
  * time by more than its allowance must be marked disturbed for it. */
@@ -217,17 +251,7 @@ static void check_record(vctx *v, const report_record *r)
         problem(v, "%s", err.msg);
         return;
     }
-    const char *key;
-    json_t *want;
-    json_object_foreach(re, key, want) {
-        json_t *got = json_object_get(rec, key);
-        if (got && same_number(got, want))
-            continue;
-        char a[64], b[64];
-        print_value(a, sizeof a, got);
-        print_value(b, sizeof b, want);
-        problem(v, "%s: field %s: recorded %s, recomputed %s", r->file, key, a, b);
-    }
+    check_derived(v, r->file, "", rec, re);
     json_decref(re);
 }
 

@@ -1,7 +1,12 @@
 /* Derived statistics against independent oracles: a hand-computed small
  * case, a straightforward long-double reimplementation on pseudo-random
  * trials (with disturbed ones left out), the t table checked by numerically
- * integrating Student's t density, and the record round trip. */
+ * integrating Student's t density, and the record round trip. The median of
+ * pair ratios: a hand-computed case (every pair counts, disturbed ones
+ * included), block lengths by hand, its bootstrap against the separate
+ * Python implementation in tests/report/make_data.py, its determinism, its
+ * resistance to slow trials on one side, and how records old and new are
+ * recomputed. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,6 +202,208 @@ static void test_record_round_trip(void **state)
     json_decref(rec);
 }
 
+/* Pairs whose baseline trial costs 1000 ticks a call: ratio = ticks / 1000 / calls. */
+static void pairs_of(stats_trial *t, const double *ticks, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        t[i] = (stats_trial){.calls = 1, .ticks = ticks[i], .ns = 100, .paired = 1,
+                             .pair_calls = 1, .pair_ticks = 1000};
+}
+
+static void test_median_hand_case(void **state)
+{
+    (void)state;
+    /* ratios 1.2, 1.0, 5.0 (a spike), 1.1, 0.9 (its trial marked disturbed),
+     * 1.05; a pair whose baseline has no figure; a trial without a pair */
+    stats_trial t[8];
+    const double ticks[] = {1200, 1000, 5000, 1100, 900, 1050, 1300, 1400};
+    pairs_of(t, ticks, 8);
+    t[4].disturbed = 1;
+    t[2].pair_disturbed = 1;
+    t[6].pair_ticks = 0;
+    t[7].paired = 0;
+    stats_derived d;
+    hb_err err = {{0}};
+    assert_int_equal(stats_derive(t, 8, 64, STATS_CI_BATCH, &d, &err), 0);
+    assert_int_equal(d.pairs, 4); /* the geometric mean leaves disturbed pairs out */
+    assert_int_equal(stats_derive_median(t, 8, 100, 42, &d, &err), 0);
+    assert_true(d.median.on);
+    assert_int_equal(d.median.pairs, 6);
+    /* sorted 0.9 1.0 1.05 1.1 1.2 5.0: (1.05 + 1.1) / 2 */
+    CLOSE(d.median.ratio, 1.075);
+    /* instance per call sorted 900 1000 1050 1100 1200 5000, h = 0.5 */
+    CLOSE(d.median.p10_ticks_per_call, 950);
+    CLOSE(d.median.p10_baseline_ticks_per_call, 1000);
+    CLOSE(d.median.p10_ratio, 0.95);
+    assert_int_equal(d.median.block, 3); /* 4^3 >= 6^2, capped at ceil(6 / 2) */
+    assert_int_equal(d.median.resamples, 100);
+    assert_true(d.median.ci95_low < d.median.ratio && d.median.ratio < d.median.ci95_high);
+    /* no pair with figures on both sides: nothing, and no failure */
+    assert_int_equal(stats_derive_median(t + 6, 2, 100, 42, &d, &err), 0);
+    assert_false(d.median.on);
+    /* too few pairs for an interval: the point alone */
+    assert_int_equal(stats_derive_median(t, 2, 100, 42, &d, &err), 0);
+    CLOSE(d.median.ratio, 1.1);
+    assert_true(isnan(d.median.ci95_low) && isnan(d.median.ci95_high));
+    /* resamples out of range */
+    assert_int_equal(stats_derive_median(t, 6, 0, 42, &d, &err), -1);
+    assert_int_equal(stats_derive_median(t, 6, STATS_MEDIAN_MAX_RESAMPLES + 1, 42, &d,
+                                         &err), -1);
+}
+
+static void test_block_length(void **state)
+{
+    (void)state;
+    /* the least L with L^3 >= p^2, at most ceil(p / 2), by hand */
+    const size_t p[] = {0, 1, 2, 4, 5, 8, 9, 16, 27, 28, 64, 125, 1000};
+    const size_t l[] = {0, 1, 1, 2, 3, 4, 5, 7, 9, 10, 16, 25, 100};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        assert_int_equal(stats_block_length(p[i]), l[i]);
+}
+
+/* The bootstrap against the Python implementation in tests/report/make_data.py
+ * (median_ratio, its own ChaCha20 and sorting): for these nine pairs and 200
+ * resamples it gave the figures below (printed with %.17g). */
+static void test_median_against_python(void **state)
+{
+    (void)state;
+    stats_trial t[9];
+    const double ticks[] = {1210, 980, 1500, 1105, 1010, 990, 1320, 1045, 1075};
+    pairs_of(t, ticks, 9);
+    unsigned long long seed = stats_median_seed(t, 9);
+    assert_true(seed == 0xb7ae0ac6dbc0b69fULL);
+    stats_derived d;
+    hb_err err = {{0}};
+    assert_int_equal(stats_derive_median(t, 9, 200, seed, &d, &err), 0);
+    assert_int_equal(d.median.block, 5);
+    CLOSE(d.median.ratio, 1.075);
+    assert_true(fabs(d.median.ci95_low - 0.75578704339664937) < 1e-12);
+    assert_true(fabs(d.median.ci95_high - 1.3942129566033505) < 1e-12);
+    assert_true(fabs(d.median.ci95_rel_percent - 29.694228521241921) < 1e-10);
+    CLOSE(d.median.p10_ticks_per_call, 988);
+}
+
+/* The same seed gives the same interval, bit for bit; another seed another
+ * interval around the same point. */
+static void test_median_deterministic(void **state)
+{
+    (void)state;
+    double r[40];
+    for (int i = 0; i < 40; i++)
+        r[i] = 1.5 + 0.01 * sin(i * 1.7) + 0.002 * (i % 7);
+    stats_median_ratio a, b, c;
+    hb_err err = {{0}};
+    assert_int_equal(stats_median_ratio_of(r, 40, 500, 7, &a, &err), 0);
+    assert_int_equal(stats_median_ratio_of(r, 40, 500, 7, &b, &err), 0);
+    assert_int_equal(stats_median_ratio_of(r, 40, 500, 8, &c, &err), 0);
+    assert_memory_equal(&a.ci95_low, &b.ci95_low, sizeof a.ci95_low);
+    assert_memory_equal(&a.ci95_high, &b.ci95_high, sizeof a.ci95_high);
+    assert_true(a.ratio == c.ratio);
+    assert_true(a.ci95_low != c.ci95_low);
+    assert_true(a.ci95_low < a.ratio && a.ratio < a.ci95_high);
+    assert_true(c.ci95_low < c.ratio && c.ratio < c.ci95_high);
+    /* the input is left as it was */
+    assert_true(r[0] == 1.5 + 0.0 + 0.0);
+    r[3] = -1;
+    assert_int_equal(stats_median_ratio_of(r, 40, 500, 7, &a, &err), -1);
+}
+
+/* Slowing some of the instance's trials (fewer than half) never lowers the
+ * median and raises it by at most as many order statistics, where the mean
+ * of the ratios follows the spikes. */
+static void test_median_spike_resistance(void **state)
+{
+    (void)state;
+    enum { N = 21 };
+    double ticks[N], sorted[N];
+    stats_trial t[N];
+    for (int i = 0; i < N; i++)
+        ticks[i] = 1000.0 + 1.0 * ((i * 8) % N); /* ratios 1.000 .. 1.020, shuffled */
+    pairs_of(t, ticks, N);
+    stats_derived before, after;
+    hb_err err = {{0}};
+    assert_int_equal(stats_derive_median(t, N, 100, 1, &before, &err), 0);
+    CLOSE(before.median.ratio, 1.010);
+    double mean_before = 0, mean_after = 0;
+    for (int i = 0; i < N; i++)
+        mean_before += t[i].ticks / 1000.0 / N;
+    for (int i = 0; i < N; i += 4) /* 6 trials three times slower */
+        t[i].ticks *= 3;
+    for (int i = 0; i < N; i++) {
+        mean_after += t[i].ticks / 1000.0 / N;
+        sorted[i] = ticks[i] / 1000.0;
+    }
+    assert_int_equal(stats_derive_median(t, N, 100, 1, &after, &err), 0);
+    stats_median(sorted, N);
+    assert_true(after.median.ratio >= before.median.ratio);
+    assert_true(after.median.ratio <= sorted[N / 2 + 6]);
+    assert_true(after.median.ratio - before.median.ratio < 0.01);
+    assert_true(mean_after - mean_before > 0.5); /* the mean of ratios: +0.57 */
+}
+
+/* A record being written gets the median (seed by the rule); a recorded
+ * one is recomputed with its own seed and resamples; an older record (no
+ * median) is recomputed without it; a median this version does not know
+ * fails naming the file. */
+static void test_median_in_records(void **state)
+{
+    (void)state;
+    json_error_t je;
+    json_t *rec = json_loads(
+        "{\"size_bytes\": 64, \"plan\": {\"interval\": \"batch_means\"}, \"trials\": ["
+        "{\"calls\": 10, \"ticks\": 12000, \"ns\": 800, \"disturbed\": false, \"pair\":"
+        " {\"calls\": 10, \"ticks\": 10000, \"disturbed\": false}},"
+        "{\"calls\": 10, \"ticks\": 13000, \"ns\": 800, \"disturbed\": true, \"pair\":"
+        " {\"calls\": 10, \"ticks\": 10000, \"disturbed\": false}},"
+        "{\"calls\": 10, \"ticks\": 11000, \"ns\": 800, \"disturbed\": false, \"pair\":"
+        " {\"calls\": 10, \"ticks\": 10000, \"disturbed\": false}}]}", 0, &je);
+    assert_non_null(rec);
+    json_t *d;
+    hb_err err = {{0}};
+    assert_int_equal(stats_derive_record(rec, "r.json", &d, &err), 0);
+    json_t *m = json_object_get(d, "paired_ratio");
+    assert_non_null(m);
+    assert_int_equal(json_integer_value(json_object_get(m, "pairs")), 3);
+    CLOSE(json_real_value(json_object_get(m, "ratio")), 1.2);
+    assert_string_equal(json_string_value(json_object_get(m, "estimator")), STATS_MEDIAN_NAME);
+    assert_int_equal(json_integer_value(json_object_get(m, "resamples")),
+                     STATS_MEDIAN_RESAMPLES);
+    /* as recorded: another seed and resamples are followed */
+    json_object_set(rec, "derived", d);
+    json_object_set_new(m, "seed", json_string("00000000000000ff"));
+    json_object_set_new(m, "resamples", json_integer(30));
+    json_t *again;
+    assert_int_equal(stats_derive_record(rec, "r.json", &again, &err), 0);
+    json_t *m2 = json_object_get(again, "paired_ratio");
+    assert_string_equal(json_string_value(json_object_get(m2, "seed")), "00000000000000ff");
+    assert_int_equal(json_integer_value(json_object_get(m2, "resamples")), 30);
+    json_decref(again);
+    /* unknown estimator, bad seed, bad resamples */
+    json_object_set_new(m, "interval", json_string("percentile"));
+    assert_int_equal(stats_derive_record(rec, "r.json", &again, &err), -1);
+    assert_non_null(strstr(err.msg, "r.json"));
+    json_object_set_new(m, "interval", json_string(STATS_MEDIAN_INTERVAL));
+    json_object_set_new(m, "seed", json_string("xyz"));
+    assert_int_equal(stats_derive_record(rec, "r.json", &again, &err), -1);
+    assert_non_null(strstr(err.msg, "seed"));
+    json_object_set_new(m, "seed", json_string("00000000000000ff"));
+    json_object_set_new(m, "resamples", json_integer(STATS_MEDIAN_MAX_RESAMPLES + 1));
+    assert_int_equal(stats_derive_record(rec, "r.json", &again, &err), -1);
+    assert_non_null(strstr(err.msg, "resamples"));
+    /* an older record: a paired ratio without an estimator is the geometric
+     * mean of the kept pairs, as it was written */
+    json_object_set_new(json_object_get(rec, "derived"), "paired_ratio",
+                        json_pack("{s:i}", "pairs", 2));
+    assert_int_equal(stats_derive_record(rec, "r.json", &again, &err), 0);
+    json_t *g = json_object_get(again, "paired_ratio");
+    assert_null(json_object_get(g, "estimator"));
+    assert_int_equal(json_integer_value(json_object_get(g, "pairs")), 2);
+    CLOSE(json_real_value(json_object_get(g, "ratio")), sqrt(1.2 * 1.1));
+    json_decref(again);
+    json_decref(d);
+    json_decref(rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +412,12 @@ int main(void)
         cmocka_unit_test(test_against_reimplementation),
         cmocka_unit_test(test_t_table),
         cmocka_unit_test(test_record_round_trip),
+        cmocka_unit_test(test_median_hand_case),
+        cmocka_unit_test(test_block_length),
+        cmocka_unit_test(test_median_against_python),
+        cmocka_unit_test(test_median_deterministic),
+        cmocka_unit_test(test_median_spike_resistance),
+        cmocka_unit_test(test_median_in_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
  * site exists, candidate pages have the guide's sections in order (Markdown
  * and HTML), the comparison of an instance's variants is shown with its
  * first disagreement, TSC ticks are never called cycles, the summary's ratio to the
- * baseline matches the records, strings with markup (an instance name, a KAT
+ * baseline matches the records (the median of pair ratios where a record has
+ * it, and the pages say which figure is which), strings with markup (an instance name, a KAT
  * log line) come out escaped in Markdown and HTML, and two runs give
  * byte-identical sites. */
 #include <setjmp.h>
@@ -196,6 +197,45 @@ static double record_ratio(const char *rel, double *lo, double *hi)
     *hi = json_number_value(json_object_get(pr, "ci95_high"));
     json_decref(r);
     return v;
+}
+
+/* x86_1's Whirl_256 records have the median of pair ratios: the candidate
+ * page's ratio column shows it with its interval and its count of pairs;
+ * the other records (older ones) have the geometric mean, and the pages say
+ * which is which. */
+static void test_median_ratio_shown(void **state)
+{
+    (void)state;
+    char site[4096], want[200], pm[32];
+    make_site(rt_dataset(), site);
+    json_t *r = rt_load_json(rt_dataset(), "x86_1/records/Whirl/Whirl_256__hash_1024.json");
+    const json_t *m = json_object_get(json_object_get(r, "derived"), "paired_ratio");
+    assert_string_equal(json_string_value(json_object_get(m, "estimator")), "median");
+    double v = json_number_value(json_object_get(m, "ratio"));
+    double lo = json_number_value(json_object_get(m, "ci95_low"));
+    double hi = json_number_value(json_object_get(m, "ci95_high"));
+    assert_true(lo < v && v < hi);
+    char *page = site_file(site, "x86_1/Whirl.md");
+    snprintf(pm, sizeof pm, "%.3g", (hi - lo) / 2 / v * 100);
+    snprintf(want, sizeof want, "| Whirl\\_256 | 1 KiB | %.3g× (±%s %%) | %lld |\n", v, pm,
+             (long long)json_integer_value(json_object_get(m, "pairs")));
+    assert_non_null(strstr(page, want));
+    assert_non_null(strstr(page, "it is the median of the pairs' ratios"));
+    assert_non_null(strstr(page, "predates that estimator, the ratio is the geometric mean"));
+    char *sum = site_file(site, "x86_1/summary.md");
+    assert_non_null(strstr(sum, "the ratio is the median of those pairs' ratios"));
+    char *method = site_file(site, "x86_1/method.md");
+    assert_non_null(strstr(method, "Ratio to the baseline (the median of pair ratios)"));
+    assert_non_null(strstr(method, "is the guide's mean, Σ ticks / Σ calls"));
+    /* arm_1 has no median: its summary keeps the words of earlier versions */
+    char *arm = site_file(site, "arm_1/summary.md");
+    assert_null(strstr(arm, "median of those pairs"));
+    free(page);
+    free(sum);
+    free(method);
+    free(arm);
+    json_decref(r);
+    rt_rmtree(site);
 }
 
 /* x86_1's records are paired (the interleaved planner): the summary shows
@@ -504,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_variants_shown),
         cmocka_unit_test(test_counter_named),
         cmocka_unit_test(test_summary_ratio),
+        cmocka_unit_test(test_median_ratio_shown),
         cmocka_unit_test(test_kat_wording_and_not_timed),
         cmocka_unit_test(test_markup_escaped),
         cmocka_unit_test(test_candidate_named_summary),

@@ -1,5 +1,6 @@
 /* hashbench validate and export on the synthetic dataset: a clean dataset
- * passes; one trial's counter value changed by one, an absolute or ".."
+ * passes; one trial's counter value changed by one, one pair's baseline
+ * ticks in a record with the median of pair ratios, an absolute or ".."
  * path, a tampered KAT log, a RESULT line that contradicts kat.json, a
  * comparison of variants with a moved message length, a foreign library or
  * a turned verdict, and a changed page of the site each fail with a line
@@ -132,6 +133,54 @@ static void test_one_tick_changed(void **state)
                                 "mean_ticks_per_call: recorded "));
     assert_non_null(strstr(out, ", recomputed "));
     /* Nothing else in the dataset is blamed. */
+    assert_int_equal(rt_count(out, "\n"), rt_count(out, rel));
+    free(out);
+    rt_rmtree(data);
+}
+
+/* One pair's baseline ticks changed in a record with the median of pair
+ * ratios: the pair at the median's lower middle moves by 0.1 %, so the
+ * median and its interval, recomputed with the recorded seed, differ from the
+ * record; the instance's own figures do not. */
+static void test_median_pair_changed(void **state)
+{
+    (void)state;
+    char data[4096], *out = NULL;
+    const char *rel = "x86_1/records/Whirl/Whirl_256__hash_1024.json";
+    report_validate_stats st;
+    rt_copy_dataset(data);
+    json_t *r = rt_load_json(data, rel);
+    json_t *trials = json_object_get(r, "trials");
+    size_t n = json_array_size(trials), below[64] = {0}, mid = n;
+    assert_true(n >= 5 && n <= 64);
+    double ratio[64];
+    for (size_t i = 0; i < n; i++) {
+        json_t *t = json_array_get(trials, i), *p = json_object_get(t, "pair");
+        ratio[i] = json_number_value(json_object_get(t, "ticks")) /
+                   json_number_value(json_object_get(t, "calls")) /
+                   (json_number_value(json_object_get(p, "ticks")) /
+                    json_number_value(json_object_get(p, "calls")));
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            below[i] += ratio[j] < ratio[i];
+    for (size_t i = 0; i < n; i++)
+        if (below[i] == (n - 1) / 2)
+            mid = i;
+    assert_true(mid < n);
+    json_t *pair = json_object_get(json_array_get(trials, mid), "pair");
+    json_int_t ticks = json_integer_value(json_object_get(pair, "ticks"));
+    json_object_set_new(pair, "ticks", json_integer(ticks + ticks / 1000));
+    rt_save_json(data, rel, r);
+    json_decref(r);
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    char want[256];
+    const char *fields[] = {"ratio", "ci95_low", "ci95_high"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(want, sizeof want, "%s: field paired_ratio.%s: recorded ", rel, fields[i]);
+        assert_non_null(strstr(out, want));
+    }
+    assert_null(strstr(out, "mean_ticks_per_call"));
     assert_int_equal(rt_count(out, "\n"), rt_count(out, rel));
     free(out);
     rt_rmtree(data);
@@ -434,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_clean_dataset_passes),
         cmocka_unit_test(test_variants_tampered),
         cmocka_unit_test(test_one_tick_changed),
+        cmocka_unit_test(test_median_pair_changed),
         cmocka_unit_test(test_disturbed_trial_ignored),
         cmocka_unit_test(test_record_statuses),
         cmocka_unit_test(test_bad_paths),
