@@ -34,6 +34,7 @@
 #define COUNT_DIR "count"
 #define COUNT_RUN_TIMEOUT_S 120.0 /* one Valgrind run */
 #define COUNT_OUT_LIMIT (16ULL << 20) /* bytes of cachegrind output read */
+#define COUNT_MAX_JOBS 64
 
 /* What cachegrind counts besides instructions (Ir). */
 typedef struct count_events {
@@ -78,9 +79,15 @@ typedef struct count_options {
     const unsigned *sizes;         /* NULL: campaign.json's, else S1-S8 */
     int n_sizes;
     count_events events;
+    int jobs;                      /* instances counted at once; 0: the
+                                      usable cores */
     hb_progress_fn progress;
     void *progress_ctx;
 } count_options;
+
+/* The default number of instances counted at once: the online cores, at
+ * most COUNT_MAX_JOBS. */
+int count_default_jobs(void);
 
 /* The stage: every kat.json entry with status PASS or BASELINE gets a
  * record per size; a record whose library, sizes, events and tool are

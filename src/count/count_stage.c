@@ -4,15 +4,19 @@
  * at every size and writes one record per size,
  * DIR/count/<cand>/<Inst>__count_<S>.json. The sizes are the options', else
  * campaign.json's, else S1-S8. The records of an instance whose library,
- * sizes, Valgrind options and method are unchanged are kept (resume). */
+ * sizes, Valgrind options and method are unchanged are kept (resume).
+ * Instances are counted by a small pool of threads (each worker only
+ * starts sandboxed processes), COUNT_MAX_JOBS at most. */
 #include "count/count.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include "campaign/settings.h"
 #include "common/clock.h"
@@ -189,6 +193,56 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
     return rc;
 }
 
+/* The instances to count and the workers' shared state. */
+typedef struct count_pool {
+    const count_options *o;
+    const unsigned *sizes;
+    int n_sizes;
+    const json_t **kat, **build;  /* the entries to count */
+    size_t n, next, done;
+    int counted, not, rc;
+    hb_err err;
+    pthread_mutex_t lock;
+} count_pool;
+
+static void *worker(void *arg)
+{
+    count_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        int stop = i >= p->n || p->rc != 0;
+        if (!stop && p->o->progress) {
+            char step[300];
+            snprintf(step, sizeof step, "count %.128s/%.128s", hb_json_str(p->kat[i],
+                     "candidate"), hb_json_str(p->kat[i], "instance"));
+            p->o->progress(p->o->progress_ctx, step, (int)p->done, (int)p->n);
+        }
+        pthread_mutex_unlock(&p->lock);
+        if (stop)
+            return NULL;
+        int counted = 0, not = 0;
+        hb_err err;
+        int rc = do_instance(p->o, p->kat[i], p->build[i], p->sizes, p->n_sizes, &counted,
+                             &not, &err);
+        pthread_mutex_lock(&p->lock);
+        p->counted += counted;
+        p->not += not;
+        p->done++;
+        if (rc != 0 && p->rc == 0) {
+            p->rc = rc;
+            p->err = err;
+        }
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+int count_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > COUNT_MAX_JOBS ? COUNT_MAX_JOBS : (int)n;
+}
+
 int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
 {
     unsigned sizes[COUNT_MAX_SIZES];
@@ -214,18 +268,21 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
     sel.instances = o->instances;
     sel.n_instances = o->n_instances;
     json_t *list = json_object_get(kat, "instances"), *blist = json_object_get(build, "instances");
-    size_t i, total = 0, done = 0;
+    size_t cap = json_array_size(list) + 1, i;
+    count_pool p;
+    memset(&p, 0, sizeof p);
+    p.o = o;
+    p.sizes = sizes;
+    p.n_sizes = n;
+    p.kat = calloc(cap, sizeof *p.kat);
+    p.build = calloc(cap, sizeof *p.build);
+    int rc = p.kat && p.build ? 0 : hb_fail(err, "out of memory");
     json_t *k;
-    json_array_foreach(list, i, k) {
-        const char *st = hb_json_str(k, "status");
-        total += (!strcmp(st, "PASS") || !strcmp(st, "BASELINE")) &&
-                 kat_selected(&sel, hb_json_str(k, "candidate"), hb_json_str(k, "instance"));
-    }
-    int rc = 0;
     json_array_foreach(list, i, k) {
         const char *st = hb_json_str(k, "status"), *cand = hb_json_str(k, "candidate"),
                    *inst = hb_json_str(k, "instance");
-        if ((strcmp(st, "PASS") && strcmp(st, "BASELINE")) || !kat_selected(&sel, cand, inst))
+        if (rc != 0 || (strcmp(st, "PASS") && strcmp(st, "BASELINE")) ||
+            !kat_selected(&sel, cand, inst))
             continue;
         size_t bi;
         const json_t *b = kat_find_entry(blist, cand, inst, &bi);
@@ -234,17 +291,32 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
                          "build and kat again", KAT_JSON, cand, inst, KAT_JSON, BUILD_JSON);
             break;
         }
-        if (o->progress) {
-            char step[300];
-            snprintf(step, sizeof step, "count %.128s/%.128s", cand, inst);
-            o->progress(o->progress_ctx, step, (int)done, (int)total);
-        }
-        if ((rc = do_instance(o, k, b, sizes, n, n_counted, n_not, err)) != 0)
-            break;
-        done++;
+        p.kat[p.n] = k;
+        p.build[p.n++] = b;
     }
+    if (rc == 0 && p.n > 0) {
+        int jobs = o->jobs > 0 ? o->jobs : count_default_jobs();
+        pthread_t threads[COUNT_MAX_JOBS];
+        int started = 0;
+        pthread_mutex_init(&p.lock, NULL);
+        for (; started < jobs && (size_t)started < p.n; started++)
+            if (pthread_create(&threads[started], NULL, worker, &p) != 0)
+                break;
+        if (started == 0)
+            worker(&p);
+        for (int t = 0; t < started; t++)
+            pthread_join(threads[t], NULL);
+        pthread_mutex_destroy(&p.lock);
+        rc = p.rc;
+        if (rc != 0)
+            *err = p.err;
+    }
+    *n_counted = p.counted;
+    *n_not = p.not;
     if (o->progress && rc == 0)
-        o->progress(o->progress_ctx, "count", (int)done, (int)total);
+        o->progress(o->progress_ctx, "count", (int)p.done, (int)p.n);
+    free(p.kat);
+    free(p.build);
     json_decref(kat);
     json_decref(build);
     return rc;
