@@ -19,6 +19,9 @@
 #include "common/json.h"
 #include "count/count.h"
 #include "count/count_plan.h"
+#include "report/dataset.h"
+#include "report/pages.h"
+#include "report/validate.h"
 #include "rundir/rundir.h"
 
 static const unsigned sizes[] = {32, 1024};
@@ -104,13 +107,12 @@ static void test_inconsistent(void **state)
     json_decref(r);
 }
 
-/* A run directory whose build.json and kat.json name the SHA-256 example. */
-static void make_run_dir(char *dir, size_t n)
+/* A run directory DIR whose build.json and kat.json name the SHA-256
+ * example. */
+static void make_run_dir_at(const char *dir)
 {
     char lib[1024], dst[PATH_MAX], path[PATH_MAX];
     hb_err err;
-    snprintf(dir, n, "/tmp/count-test-XXXXXX");
-    assert_non_null(mkdtemp(dir));
     lib_path(lib, sizeof lib, "hbex_SHA256");
     snprintf(dst, sizeof dst, "%s/lib/SHA2/libSHA256.so", dir);
     assert_int_equal(hb_mkdirs_for(dst, &err), 0);
@@ -129,6 +131,13 @@ static void make_run_dir(char *dir, size_t n)
     json_decref(entry);
     json_decref(build);
     json_decref(kat);
+}
+
+static void make_run_dir(char *dir, size_t n)
+{
+    snprintf(dir, n, "/tmp/count-test-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    make_run_dir_at(dir);
 }
 
 static void test_stage_records(void **state)
@@ -193,6 +202,108 @@ static void test_stage_records(void **state)
     assert_int_equal(hb_remove_tree(dir, &err), 0);
 }
 
+/* TEXT written by FN to a memory stream (caller frees). */
+static char *page(int (*fn)(FILE *, const report_dataset *, const report_system *,
+                            const char *, const char *, hb_err *),
+                  const report_dataset *ds, const char *cand)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    hb_err err;
+    FILE *fp = open_memstream(&buf, &len);
+    assert_non_null(fp);
+    if (fn)
+        assert_int_equal(fn(fp, ds, &ds->sys[0], cand, ".md", &err), 0);
+    else if (cand)
+        assert_int_equal(pages_summary_md(fp, &ds->sys[0], ".md", &err), 0);
+    else
+        assert_int_equal(pages_method_md(fp, &ds->sys[0], ".md", &err), 0);
+    fclose(fp);
+    return buf;
+}
+
+static int problems(const char *data)
+{
+    report_validate_stats st;
+    hb_err err;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    assert_true(report_validate(data, NULL, fp, &st, &err) >= 0);
+    fclose(fp);
+    free(buf);
+    return st.problems;
+}
+
+/* A dataset whose system folder is a run directory the stage counted: the
+ * candidate page puts the figure beside the timed one, the summary ranks
+ * by it, the method page explains it, a not-countable record shows its
+ * reason, and validate catches a changed figure. */
+static void test_pages_and_validate(void **state)
+{
+    (void)state;
+    char data[64], sys[128], rel[512], path[PATH_MAX], want[64];
+    hb_err err;
+    snprintf(data, sizeof data, "/tmp/count-test-XXXXXX");
+    assert_non_null(mkdtemp(data));
+    snprintf(sys, sizeof sys, "%s/x86_1", data);
+    make_run_dir_at(sys);
+    count_options o = {0};
+    o.run_dir = sys;
+    o.sizes = sizes;
+    o.n_sizes = 1;
+    o.events.branches = 1;
+    int counted = 0, not = 0;
+    if (count_run(&o, &counted, &not, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(rundir_count_rel(rel, sizeof rel, "SHA2", "SHA256", 32, &err), 0);
+    snprintf(path, sizeof path, "%s/%s", sys, rel);
+    json_t *r = NULL;
+    assert_int_equal(hb_json_load(path, &r, &err), 0);
+    snprintf(want, sizeof want, "| SHA256 | 32 B | — | %.1f |", json_number_value(
+             json_object_get(json_object_get(json_object_get(r, "derived"), "Ir"), "per_byte")));
+
+    report_dataset ds;
+    if (report_dataset_load(data, &ds, &err) != 0)
+        fail_msg("%s", err.msg);
+    char *cand = page(pages_candidate_md, &ds, "SHA2");
+    assert_non_null(strstr(cand, "instructions/B (exact)"));
+    assert_non_null(strstr(cand, want));
+    assert_non_null(strstr(cand, "**not cycles**"));
+    char *sum = page(NULL, &ds, "summary");
+    assert_non_null(strstr(sum, "Second view: ranked by instructions per byte"));
+    assert_non_null(strstr(sum, "| 1 | SHA2 / SHA256 | 32 B |"));
+    char *meth = page(NULL, &ds, NULL);
+    assert_non_null(strstr(meth, "## Instruction counts (exact)"));
+    assert_non_null(strstr(meth, "1 (instance, size) record, 1 counted"));
+    free(cand);
+    free(sum);
+    free(meth);
+    report_dataset_free(&ds);
+
+    int before = problems(data);
+    json_t *t = json_deep_copy(r);
+    json_t *d = json_object_get(json_object_get(t, "derived"), "Ir");
+    json_object_set_new(d, "per_byte", json_real(json_number_value(json_object_get(d,
+                        "per_byte")) * 0.9));
+    assert_int_equal(hb_json_save(path, t, &err), 0);
+    assert_int_equal(problems(data), before + 1);
+    json_decref(t);
+
+    json_object_set_new(r, "status", json_string("NOT_COUNTABLE"));
+    json_object_set_new(r, "reason", json_string("an instruction Valgrind cannot run"));
+    json_object_set_new(r, "derived", json_null());
+    assert_int_equal(hb_json_save(path, r, &err), 0);
+    assert_int_equal(problems(data), before);
+    assert_int_equal(report_dataset_load(data, &ds, &err), 0);
+    cand = page(pages_candidate_md, &ds, "SHA2");
+    assert_non_null(strstr(cand, "not countable: an instruction Valgrind cannot run"));
+    free(cand);
+    report_dataset_free(&ds);
+    json_decref(r);
+    assert_int_equal(hb_remove_tree(data, &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_not_countable),
         cmocka_unit_test(test_inconsistent),
         cmocka_unit_test(test_stage_records),
+        cmocka_unit_test(test_pages_and_validate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
