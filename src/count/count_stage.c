@@ -29,6 +29,7 @@
 #include "kat/kat.h"
 #include "probe/trial_msg.h"
 #include "rundir/rundir.h"
+#include "runner/client.h"
 #include "sandbox/check.h"
 
 #define COUNT_METHOD_RULE "per call at S = (Ir of the run of S - Ir of the base run) / " \
@@ -296,6 +297,8 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
     }
     if (rc == 0 && p.n > 0) {
         int jobs = o->jobs > 0 ? o->jobs : count_default_jobs();
+        count_driver_path(); /* the executables' paths, found once before */
+        runner_path();       /* the workers read them */
         pthread_t threads[COUNT_MAX_JOBS];
         int started = 0;
         pthread_mutex_init(&p.lock, NULL);

@@ -2,8 +2,8 @@
  * (build.json, kat.json, campaign.json, the measure journal), where the
  * build stage puts libraries and compiler logs (lib/, logs/build/), where
  * the KAT stage puts its logs and texts (kat/), where records (records/),
- * constant-time results (ct/) and the per-core shards (cores/) live, the
- * record-name rule (records/<cand>/<Inst>__hash_<bytes>.json maps to one
+ * constant-time results (ct/), instruction counts (count/) and the
+ * per-core shards (cores/) live, the record-name rule (records/<cand>/<Inst>__hash_<bytes>.json maps to one
  * (instance, size) and back), the one listing of records, and the one
  * answer to "which library does this instance use". Every stage, publish,
  * merge, validate and the report build their paths here; a published
