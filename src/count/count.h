@@ -90,9 +90,10 @@ typedef struct count_options {
 int count_default_jobs(void);
 
 /* The stage: every kat.json entry with status PASS or BASELINE gets a
- * record per size; a record whose library, sizes, events and tool are
- * unchanged is kept (resume). *N_COUNTED and *N_NOT count the records
- * counted and not. Returns -1 on an input error (no kat.json, ...). */
+ * record per size; an instance's counted records are kept when its
+ * library, sizes, events and call counts are unchanged (resume), the
+ * others counted again. *N_COUNTED and *N_NOT count the records counted
+ * and not. Returns -1 on an input error (no kat.json, ...). */
 int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err);
 
 #endif

@@ -3,8 +3,9 @@
  * (BASELINE), counts the library the KATs checked (rundir_instance_library)
  * at every size and writes one record per size,
  * DIR/count/<cand>/<Inst>__count_<S>.json. The sizes are the options', else
- * campaign.json's, else S1-S8. The records of an instance whose library,
- * sizes, Valgrind options and method are unchanged are kept (resume).
+ * campaign.json's, else S1-S8. The counted records of an instance whose
+ * library, sizes, Valgrind options and method are unchanged are kept
+ * (resume).
  * Instances are counted by a small pool of threads (each worker only
  * starts sandboxed processes), COUNT_MAX_JOBS at most. */
 #include "count/count.h"
@@ -80,15 +81,16 @@ static json_t *sizes_json(const unsigned *sizes, int n)
     return a;
 }
 
-/* The kept records of an instance: every size's record exists for library
- * LIB_SHA with the same sizes and Valgrind options. Counts them into
- * *COUNTED and *NOT. */
+/* The kept records of an instance: every size's record exists, COUNTED,
+ * for library LIB_SHA with the same sizes, Valgrind options and call
+ * counts (an instance not counted is tried again: its runs end early and
+ * cost little). Counts them into *COUNTED. */
 static int reusable(const char *run_dir, const char *cand, const char *inst,
                     const char *lib_sha, const unsigned *sizes, int n, const json_t *tool,
-                    int *counted, int *not)
+                    int *counted)
 {
     json_t *want = sizes_json(sizes, n);
-    int ok = 1, c = 0, x = 0;
+    int ok = 1, c = 0;
     for (int i = 0; i < n && ok; i++) {
         char rel[PATH_MAX], path[PATH_MAX];
         json_t *r = NULL;
@@ -100,19 +102,17 @@ static int reusable(const char *run_dir, const char *cand, const char *inst,
             break;
         const json_t *m = json_object_get(r, "method");
         ok = strcmp(hb_json_str(r, "library_sha256"), lib_sha) == 0 &&
+             strcmp(hb_json_str(r, "status"), "COUNTED") == 0 &&
              json_equal(json_object_get(r, "tool_options"), tool) &&
              json_equal(json_object_get(m, "sizes"), want) &&
              json_integer_value(json_object_get(m, "n1")) == COUNT_N1 &&
              json_integer_value(json_object_get(m, "n2")) == COUNT_N2;
-        c += strcmp(hb_json_str(r, "status"), "COUNTED") == 0;
-        x += strcmp(hb_json_str(r, "status"), "COUNTED") != 0;
+        c++;
         json_decref(r);
     }
     json_decref(want);
-    if (ok) {
+    if (ok)
         *counted += c;
-        *not += x;
-    }
     return ok;
 }
 
@@ -137,7 +137,7 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
     const char *const *opts = count_tool_options(&o->events);
     for (int i = 0; opts[i]; i++)
         json_array_append_new(tool, json_string(opts[i]));
-    if (lib_sha[0] && reusable(o->run_dir, cand, inst, lib_sha, sizes, n, tool, counted, not)) {
+    if (lib_sha[0] && reusable(o->run_dir, cand, inst, lib_sha, sizes, n, tool, counted)) {
         json_decref(tool);
         return 0;
     }
@@ -297,8 +297,9 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
     }
     if (rc == 0 && p.n > 0) {
         int jobs = o->jobs > 0 ? o->jobs : count_default_jobs();
-        count_driver_path(); /* the executables' paths, found once before */
-        runner_path();       /* the workers read them */
+        count_driver_path(); /* found once before the workers read them */
+        runner_path();
+        hb_sandbox_describe();
         pthread_t threads[COUNT_MAX_JOBS];
         int started = 0;
         pthread_mutex_init(&p.lock, NULL);
