@@ -75,10 +75,11 @@ static const char *cpus_list;
 
 static int want_ct; /* --ct */
 static int want_count; /* --count */
+enum { OPT_COUNT = HB_OPT_OWN + 0x80 }; /* after the options below */
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
-    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_COUNT
+    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT
 };
 
 /* One option; returns 0, or -1 with ERR. */
