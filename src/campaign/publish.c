@@ -436,7 +436,8 @@ static int visit_record(const rundir_record *r, void *ctx, hb_err *err)
     return publish_json(c, r->rel, err);
 }
 
-/* Constant-time records, ct/<cand>/<Inst>.json (not the -g libraries and
+/* Constant-time records, ct/<cand>/<Inst>.json, and instruction-count
+ * records, count/<cand>/<Inst>__count_<S>.json (not the -g libraries and
  * Valgrind output beside them, which stay in the run directory). */
 static int visit_ct(void *ctx, const char *rel, hb_err *err)
 {
@@ -626,7 +627,8 @@ static int assemble(publish_ctx *c, hb_err *err)
         return -1;
     if (publish_build(c, err) < 0 || publish_json(c, RUNDIR_KAT_JSON, err) < 0 ||
         rundir_list_records(c->run_dir, NULL, NULL, visit_record, c, err) < 0 ||
-        tree_walk(c->run_dir, RUNDIR_CT, visit_ct, c, err) < 0)
+        tree_walk(c->run_dir, RUNDIR_CT, visit_ct, c, err) < 0 ||
+        tree_walk(c->run_dir, RUNDIR_COUNT, visit_ct, c, err) < 0)
         return -1;
     return publish_campaign(c, err);
 }

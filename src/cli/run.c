@@ -15,8 +15,10 @@
 #include "campaign/table.h"
 #include "common/fs.h"
 #include "common/walk.h"
+#include "count/count.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
+#include "rundir/rundir.h"
 #include "cli/options.h"
 
 const char hb_summary_run[] = "run a whole campaign: check, build, kat, measure";
@@ -65,6 +67,9 @@ const char hb_usage_run[] =
     "                       (they stay recorded in campaign.json)\n"
     "  --ct                 then the constant-time stage (hashbench ct) on every\n"
     "                       instance that passed its KATs\n"
+    "  --count              then the instruction-count stage (hashbench count)\n"
+    "                       on every instance that passed, at the campaign's\n"
+    "                       sizes (about 3 CPU-s per instance at S1-S8)\n"
     "\n"
     "Exit status: 0 all instances passed, 1 some failed (the campaign still\n"
     "completed), 2 usage error or refusal.\n";
@@ -73,6 +78,8 @@ const char hb_usage_run[] =
 static const char *cpus_list;
 
 static int want_ct; /* --ct */
+static int want_count; /* --count */
+enum { OPT_COUNT = HB_OPT_OWN + 0x80 }; /* after the options below */
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
@@ -103,6 +110,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_TIME_FAILED: o->time_failed = 1; break;
     case OPT_NO_INDEPENDENT: o->no_independent_check = 1; break;
     case OPT_CT: want_ct = 1; break;
+    case OPT_COUNT: want_count = 1; break;
     default: return -1;
     }
     return 0;
@@ -127,6 +135,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
         {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"ct", no_argument, NULL, OPT_CT},
+        {"count", no_argument, NULL, OPT_COUNT},
         HB_OPTIONS_END};
     hb_err err;
     int ch;
@@ -289,6 +298,22 @@ int cmd_run(int argc, char **argv)
         if (rc == 0)
             fprintf(stderr, "constant-time stage: %d instance(s) with findings, %d not "
                     "analysable (%s/%s/)\n", found, na, o.run_dir, CT_DIR);
+    }
+    if (rc == 0 && want_count) {
+        /* the instruction-count stage after the campaign (src/count/count.h) */
+        count_options no = {0};
+        int counted = 0, not = 0;
+        no.run_dir = o.run_dir;
+        no.events.branches = 1;
+        no.jobs = o.jobs;
+        no.progress = o.progress;
+        no.progress_ctx = o.progress_ctx;
+        campaign_progress_init(&prog, stderr, -1);
+        rc = count_run(&no, &counted, &not, &err);
+        campaign_progress_end(&prog);
+        if (rc == 0)
+            fprintf(stderr, "instruction-count stage: %d record(s) counted, %d not (%s/%s/)\n",
+                    counted, not, o.run_dir, RUNDIR_COUNT);
     }
     if (rc < 0)
         fprintf(stderr, "hashbench run: %s\n", err.msg);

@@ -51,9 +51,7 @@ static int sandbox_for(hb_sandbox *sb, const char *lib, const char *scratch, int
 
 /* ---- the taint check ---- */
 
-/* The first line of the Valgrind log LOG that says why the guest could not
- * go on (an instruction it cannot run), or "" into OUT. */
-static void log_reason(const char *log, char *out, size_t cap)
+void ct_valgrind_log_reason(const char *log, char *out, size_t cap)
 {
     char *text = NULL;
     size_t len = 0;
@@ -255,7 +253,7 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
         finish_findings(x.findings, source_root);
         *out = taint_object(tool, "ANALYSED", "", json_incref(x.findings), x.other_errors);
     } else {
-        log_reason(log, reason, sizeof reason);
+        ct_valgrind_log_reason(log, reason, sizeof reason);
         char *r = reason + strlen(reason);
         size_t room = sizeof reason - strlen(reason);
         if (captured && strncmp(captured, "loadfail ", 9) == 0)

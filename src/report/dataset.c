@@ -153,16 +153,18 @@ static int load_records(report_system *s, const char *root, hb_err *err)
     return 0;
 }
 
-/* DATA/<system>/ct/<cand>/<Inst>.json into S->ct, keyed "<cand>/<Inst>"
- * by the record's own candidate and instance. */
-static int load_ct(report_system *s, const char *root, hb_err *err)
+/* The JSON files of DATA/<system>/FOLDER/<cand>/ into *INTO, keyed
+ * "<cand>/<Inst>" by the record's own candidate and instance, and
+ * "/<size_bytes>" after them when WITH_SIZE. */
+static int load_folder(report_system *s, const char *root, const char *folder,
+                       json_t **into, int with_size, hb_err *err)
 {
     char dir[4096], rel[4096], path[4096];
     char **cands;
     size_t ncands;
     char sys_ct[4096];
-    s->ct = json_object();
-    if (!s->ct || hb_path_join(sys_ct, sizeof sys_ct, s->name, RUNDIR_CT, err) < 0 ||
+    *into = json_object();
+    if (!*into || hb_path_join(sys_ct, sizeof sys_ct, s->name, folder, err) < 0 ||
         hb_path_join(dir, sizeof dir, root, sys_ct, err) < 0 ||
         list_dir(dir, 1, &cands, &ncands, err) < 0)
         return -1;
@@ -196,14 +198,35 @@ static int load_ct(report_system *s, const char *root, hb_err *err)
                 rc = -1;
                 break;
             }
-            char key[1024];
-            snprintf(key, sizeof key, "%.500s/%.500s", c, in);
-            json_object_set_new(s->ct, key, json_pack("{s:s, s:o}", "file", rel, "record", j));
+            char key[1100];
+            if (with_size)
+                snprintf(key, sizeof key, "%.500s/%.500s/%lld", c, in,
+                         (long long)json_integer_value(json_object_get(j, "size_bytes")));
+            else
+                snprintf(key, sizeof key, "%.500s/%.500s", c, in);
+            json_object_set_new(*into, key, json_pack("{s:s, s:o}", "file", rel, "record", j));
         }
         free_list(files, nfiles);
     }
     free_list(cands, ncands);
     return rc;
+}
+
+/* DATA/<system>/ct/<cand>/<Inst>.json into S->ct. */
+static int load_ct(report_system *s, const char *root, hb_err *err)
+{
+    return load_folder(s, root, RUNDIR_CT, &s->ct, 0, err);
+}
+
+const json_t *report_count_record(const report_system *s, const char *cand, const char *inst,
+                                  long long size, const char **file)
+{
+    char key[1100];
+    snprintf(key, sizeof key, "%.500s/%.500s/%lld", cand, inst, size);
+    const json_t *e = json_object_get(s->count, key);
+    if (file)
+        *file = e ? report_str(e, "file", NULL) : NULL;
+    return e ? json_object_get(e, "record") : NULL;
 }
 
 const json_t *report_ct_record(const report_system *s, const char *cand, const char *inst,
@@ -325,6 +348,7 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
         load_optional(dir, RUNDIR_BUILD_JSON, &s->build, err) < 0 ||
         load_optional(dir, RUNDIR_KAT_JSON, &s->kat, err) < 0 ||
         load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0 ||
+        load_folder(s, ds->root, RUNDIR_COUNT, &s->count, 1, err) < 0 ||
         load_drift(s, err) < 0)
         return -1;
     s->candidates = all_candidates(s);
@@ -428,6 +452,7 @@ void report_dataset_free(report_dataset *ds)
         json_decref(s->kat);
         json_decref(s->candidates);
         json_decref(s->ct);
+        json_decref(s->count);
         drift_free(&s->drift);
     }
     free(ds->sys);

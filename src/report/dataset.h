@@ -33,6 +33,10 @@ typedef struct report_system {
     json_t *ct;            /* constant-time records (ct/<cand>/<Inst>.json):
                               object "<cand>/<Inst>" -> {"file", "record"};
                               empty when there are none */
+    json_t *count;         /* instruction-count records
+                              (count/<cand>/<Inst>__count_<S>.json): object
+                              "<cand>/<Inst>/<S>" -> {"file", "record"};
+                              empty when there are none */
     drift_series drift;    /* the host's drift over the measure stage, from
                               the baseline's records, computed once at load
                               (n = 0 without baseline trials) */
@@ -69,6 +73,11 @@ json_t *report_kat_entry(const report_system *s, const char *cand, const char *i
  * gets its path relative to DATA. Borrowed. */
 const json_t *report_ct_record(const report_system *s, const char *cand, const char *inst,
                                const char **file);
+
+/* The instruction-count record of (CAND, INST, SIZE), or NULL; *FILE (may
+ * be NULL) gets its path relative to DATA. Borrowed. */
+const json_t *report_count_record(const report_system *s, const char *cand, const char *inst,
+                                  long long size, const char **file);
 
 /* The record of (CAND, INST, SIZE), or NULL. */
 const report_record *report_find_record(const report_system *s, const char *cand,

@@ -84,6 +84,16 @@ void pages_ct_section(FILE *fp, const report_system *s, const char *cand,
 void pages_ct_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_ct_method(FILE *fp, const report_system *s);
 
+/* The instruction counts (pages_count.c): on a candidate page, the table of
+ * instructions per byte beside the timed figure per byte (UNIT, e.g. "TSC
+ * ticks") for its instances INSTS; the summary's second ranking, by
+ * instructions per byte; both print nothing when the system has no count
+ * record. The method page's section. */
+void pages_count_table(FILE *fp, const report_system *s, const char *cand,
+                       const json_t *insts, const char *unit);
+void pages_count_summary(FILE *fp, const report_system *s, const char *ext);
+void pages_count_method(FILE *fp, const report_system *s);
+
 /* SITE/index: the systems, their candidates and their summary pages. */
 int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *err);
 

@@ -664,7 +664,9 @@ static void sec_perf(cand_ctx *c, const char *stem)
     pages_table_head(fp, cols, 9, "lrrrrrrrr");
     if (perf_rows(c, perf_row) == 0)
         fputs("| no figures | | | | | | | | |\n", fp);
-    fprintf(fp, "\n![%s per byte against message size](%s.svg)\n\n", c->pc.unit, stem);
+    fputs("\n", fp);
+    pages_count_table(fp, c->s, c->cand, c->insts, c->pc.unit);
+    fprintf(fp, "![%s per byte against message size](%s.svg)\n\n", c->pc.unit, stem);
     fprintf(fp, "Dispersion of the trial means (%s per call, kept trials only):\n\n",
             c->pc.unit);
     const char *dcols[] = {"Instance", "Message", "median", "Q1 – Q3", "min – max",

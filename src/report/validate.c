@@ -17,6 +17,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/walk.h"
+#include "count/count.h"
 #include "ct/ct.h"
 #include "kat/variants.h"
 #include "rundir/rundir.h"
@@ -560,6 +561,33 @@ static void check_ct(vctx *v, const report_system *s)
     }
 }
 
+/* The instruction-count records (count/count.h: count_record_check), and
+ * that each names the library kat.json has for its instance. */
+static void check_count(vctx *v, const report_system *s)
+{
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const char *file = report_str(e, "file", "?");
+        const json_t *r = json_object_get(e, "record");
+        const char *cand = report_str(r, "candidate", ""), *inst = report_str(r, "instance", "");
+        hb_err err;
+        v->st->records++;
+        check_paths(v, file, r);
+        if (count_record_check(r, file, &err) != 0)
+            problem(v, "%s", err.msg);
+        const json_t *k = report_kat_entry(s, cand, inst);
+        rundir_library lib;
+        rundir_instance_library(report_build_entry(s, cand, inst), k, &lib);
+        const char *a = report_str(r, "library_sha256", ""), *b = lib.library_sha256;
+        if (!k)
+            problem(v, "%s: kat.json has no entry for %s/%s; the record belongs to no "
+                    "KAT-checked instance", file, cand, inst);
+        else if (b && strcmp(a, b) != 0)
+            problem(v, "%s: field library_sha256: recorded %s, kat.json has %s", file, a, b);
+    }
+}
+
 static void check_system(vctx *v, const report_system *s)
 {
     report_paths_of_system(s, path_problem, v);
@@ -571,6 +599,7 @@ static void check_system(vctx *v, const report_system *s)
     check_kat(v, s);
     check_build_logs(v, s);
     check_ct(v, s);
+    check_count(v, s);
 }
 
 /* check_links's visitor: a symbolic link is a problem. */

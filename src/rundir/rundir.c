@@ -117,6 +117,12 @@ int rundir_ct_rel(char *out, size_t sz, const char *cand, const char *inst, hb_e
     return fmt_rel(out, sz, err, RUNDIR_CT "/%s/%s.json", cand, inst);
 }
 
+int rundir_count_rel(char *out, size_t sz, const char *cand, const char *inst,
+                     unsigned long long size, hb_err *err)
+{
+    return fmt_rel(out, sz, err, RUNDIR_COUNT "/%s/%s__count_%llu.json", cand, inst, size);
+}
+
 int rundir_ct_debug_library_rel(char *out, size_t sz, const char *cand, const char *inst,
                                 hb_err *err)
 {

@@ -2,8 +2,8 @@
  * (build.json, kat.json, campaign.json, the measure journal), where the
  * build stage puts libraries and compiler logs (lib/, logs/build/), where
  * the KAT stage puts its logs and texts (kat/), where records (records/),
- * constant-time results (ct/) and the per-core shards (cores/) live, the
- * record-name rule (records/<cand>/<Inst>__hash_<bytes>.json maps to one
+ * constant-time results (ct/), instruction counts (count/) and the
+ * per-core shards (cores/) live, the record-name rule (records/<cand>/<Inst>__hash_<bytes>.json maps to one
  * (instance, size) and back), the one listing of records, and the one
  * answer to "which library does this instance use". Every stage, publish,
  * merge, validate and the report build their paths here; a published
@@ -31,6 +31,7 @@
 #define RUNDIR_KAT "kat"             /* kat/<cand>/<Inst>.log, kat/<cand>/<Inst>/ */
 #define RUNDIR_RECORDS "records"     /* records/<cand>/<Inst>__hash_<bytes>.json */
 #define RUNDIR_CT "ct"               /* ct/<cand>/<Inst>.json */
+#define RUNDIR_COUNT "count"         /* count/<cand>/<Inst>__count_<bytes>.json */
 #define RUNDIR_CORES "cores"         /* cores/cpu<N>/, cores/all/: one run each */
 
 /* How help texts name the layout's files. */
@@ -97,6 +98,11 @@ int rundir_ct_debug_library_rel(char *out, size_t sz, const char *cand, const ch
                                 hb_err *err);
 int rundir_ct_debug_log_rel(char *out, size_t sz, const char *cand, const char *inst,
                             hb_err *err);
+
+/* count/<cand>/<Inst>__count_<SIZE>.json: the instruction-count record of
+ * INST at SIZE bytes (count/count.h). */
+int rundir_count_rel(char *out, size_t sz, const char *cand, const char *inst,
+                     unsigned long long size, hb_err *err);
 
 /* cores/<NAME>: the run directory of one core's shard (cpu<N>) or of the
  * merged campaign (all). */

@@ -1,0 +1,327 @@
+/* The instruction-count stage over a run directory (count.h: count_run):
+ * for every kat.json entry that passed (PASS) or is the OpenSSL baseline
+ * (BASELINE), counts the library the KATs checked (rundir_instance_library)
+ * at every size and writes one record per size,
+ * DIR/count/<cand>/<Inst>__count_<S>.json. The sizes are the options', else
+ * campaign.json's, else S1-S8. The counted records of an instance whose
+ * library, sizes, Valgrind options and method are unchanged are kept
+ * (resume).
+ * Instances are counted by a small pool of threads (each worker only
+ * starts sandboxed processes), COUNT_MAX_JOBS at most. */
+#include "count/count.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "campaign/settings.h"
+#include "common/clock.h"
+#include "common/digest.h"
+#include "common/fs.h"
+#include "common/json.h"
+#include "compile/build.h"
+#include "compile/override.h"
+#include "count/count_plan.h"
+#include "kat/kat.h"
+#include "probe/trial_msg.h"
+#include "rundir/rundir.h"
+#include "runner/client.h"
+#include "sandbox/check.h"
+
+#define COUNT_METHOD_RULE "per call at S = (Ir of the run of S - Ir of the base run) / " \
+    "(N2 - N1); the base run calls the library N1 times at every size, the run of S " \
+    "N2 times at S and N1 times at the others; both make and fold the same messages"
+
+/* The sizes of the stage into SIZES (*N): the options', else those
+ * campaign.json records, else the defaults; sizes above COUNT_MAX_BYTES are
+ * left out. */
+static int stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *err)
+{
+    campaign_settings s;
+    memset(&s, 0, sizeof s);
+    if (o->sizes && o->n_sizes > 0) {
+        for (int i = 0; i < o->n_sizes && i < CAMPAIGN_MAX_SIZES; i++)
+            s.sizes[s.n_sizes++] = o->sizes[i];
+    } else {
+        char path[PATH_MAX];
+        json_t *doc = NULL;
+        if (rundir_path(path, sizeof path, o->run_dir, RUNDIR_CAMPAIGN_JSON, err) != 0)
+            return -1;
+        if (hb_is_file(path)) {
+            if (hb_json_load(path, &doc, err) != 0)
+                return -1;
+            const json_t *st = json_object_get(doc, "settings");
+            int rc = st ? settings_from_json(st, path, &s, err) : 0;
+            json_decref(doc);
+            if (rc != 0)
+                return -1;
+        }
+    }
+    settings_resolve(&s);
+    *n = 0;
+    for (int i = 0; i < s.n_sizes && *n < COUNT_MAX_SIZES; i++)
+        if (s.sizes[i] <= COUNT_MAX_BYTES)
+            sizes[(*n)++] = s.sizes[i];
+    if (*n == 0)
+        return hb_fail(err, "count: no size of at most %u bytes to count; give --sizes",
+                       COUNT_MAX_BYTES);
+    return 0;
+}
+
+static json_t *sizes_json(const unsigned *sizes, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(sizes[i]));
+    return a;
+}
+
+/* The kept records of an instance: every size's record exists, COUNTED,
+ * for library LIB_SHA with the same sizes, Valgrind options and call
+ * counts (an instance not counted is tried again: its runs end early and
+ * cost little). Counts them into *COUNTED. */
+static int reusable(const char *run_dir, const char *cand, const char *inst,
+                    const char *lib_sha, const unsigned *sizes, int n, const json_t *tool,
+                    int *counted)
+{
+    json_t *want = sizes_json(sizes, n);
+    int ok = 1, c = 0;
+    for (int i = 0; i < n && ok; i++) {
+        char rel[PATH_MAX], path[PATH_MAX];
+        json_t *r = NULL;
+        hb_err ignored;
+        ok = rundir_count_rel(rel, sizeof rel, cand, inst, sizes[i], &ignored) == 0 &&
+             rundir_path(path, sizeof path, run_dir, rel, &ignored) == 0 &&
+             hb_is_file(path) && hb_json_load(path, &r, &ignored) == 0;
+        if (!ok)
+            break;
+        const json_t *m = json_object_get(r, "method");
+        ok = strcmp(hb_json_str(r, "library_sha256"), lib_sha) == 0 &&
+             strcmp(hb_json_str(r, "status"), "COUNTED") == 0 &&
+             json_equal(json_object_get(r, "tool_options"), tool) &&
+             json_equal(json_object_get(m, "sizes"), want) &&
+             json_integer_value(json_object_get(m, "n1")) == COUNT_N1 &&
+             json_integer_value(json_object_get(m, "n2")) == COUNT_N2;
+        c++;
+        json_decref(r);
+    }
+    json_decref(want);
+    if (ok)
+        *counted += c;
+    return ok;
+}
+
+static int do_instance(const count_options *o, const json_t *k, const json_t *b,
+                       const unsigned *sizes, int n, int *counted, int *not, hb_err *err)
+{
+    const char *cand = hb_json_str(k, "candidate"), *inst = hb_json_str(k, "instance");
+    rundir_library used;
+    rundir_instance_library(b, k, &used);
+    const char *lib_rel = used.library ? used.library : "";
+    int bits = (int)json_integer_value(json_object_get(b, "digest_bits"));
+    if (!override_name_valid(cand) || !override_name_valid(inst) || !lib_rel[0] || bits <= 0)
+        return hb_fail(err, "%s: entry %.64s/%.64s has no usable name, library or digest "
+                       "size; run hashbench kat again", KAT_JSON, cand, inst);
+    char lib[PATH_MAX], lib_sha[HB_SHA256_HEX] = "";
+    hb_err ignored;
+    if (hb_path_join(lib, sizeof lib, o->run_dir, lib_rel, err) != 0)
+        return -1;
+    if (hb_sha256_file_hex(lib, lib_sha, &ignored) != 0)
+        lib_sha[0] = '\0';
+    json_t *tool = json_array();
+    const char *const *opts = count_tool_options(&o->events);
+    for (int i = 0; opts[i]; i++)
+        json_array_append_new(tool, json_string(opts[i]));
+    if (lib_sha[0] && reusable(o->run_dir, cand, inst, lib_sha, sizes, n, tool, counted)) {
+        json_decref(tool);
+        return 0;
+    }
+    json_decref(tool);
+    uint64_t seed;
+    if (getrandom(&seed, sizeof seed, 0) != sizeof seed)
+        return hb_fail_errno(err, "count: getrandom");
+    double t0 = hb_mono_s();
+    json_t *res = NULL;
+    if (count_library(lib, lib_rel, bits, sizes, n, seed, &o->events, &res, err) != 0)
+        return -1;
+    double secs = round((hb_mono_s() - t0) * 100) / 100;
+    json_t *method = json_pack("{s:i, s:i, s:o, s:O, s:s, s:s}", "n1", COUNT_N1, "n2",
+                               COUNT_N2, "sizes", sizes_json(sizes, n), "seed",
+                               json_object_get(res, "seed"), "message_rule", TM_RULE
+                               "; size k of the run list uses seed + k", "rule",
+                               COUNT_METHOD_RULE);
+    int rc = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(res, "sizes"), i, e) {
+        if (rc != 0)
+            break;
+        char rel[PATH_MAX], path[PATH_MAX];
+        long long size = (long long)json_integer_value(json_object_get(e, "size_bytes"));
+        if (rundir_count_rel(rel, sizeof rel, cand, inst, (unsigned long long)size, err) != 0 ||
+            rundir_path(path, sizeof path, o->run_dir, rel, err) != 0 ||
+            hb_mkdirs_for(path, err) != 0) {
+            rc = -1;
+            break;
+        }
+        json_t *r = json_pack(
+            "{s:i, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:O, s:O, "
+            "s:O, s:O, s:O, s:O, s:O, s:O, s:f}",
+            "schema", 1, "kind", "hashbench-count", "candidate", cand, "instance", inst,
+            "algorithm_instance", build_algorithm_instance(b), "digest_bits", bits,
+            "kat_status", hb_json_str(k, "status"), "library", lib_rel, "library_sha256",
+            lib_sha, "flags_kind", used.flags_kind ? used.flags_kind : "", "flags",
+            used.flags ? used.flags : "", "size_bytes", (json_int_t)size, "sandbox",
+            hb_sandbox_describe(), "valgrind", json_object_get(res, "valgrind"),
+            "tool_options", json_object_get(res, "tool_options"), "method", method,
+            "status", json_object_get(e, "status"), "reason", json_object_get(e, "reason"),
+            "base", json_object_get(e, "base"), "more", json_object_get(e, "more"),
+            "derived", json_object_get(e, "derived"), "instance_seconds", secs);
+        rc = r ? hb_json_save(path, r, err) : hb_fail(err, "out of memory for %s", path);
+        if (rc == 0 && strcmp(hb_json_str(e, "status"), "COUNTED") == 0)
+            (*counted)++;
+        else if (rc == 0)
+            (*not)++;
+        json_decref(r);
+    }
+    json_decref(method);
+    json_decref(res);
+    return rc;
+}
+
+/* The instances to count and the workers' shared state. */
+typedef struct count_pool {
+    const count_options *o;
+    const unsigned *sizes;
+    int n_sizes;
+    const json_t **kat, **build;  /* the entries to count */
+    size_t n, next, done;
+    int counted, not, rc;
+    hb_err err;
+    pthread_mutex_t lock;
+} count_pool;
+
+static void *worker(void *arg)
+{
+    count_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next++;
+        int stop = i >= p->n || p->rc != 0;
+        if (!stop && p->o->progress) {
+            char step[300];
+            snprintf(step, sizeof step, "count %.128s/%.128s", hb_json_str(p->kat[i],
+                     "candidate"), hb_json_str(p->kat[i], "instance"));
+            p->o->progress(p->o->progress_ctx, step, (int)p->done, (int)p->n);
+        }
+        pthread_mutex_unlock(&p->lock);
+        if (stop)
+            return NULL;
+        int counted = 0, not = 0;
+        hb_err err;
+        int rc = do_instance(p->o, p->kat[i], p->build[i], p->sizes, p->n_sizes, &counted,
+                             &not, &err);
+        pthread_mutex_lock(&p->lock);
+        p->counted += counted;
+        p->not += not;
+        p->done++;
+        if (rc != 0 && p->rc == 0) {
+            p->rc = rc;
+            p->err = err;
+        }
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+int count_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > COUNT_MAX_JOBS ? COUNT_MAX_JOBS : (int)n;
+}
+
+int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
+{
+    unsigned sizes[COUNT_MAX_SIZES];
+    int n = 0;
+    *n_counted = *n_not = 0;
+    if (stage_sizes(o, sizes, &n, err) != 0)
+        return -1;
+    char path[PATH_MAX];
+    json_t *kat = NULL, *build = NULL;
+    if (rundir_path(path, sizeof path, o->run_dir, RUNDIR_KAT_JSON, err) != 0)
+        return -1;
+    if (!hb_is_file(path))
+        return hb_fail(err, "%s: missing; run hashbench kat --run-dir %s first", path,
+                       o->run_dir);
+    if (hb_json_load(path, &kat, err) != 0)
+        return -1;
+    if (rundir_path(path, sizeof path, o->run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
+        hb_json_load(path, &build, err) != 0) {
+        json_decref(kat);
+        return -1;
+    }
+    kat_options sel = {0};
+    sel.instances = o->instances;
+    sel.n_instances = o->n_instances;
+    json_t *list = json_object_get(kat, "instances"), *blist = json_object_get(build, "instances");
+    size_t cap = json_array_size(list) + 1, i;
+    count_pool p;
+    memset(&p, 0, sizeof p);
+    p.o = o;
+    p.sizes = sizes;
+    p.n_sizes = n;
+    p.kat = calloc(cap, sizeof *p.kat);
+    p.build = calloc(cap, sizeof *p.build);
+    int rc = p.kat && p.build ? 0 : hb_fail(err, "out of memory");
+    json_t *k;
+    json_array_foreach(list, i, k) {
+        const char *st = hb_json_str(k, "status"), *cand = hb_json_str(k, "candidate"),
+                   *inst = hb_json_str(k, "instance");
+        if (rc != 0 || (strcmp(st, "PASS") && strcmp(st, "BASELINE")) ||
+            !kat_selected(&sel, cand, inst))
+            continue;
+        size_t bi;
+        const json_t *b = kat_find_entry(blist, cand, inst, &bi);
+        if (!b) {
+            rc = hb_fail(err, "%s: %.64s/%.64s is in %s but not in %s; run hashbench "
+                         "build and kat again", KAT_JSON, cand, inst, KAT_JSON, BUILD_JSON);
+            break;
+        }
+        p.kat[p.n] = k;
+        p.build[p.n++] = b;
+    }
+    if (rc == 0 && p.n > 0) {
+        int jobs = o->jobs > 0 ? o->jobs : count_default_jobs();
+        count_driver_path(); /* found once before the workers read them */
+        runner_path();
+        hb_sandbox_describe();
+        pthread_t threads[COUNT_MAX_JOBS];
+        int started = 0;
+        pthread_mutex_init(&p.lock, NULL);
+        for (; started < jobs && (size_t)started < p.n; started++)
+            if (pthread_create(&threads[started], NULL, worker, &p) != 0)
+                break;
+        if (started == 0)
+            worker(&p);
+        for (int t = 0; t < started; t++)
+            pthread_join(threads[t], NULL);
+        pthread_mutex_destroy(&p.lock);
+        rc = p.rc;
+        if (rc != 0)
+            *err = p.err;
+    }
+    *n_counted = p.counted;
+    *n_not = p.not;
+    if (o->progress && rc == 0)
+        o->progress(o->progress_ctx, "count", (int)p.done, (int)p.n);
+    free(p.kat);
+    free(p.build);
+    json_decref(kat);
+    json_decref(build);
+    return rc;
+}
