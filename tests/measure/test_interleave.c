@@ -280,8 +280,9 @@ static void test_budget_all_disturbed(void **state)
     for (int i = 0; i < 2; i++) {
         assert_int_equal(c[i].out.stopped, PLAN_STOP_BUDGET);
         assert_true(c[i].out.elapsed_s <= 0.2);
-        /* at most ten slots of 20 ms (its 10 ms and its pair's 10 ms) */
-        assert_true(c[i].out.n_trials >= 3 && c[i].out.n_trials <= 10);
+        /* at most ten slots of 20 ms (its 10 ms and its pair's 10 ms); at
+         * least one (a busy host stretches the sleeps, so no more is sure) */
+        assert_true(c[i].out.n_trials >= 1 && c[i].out.n_trials <= 10);
         assert_false(c[i].out.ok);          /* nothing kept: no figure */
     }
     free_cells(c, 3);
