@@ -412,7 +412,11 @@ int hb_stage_scratch(char *out, size_t outsz, hb_err *err)
     return 0;
 }
 
-void hb_stage_scratch_remove(const char *dir)
+int hb_stage_scratch_remove(const char *dir, hb_err *err)
 {
-    hb_remove_tree(dir, &(hb_err){{0}});
+    hb_err e;
+    if (hb_remove_tree(dir, &e) != 0)
+        return hb_fail(err, "%s (a scratch folder of a sandboxed step is left on the "
+                       "host: remove it by hand)", e.msg);
+    return 0;
 }

@@ -11,7 +11,9 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
+#include <linux/magic.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +44,12 @@ int main(int argc, char **argv)
     report("open_outside", open(outside, O_RDONLY) >= 0);
     report("write_usr", open("/usr/hb-sandbox-test", O_WRONLY | O_CREAT, 0644) >= 0);
     report("write_cwd", open("written-here", O_WRONLY | O_CREAT, 0644) >= 0);
+    struct statfs fs;
+    if (statfs(".", &fs) == 0)
+        printf("cwd %s %llu MiB\n", fs.f_type == TMPFS_MAGIC ? "tmpfs" : "host",
+               (unsigned long long)fs.f_blocks * (unsigned long long)fs.f_bsize >> 20);
+    char cwd[256];
+    printf("cwd_path %s\n", getcwd(cwd, sizeof cwd) ? cwd : "?");
     fflush(stdout);
     return 0;
 }
