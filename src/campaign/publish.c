@@ -682,8 +682,9 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     if (rc == 0)
         rc = assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0 ? -1 : 0;
     if (rc < 0 && staged) {
-        hb_err ignored;
-        hb_remove_tree(c.stage, &ignored);
+        hb_err rm, first = *err;
+        if (hb_remove_tree(c.stage, &rm) != 0)
+            hb_fail(err, "%s; and %s", first.msg, rm.msg);
     }
     if (rc == 0 && counts)
         *counts = c.counts;

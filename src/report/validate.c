@@ -622,8 +622,11 @@ static int check_site(vctx *v, const char *site, hb_err *err)
         json_decref(want);
         json_decref(have);
     }
-    hb_err ignored;
-    hb_remove_tree(fresh, &ignored);
+    hb_err rm;
+    if (hb_remove_tree(fresh, &rm) != 0 && rc == 0) {
+        *err = rm;
+        rc = -1;
+    }
     return rc;
 }
 
