@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,13 @@ static int driver_done(const char *out, int *calls)
 int ct_taint(const char *lib, int digest_bits, const char *source_root,
              const char *keep_prefix, json_t **out, hb_err *err)
 {
+    return ct_taint_within(lib, digest_bits, source_root, keep_prefix, 0, NULL, out, err);
+}
+
+int ct_taint_within(const char *lib, int digest_bits, const char *source_root,
+                    const char *keep_prefix, double timeout_s, const char *timeout_reason,
+                    json_t **out, hb_err *err)
+{
     char real[PATH_MAX], scratch[PATH_MAX], xml[PATH_MAX + 16];
     char bits[16], reason[512] = "", how[128];
     *out = NULL;
@@ -232,7 +240,7 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
     hb_proc_result res;
     int rc = sandbox_for(&sb, real, 0, err);
     hb_proc_opts o = hb_proc_defaults();
-    o.timeout_s = CT_TAINT_TIMEOUT_S;
+    o.timeout_s = timeout_s > 0 ? timeout_s : CT_TAINT_TIMEOUT_S;
     o.cpu_s = (unsigned long)o.timeout_s + 2;
     o.as_bytes = CT_AS_BYTES;
     o.fsize_bytes = CT_XML_LIMIT + (1 << 20);
@@ -263,7 +271,9 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
     char tool[96];
     snprintf(tool, sizeof tool, "%s memcheck", parsed && x.valgrind[0] ? x.valgrind :
              "Valgrind");
-    if (done && res.exited && res.exit_code == 0 && parsed && !x.fatal_signal) {
+    if (timeout_reason && (res.timed_out || (res.signaled && res.signo == SIGXCPU))) {
+        *out = taint_object(tool, "NOT_ANALYSABLE", timeout_reason, NULL, 0);
+    } else if (done && res.exited && res.exit_code == 0 && parsed && !x.fatal_signal) {
         finish_findings(x.findings, source_root);
         *out = taint_object(tool, "ANALYSED", "", json_incref(x.findings), x.other_errors);
     } else {
@@ -400,6 +410,11 @@ int ct_timing(const char *lib, int digest_bits, const ct_time_opts *opt, json_t 
         return -1;
     }
     size_t want = (size_t)o.measurements * 8;
+    if (o.timeout_reason && (res.timed_out || (res.signaled && res.signo == SIGXCPU))) {
+        free(captured);
+        *out = timing_failed(&o, counter, o.timeout_reason);
+        return 0;
+    }
     if (!(res.exited && res.exit_code == 0) || res.captured != want) {
         char why[256];
         snprintf(why, sizeof why, "the timing driver ended with %s after %zu of %ld "

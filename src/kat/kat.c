@@ -103,7 +103,7 @@ static int run_one(const kat_options *o, const json_t *build, const char *suffix
         rundir_kat_texts_rel(texts_rel, sizeof texts_rel, cand, inst, suffix, err) != 0)
         return -1;
     kat_instance_spec s = {o->run_dir, build, log_rel, texts_rel, o->loop, o->full,
-                           o->timeout_s};
+                           o->timeout_s, o->instance_budget_s};
     return kat_instance_run(&s, out, err);
 }
 
