@@ -3,31 +3,53 @@
  * the dataset gives. */
 #include "cli/cli.h"
 
+#include <getopt.h>
 #include <string.h>
+#include "cli/options.h"
 #include "report/validate.h"
 
 const char hb_summary_validate[] = "re-derive a dataset's figures and check its site";
 const char hb_usage_validate[] =
-    "usage: hashbench validate DATA [--site SITE]\n"
+    "usage: hashbench validate DATA [--site SITE] [--run-dir DIR]\n"
     "\n"
     "Recomputes every record's derived figures from its raw trials, checks every\n"
     "KAT log's SHA-256 and RESULT line against kat.json, rejects absolute paths\n"
     "and '..' in the dataset's path fields, and with --site regenerates the\n"
     "report into a temporary folder and requires SITE to be byte-identical.\n"
+    "Every file of DATA is searched for this host's boot_id and, with --run-dir,\n"
+    "for the absolute path of the campaign's run directory DIR, each as it is\n"
+    "or hex-encoded (in either case): a file holding one is a problem.\n"
     "Prints one line per problem (FILE: field X: recorded A, recomputed B) and a\n"
     "summary line; exits 1 when there is any problem, 2 on a usage or input error.\n";
 
 int cmd_validate(int argc, char **argv)
 {
-    const char *data = NULL, *site = NULL;
-    int rc = hb_cli_dataset_args("validate", argc, argv, "--site", &data, &site);
-    if (rc != 0)
-        return rc;
+    const char *data = NULL, *site = NULL, *run_dir = NULL;
+    static const struct option longopts[] = {
+        {"site", required_argument, NULL, HB_OPT_OWN}, HB_OPTION_RUN_DIR, HB_OPTIONS_END};
+    hb_err perr;
+    int ch, rc;
+    hb_opt_start();
+    while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (ch == HB_OPT_OWN)
+            site = optarg;
+        else if (ch == HB_OPT_RUN_DIR)
+            run_dir = optarg;
+        else {
+            hb_opt_getopt_error(ch, argv, &perr);
+            return hb_cli_usage_error("validate", "%s", perr.msg);
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (data)
+            return hb_cli_usage_error("validate", "one dataset folder only ('%s')", argv[i]);
+        data = argv[i];
+    }
     if (!data)
         return hb_cli_usage_error("validate", "give the dataset folder");
     hb_err err = {{0}};
     report_validate_stats st;
-    rc = report_validate(data, site, stdout, &st, &err);
+    rc = report_validate_ex(data, site, run_dir, stdout, &st, &err);
     if (rc < 0) {
         fprintf(stderr, "hashbench validate: %s\n", err.msg);
         return 2;
