@@ -722,7 +722,7 @@ static void drive(campaign *c)
 /* The campaigns that take longest, or hang when a defence is missing,
  * start first (after the reference). */
 static const char *const start_first[] = {"MacroBomb", "Faults", "HugeManifest", "SlowSize",
-                                          "HugeSource", "KillResume", "FillScratch", NULL};
+                                          "HugeSource", "KillResume", NULL};
 
 static int launch_rank(const campaign *c)
 {

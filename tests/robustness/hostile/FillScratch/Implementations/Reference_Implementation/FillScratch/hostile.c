@@ -12,7 +12,7 @@
 #include "hostile_common.h"
 
 #define CHAIN_LEVELS 24   /* 24 x 201 characters: more than PATH_MAX */
-#define SMALL_FILES 1500
+#define SMALL_FILES 600
 
 static void chain(int top)
 {
