@@ -174,7 +174,12 @@ void ibudget_reason(const ibudget *b, char *out, size_t sz)
         }
     }
     json_decref(stages);
-    snprintf(out, sz, "wall budget of the instance spent: %.0f s (--instance-budget) over "
+    snprintf(out, sz, IBUDGET_REASON_START ": %.0f s (--instance-budget) over "
              "all its processes%s%s%s", b ? b->budget_s : 0.0, parts[0] ? " (" : "", parts,
              parts[0] ? ")" : "");
+}
+
+int ibudget_stopped(const char *reason)
+{
+    return reason && strstr(reason, IBUDGET_REASON_START) != NULL;
 }

@@ -62,7 +62,13 @@ int ibudget_charge(const ibudget *b, const char *stage, double seconds, hb_err *
 
 /* The one line an instance stopped by its budget is recorded with, into
  * OUT: "wall budget of the instance spent: 60 s (--instance-budget) over
- * all its processes (kat 41 s, measure 19 s)". */
+ * all its processes (kat 41 s, measure 19 s)". It starts with
+ * IBUDGET_REASON_START. */
+#define IBUDGET_REASON_START "wall budget of the instance spent"
 void ibudget_reason(const ibudget *b, char *out, size_t sz);
+
+/* 1 when the failure reason REASON says the budget stopped the instance
+ * (a retry, such as the KAT's rebuild with other flags, would not help). */
+int ibudget_stopped(const char *reason);
 
 #endif

@@ -21,7 +21,7 @@ add_test(NAME robustness_malformed_cli
 set_tests_properties(robustness_malformed_cli PROPERTIES TIMEOUT 120)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
-set_tests_properties(robustness_hostile PROPERTIES COST 85)
+set_tests_properties(robustness_hostile PROPERTIES COST 95)
 set_tests_properties(robustness_malformed_cli PROPERTIES COST 18)
 if(TEST robustness_fuzz)
   set_tests_properties(robustness_fuzz PROPERTIES COST 45)

@@ -82,6 +82,8 @@ static void test_charge_and_resume(void **state)
     assert_non_null(strstr(why, "kat 24 s"));
     assert_non_null(strstr(why, "ct 20 s"));
     assert_null(strchr(why, '\n'));
+    assert_true(ibudget_stopped(why));
+    assert_false(ibudget_stopped("no result within 6 s in KAT_2_12_X.txt"));
 }
 
 static void test_no_budget_and_errors(void **state)
