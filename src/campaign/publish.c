@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "campaign/tree.h"
+#include "report/hostdata.h"
 #include "rundir/rundir.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -616,8 +617,33 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
     return rc;
 }
 
+static int host_data_found(const char *rel, const hostdata_needle *found, void *ctx,
+                           hb_err *err)
+{
+    const publish_ctx *c = ctx;
+    return hb_fail(err, "%s/%s would publish %s (docs/THREAT_MODEL.md): a library's "
+                   "output carries it; nothing was published. Leave that instance out "
+                   "of the campaign (hashbench run --instances) and publish again",
+                   c->system, rel, found->what);
+}
+
+/* Refuses the dataset assembled in C->stage when a file holds a host
+ * identifier (report/hostdata.h): this host's boot_id, or the run
+ * directory's absolute path, as it is or hex-encoded. */
+static int refuse_host_data(publish_ctx *c, hb_err *err)
+{
+    hostdata h;
+    int n = 0;
+    if (hostdata_init(&h, c->run_dir, err) != 0)
+        return -1;
+    int rc = hostdata_scan(&h, c->stage, host_data_found, c, &n, err);
+    hostdata_free(&h);
+    return rc;
+}
+
 /* The logs first, so that the documents citing them get the SHA-256 of the
- * published copies; campaign.json last, with what was redacted. */
+ * published copies; campaign.json last, with what was redacted; then the
+ * check that no host identifier is in any of it. */
 static int assemble(publish_ctx *c, hb_err *err)
 {
     if (hb_remove_tree(c->stage, err) < 0 || hb_mkdirs(c->stage, err) < 0)
@@ -630,7 +656,9 @@ static int assemble(publish_ctx *c, hb_err *err)
         tree_walk(c->run_dir, RUNDIR_CT, visit_ct, c, err) < 0 ||
         tree_walk(c->run_dir, RUNDIR_COUNT, visit_ct, c, err) < 0)
         return -1;
-    return publish_campaign(c, err);
+    if (publish_campaign(c, err) < 0)
+        return -1;
+    return refuse_host_data(c, err);
 }
 
 /* Puts STAGE in place of DEST: the old DEST moves aside, then goes. */
@@ -684,8 +712,9 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     if (rc == 0)
         rc = assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0 ? -1 : 0;
     if (rc < 0 && staged) {
-        hb_err ignored;
-        hb_remove_tree(c.stage, &ignored);
+        hb_err rm, first = *err;
+        if (hb_remove_tree(c.stage, &rm) != 0)
+            hb_fail(err, "%s; and %s", first.msg, rm.msg);
     }
     if (rc == 0 && counts)
         *counts = c.counts;

@@ -37,6 +37,8 @@ void settings_resolve(campaign_settings *s)
         s->trials = settings_default_min_trials(s->planner);
     if (s->shard.n <= 0)
         s->shard.k = s->shard.n = 1;
+    if (!(s->instance_budget_s > 0))
+        s->instance_budget_s = SETTINGS_DEFAULT_INSTANCE_BUDGET_S;
 }
 
 /* The error of one setting: "ORIGIN: setting NAME is VALUE: ACCEPTED; TODO". */
@@ -102,6 +104,15 @@ int settings_validate(const campaign_settings *s, const char *origin,
         return refuse(err, origin, what_to_do, json ? "budget_s" : "--budget", text,
                       accepted);
     }
+    if (s->instance_budget_s != 0 &&
+        !number_in(s->instance_budget_s, SETTINGS_INSTANCE_BUDGET_MIN_S,
+                   SETTINGS_INSTANCE_BUDGET_MAX_S)) {
+        snprintf(text, sizeof text, "%g", s->instance_budget_s);
+        snprintf(accepted, sizeof accepted, "give seconds from %g to %g",
+                 SETTINGS_INSTANCE_BUDGET_MIN_S, SETTINGS_INSTANCE_BUDGET_MAX_S);
+        return refuse(err, origin, what_to_do,
+                      json ? "instance_budget_s" : "--instance-budget", text, accepted);
+    }
     if (s->shard.n != 0 && (s->shard.n < 1 || s->shard.k < 1 || s->shard.k > s->shard.n)) {
         snprintf(text, sizeof text, "%d/%d", s->shard.k, s->shard.n);
         return refuse(err, origin, what_to_do, json ? "shard" : "--shard", text,
@@ -134,6 +145,8 @@ json_t *campaign_settings_json(const campaign_settings *s)
     if (s->shard.n > 0)
         shard = json_sprintf("%d/%d", s->shard.k, s->shard.n);
     json_object_set_new(o, "shard", shard);
+    json_object_set_new(o, "instance_budget_s", s->instance_budget_s > 0
+                        ? json_real(s->instance_budget_s) : json_null());
     return o;
 }
 
@@ -200,6 +213,11 @@ int settings_from_json(const json_t *o, const char *file, campaign_settings *s,
             json_integer_value(v) > SETTINGS_TRIALS_MAX)
             return wrong_type(err, file, "trials", "a whole number of trials");
         s->trials = (int)json_integer_value(v);
+    }
+    if ((v = json_object_get(o, "instance_budget_s")) && !json_is_null(v)) {
+        if (!json_is_number(v) || !(json_number_value(v) > 0))
+            return wrong_type(err, file, "instance_budget_s", "a positive number of seconds");
+        s->instance_budget_s = json_number_value(v);
     }
     if ((v = json_object_get(o, "shard")) && !json_is_null(v)) {
         if (!json_is_string(v) || shard_parse(json_string_value(v), &s->shard, NULL) < 0)

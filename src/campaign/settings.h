@@ -1,7 +1,7 @@
 /* The planning settings of a campaign and of the measure stage, in one
  * struct from the command line to the planner: the build profile, the
  * planner, the message sizes, the CI target, the budget and its rule, the
- * minimum trials and the shard. Every default is written here and nowhere
+ * minimum trials, the shard, and each instance's wall budget. Every default is written here and nowhere
  * else; the command line (cli/options.h), campaign.json (campaign.h), the
  * shard costs (costs.h), the measure stage (measure.h) and the planner
  * (measure/plan.h) all read them from here. settings_validate checks a
@@ -41,6 +41,9 @@
  * what the reference rule would spend on it (plan_adaptive_budget). */
 #define SETTINGS_AUTO_BUDGET_MAX_S 10.0
 #define SETTINGS_AUTO_BUDGET_FRACTION 0.1
+/* The wall budget of one instance over all its processes (KAT, variant
+ * check, measurement, constant-time steps; rundir/ibudget.h), seconds. */
+#define SETTINGS_DEFAULT_INSTANCE_BUDGET_S 1800.0
 
 /* The accepted ranges (inclusive). */
 #define SETTINGS_MAX_SIZE_BYTES (1u << 30)
@@ -50,6 +53,8 @@
 #define SETTINGS_TARGET_CI_MAX 100.0
 #define SETTINGS_BUDGET_MIN_S 0.001
 #define SETTINGS_BUDGET_MAX_S 86400.0
+#define SETTINGS_INSTANCE_BUDGET_MIN_S 1.0
+#define SETTINGS_INSTANCE_BUDGET_MAX_S 1e6
 
 /* Zero/empty fields mean "not given": a new campaign gets the defaults
  * (settings_resolve), a resumed one keeps what campaign.json holds. */
@@ -61,6 +66,8 @@ typedef struct campaign_settings {
     double target_ci;    /* relative CI half-width, percent */
     double budget_s;     /* seconds per (instance, size); 0: the budget rule */
     int trials;          /* reference: trials; others: minimum trials */
+    double instance_budget_s; /* wall seconds per instance over all its
+                                 processes (rundir/ibudget.h) */
     shard_spec shard;    /* n == 0: not given (unsharded) */
 } campaign_settings;
 
@@ -73,7 +80,8 @@ int settings_planner_known(const char *planner);
 int settings_default_min_trials(const char *planner);
 
 /* Fills every field S does not give with its default (budget_s stays 0:
- * the budget rule; the shard becomes 1/1). */
+ * the budget rule; the shard becomes 1/1; instance_budget_s becomes
+ * SETTINGS_DEFAULT_INSTANCE_BUDGET_S). */
 void settings_resolve(campaign_settings *s);
 
 /* Checks every field S gives against its range: the planner and the

@@ -64,9 +64,9 @@ int stages_build(const campaign_options *o, const campaign_settings *s,
 int stages_kat(const campaign_options *o, const campaign_settings *s,
                const strlist *instances, int *n_failed, hb_err *err)
 {
-    (void)s;
     kat_options k = {0};
     k.run_dir = o->run_dir;
+    k.instance_budget_s = s->instance_budget_s;
     k.loop = o->loop;
     k.full = o->full;
     k.timeout_s = o->timeout_s;

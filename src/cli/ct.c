@@ -35,6 +35,10 @@ const char hb_usage_ct[] =
     "  --instances LIST   comma-separated Inst or Cand/Inst names (default: all)\n"
     "  --bytes N          timed message length (default 64)\n"
     "  --measurements N   timing measurements per instance (default 100000)\n"
+    "  --instance-budget S  wall seconds each instance may take over all its\n"
+    "                     processes, shared with the other stages and counted in\n"
+    "                     DIR/budget/ (default: DIR/campaign.json's, else "
+    SETTINGS_TEXT(SETTINGS_DEFAULT_INSTANCE_BUDGET_S) ")\n"
     "\n"
     "The second form analyses one library (built with -g for file:line) and\n"
     "prints its \"taint\" and \"timing\" objects as JSON; --source names the\n"
@@ -93,7 +97,7 @@ static int one_library(const char *lib, int bits, const char *source, const ct_o
     hb_err err;
     json_t *taint = NULL, *timing = NULL;
     counter_select(&cs, NULL, NULL, &err);
-    ct_time_opts to = {cs.kind, o->bytes, o->measurements, 0};
+    ct_time_opts to = {cs.kind, o->bytes, o->measurements, 0, NULL};
     if (ct_taint(lib, bits, source, NULL, &taint, &err) != 0 ||
         ct_timing(lib, bits, &to, &timing, &err) != 0) {
         json_decref(taint);
@@ -114,7 +118,7 @@ static int one_library(const char *lib, int bits, const char *source, const ct_o
 int cmd_ct(int argc, char **argv)
 {
     static const struct option opts[] = {
-        HB_OPTION_RUN_DIR, HB_OPTION_INSTANCES,
+        HB_OPTION_RUN_DIR, HB_OPTION_INSTANCES, HB_OPTION_INSTANCE_BUDGET,
         {"bytes", required_argument, 0, 'b'}, {"measurements", required_argument, 0, 'n'},
         {"library", required_argument, 0, 'l'}, {"digest-bits", required_argument, 0, 'g'},
         {"source", required_argument, 0, 's'}, HB_OPTIONS_END};
@@ -129,6 +133,13 @@ int cmd_ct(int argc, char **argv)
         switch (ch) {
         case HB_OPT_RUN_DIR: o.run_dir = optarg; break;
         case HB_OPT_INSTANCES: list = optarg; break;
+        case HB_OPT_INSTANCE_BUDGET: {
+            campaign_settings one = {0};
+            if (hb_opt_setting(ch, optarg, &one, &err) != 0)
+                return hb_cli_usage_error("ct", "%s", err.msg);
+            o.instance_budget_s = one.instance_budget_s;
+            break;
+        }
         case 'l': library = optarg; break;
         case 's': source = optarg; break;
         case 'g':
@@ -173,6 +184,7 @@ int cmd_ct(int argc, char **argv)
         o.instances = names;
     }
     o.progress = progress;
+    o.instance_budget_s = hb_opt_instance_budget(o.run_dir, o.instance_budget_s);
     int found = 0, na = 0;
     int rc = ct_run(&o, &found, &na, &err);
     free(names);

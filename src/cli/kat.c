@@ -40,6 +40,10 @@ const char hb_usage_kat[] =
     "  --no-loop        never KAT_Loop (a submitted one is reported not checked)\n"
     "  --full           also KAT_2_33 (a 1 GiB message)\n"
     "  --timeout S      seconds allowed per instance (default 600)\n"
+    "  --instance-budget S  wall seconds each instance may take over all its\n"
+    "                   processes, shared with the other stages and counted in\n"
+    "                   DIR/budget/ (default: DIR/campaign.json's, else "
+    SETTINGS_TEXT(SETTINGS_DEFAULT_INSTANCE_BUDGET_S) ")\n"
     "  --instances LIST comma-separated Inst or Cand/Inst names (default: all)\n"
     "  --jobs N         instances checked at once (default: the usable cores);\n"
     "                   the results do not depend on it\n"
@@ -57,7 +61,7 @@ const char hb_usage_kat[] =
 typedef struct kat_cli {
     const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed;
     int loop, full, digest_bits, jobs;
-    double timeout_s;
+    double timeout_s, instance_budget_s;
     char *instances;
 } kat_cli;
 
@@ -80,6 +84,7 @@ static int parse_args(int argc, char **argv, kat_cli *c)
 {
     static const struct option opts[] = {
         HB_OPTION_RUN_DIR, HB_OPTION_TIMEOUT, HB_OPTION_INSTANCES, HB_OPTION_JOBS,
+        HB_OPTION_INSTANCE_BUDGET,
         {"loop", no_argument, 0, 'l'}, {"no-loop", no_argument, 0, 'n'},
         {"full", no_argument, 0, 'f'},
         {"write-manifest", required_argument, 0, 'm'},
@@ -110,6 +115,13 @@ static int parse_args(int argc, char **argv, kat_cli *c)
             if (hb_opt_timeout(optarg, &c->timeout_s, &err) != 0)
                 return hb_cli_usage_error("kat", "%s", err.msg);
             break;
+        case HB_OPT_INSTANCE_BUDGET: {
+            campaign_settings one = {0};
+            if (hb_opt_setting(ch, optarg, &one, &err) != 0)
+                return hb_cli_usage_error("kat", "%s", err.msg);
+            c->instance_budget_s = one.instance_budget_s;
+            break;
+        }
         case HB_OPT_JOBS:
             if (hb_opt_jobs("--jobs", optarg, &c->jobs, &err) != 0)
                 return hb_cli_usage_error("kat", "%s", err.msg);
@@ -227,6 +239,7 @@ static int run_gate(kat_cli *c)
     o.loop = c->loop;
     o.full = c->full;
     o.timeout_s = c->timeout_s;
+    o.instance_budget_s = hb_opt_instance_budget(c->run_dir, c->instance_budget_s);
     o.jobs = c->jobs;
     o.progress = print_progress;
     o.variants_seed = c->variants_seed;

@@ -63,6 +63,9 @@ const char hb_usage_measure[] =
     "minimum trials and\n"
     "                     100 calls need; interleaved: paired baseline trials\n"
     "                     included; a given S is used as it is)\n"
+    "  --instance-budget S  wall seconds each instance may take over all its\n"
+    "                     processes, counted in DIR/budget/ (default "
+    SETTINGS_TEXT(SETTINGS_DEFAULT_INSTANCE_BUDGET_S) ")\n"
     "  --force            redo existing records\n"
     "  --no-independent-check\n"
     "                     recompute the sampled timed digests with the same\n"
@@ -108,7 +111,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
     static const struct option longopts[] = {
         HB_OPTION_RUN_DIR, HB_OPTION_CPU, HB_OPTION_PLAN, HB_OPTION_SIZES,
         HB_OPTION_INSTANCES, HB_OPTION_TRIALS, HB_OPTION_TARGET_CI, HB_OPTION_BUDGET,
-        {"force", no_argument, NULL, OPT_FORCE},
+        HB_OPTION_INSTANCE_BUDGET, {"force", no_argument, NULL, OPT_FORCE},
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
         {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},

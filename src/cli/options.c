@@ -2,10 +2,14 @@
 #include "cli/options.h"
 #include "measure/planners.h"
 
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/fs.h"
+#include "common/json.h"
+#include "rundir/rundir.h"
 
 void hb_opt_start(void)
 {
@@ -162,6 +166,14 @@ int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
                            "to %g", text, SETTINGS_BUDGET_MIN_S, SETTINGS_BUDGET_MAX_S);
         one.budget_s = x;
         break;
+    case HB_OPT_INSTANCE_BUDGET:
+        if (real(text, SETTINGS_INSTANCE_BUDGET_MIN_S, 0, SETTINGS_INSTANCE_BUDGET_MAX_S,
+                 &x) < 0)
+            return hb_fail(err, "--instance-budget '%s' is not accepted: give seconds "
+                           "from %g to %g", text, SETTINGS_INSTANCE_BUDGET_MIN_S,
+                           SETTINGS_INSTANCE_BUDGET_MAX_S);
+        one.instance_budget_s = x;
+        break;
     case HB_OPT_SHARD:
         if (shard_parse(text, &one.shard, err) < 0)
             return -1;
@@ -181,7 +193,26 @@ int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
     case HB_OPT_TRIALS: s->trials = one.trials; break;
     case HB_OPT_TARGET_CI: s->target_ci = one.target_ci; break;
     case HB_OPT_BUDGET: s->budget_s = one.budget_s; break;
+    case HB_OPT_INSTANCE_BUDGET: s->instance_budget_s = one.instance_budget_s; break;
     default: s->shard = one.shard; break;
     }
     return 0;
+}
+
+double hb_opt_instance_budget(const char *run_dir, double given)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL;
+    campaign_settings s;
+    hb_err ignored;
+    if (given > 0)
+        return given;
+    double out = SETTINGS_DEFAULT_INSTANCE_BUDGET_S;
+    if (run_dir && rundir_path(path, sizeof path, run_dir, RUNDIR_CAMPAIGN_JSON, &ignored) == 0 &&
+        hb_is_file(path) && hb_json_load(path, &doc, &ignored) == 0 &&
+        settings_from_json(json_object_get(doc, "settings"), path, &s, &ignored) == 0 &&
+        s.instance_budget_s > 0)
+        out = s.instance_budget_s;
+    json_decref(doc);
+    return out;
 }

@@ -3,7 +3,7 @@
  * beside its own, and hands their values to the parsers below, so that
  * e.g. --cpu accepts the same values in check, clock, measure and run. The
  * planning settings' options (--plan, --sizes, --trials, --target-ci,
- * --budget, --profile, --shard) fill a campaign_settings and take their
+ * --budget, --instance-budget, --profile, --shard) fill a campaign_settings and take their
  * ranges from campaign/settings.h. Parsers return 0, or -1 with ERR naming
  * the option, the value and what is accepted; the command prints it with
  * its usage (hb_cli_usage_error). */
@@ -28,6 +28,7 @@ enum {
     HB_OPT_TRIALS,
     HB_OPT_TARGET_CI,
     HB_OPT_BUDGET,
+    HB_OPT_INSTANCE_BUDGET,
     HB_OPT_SHARD,
     HB_OPT_OWN = 0x200
 };
@@ -43,6 +44,8 @@ enum {
 #define HB_OPTION_TRIALS {"trials", required_argument, NULL, HB_OPT_TRIALS}
 #define HB_OPTION_TARGET_CI {"target-ci", required_argument, NULL, HB_OPT_TARGET_CI}
 #define HB_OPTION_BUDGET {"budget", required_argument, NULL, HB_OPT_BUDGET}
+#define HB_OPTION_INSTANCE_BUDGET \
+    {"instance-budget", required_argument, NULL, HB_OPT_INSTANCE_BUDGET}
 #define HB_OPTION_SHARD {"shard", required_argument, NULL, HB_OPT_SHARD}
 #define HB_OPTIONS_END {NULL, 0, NULL, 0}
 
@@ -66,6 +69,12 @@ int hb_opt_cpu(const char *text, int *cpu, hb_err *err);
 /* --jobs: a whole number from 1 to HB_OPT_JOBS_MAX. NAME is the spelling
  * used in the message ("--jobs", or "-j"). */
 int hb_opt_jobs(const char *name, const char *text, int *jobs, hb_err *err);
+
+/* The wall budget per instance (rundir/ibudget.h) of a command that runs a
+ * stage on RUN_DIR by itself (kat, ct, and run's constant-time stage):
+ * GIVEN when more than 0 (--instance-budget), else the one RUN_DIR's
+ * campaign.json records, else SETTINGS_DEFAULT_INSTANCE_BUDGET_S. */
+double hb_opt_instance_budget(const char *run_dir, double given);
 
 /* --timeout: seconds, more than 0 and at most HB_OPT_TIMEOUT_MAX_S. */
 int hb_opt_timeout(const char *text, double *seconds, hb_err *err);

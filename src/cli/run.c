@@ -50,6 +50,9 @@ const char hb_usage_run[] =
     "  --target-ci X        stop at a 95% CI half-width of X percent\n"
     "  --budget S           at most S seconds per (instance, size)\n"
     "  --trials N           reference: trials; others: minimum trials\n"
+    "  --instance-budget S  wall seconds each instance may take over all its\n"
+    "                       processes (KAT, variants, measurement, ct; default\n"
+    "                       " SETTINGS_TEXT(SETTINGS_DEFAULT_INSTANCE_BUDGET_S) "); past it the instance is TIMEOUT\n"
     "  --loop, --no-loop    KAT_Loop (a million hashes) always / never; by\n"
     "                       default whenever the submitted vectors include it\n"
     "  --full               also run KAT_2_33 (a 1 GiB message)\n"
@@ -122,7 +125,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
     static const struct option longopts[] = {
         HB_OPTION_RUN_DIR, HB_OPTION_CPU, HB_OPTION_JOBS, HB_OPTION_TIMEOUT,
         HB_OPTION_PLAN, HB_OPTION_PROFILE, HB_OPTION_SIZES, HB_OPTION_TRIALS,
-        HB_OPTION_TARGET_CI, HB_OPTION_BUDGET, HB_OPTION_SHARD,
+        HB_OPTION_TARGET_CI, HB_OPTION_BUDGET, HB_OPTION_INSTANCE_BUDGET, HB_OPTION_SHARD,
         {"planner", required_argument, NULL, OPT_PLANNER},
         {"system", required_argument, NULL, OPT_SYSTEM},
         {"cc", required_argument, NULL, OPT_CC},
@@ -290,6 +293,7 @@ int cmd_run(int argc, char **argv)
         ct_options co = {0};
         int found = 0, na = 0;
         co.run_dir = o.run_dir;
+        co.instance_budget_s = hb_opt_instance_budget(o.run_dir, o.settings.instance_budget_s);
         co.progress = o.progress;
         co.progress_ctx = o.progress_ctx;
         campaign_progress_init(&prog, stderr, -1);

@@ -2,6 +2,7 @@
  * two processes writing the same target never share a temporary file. */
 #include "common/fs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -274,33 +275,164 @@ int hb_is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* hb_remove_tree's visitor: entries go before their folder; a folder at
- * the walk's depth limit is removed by a walk of its own. */
-static int remove_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
+/* ---- removing a tree, descriptor by descriptor ----
+ *
+ * hb_remove_tree never builds a path below its root: every entry is removed
+ * with unlinkat on the descriptor of its folder, and folders are entered
+ * with openat, so a chain of folders deeper than PATH_MAX goes like any
+ * other. The folders on the way down are a stack kept on the heap; the
+ * first REMOVE_OPEN_LEVELS keep their listing open, deeper ones are closed
+ * while their subfolder is emptied and opened again through ".." (checked
+ * against the device and inode seen on the way down), so the walk holds a
+ * bounded number of descriptors whatever the depth. */
+
+#define REMOVE_OPEN_LEVELS 32
+
+typedef struct rm_frame {
+    DIR *d;             /* the folder's listing; NULL while closed */
+    dev_t dev;
+    ino_t ino;
+    char name[NAME_MAX + 1]; /* its name in its parent ("" for the root) */
+} rm_frame;
+
+static int rm_fail(hb_err *err, const char *root, const char *name, size_t depth)
 {
-    (void)ctx;
-    if (e->type == HB_WALK_DIR) {
-        if (e->depth < HB_WALK_MAX_DEPTH)
-            return HB_WALK_CONTINUE;
-        return hb_remove_tree(e->path, err) == 0 ? HB_WALK_SKIP : -1;
+    int e = errno;
+    if (depth == 0)
+        return hb_fail(err, "%s: cannot remove %s: %s", root, name, strerror(e));
+    return hb_fail(err, "%s: cannot remove %s, %zu folder%s below it: %s", root, name, depth,
+                   depth == 1 ? "" : "s", strerror(e));
+}
+
+/* Empties the folder open on FD (taken over), ROOT naming it in errors. */
+static int empty_folder(int fd, const char *root, hb_err *err)
+{
+    size_t n = 0, cap = 16;
+    rm_frame *st = malloc(cap * sizeof *st);
+    struct stat sb;
+    int rc = 0;
+    if (!st || fstat(fd, &sb) != 0) {
+        free(st);
+        close(fd);
+        return hb_fail(err, "%s: cannot remove it (out of memory or unreadable)", root);
     }
-    int rc = e->type == HB_WALK_DIR_POST ? rmdir(e->path) : unlink(e->path);
-    if (rc != 0 && errno != ENOENT)
-        return hb_fail_errno(err, "%s: cannot remove", e->path);
-    return HB_WALK_CONTINUE;
+    st[0].d = fdopendir(fd);
+    if (!st[0].d) {
+        close(fd);
+        free(st);
+        return hb_fail_errno(err, "%s: cannot list it", root);
+    }
+    st[0].dev = sb.st_dev;
+    st[0].ino = sb.st_ino;
+    st[0].name[0] = '\0';
+    n = 1;
+    while (n > 0 && rc == 0) {
+        rm_frame *f = &st[n - 1];
+        errno = 0;
+        struct dirent *de = readdir(f->d);
+        if (!de) {
+            if (errno != 0) {
+                rc = rm_fail(err, root, f->name[0] ? f->name : "its entries", n - 1);
+                break;
+            }
+            if (n == 1)
+                break;
+            /* this folder is empty: back to its parent, and remove it there */
+            rm_frame *p = &st[n - 2];
+            if (!p->d) {
+                int pfd = openat(dirfd(f->d), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                int ok = pfd >= 0 && fstat(pfd, &sb) == 0;
+                if (ok && (sb.st_dev != p->dev || sb.st_ino != p->ino)) {
+                    ok = 0;
+                    errno = ESTALE;
+                }
+                if (!ok || !(p->d = fdopendir(pfd))) {
+                    if (pfd >= 0)
+                        close(pfd);
+                    rc = rm_fail(err, root, "a folder that moved while it was removed", n - 2);
+                    break;
+                }
+            }
+            closedir(f->d);
+            f->d = NULL;
+            n--;
+            if (unlinkat(dirfd(p->d), f->name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+                rc = rm_fail(err, root, f->name, n - 1);
+            continue;
+        }
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        int dfd = dirfd(f->d), is_dir = de->d_type == DT_DIR;
+        if (de->d_type == DT_UNKNOWN) {
+            if (fstatat(dfd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0) {
+                if (errno == ENOENT)
+                    continue;
+                rc = rm_fail(err, root, de->d_name, n - 1);
+                break;
+            }
+            is_dir = S_ISDIR(sb.st_mode);
+        }
+        if (!is_dir) {
+            if (unlinkat(dfd, de->d_name, 0) != 0 && errno != ENOENT)
+                rc = rm_fail(err, root, de->d_name, n - 1);
+            continue;
+        }
+        int cfd = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (cfd < 0) {
+            if (errno != ENOENT)
+                rc = rm_fail(err, root, de->d_name, n - 1);
+            continue;
+        }
+        if (n == cap) {
+            rm_frame *more = realloc(st, 2 * cap * sizeof *st);
+            if (!more) {
+                close(cfd);
+                rc = hb_fail(err, "%s: out of memory while removing it", root);
+                break;
+            }
+            st = more;
+            cap *= 2;
+            f = &st[n - 1];
+        }
+        rm_frame *c = &st[n];
+        snprintf(c->name, sizeof c->name, "%s", de->d_name);
+        if (fstat(cfd, &sb) != 0 || !(c->d = fdopendir(cfd))) {
+            close(cfd);
+            rc = rm_fail(err, root, c->name, n - 1);
+            break;
+        }
+        c->dev = sb.st_dev;
+        c->ino = sb.st_ino;
+        if (n - 1 >= REMOVE_OPEN_LEVELS) { /* deep: reopened through ".." later */
+            closedir(f->d);
+            f->d = NULL;
+        }
+        n++;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (st[i].d)
+            closedir(st[i].d);
+    free(st);
+    return rc;
 }
 
 int hb_remove_tree(const char *path, hb_err *err)
 {
     struct stat st;
-    if (lstat(path, &st) != 0)
-        return 0;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return hb_fail_errno(err, "%s: cannot remove it", path);
+    }
     if (!S_ISDIR(st.st_mode)) {
         if (unlink(path) != 0 && errno != ENOENT)
             return hb_fail_errno(err, "%s: cannot remove", path);
         return 0;
     }
-    if (hb_walk(path, HB_WALK_MAX_DEPTH, HB_WALK_POST, remove_entry, NULL, err) != 0)
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return hb_fail_errno(err, "%s: cannot open it to remove it", path);
+    if (empty_folder(fd, path, err) != 0)
         return -1;
     if (rmdir(path) != 0 && errno != ENOENT)
         return hb_fail_errno(err, "%s: cannot remove", path);

@@ -73,8 +73,11 @@ int hb_remove_stale_tmp(const char *run_dir, int *n_removed, hb_err *err);
 int hb_is_file(const char *path);
 int hb_is_dir(const char *path);
 
-/* Removes PATH and everything below it, following no symbolic link; a
- * missing PATH is not an error. */
+/* Removes PATH and everything below it, following no symbolic link, with
+ * no limit of depth (entries are removed relative to their folder's
+ * descriptor, never by a path built below PATH); a missing PATH is not an
+ * error. Returns 0, or -1 with ERR naming PATH and what could not be
+ * removed (what could be is gone). */
 int hb_remove_tree(const char *path, hb_err *err);
 
 /* Joins A and B with one '/' into OUT (size OUTSZ); fails when it does not fit. */

@@ -13,6 +13,7 @@
 #include "compile/init.h"
 #include "common/fs.h"
 #include "common/proc.h"
+#include "common/walk.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/stage.h"
 
@@ -23,6 +24,12 @@
 #define COMPILE_AS_CAP (4ull << 30)
 /* Where the sandboxed compiler writes the library. */
 #define COMPILE_OUT_INSIDE "/out"
+/* What the compiler's step may leave in its output folder (a host folder,
+ * read back): the library and the two export files, within a few entries,
+ * and no more bytes than one file may hold (RLIMIT_FSIZE bounds each file
+ * while the step runs; this count, made after it, bounds the folder). */
+#define COMPILE_OUT_MAX_ENTRIES 16
+#define COMPILE_OUT_MAX_BYTES (COMPILE_FSIZE_CAP + (1ull << 20))
 
 /* The compiler runs with the package as its working folder, so neither it
  * nor the programs it starts (as, ld, ...) may be found through a relative
@@ -479,32 +486,75 @@ static void note_export_files(FILE *log)
     }
 }
 
+typedef struct out_count {
+    unsigned long entries;
+    unsigned long long bytes;
+} out_count;
+
+static int count_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    (void)err;
+    out_count *c = ctx;
+    c->entries++;
+    if (e->type == HB_WALK_FILE)
+        c->bytes += (unsigned long long)e->st->st_size;
+    /* past the bound the count stops: the verdict is known */
+    return c->entries > COMPILE_OUT_MAX_ENTRIES ? -2 : HB_WALK_CONTINUE;
+}
+
+/* Checks what the compiler's step left in SCRATCH against the bounds above;
+ * 0, or 1 with the reason in WHY. */
+static int check_output_folder(const char *scratch, char *why, size_t whysz)
+{
+    out_count c = {0, 0};
+    hb_err ignored;
+    int rc = hb_walk(scratch, HB_WALK_MAX_DEPTH, 0, count_entry, &c, &ignored);
+    if (c.entries > COMPILE_OUT_MAX_ENTRIES) {
+        snprintf(why, whysz, "the compiler's step left more than %d files and folders in "
+                 "its output folder", COMPILE_OUT_MAX_ENTRIES);
+        return 1;
+    }
+    if (rc != 0 || c.bytes > COMPILE_OUT_MAX_BYTES) {
+        snprintf(why, whysz, "the compiler's step left %s in its output folder (at most "
+                 "%llu MiB)", rc != 0 ? "entries hashbench cannot read" : "too many bytes",
+                 COMPILE_OUT_MAX_BYTES >> 20);
+        return 1;
+    }
+    return 0;
+}
+
+/* Removes the compiler's output folder; a failure is an error. */
+static int remove_scratch(const char *scratch, int rc, hb_err *err)
+{
+    hb_err e;
+    if (!scratch[0] || hb_stage_scratch_remove(scratch, &e) == 0)
+        return rc;
+    if (rc == 0)
+        *err = e;
+    return -1;
+}
+
 /* Runs the compiler of JOB, writing the library to TMP (directly, or via
- * the sandbox's scratch folder), with its output in *OUTPUT. */
+ * the sandbox's scratch folder), with its output in *OUTPUT. When the step
+ * left more in its output folder than it may, no library is taken and
+ * REFUSED (REFUSEDSZ bytes) says why; else REFUSED is "". */
 static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char **output,
-                        hb_proc_result *r, hb_err *err)
+                        hb_proc_result *r, char *refused, size_t refusedsz, hb_err *err)
 {
     char scratch[PATH_MAX] = "", inside[PATH_MAX], made[PATH_MAX], root[PATH_MAX];
     int sandboxed = hb_sandbox_enabled();
     strlist argv = {0};
     hb_sandbox sb;
+    refused[0] = '\0';
     if (sandboxed && hb_stage_scratch(scratch, sizeof scratch, err) != 0)
         return -1;
-    if (write_export_files(sandboxed ? scratch : NULL, job->library, err) != 0) {
-        if (scratch[0])
-            hb_stage_scratch_remove(scratch);
-        return -1;
-    }
-    if (hb_path_join(inside, sizeof inside, COMPILE_OUT_INSIDE, hb_basename(tmp), err) < 0) {
-        if (scratch[0])
-            hb_stage_scratch_remove(scratch);
-        return -1;
-    }
+    if (write_export_files(sandboxed ? scratch : NULL, job->library, err) != 0)
+        return remove_scratch(scratch, -1, err);
+    if (hb_path_join(inside, sizeof inside, COMPILE_OUT_INSIDE, hb_basename(tmp), err) < 0)
+        return remove_scratch(scratch, -1, err);
     if (make_argv(job, sandboxed ? inside : tmp, &argv) != 0) {
         strlist_free(&argv);
-        if (scratch[0])
-            hb_stage_scratch_remove(scratch);
-        return hb_fail(err, "out of memory");
+        return remove_scratch(scratch, hb_fail(err, "out of memory"), err);
     }
     put_command(log, &argv, job);
     note_export_files(log);
@@ -525,14 +575,13 @@ static int run_compiler(const compile_job *job, const char *tmp, FILE *log, char
     unlink(tmp);
     int rc = hb_proc_exec(argv.v, &o, r, err);
     strlist_free(&argv);
-    if (rc == 0 && sandboxed && r->exited && r->exit_code == 0) {
+    if (rc == 0 && sandboxed && check_output_folder(scratch, refused, refusedsz) == 0 &&
+        r->exited && r->exit_code == 0) {
         if (hb_path_join(made, sizeof made, scratch, hb_basename(tmp), err) < 0 ||
             (hb_is_file(made) && hb_copy_file(made, tmp, err) != 0))
             rc = -1;
     }
-    if (scratch[0])
-        hb_stage_scratch_remove(scratch);
-    return rc;
+    return remove_scratch(scratch, rc, err);
 }
 
 int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
@@ -549,14 +598,17 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
     if (!log)
         return hb_fail(err, "out of memory");
     hb_proc_result r;
-    int rc = run_compiler(job, tmp, log, &output, &r, err);
+    char refused[200];
+    int rc = run_compiler(job, tmp, log, &output, &r, refused, sizeof refused, err);
     if (rc == 0) {
         fputs(output ? output : "", log);
         if (r.truncated)
             fprintf(log, "\n# (compiler output cut at %u bytes)\n", COMPILE_OUTPUT_CAP);
         fprintf(log, "# compiler: %s after %.1f s\n", hb_proc_describe(&r, how, sizeof how),
                 r.wall_s);
-        if (r.exited && r.exit_code == 0 && hb_is_file(tmp))
+        if (refused[0])
+            snprintf(out->reason, sizeof out->reason, "%s", refused);
+        else if (r.exited && r.exit_code == 0 && hb_is_file(tmp))
             finish_library(job, tmp, out, log);
         else if (r.exited && r.exit_code == 0)
             snprintf(out->reason, sizeof out->reason, "the compiler wrote no library");

@@ -410,7 +410,9 @@ int count_library(const char *lib, const char *shown, int digest_bits,
     }
     json_decref(base.command);
     json_decref(base.totals);
-    hb_stage_scratch_remove(scratch);
+    hb_err rm;
+    if (hb_stage_scratch_remove(scratch, &rm) != 0 && rc == 0)
+        rc = hb_fail(err, "%s", rm.msg); /* a failed removal is an error */
     if (rc != 0) {
         json_decref(res);
         return -1;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,21 @@
 #define CT_VALGRIND "/usr/bin/valgrind"
 #define CT_AS_BYTES (64ULL << 30)  /* memcheck reserves much address space */
 #define CT_EXCERPT 120
+#define CT_LOG_CAP (1u << 20) /* bytes of Valgrind's log (and the driver's lines) kept */
+
+/* Removes the folder hashbench made for a step's output; a failure is an
+ * error (into ERR, or on standard error when ERR is NULL). */
+static int ct_scratch_remove(const char *dir, hb_err *err)
+{
+    hb_err e;
+    if (hb_stage_scratch_remove(dir, &e) == 0)
+        return 0;
+    if (err)
+        *err = e;
+    else
+        fprintf(stderr, "hashbench: %s\n", e.msg);
+    return -1;
+}
 
 static char driver_exe[PATH_MAX];
 
@@ -33,15 +49,14 @@ const char *ct_driver_path(void)
 }
 
 /* A sandbox of the RUN profile (no new processes: Valgrind executes its
- * tool, it does not fork) with the driver and LIB read-only and SCRATCH
- * writable. */
-static int sandbox_for(hb_sandbox *sb, const char *lib, const char *scratch, int perf,
-                       hb_err *err)
+ * tool, it does not fork) with the driver and LIB read-only and a private
+ * tmpfs as its scratch (nothing of the host's disks is writable). */
+static int sandbox_for(hb_sandbox *sb, const char *lib, int perf, hb_err *err)
 {
     memset(sb, 0, sizeof *sb);
     sb->profile = HB_SANDBOX_RUN;
     sb->allow_perf = perf;
-    sb->rw = scratch;
+    sb->tmpfs_scratch = 1;
     if (hb_sandbox_add_ro(sb, ct_driver_path(), err) != 0)
         return -1;
     if (hb_is_file(lib) && hb_sandbox_add_ro(sb, lib, err) != 0)
@@ -51,13 +66,12 @@ static int sandbox_for(hb_sandbox *sb, const char *lib, const char *scratch, int
 
 /* ---- the taint check ---- */
 
-void ct_valgrind_log_reason(const char *log, char *out, size_t cap)
+/* The first line of the Valgrind log TEXT that says why the guest could not
+ * go on (an instruction it cannot run), or "" into OUT. */
+static void log_reason(const char *text, char *out, size_t cap)
 {
-    char *text = NULL;
-    size_t len = 0;
-    hb_err ignored;
     out[0] = '\0';
-    if (hb_read_file_limited(log, 1 << 20, "Valgrind log", &text, &len, &ignored) != 0)
+    if (!text)
         return;
     static const char *const keys[] = {"unhandled instruction bytes", "Unrecognised instruction",
                                        "valgrind: ", "Fatal error"};
@@ -72,6 +86,17 @@ void ct_valgrind_log_reason(const char *log, char *out, size_t cap)
         snprintf(out, cap, "%.*s", (int)(n > 200 ? 200 : n), start);
         hb_one_line(out);
     }
+}
+
+void ct_valgrind_log_reason(const char *log, char *out, size_t cap)
+{
+    char *text = NULL;
+    size_t len = 0;
+    hb_err ignored;
+    out[0] = '\0';
+    if (hb_read_file_limited(log, 1 << 20, "Valgrind log", &text, &len, &ignored) != 0)
+        return;
+    log_reason(text, out, cap);
     free(text);
 }
 
@@ -182,8 +207,15 @@ static int driver_done(const char *out, int *calls)
 int ct_taint(const char *lib, int digest_bits, const char *source_root,
              const char *keep_prefix, json_t **out, hb_err *err)
 {
-    char real[PATH_MAX], scratch[PATH_MAX], xml[PATH_MAX + 16], log[PATH_MAX + 16];
-    char bits[16], xmlopt[PATH_MAX + 32], reason[512] = "", how[128];
+    return ct_taint_within(lib, digest_bits, source_root, keep_prefix, 0, NULL, out, err);
+}
+
+int ct_taint_within(const char *lib, int digest_bits, const char *source_root,
+                    const char *keep_prefix, double timeout_s, const char *timeout_reason,
+                    json_t **out, hb_err *err)
+{
+    char real[PATH_MAX], scratch[PATH_MAX], xml[PATH_MAX + 16];
+    char bits[16], reason[512] = "", how[128];
     *out = NULL;
     if (access(ct_driver_path(), X_OK) != 0)
         return hb_fail(err, "%s is missing: build hashbench again (it builds the "
@@ -198,37 +230,40 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
         *out = taint_object("memcheck", "NOT_ANALYSABLE", reason, NULL, 0);
         return 0;
     }
+    /* The XML comes back on the step's standard error, a file hashbench
+     * opens in a folder of its own that the step never sees (Valgrind
+     * keeps its copy of the descriptor; the driver sends its own standard
+     * error to /dev/null before it loads the library), and the log on its
+     * standard output, captured: the step writes nothing else on the host. */
     if (hb_stage_scratch(scratch, sizeof scratch, err) != 0)
         return -1;
-    if (hb_path_join(xml, sizeof xml, scratch, "vg.xml", err) < 0 ||
-        hb_path_join(log, sizeof log, scratch, "vg.log", err) < 0) {
-        hb_stage_scratch_remove(scratch);
+    if (hb_path_join(xml, sizeof xml, scratch, "vg.xml", err) < 0) {
+        ct_scratch_remove(scratch, NULL);
         return -1;
     }
-    snprintf(xmlopt, sizeof xmlopt, "--xml-file=%s", xml);
     snprintf(bits, sizeof bits, "%d", digest_bits);
-    char *argv[] = {CT_VALGRIND, "--tool=memcheck", "--xml=yes", xmlopt, "--vgdb=no",
-                    "--error-limit=yes", "--num-callers=12", "--leak-check=no",
-                    "--track-origins=no", "--read-inline-info=yes",
+    char *argv[] = {CT_VALGRIND, "--tool=memcheck", "--xml=yes", "--xml-fd=2",
+                    "--log-fd=1", "--vgdb=no", "--error-limit=yes", "--num-callers=12",
+                    "--leak-check=no", "--track-origins=no", "--read-inline-info=yes",
                     (char *)ct_driver_path(), "--lib", real, "--digest-bits", bits,
                     "--taint", NULL};
     hb_sandbox sb;
     char *captured = NULL;
     hb_proc_result res;
-    int rc = sandbox_for(&sb, real, scratch, 0, err);
+    int rc = sandbox_for(&sb, real, 0, err);
     hb_proc_opts o = hb_proc_defaults();
-    o.timeout_s = CT_TAINT_TIMEOUT_S;
-    o.cpu_s = (unsigned long)CT_TAINT_TIMEOUT_S + 2;
+    o.timeout_s = timeout_s > 0 ? timeout_s : CT_TAINT_TIMEOUT_S;
+    o.cpu_s = (unsigned long)o.timeout_s + 2;
     o.as_bytes = CT_AS_BYTES;
     o.fsize_bytes = CT_XML_LIMIT + (1 << 20);
-    o.stderr_path = log;
+    o.stderr_path = xml;
     o.capture = &captured;
-    o.capture_cap = 1 << 16;
+    o.capture_cap = CT_LOG_CAP;
     o.sandbox = hb_sandbox_enabled() ? &sb : NULL;
     if (rc == 0)
         rc = hb_proc_exec(argv, &o, &res, err);
     if (rc != 0) {
-        hb_stage_scratch_remove(scratch);
+        ct_scratch_remove(scratch, NULL);
         free(captured);
         return -1;
     }
@@ -239,8 +274,7 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
         if (hb_is_file(xml))
             hb_copy_file(xml, dst, &ignored);
         snprintf(dst, sizeof dst, "%s.valgrind.log", keep_prefix);
-        if (hb_is_file(log))
-            hb_copy_file(log, dst, &ignored);
+        hb_write_atomic(dst, captured ? captured : "", res.captured, &ignored);
     }
     int calls = 0, done = driver_done(captured, &calls);
     ct_vgxml x = {0};
@@ -249,14 +283,16 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
     char tool[96];
     snprintf(tool, sizeof tool, "%s memcheck", parsed && x.valgrind[0] ? x.valgrind :
              "Valgrind");
-    if (done && res.exited && res.exit_code == 0 && parsed && !x.fatal_signal) {
+    if (timeout_reason && (res.timed_out || (res.signaled && res.signo == SIGXCPU))) {
+        *out = taint_object(tool, "NOT_ANALYSABLE", timeout_reason, NULL, 0);
+    } else if (done && res.exited && res.exit_code == 0 && parsed && !x.fatal_signal) {
         finish_findings(x.findings, source_root);
         *out = taint_object(tool, "ANALYSED", "", json_incref(x.findings), x.other_errors);
     } else {
-        ct_valgrind_log_reason(log, reason, sizeof reason);
+        log_reason(captured, reason, sizeof reason);
         char *r = reason + strlen(reason);
         size_t room = sizeof reason - strlen(reason);
-        if (captured && strncmp(captured, "loadfail ", 9) == 0)
+        if (captured && strstr(captured, "loadfail "))
             snprintf(r, room, "%sthe library did not load under Valgrind", reason[0] ? "; " : "");
         else if (parsed && x.fatal_signal)
             snprintf(r, room, "%sthe library died of %s under Valgrind after %d of %d calls",
@@ -275,7 +311,11 @@ int ct_taint(const char *lib, int digest_bits, const char *source_root,
     if (parsed)
         ct_vgxml_free(&x);
     free(captured);
-    hb_stage_scratch_remove(scratch);
+    if (ct_scratch_remove(scratch, err) != 0) {
+        json_decref(*out);
+        *out = NULL;
+        return -1;
+    }
     return *out ? 0 : hb_fail(err, "out of memory for the taint check's result");
 }
 
@@ -351,15 +391,13 @@ int ct_timing(const char *lib, int digest_bits, const ct_time_opts *opt, json_t 
         return hb_fail(err, "timing test: give 1 to %d message bytes and 100 to %ld "
                        "measurements", CT_MAX_TIME_BYTES, CT_MAX_MEASUREMENTS);
     const char *counter = counter_kind_name(o.counter);
-    char real[PATH_MAX], scratch[PATH_MAX], bits[16], bytes[24], count[24], how[128];
+    char real[PATH_MAX], bits[16], bytes[24], count[24], how[128];
     if (!realpath(lib, real)) {
         char why[PATH_MAX + 64];
         snprintf(why, sizeof why, "%s: %s", lib, strerror(errno));
         *out = timing_failed(&o, counter, why);
         return 0;
     }
-    if (hb_stage_scratch(scratch, sizeof scratch, err) != 0)
-        return -1;
     snprintf(bits, sizeof bits, "%d", digest_bits);
     snprintf(bytes, sizeof bytes, "%zu", o.bytes);
     snprintf(count, sizeof count, "%ld", o.measurements);
@@ -368,7 +406,7 @@ int ct_timing(const char *lib, int digest_bits, const ct_time_opts *opt, json_t 
     hb_sandbox sb;
     char *captured = NULL;
     hb_proc_result res;
-    int rc = sandbox_for(&sb, real, scratch, o.counter == COUNTER_PERF_CYCLES, err);
+    int rc = sandbox_for(&sb, real, o.counter == COUNTER_PERF_CYCLES, err);
     hb_proc_opts po = hb_proc_defaults();
     po.timeout_s = o.timeout_s;
     po.cpu_s = (unsigned long)o.timeout_s + 2;
@@ -379,12 +417,16 @@ int ct_timing(const char *lib, int digest_bits, const ct_time_opts *opt, json_t 
     po.sandbox = hb_sandbox_enabled() ? &sb : NULL;
     if (rc == 0)
         rc = hb_proc_exec(argv, &po, &res, err);
-    hb_stage_scratch_remove(scratch);
     if (rc != 0) {
         free(captured);
         return -1;
     }
     size_t want = (size_t)o.measurements * 8;
+    if (o.timeout_reason && (res.timed_out || (res.signaled && res.signo == SIGXCPU))) {
+        free(captured);
+        *out = timing_failed(&o, counter, o.timeout_reason);
+        return 0;
+    }
     if (!(res.exited && res.exit_code == 0) || res.captured != want) {
         char why[256];
         snprintf(why, sizeof why, "the timing driver ended with %s after %zu of %ld "

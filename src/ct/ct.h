@@ -54,11 +54,21 @@ const char *ct_driver_path(void);
 int ct_taint(const char *lib, int digest_bits, const char *source_root,
              const char *keep_prefix, json_t **out, hb_err *err);
 
+/* ct_taint with a wall limit of TIMEOUT_S seconds (<= 0: CT_TAINT_TIMEOUT_S);
+ * when the step runs out of it and TIMEOUT_REASON is not NULL, that is the
+ * reason recorded (the instance's wall budget, rundir/ibudget.h). */
+int ct_taint_within(const char *lib, int digest_bits, const char *source_root,
+                    const char *keep_prefix, double timeout_s, const char *timeout_reason,
+                    json_t **out, hb_err *err);
+
 typedef struct ct_time_opts {
     counter_kind counter;
     size_t bytes;            /* message length; 0: CT_DEFAULT_BYTES */
     long measurements;       /* 0: CT_DEFAULT_MEASUREMENTS */
     double timeout_s;        /* 0: 120 s */
+    const char *timeout_reason; /* NULL, or the reason recorded when the
+                                   step runs out of TIMEOUT_S (the
+                                   instance's wall budget) */
 } ct_time_opts;
 
 /* The timing test of LIB in the sandbox. *OUT gets the record's "timing"
@@ -86,6 +96,8 @@ typedef struct ct_options {
     int n_instances;
     size_t bytes;
     long measurements;
+    double instance_budget_s;      /* each instance's wall budget over all its
+                                      processes (rundir/ibudget.h); <= 0: none */
     hb_progress_fn progress;
     void *progress_ctx;
 } ct_options;

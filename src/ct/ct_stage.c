@@ -22,6 +22,7 @@
 #include "common/json.h"
 #include "kat/kat.h"
 #include "measure/counter.h"
+#include "rundir/ibudget.h"
 #include "rundir/rundir.h"
 #include "sandbox/check.h"
 
@@ -177,17 +178,41 @@ static int do_instance(const ct_options *o, const char *run_dir, const json_t *k
         json_object_set_new(tb, "flags", json_string(flags));
         json_object_set_new(tb, "status", json_string("KAT_LIBRARY"));
     }
-    int rc = 0;
-    if (!built)
-        taint = json_pack("{s:s, s:[], s:s, s:s, s:[], s:i}", "tool", "memcheck",
-                          "lengths_bits", "status", "NOT_ANALYSABLE", "reason", reason,
-                          "findings", "other_errors", 0);
-    else
-        rc = ct_taint(submitted ? glib : lib, bits, submitted ? field(b, "package") : NULL,
-                      prefix, &taint, err);
-    ct_time_opts to = {counter, o->bytes, o->measurements, 0};
+    /* the instance's wall budget (not the baseline's, hashbench's own):
+     * each step gets no more than what is left, and a step cut short by it,
+     * or not started, says so */
+    ibudget bu = {run_dir, cand, inst, submitted ? o->instance_budget_s : 0};
+    char why[400];
+    double step_s = 0, t1 = hb_mono_s();
+    int limited = 0, rc = ibudget_charge(&bu, IBUDGET_CT, t1 - t0, err); /* the rebuild */
     if (rc == 0)
+        rc = ibudget_step_timeout(&bu, CT_TAINT_TIMEOUT_S, &step_s, &limited, err);
+    ibudget_reason(&bu, why, sizeof why);
+    if (rc == 0 && (!built || ibudget_spent(&bu, err) == 1))
+        taint = json_pack("{s:s, s:[], s:s, s:s, s:[], s:i}", "tool", "memcheck",
+                          "lengths_bits", "status", "NOT_ANALYSABLE", "reason",
+                          built ? why : reason, "findings", "other_errors", 0);
+    else if (rc == 0)
+        rc = ct_taint_within(submitted ? glib : lib, bits,
+                             submitted ? field(b, "package") : NULL, prefix, step_s,
+                             limited ? why : NULL, &taint, err);
+    if (rc == 0)
+        rc = ibudget_charge(&bu, IBUDGET_CT, hb_mono_s() - t1, err);
+    ct_time_opts to = {counter, o->bytes, o->measurements, 120.0, NULL};
+    if (rc == 0)
+        rc = ibudget_step_timeout(&bu, to.timeout_s, &to.timeout_s, &limited, err);
+    ibudget_reason(&bu, why, sizeof why);
+    to.timeout_reason = limited ? why : NULL;
+    t1 = hb_mono_s();
+    if (rc == 0 && ibudget_spent(&bu, err) == 1)
+        timing = json_pack("{s:s, s:I, s:s, s:I, s:s, s:s}", "counter",
+                           counter_kind_name(counter), "message_bytes",
+                           (json_int_t)(o->bytes), "fixed_message", "all zero bytes",
+                           "measurements", (json_int_t)0, "status", "FAILED", "reason", why);
+    else if (rc == 0)
         rc = ct_timing(lib, bits, &to, &timing, err);
+    if (rc == 0)
+        rc = ibudget_charge(&bu, IBUDGET_CT, hb_mono_s() - t1, err);
     if (rc == 0) {
         *verdict = ct_verdict(taint, timing);
         json_t *r = json_pack("{s:i, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:o, "

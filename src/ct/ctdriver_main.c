@@ -17,7 +17,10 @@
  *     little-endian word: the ticks, with the class in the top bit. The
  *     statistics are computed by hashbench, not here.
  * The library's own output goes to /dev/null; answers use a copy of the
- * original standard output. */
+ * original standard output. Its standard error goes to /dev/null too, before
+ * the library is loaded: under Valgrind the original one carries memcheck's
+ * XML (ct.c gives --xml-fd=2; Valgrind keeps its own copy of it), which the
+ * library must not write into. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -156,7 +159,7 @@ int main(int argc, char **argv)
     long bytes = 0, n = 0;
     out_fd = dup(1);
     int null = open("/dev/null", O_WRONLY);
-    if (out_fd < 0 || null < 0 || dup2(null, 1) < 0)
+    if (out_fd < 0 || null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
         return 3;
     close(null);
     for (int i = 1; i < argc; i++) {

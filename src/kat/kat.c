@@ -22,6 +22,7 @@
 #include "common/json.h"
 #include "kat/kat_instance.h"
 #include "kat/variants.h"
+#include "rundir/ibudget.h"
 #include "rundir/rundir.h"
 #include "sandbox/check.h"
 
@@ -103,7 +104,7 @@ static int run_one(const kat_options *o, const json_t *build, const char *suffix
         rundir_kat_texts_rel(texts_rel, sizeof texts_rel, cand, inst, suffix, err) != 0)
         return -1;
     kat_instance_spec s = {o->run_dir, build, log_rel, texts_rel, o->loop, o->full,
-                           o->timeout_s};
+                           o->timeout_s, o->instance_budget_s};
     return kat_instance_run(&s, out, err);
 }
 
@@ -128,10 +129,13 @@ static json_t *guide_summary(const json_t *g)
 
 /* 1 when the KAT result FIRST of guide build B calls for the fallback of
  * SPEC §2: a guide build that neither passes nor lacks vectors is rebuilt
- * once with the harness-default flags and tested again. */
+ * once with the harness-default flags and tested again; not when the
+ * instance's wall budget stopped it (rundir/ibudget.h): nothing is left
+ * to test the rebuild with. */
 static int wants_fallback(const json_t *b, const json_t *first)
 {
     return first && kat_status_failed(hb_json_str(first, "status")) &&
+           !ibudget_stopped(hb_json_str(first, "reason")) &&
            !json_is_object(json_object_get(first, "guide")) &&
            strcmp(hb_json_str(b, "status"), "BUILT") == 0 &&
            strcmp(hb_json_str(b, "flags_kind"), "guide") == 0 &&

@@ -35,6 +35,10 @@ typedef struct kat_options {
     int loop;                        /* KAT_LOOP_SUBMITTED, _ALWAYS or _NEVER */
     int full;                        /* also KAT_2_33 (1 GiB message) */
     double timeout_s;                /* per instance run; <= 0: 600 s */
+    double instance_budget_s;        /* each instance's wall budget over all
+                                        its processes (rundir/ibudget.h),
+                                        shared with the variant check and
+                                        later stages; <= 0: none */
     int jobs;                        /* instances tested at once; <= 0:
                                         kat_default_jobs() */
     const char *const *instances;    /* "Inst" or "Cand/Inst"; NULL = all */

@@ -22,6 +22,7 @@
 #include "kat/katfile.h"
 #include "kat/manifest.h"
 #include "common/clock.h"
+#include "rundir/ibudget.h"
 
 #define KAT_DEFAULT_TIMEOUT_S 600.0
 #define KAT_AS_LIMIT (2ULL << 30)
@@ -98,13 +99,18 @@ typedef struct outcome {
 } outcome;
 
 static void classify(const plan *p, const child_report *rep, const kat_gen_ctx *c,
-                     double timeout_s, outcome *o)
+                     double timeout_s, const ibudget *budget, outcome *o)
 {
     char how[128], where[400] = "";
     const hb_proc_result *res = &c->proc;
     snprintf(where, sizeof where, " in %s at Msg_Len = %llu", p->names[rep->n_done],
              c->cur_len);
-    if (c->end == KAT_GEN_LOADFAIL) {
+    if (budget && (res->timed_out || (res->signaled && res->signo == SIGXCPU))) {
+        char why[400];
+        ibudget_reason(budget, why, sizeof why);
+        o->status = "TIMEOUT";
+        snprintf(o->reason, sizeof o->reason, "%s;%s", why, where);
+    } else if (c->end == KAT_GEN_LOADFAIL) {
         o->status = "LOADFAIL";
         snprintf(o->reason, sizeof o->reason, "cannot load CryptHash: %s", c->detail);
     } else if (c->end == KAT_GEN_FAULT) {
@@ -143,17 +149,34 @@ static int run_files(const kat_instance_spec *s, const plan *p, child_report *re
 {
     double timeout = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S;
     double start = hb_mono_s();
+    /* the instance's wall budget, shared with its other stages: a spent
+     * one is TIMEOUT before anything runs; one smaller than the KAT's own
+     * limit becomes the limit, and a time-out then names it */
+    ibudget b = {s->run_dir, p->cand, p->inst, s->instance_budget_s};
+    int limited = 0;
+    if (ibudget_step_timeout(&b, timeout, &timeout, &limited, err) != 0)
+        return -1;
+    o->status = NULL;
+    o->reason[0] = '\0';
+    if (ibudget_spent(&b, err) == 1) {
+        o->status = "TIMEOUT";
+        ibudget_reason(&b, o->reason, sizeof o->reason);
+        return 0;
+    }
     kat_gen_ctx c;
     memset(&c, 0, sizeof c);
     c.lib = p->lib;
     c.digest_bits = p->digest_bits;
     c.as_bytes = s->full ? KAT_AS_LIMIT_FULL : KAT_AS_LIMIT;
-    o->status = NULL;
-    o->reason[0] = '\0';
     for (int i = 0; i < p->n; i++) {
-        double left = timeout - (hb_mono_s() - start);
+        double left = timeout - (hb_mono_s() - start), t0 = hb_mono_s();
         c.timeout_s = left > KAT_MIN_FILE_S ? left : KAT_MIN_FILE_S;
         int rc = kat_generate(&c, p->kinds[i], p->paths[i], rep->sha256[i], err);
+        hb_err cerr;
+        if (ibudget_charge(&b, IBUDGET_KAT, hb_mono_s() - t0, &cerr) != 0 && rc >= 0) {
+            *err = cerr;
+            return -1;
+        }
         if (rc < 0) {
             char why[HB_ERR_MAX];
             snprintf(why, sizeof why, "%s", err->msg);
@@ -164,7 +187,7 @@ static int run_files(const kat_instance_spec *s, const plan *p, child_report *re
         }
         if (rc == 1) {
             rep->cur_len = c.cur_len;
-            classify(p, rep, &c, timeout, o);
+            classify(p, rep, &c, timeout, limited ? &b : NULL, o);
             return 0;
         }
         rep->seconds[i] = c.proc.wall_s;

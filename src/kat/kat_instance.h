@@ -20,6 +20,8 @@ typedef struct kat_instance_spec {
                               (kat.h) */
     int full;              /* also KAT_2_33 (1 GiB message) */
     double timeout_s;      /* for the whole generation; <= 0: 600 s */
+    double instance_budget_s; /* the instance's wall budget over all its
+                                 processes (rundir/ibudget.h); <= 0: none */
 } kat_instance_spec;
 
 /* Runs the KATs of S->build's library and writes its log. *out gets a new

@@ -23,6 +23,7 @@
 #include "kat/drng.h"
 #include "runner/client.h"
 #include "common/clock.h"
+#include "rundir/ibudget.h"
 
 #define VARIANTS_DEFAULT_TIMEOUT_S 600.0 /* as the KAT's own default */
 
@@ -40,6 +41,8 @@ typedef struct member {
     unsigned long answered, compared, disagreements;
     long first_index;               /* first disagreement; -1: none */
     unsigned long long first_bits;
+    double timeout_s;               /* its runner's wall limit */
+    int budget_limited;             /* its instance's wall budget set it */
     unsigned char digest[KAT_MAX_DIGEST_BYTES];
     char first_hex[2 * KAT_MAX_DIGEST_BYTES + 1];      /* its digest there */
     char first_base_hex[2 * KAT_MAX_DIGEST_BYTES + 1]; /* the first variant's */
@@ -229,12 +232,24 @@ static int open_member(const char *run_dir, member *m, double timeout_s, hb_err 
     return 0;
 }
 
+static ibudget budget_of(const kat_options *o, const member *m)
+{
+    ibudget b = {o->run_dir, hb_json_str(m->build, "candidate"), m->instance,
+                 o->instance_budget_s};
+    return b;
+}
+
 /* How a runner that stopped answering (GONE) ended. */
-static void classify_gone(member *m, const hb_proc_result *res, double timeout_s)
+static void classify_gone(const kat_options *o, member *m, const hb_proc_result *res,
+                          double timeout_s)
 {
     char how[128];
     m->outcome = runner_gone_status(&m->s, res);
-    if (res->timed_out)
+    if (m->budget_limited && (res->timed_out || (res->signaled && res->signo == SIGXCPU))) {
+        ibudget b = budget_of(o, m);
+        m->outcome = "TIMEOUT";
+        ibudget_reason(&b, m->detail, sizeof m->detail);
+    } else if (res->timed_out)
         snprintf(m->detail, sizeof m->detail, "no answer within %.0f s", timeout_s);
     else if (res->signaled && res->signo == SIGXCPU)
         snprintf(m->detail, sizeof m->detail, "no answer within %.0f s of CPU time",
@@ -305,10 +320,23 @@ static int compare(const kat_options *o, const variants_stream *st, member *m, s
                    size_t d, hb_err *err)
 {
     double timeout = o->timeout_s > 0 ? o->timeout_s : VARIANTS_DEFAULT_TIMEOUT_S;
+    double t0 = hb_mono_s();
     unsigned char *msg = malloc(st->max_bits / 8 + 1);
     int rc = msg ? 0 : hb_fail(err, "out of memory");
-    for (size_t k = 0; k < n && rc == 0; k++)
-        rc = open_member(o->run_dir, &m[k], timeout, err);
+    /* each runner gets no more than what is left of its instance's wall
+     * budget; a spent budget is TIMEOUT without a runner */
+    for (size_t k = 0; k < n && rc == 0; k++) {
+        ibudget b = budget_of(o, &m[k]);
+        rc = ibudget_step_timeout(&b, timeout, &m[k].timeout_s, &m[k].budget_limited, err);
+        if (rc == 0 && ibudget_spent(&b, err) == 1) {
+            char why[300];
+            ibudget_reason(&b, why, sizeof why);
+            failed(&m[k], "TIMEOUT", -1, 0, why);
+            continue;
+        }
+        if (rc == 0)
+            rc = open_member(o->run_dir, &m[k], m[k].timeout_s, err);
+    }
     for (long i = 0; rc == 0 && i < VARIANTS_MESSAGES && m[0].live && any_other_live(m, n);
          i++) {
         unsigned long long bits;
@@ -324,7 +352,16 @@ static int compare(const kat_options *o, const variants_stream *st, member *m, s
         if (m[k].opened)
             runner_close(&m[k].s, &res);
         if (gone)
-            classify_gone(&m[k], &res, timeout);
+            classify_gone(o, &m[k], &res, m[k].timeout_s);
+    }
+    for (size_t k = 0; k < n; k++) { /* every runner ran for the whole check */
+        ibudget b = budget_of(o, &m[k]);
+        hb_err cerr;
+        if (m[k].opened && ibudget_charge(&b, IBUDGET_VARIANTS, hb_mono_s() - t0, &cerr) != 0 &&
+            rc == 0) {
+            *err = cerr;
+            rc = -1;
+        }
     }
     free(msg);
     return rc;

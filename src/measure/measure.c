@@ -6,6 +6,7 @@
 #include "measure/measure.h"
 
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include "measure/verify.h"
 #include "measure/windows.h"
 #include "measure/xcheck.h"
+#include "rundir/ibudget.h"
 #include "rundir/rundir.h"
 
 #define MEMORY_TIMEOUT_S 120.0
@@ -499,11 +501,44 @@ static int verify_cell(void *ctx, size_t cell, const windows_sample *s, size_t n
     return rc;
 }
 
+/* The wall budget of a cell's instance (rundir/ibudget.h); hashbench's own
+ * baseline has none. */
+static ibudget budget_of(const ilv_stage *st, size_t cell)
+{
+    const measure_target *t = st->slots[cell].t;
+    ibudget b = {st->c->o->run_dir, t->cand, t->inst,
+                 t->baseline ? 0 : st->c->given.instance_budget_s};
+    return b;
+}
+
+static int budget_left(void *ctx, size_t cell, double *left, hb_err *err)
+{
+    ibudget b = budget_of(ctx, cell);
+    *left = HUGE_VAL;
+    return b.budget_s > 0 ? ibudget_left(&b, left, err) : 0;
+}
+
+static void budget_reason(void *ctx, size_t cell, char *out, size_t sz)
+{
+    ibudget b = budget_of(ctx, cell);
+    ibudget_reason(&b, out, sz);
+}
+
+static int budget_charge(void *ctx, size_t cell, double seconds, hb_err *err)
+{
+    ibudget b = budget_of(ctx, cell);
+    return b.budget_s > 0 ? ibudget_charge(&b, IBUDGET_MEASURE, seconds, err) : 0;
+}
+
 static void verify_setup(measure_ctx *c, ilv_stage *st, windows_opts *wo)
 {
     (void)c;
     wo->verify = verify_cell;
     wo->verify_ctx = st;
+    wo->budget_left = budget_left;
+    wo->budget_reason = budget_reason;
+    wo->budget_charge = budget_charge;
+    wo->budget_ctx = st;
 }
 
 /* Writes the record of slot I of ST (when it is to be written). */
@@ -587,7 +622,8 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
     st.before = &before;
     if (rc == 0 && plan_uses_sessions(&c->settings)) {
         windows_opts wo = {NULL, c->probe, c->rate_hz, c->settings.min_trials,
-                           WINDOWS_TIMEOUT_S, NULL, NULL, size_done, &st};
+                           WINDOWS_TIMEOUT_S, NULL, NULL, NULL, NULL, NULL, NULL,
+                           size_done, &st};
         verify_setup(c, &st, &wo);
         rc = windows_run(st.cells, st.n, &c->settings, &wo, err);
     } else if (rc == 0) {

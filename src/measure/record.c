@@ -307,8 +307,6 @@ json_t *record_build(const record_input *in, hb_err *err)
     record_message_sha256(in->size, hex);
     json_object_set_new(r, "message", json_pack("{s:s, s:s}", "rule",
                                                 PROBE_MESSAGE_RULE, "sha256", hex));
-    json_object_set_new(r, "digest", in->outcome->session ? json_null()
-                                                          : str_or_null(in->outcome->digest));
     json_object_set_new(r, "probe_command", json_incref(in->probe_command));
     json_object_set_new(r, "environment", json_incref(in->environment));
     json_object_set_new(r, "plan", plan_json(in->settings, in->outcome));

@@ -49,7 +49,6 @@ typedef struct probe_session {
     procview_cycles cycles;
     hb_memcg memcg;           /* its own memory cgroup, where one can be made */
     char nonce[PROBE_WIRE_NONCE_HEX];
-    char scratch[PATH_MAX];
     unsigned char *digests;
     char line[PROBE_WIRE_SHORT_LINE * 4];
 } probe_session;
@@ -181,9 +180,7 @@ static int start(probe_session *s, const session_open_rq *rq, hb_err *err)
     int sandboxed = hb_sandbox_enabled();
     hb_sandbox sb = {.profile = HB_SANDBOX_SESSION};
     if (sandboxed) {
-        if (hb_stage_scratch(s->scratch, sizeof s->scratch, err) != 0)
-            return -1;
-        sb.rw = s->scratch;
+        sb.tmpfs_scratch = 1; /* its scratch: a capped tmpfs gone with it */
         if (hb_sandbox_add_ro(&sb, rq->probe_path, err) != 0 ||
             (hb_is_file(rq->lib) && hb_sandbox_add_ro(&sb, rq->lib, err) != 0))
             return -1;
@@ -400,8 +397,6 @@ static void close_session(void *state, session_figure *f)
     if (s->shm >= 0)
         close(s->shm);
     free(s->digests);
-    if (s->scratch[0])
-        hb_stage_scratch_remove(s->scratch);
     memset(s, 0, sizeof *s);
     s->shm = -1;
     s->cycles.fd = -1;

@@ -462,7 +462,7 @@ int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
     memset(res, 0, sizeof *res);
     res->cpu = -1;
     res->rss_peak_kb = -1;
-    char lib[PATH_MAX], libpath[PATH_MAX], scratch[PATH_MAX] = "";
+    char lib[PATH_MAX], libpath[PATH_MAX];
     if (hb_path_join(libpath, sizeof libpath, rq->run_dir, rq->lib, err) != 0)
         return -1;
     if (!realpath(libpath, lib)) /* a missing library: the probe says LOADFAIL */
@@ -471,14 +471,10 @@ int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
     hb_sandbox sb = {.profile = HB_SANDBOX_RUN,
                      .allow_perf = rq->counter == COUNTER_PERF_CYCLES};
     if (sandboxed) {
-        if (hb_stage_scratch(scratch, sizeof scratch, err) != 0)
-            return -1;
-        sb.rw = scratch;
+        sb.tmpfs_scratch = 1; /* sandbox.h: no host storage for the probe */
         if (hb_sandbox_add_ro(&sb, rq->probe_path, err) != 0 ||
-            (hb_is_file(lib) && hb_sandbox_add_ro(&sb, lib, err) != 0)) {
-            hb_stage_scratch_remove(scratch);
+            (hb_is_file(lib) && hb_sandbox_add_ro(&sb, lib, err) != 0))
             return -1;
-        }
     }
     trial_argv a;
     build_argv(rq, rq->probe_path, lib, &a);
@@ -491,11 +487,8 @@ int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
     o.cpu_s = (unsigned long)rq->timeout_s + 2;
     o.sandbox = sandboxed ? &sb : NULL;
     probe_link *l = calloc(1, sizeof *l);
-    if (!l) {
-        if (scratch[0])
-            hb_stage_scratch_remove(scratch);
+    if (!l)
         return hb_fail(err, "out of memory for a probe's result");
-    }
     unsigned char nonce[PROBE_WIRE_NONCE_BYTES];
     random_bytes(&res->seed, sizeof res->seed);
     random_bytes(nonce, sizeof nonce);
@@ -511,7 +504,5 @@ int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
         judge(rq, l, fields, &pr, res);
     }
     free(l);
-    if (scratch[0])
-        hb_stage_scratch_remove(scratch);
     return rc;
 }

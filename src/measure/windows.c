@@ -19,6 +19,7 @@
 #define WINDOWS_CALIB_NS 1.2e6    /* calibration ends at a window this long */
 #define WINDOWS_CALIB_STEPS 16
 #define WINDOWS_CYCLES_RETRIES 3
+#define WINDOWS_MIN_BUDGET_S 0.5 /* left of an instance's budget to open a session */
 
 /* One cell's state while its size is measured. */
 typedef struct wcell {
@@ -41,6 +42,8 @@ typedef struct wcell {
     unsigned long long calls; /* its timed calls so far */
     double spent_s;          /* wall time of its windows and its pairs' */
     int stopped;             /* PLAN_STOP_* once it takes no more pairs */
+    double session_s;        /* wall time of its session: open, every window */
+    double deadline;         /* CLOCK_MONOTONIC when its instance's budget ends */
 } wcell;
 
 typedef struct wsize {
@@ -114,6 +117,19 @@ static double median_of(const double *x, size_t n)
     return m;
 }
 
+/* W's instance has spent its wall budget: TIMEOUT, with the line that
+ * names the budget. */
+static void budget_spent(wsize *z, wcell *w)
+{
+    char why[600] = "TIMEOUT: the wall budget of the instance is spent";
+    if (z->o->budget_reason) {
+        char r[560];
+        z->o->budget_reason(z->o->budget_ctx, w->index, r, sizeof r);
+        snprintf(why, sizeof why, "TIMEOUT: %s", r);
+    }
+    fail_cell(w, SESSION_TIMEOUT, why);
+}
+
 static int open_cell(wsize *z, wcell *w, hb_err *err)
 {
     char rel[PATH_MAX], lib[PATH_MAX];
@@ -127,14 +143,26 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
         w->max_calls = WINDOWS_MAX_CALLS;
     if (w->max_calls < WINDOWS_MIN_CALLS)
         w->max_calls = WINDOWS_MIN_CALLS;
+    double left = HUGE_VAL, timeout = z->o->timeout_s;
+    if (z->o->budget_left && z->o->budget_left(z->o->budget_ctx, w->index, &left, err) != 0)
+        return -1;
+    w->deadline = hb_mono_s() + left;
+    if (left < timeout)
+        timeout = left;
     session_open_rq rq = {z->o->probe_path, lib, z->size, t->digest_bits, t->cpu,
                           counter_arch_kind(), t->counter == COUNTER_PERF_CYCLES,
-                          w->max_calls, z->o->timeout_s};
+                          w->max_calls, timeout};
+    if (left < WINDOWS_MIN_BUDGET_S) {
+        budget_spent(z, w);
+        return 0;
+    }
     w->state = calloc(1, z->cls->state_size);
     if (!w->state)
         return hb_fail(err, "out of memory for a session");
     session_figure f;
+    double t0 = hb_mono_s();
     int rc = z->cls->open(w->state, &rq, &f, err);
+    w->session_s += hb_mono_s() - t0;
     if (rc < 0) {
         free(w->state);
         w->state = NULL;
@@ -159,8 +187,14 @@ static int window(wsize *z, wcell *w, unsigned long long calls, msggen_key *key,
             return -1;
         rq.raw = z->raw;
     }
+    double t0 = hb_mono_s();
     if (z->cls->window(w->state, &rq, f, err) != 0)
         return -1;
+    w->session_s += hb_mono_s() - t0;
+    if (f->status == SESSION_TIMEOUT && hb_mono_s() >= w->deadline) {
+        budget_spent(z, w);
+        return 0;
+    }
     if (f->status == SESSION_OK && f->gained_ns != 0) {
         char why[200];
         snprintf(why, sizeof why, "INCONSISTENT: the session used %lld ns of CPU time "
@@ -378,8 +412,12 @@ static int append_trial(wcell *w, const plan_trial *t, hb_err *err)
  * PAIRS pairs and the guide's 100 calls, else its budget (an explicit one
  * after 2 pairs; the automatic one once the 100 calls are there too), else
  * the hard cap on a cell's time. */
-static int stop_reason(const wsize *z, const wcell *w, int pairs)
+static int stop_reason(wsize *z, wcell *w, int pairs)
 {
+    if (hb_mono_s() >= w->deadline) {
+        budget_spent(z, w);
+        return PLAN_STOP_FAILURE;
+    }
     int floor = w->calls >= PLAN_MIN_CALLS;
     if (w->pairs >= pairs && floor)
         return PLAN_STOP_TRIALS;
@@ -537,14 +575,19 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
     free(order);
     free(act);
     for (size_t i = 0; rc == 0 && i < n; i++)
-        if (&w[i] != b)
+        if (&w[i] != b) {
+            double t0 = hb_mono_s();
             rc = verify_cell(z, &w[i], err);
+            w[i].session_s += hb_mono_s() - t0;
+        }
     double elapsed = hb_mono_s() - start;
     double spent[n ? n : 1];
     int stops[n ? n : 1];
     for (size_t i = 0; i < n; i++) {
         spent[i] = w[i].spent_s;
         stops[i] = w[i].stopped;
+        if (rc == 0 && z->o->budget_charge && w[i].session_s > 0)
+            rc = z->o->budget_charge(z->o->budget_ctx, w[i].index, w[i].session_s, err);
     }
     for (size_t i = 0; i < n; i++) {
         ilv_cell *cell = w[i].c;

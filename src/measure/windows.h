@@ -77,6 +77,14 @@ typedef struct windows_opts {
     double timeout_s;              /* per open and per window */
     windows_verify_fn verify;      /* NULL: no independent check (tests) */
     void *verify_ctx;
+    /* the wall budget of a cell's instance over all its processes (NULL:
+     * none): LEFT gives its seconds left (HUGE_VAL: no budget), REASON the
+     * line a cell stopped by it is recorded with, CHARGE adds what the
+     * cell's session took. Each returns 0, or -1 with ERR set. */
+    int (*budget_left)(void *ctx, size_t cell, double *left, hb_err *err);
+    void (*budget_reason)(void *ctx, size_t cell, char *out, size_t sz);
+    int (*budget_charge)(void *ctx, size_t cell, double seconds, hb_err *err);
+    void *budget_ctx;
     /* after each size: the cells at that size are final (their records can
      * be written). Returns 0 or -1 (ERR set) to stop the stage. */
     int (*size_done)(void *ctx, const size_t *cells, size_t n, hb_err *err);

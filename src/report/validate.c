@@ -25,6 +25,7 @@
 #include "measure/record.h"
 #include "measure/stats.h"
 #include "report/dataset.h"
+#include "report/hostdata.h"
 #include "report/paths.h"
 #include "report/report.h"
 
@@ -715,13 +716,31 @@ static int check_site(vctx *v, const char *site, hb_err *err)
         json_decref(want);
         json_decref(have);
     }
-    hb_err ignored;
-    hb_remove_tree(fresh, &ignored);
+    hb_err rm;
+    if (hb_remove_tree(fresh, &rm) != 0 && rc == 0) {
+        *err = rm;
+        rc = -1;
+    }
     return rc;
+}
+
+static int host_data_found(const char *rel, const hostdata_needle *found, void *ctx,
+                           hb_err *err)
+{
+    (void)err;
+    problem(ctx, "%s: holds %s (docs/THREAT_MODEL.md); remove what carries it (a "
+            "library's output) before publishing", rel, found->what);
+    return 0;
 }
 
 int report_validate(const char *data_dir, const char *site_dir, FILE *out,
                     report_validate_stats *st, hb_err *err)
+{
+    return report_validate_ex(data_dir, site_dir, NULL, out, st, err);
+}
+
+int report_validate_ex(const char *data_dir, const char *site_dir, const char *run_dir,
+                       FILE *out, report_validate_stats *st, hb_err *err)
 {
     report_dataset ds;
     memset(st, 0, sizeof *st);
@@ -735,6 +754,14 @@ int report_validate(const char *data_dir, const char *site_dir, FILE *out,
     for (size_t i = 0; i < ds.nsys; i++)
         check_system(&v, &ds.sys[i]);
     report_dataset_free(&ds);
+    hostdata h;
+    int n_host = 0;
+    if (hostdata_init(&h, run_dir, err) != 0)
+        return -1;
+    int hrc = hostdata_scan(&h, data_dir, host_data_found, &v, &n_host, err);
+    hostdata_free(&h);
+    if (hrc != 0)
+        return -1;
     /* 'hashbench report' refuses such a dataset: there is no site to compare
      * with, and the problems above already say why */
     if (site_dir && v.bad_paths)

@@ -20,7 +20,8 @@ typedef struct report_validate_stats {
  * from its raw trials (stats_derive_record), every KAT log's SHA-256 and
  * RESULT line against kat.json, every compiler log's SHA-256 against
  * build.json (and no log it does not cite), every path field (no absolute
- * path, no ".."), no symbolic link anywhere in the dataset, and with
+ * path, no ".."), no symbolic link anywhere in the dataset, no file
+ * holding this host's boot_id as it is or hex-encoded, and with
  * SITE_DIR (may be NULL) that report_site regenerates SITE_DIR byte for
  * byte. Each problem is printed to OUT as one line, e.g.
  * "x86_1/<record path>: field mean_ticks_per_call: recorded 1, recomputed 2",
@@ -29,5 +30,12 @@ typedef struct report_validate_stats {
  * the check could not run (ERR filled). ST gets the counts. */
 int report_validate(const char *data_dir, const char *site_dir, FILE *out,
                     report_validate_stats *st, hb_err *err);
+
+/* report_validate, and also a problem for every file of DATA_DIR that holds
+ * a host identifier (report/hostdata.h): this host's boot_id, and with
+ * RUN_DIR (may be NULL; report_validate gives none) the run directory's
+ * absolute path, each as it is or hex-encoded. */
+int report_validate_ex(const char *data_dir, const char *site_dir, const char *run_dir,
+                       FILE *out, report_validate_stats *st, hb_err *err);
 
 #endif

@@ -136,6 +136,7 @@ int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_
     }
     char *argv[] = {(char *)exe, "--lib", s->lib, "--digest-bits", bits, NULL};
     sb.profile = HB_SANDBOX_RUN;
+    sb.tmpfs_scratch = 1; /* sandbox.h: no host storage for the runner */
     if (hb_sandbox_add_ro(&sb, exe, err) != 0 || hb_sandbox_add_ro(&sb, s->lib, err) != 0)
         return -1;
     hb_proc_opts o = hb_proc_defaults();

@@ -379,8 +379,20 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         goto fail;
     if (sb->rw && sb->rw_at) /* the bind's destination: the word after the fd */
         replace_last(&w, sb->rw_at);
+    if (sb->tmpfs_scratch) {
+        char size[24];
+        snprintf(size, sizeof size, "%llu", HB_SANDBOX_SCRATCH_BYTES);
+        add(&w, "--size");
+        add(&w, size);
+        add(&w, "--perms");
+        add(&w, "0700");
+        add(&w, "--tmpfs");
+        add(&w, HB_SANDBOX_SCRATCH_DIR);
+    }
     add(&w, "--chdir");
-    add(&w, sb->cwd ? sb->cwd : sb->rw ? (sb->rw_at ? sb->rw_at : sb->rw) : "/");
+    add(&w, sb->cwd ? sb->cwd
+                    : sb->rw ? (sb->rw_at ? sb->rw_at : sb->rw)
+                    : sb->tmpfs_scratch ? HB_SANDBOX_SCRATCH_DIR : "/");
     add(&w, "--seccomp");
     add_fd(&w, seccomp_fd);
     add(&w, "--");

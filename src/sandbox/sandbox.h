@@ -5,7 +5,9 @@
  * bubblewrap, which gives it its own user, pid, mount, network, IPC, UTS and
  * cgroup namespaces, no capabilities, no_new_privs, an empty environment, a
  * filesystem of the system's /usr (read-only) plus the few host paths the
- * step needs (read-only) and one private writable scratch folder, and a
+ * step needs (read-only) and one private writable scratch folder (for
+ * submitted code a size-capped tmpfs that is gone with the sandbox; a host
+ * folder only for the compiler, whose output hashbench reads back), and a
  * seccomp filter built here with libseccomp. The pid namespace dies with its
  * init, so nothing a step starts outlives it. hb_proc (common/proc.h) applies
  * a sandbox given in its options; this module builds the command line and
@@ -18,6 +20,13 @@
 
 #define HB_SANDBOX_MAX_BINDS 16
 #define HB_SANDBOX_BWRAP "/usr/bin/bwrap"
+
+/* The private scratch of a step that runs submitted code (runner, probe,
+ * constant-time driver): a tmpfs of at most HB_SANDBOX_SCRATCH_BYTES at
+ * HB_SANDBOX_SCRATCH_DIR, its working folder. Nothing of it is on the
+ * host's disks, and it is gone when the sandbox ends. */
+#define HB_SANDBOX_SCRATCH_DIR "/scratch"
+#define HB_SANDBOX_SCRATCH_BYTES (64ULL << 20)
 
 /* What a step may do beyond computing. */
 typedef enum hb_sandbox_profile {
@@ -34,12 +43,16 @@ typedef struct hb_sandbox {
     const char *ro[HB_SANDBOX_MAX_BINDS]; /* host paths, bound read-only at the
                                              same path inside */
     int n_ro;
-    const char *rw;     /* the private scratch folder (stage.h:
-                           hb_stage_scratch), writable; NULL for none */
+    const char *rw;     /* a private scratch folder on the host (stage.h:
+                           hb_stage_scratch), writable; NULL for none. Only
+                           for the compiler, whose output is read back */
+    int tmpfs_scratch;  /* 1: a private tmpfs scratch (HB_SANDBOX_SCRATCH_DIR,
+                           HB_SANDBOX_SCRATCH_BYTES) as the working folder;
+                           for every step that runs submitted code */
     int allow_perf;     /* 1: perf_event_open allowed (the probe's counter) */
     const char *rw_at;  /* where the scratch appears inside; NULL: its own path */
-    const char *cwd;    /* the working folder inside; NULL: the scratch, or /
-                           without one */
+    const char *cwd;    /* the working folder inside; NULL: the scratch
+                           (host or tmpfs), or / without one */
     const char *ro_direct; /* a host folder bound read-only as it is, without a
                               staging copy (a compiler installed outside /usr);
                               NULL for none */

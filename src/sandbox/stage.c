@@ -81,6 +81,16 @@ int hb_stage_needed(void)
  * whole life, so a lock that can be taken means nobody uses the folder,
  * whatever pid namespace its owner ran in; a folder without the file is
  * being created and is left alone, unless it is an hour old. */
+/* Removes DIR, a staging folder; a failure is said on standard error (the
+ * clean-up runs at exit and between steps, where no caller can take it). */
+static void remove_reported(const char *dir)
+{
+    hb_err e;
+    if (hb_remove_tree(dir, &e) != 0)
+        fprintf(stderr, "hashbench: %s (a staging folder is left on the host: remove "
+                "it by hand)\n", e.msg);
+}
+
 static int remove_stale_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
     (void)ctx;
@@ -92,11 +102,11 @@ static int remove_stale_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
     int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) { /* being created, or left by a version without locks */
         if (e->st->st_uid == geteuid() && time(NULL) - e->st->st_mtime > STAGE_UNLOCKED_AGE_S)
-            hb_remove_tree(e->path, &(hb_err){{0}});
+            remove_reported(e->path);
         return HB_WALK_SKIP;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-        hb_remove_tree(e->path, &(hb_err){{0}});
+        remove_reported(e->path);
     close(fd);
     return HB_WALK_SKIP;
 }
@@ -109,7 +119,7 @@ static void remove_stale(void)
 void hb_stage_cleanup(void)
 {
     if (root[0] && root_pid == getpid()) {
-        hb_remove_tree(root, &(hb_err){{0}});
+        remove_reported(root);
         if (root_lock >= 0)
             close(root_lock);
         root_lock = -1;
@@ -354,7 +364,9 @@ static int stage_input(const char *src, char *out, size_t outsz, hb_err *err)
         rc = hb_fail(err, "sandbox: %s is neither a file nor a folder", src);
     }
     if (rc != 0) {
-        hb_remove_tree(copy, &(hb_err){{0}});
+        hb_err rm, first = *err;
+        if (hb_remove_tree(copy, &rm) != 0)
+            return hb_fail(err, "%s; and %s", first.msg, rm.msg);
         return -1;
     }
     staged *c = calloc(1, sizeof *c);
@@ -412,7 +424,11 @@ int hb_stage_scratch(char *out, size_t outsz, hb_err *err)
     return 0;
 }
 
-void hb_stage_scratch_remove(const char *dir)
+int hb_stage_scratch_remove(const char *dir, hb_err *err)
 {
-    hb_remove_tree(dir, &(hb_err){{0}});
+    hb_err e;
+    if (hb_remove_tree(dir, &e) != 0)
+        return hb_fail(err, "%s (a scratch folder of a sandboxed step is left on the "
+                       "host: remove it by hand)", e.msg);
+    return 0;
 }

@@ -37,9 +37,14 @@ int hb_stage_input(const char *src, char *out, size_t outsz, hb_err *err);
 int hb_stage_reachable(const char *path);
 
 /* A new empty scratch folder, writable by the sandboxed uid only, into
- * OUT. The caller removes it with hb_stage_scratch_remove. */
+ * OUT: the compiler's output folder, or a folder for files hashbench opens
+ * itself for a step (never bound into a step that runs submitted code; see
+ * sandbox.h, tmpfs_scratch). The caller removes it with
+ * hb_stage_scratch_remove, which removes everything below it whatever its
+ * depth (common/fs.h, hb_remove_tree) and returns -1 with ERR when
+ * something could not be removed. */
 int hb_stage_scratch(char *out, size_t outsz, hb_err *err);
-void hb_stage_scratch_remove(const char *dir);
+int hb_stage_scratch_remove(const char *dir, hb_err *err);
 
 /* Removes this process's staging area (also done at exit), and those left
  * by hashbench processes that no longer run. */

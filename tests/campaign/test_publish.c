@@ -410,6 +410,39 @@ static void test_republish(void **state)
     assert_int_equal(hb_remove_tree(at(run, "records"), &err), 0);
 }
 
+/* A record carrying host data as a library would return it (the boot_id,
+ * or the run directory's absolute path, hex-encoded) is refused at publish
+ * time, naming the file, and nothing is published. */
+static void test_host_data_refused(void **state)
+{
+    (void)state;
+    char redata[600], id[64] = "", hex[2 * 4096 + 1], real[4096];
+    hb_err err;
+    snprintf(redata, sizeof redata, "%s/hostdata", root);
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    assert_non_null(f);
+    assert_non_null(fgets(id, sizeof id, f));
+    fclose(f);
+    id[strcspn(id, "\n")] = '\0';
+    assert_non_null(realpath(run, real));
+    const char *secrets[] = {id, real};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; secrets[k][i]; i++)
+            snprintf(hex + 2 * i, 3, k ? "%02X" : "%02x", (unsigned char)secrets[k][i]);
+        put_json("records/Cand/Ok__hash_64.json",
+                 json_pack("{s:s, s:s, s:i, s:s, s:s, s:s}", "candidate", "Cand",
+                           "instance", "Ok", "size_bytes", 64, "status", "OK", "library",
+                           "lib/Cand/libOk.so", "digest", hex));
+        assert_int_equal(publish_run(run, "x86_1", redata, NULL, &err), -1);
+        assert_non_null(strstr(err.msg, "records/Cand/Ok__hash_64.json"));
+        assert_non_null(strstr(err.msg, k ? "run directory" : "boot_id"));
+        char *left = listing(redata);
+        assert_string_equal(left, ""); /* nothing published, no staging folder */
+        free(left);
+    }
+    assert_int_equal(hb_remove_tree(at(run, "records"), &err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_compiler_log_sha_checked),
         cmocka_unit_test(test_symbolic_links_refused),
         cmocka_unit_test(test_republish),
+        cmocka_unit_test(test_host_data_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

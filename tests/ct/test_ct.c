@@ -141,7 +141,7 @@ static void test_timing_separates_early_exit(void **state)
     json_t *t = NULL;
     hb_err err;
     lib_path(lib, sizeof lib, "hbct_early");
-    ct_time_opts o = {counter_arch_kind(), 64, 20000, 60};
+    ct_time_opts o = {counter_arch_kind(), 64, 20000, 60, NULL};
     if (ct_timing(lib, 256, &o, &t, &err) != 0)
         fail_msg("%s", err.msg);
     assert_string_equal(s(t, "status"), "MEASURED");

@@ -182,7 +182,9 @@ static void check_ok_record(const json_t *r, unsigned size, const char *planner)
     char hex[65], msg_sha[65], path[8192];
     snprintf(path, sizeof path, "%s/lib/T/libPlain.so", run_dir);
     assert_int_equal(fixture_digest(path, size, hex, msg_sha), 0);
-    assert_string_equal(json_string_value(json_object_get(r, "digest")), hex);
+    /* the library's digest of the fixed message is checked by nothing
+     * independent: it is not published (docs/THREAT_MODEL.md) */
+    assert_null(json_object_get(r, "digest"));
     assert_string_equal(json_string_value(json_object_get(
         json_object_get(r, "message"), "sha256")), msg_sha);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "memory"),

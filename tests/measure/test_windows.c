@@ -188,6 +188,30 @@ static ilv_cell *cells_for(size_t n, unsigned long long size)
 }
 
 static double budget_s; /* > 0: an explicit --budget */
+static double instance_left[4];    /* > 0: the instance's wall budget left */
+static double charged[4];
+
+static int left_cb(void *ctx, size_t cell, double *left, hb_err *err)
+{
+    (void)ctx;
+    (void)err;
+    *left = instance_left[cell] > 0 ? instance_left[cell] : HUGE_VAL;
+    return 0;
+}
+
+static void reason_cb(void *ctx, size_t cell, char *out, size_t sz)
+{
+    (void)ctx;
+    snprintf(out, sz, "wall budget of the instance spent (cell %zu)", cell);
+}
+
+static int charge_cb(void *ctx, size_t cell, double s, hb_err *err)
+{
+    (void)ctx;
+    (void)err;
+    charged[cell] += s;
+    return 0;
+}
 
 static int run(ilv_cell *c, size_t n, int pairs, int verify)
 {
@@ -198,7 +222,7 @@ static int run(ilv_cell *c, size_t n, int pairs, int verify)
     s.planner = "interleaved";
     s.seed = 0x1234;
     windows_opts o = {&fake_class, "/fake/probe", 2e9, pairs, 10, verify ? verify_sm3 : NULL,
-                      NULL, NULL, NULL};
+                      NULL, left_cb, reason_cb, charge_cb, NULL, NULL, NULL};
     hb_err err;
     int rc = windows_run(c, n, &s, &o, &err);
     if (rc != 0)
@@ -214,6 +238,8 @@ static void set_libs(void)
     libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0};
     n_libs = 3;
     budget_s = 0;
+    memset(instance_left, 0, sizeof instance_left);
+    memset(charged, 0, sizeof charged);
     windows_after_failure = 0;
     checked_samples = 0;
 }
@@ -343,6 +369,24 @@ static void test_budget(void **state)
     free_cells(c, 3);
 }
 
+/* An instance whose wall budget runs out during its windows ends TIMEOUT
+ * with the line that names the budget; its session's time is charged. */
+static void test_instance_budget(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[2].sleep_ms = 50;
+    instance_left[2] = 0.6;
+    ilv_cell *c = cells_for(3, 64);
+    assert_int_equal(run(c, 3, 16, 0), 0);
+    assert_false(c[2].out.ok);
+    assert_non_null(strstr(c[2].out.failure, "TIMEOUT: wall budget of the instance spent"));
+    assert_true(charged[2] >= 0.6 && charged[2] < 2.0);
+    assert_true(c[1].out.ok);
+    assert_true(charged[1] > 0);
+    free_cells(c, 3);
+}
+
 static void test_failure_ends_cell(void **state)
 {
     (void)state;
@@ -402,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_slow_calibration_inconsistent),
         cmocka_unit_test(test_slow_calibration_once_recalibrated),
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_instance_budget),
         cmocka_unit_test(test_failure_ends_cell),
         cmocka_unit_test(test_baseline_failure_fails_its_size),
         cmocka_unit_test(test_cycles_counted_or_repeated),

@@ -8,7 +8,9 @@
  * passes and is named on the pages, while an unknown status, an
  * INCONSISTENT record with figures, and an OK record whose trial breaks the
  * outside timing rules (or is not marked for them) fail; the CSV export has
- * one RFC 4180 row per record. Every edit is made on a copy of the dataset
+ * one RFC 4180 row per record; a file holding this host's boot_id, or the
+ * run directory's absolute path, as it is or hex-encoded in either case,
+ * fails naming the file. Every edit is made on a copy of the dataset
  * in a temporary folder. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -477,6 +479,79 @@ static void test_export_rows(void **state)
     rt_rmtree(data);
 }
 
+/* TEXT's bytes as hex into OUT, uppercase when UPPER. */
+static void hex_of(const char *text, int upper, char *out)
+{
+    for (size_t i = 0; text[i]; i++)
+        sprintf(out + 2 * i, upper ? "%02X" : "%02x", (unsigned char)text[i]);
+}
+
+/* Puts VALUE as the "digest" of a copy's record, validates (with RUN_DIR
+ * for the run directory's path), and expects one problem naming the
+ * record and WHAT. */
+static void expect_host_data(const char *value, const char *run_dir, const char *what)
+{
+    char data[4096], *out = NULL;
+    const char *rel = "x86_1/records/SM3/SM3__hash_32.json";
+    rt_copy_dataset(data);
+    json_t *r = rt_load_json(data, rel);
+    json_object_set_new(r, "digest", json_string(value));
+    rt_save_json(data, rel, r);
+    report_validate_stats st;
+    size_t len;
+    hb_err err = {{0}};
+    FILE *fp = open_memstream(&out, &len);
+    assert_non_null(fp);
+    int rc = report_validate_ex(data, NULL, run_dir, fp, &st, &err);
+    fclose(fp);
+    if (rc != 1 || st.problems != 1 || !strstr(out, rel) || !strstr(out, what))
+        fail_msg("'%s' in %s: want one problem naming the file and %s, got %d:\n%s",
+                 value, rel, what, rc, out ? out : "");
+    free(out);
+    rt_rmtree(data);
+}
+
+static void test_host_data(void **state)
+{
+    (void)state;
+    char id[64] = "", hex[256], bare[64];
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    assert_non_null(f);
+    assert_non_null(fgets(id, sizeof id, f));
+    fclose(f);
+    id[strcspn(id, "\n")] = '\0';
+    size_t k = 0;
+    for (const char *p = id; *p; p++)
+        if (*p != '-')
+            bare[k++] = *p;
+    bare[k] = '\0';
+    expect_host_data(id, NULL, "this host's boot_id");
+    hex_of(id, 0, hex);
+    expect_host_data(hex, NULL, "boot_id, hex-encoded");
+    hex_of(id, 1, hex);
+    expect_host_data(hex, NULL, "boot_id, hex-encoded");
+    hex_of(bare, 1, hex);
+    expect_host_data(hex, NULL, "boot_id, hex-encoded");
+    const char *run_dir = "/srv/campaigns/run-2026-12";
+    char text[256];
+    snprintf(text, sizeof text, "see %s/lib/SM3/libSM3.so", run_dir);
+    expect_host_data(text, run_dir, "the run directory's absolute path");
+    hex_of(run_dir, 0, hex);
+    expect_host_data(hex, run_dir, "absolute path, hex-encoded");
+    hex_of(run_dir, 1, hex);
+    expect_host_data(hex, run_dir, "absolute path, hex-encoded");
+    /* without the run directory, its path is not known */
+    char data[4096], *out = NULL;
+    rt_copy_dataset(data);
+    json_t *r = rt_load_json(data, "x86_1/records/SM3/SM3__hash_32.json");
+    json_object_set_new(r, "digest", json_string(hex));
+    rt_save_json(data, "x86_1/records/SM3/SM3__hash_32.json", r);
+    report_validate_stats st;
+    assert_int_equal(run_validate(data, NULL, &out, &st), 0);
+    free(out);
+    rt_rmtree(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_result_line_contradicts),
         cmocka_unit_test(test_site_compared),
         cmocka_unit_test(test_export_rows),
+        cmocka_unit_test(test_host_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,9 +139,10 @@ kat_logged() {
 
 # ---- 2. submitted KAT text truncated inside a record ----
 # What the kat command writes, left out of the comparison in cases 2 and 3:
-# kat.json and kat/, and the build stage's harness-default rebuild that a
-# failed guide build calls for, recorded in build.json.
-KAT_WRITES=' \./(build\.json|kat\.json|kat|kat/.*|lib/[^/]+/harness-default(/.*)?|logs/build/[^/]+/[^/]+\.harness-default\.log)$'
+# kat.json and kat/, the instances' wall budgets (budget/), and the build
+# stage's harness-default rebuild that a failed guide build calls for,
+# recorded in build.json.
+KAT_WRITES=' \./(build\.json|kat\.json|kat|kat/.*|budget|budget/.*|lib/[^/]+/harness-default(/.*)?|logs/build/[^/]+/[^/]+\.harness-default\.log)$'
 KAT_OTHER='^BASELINE +baseline/|^hashbench kat: 1 instance\(s\) failed their KATs'
 C=$T/c2
 campaign "$C"

@@ -127,6 +127,18 @@ static void check_budget(campaign *c, const hcase *k, char **why);
 static void check_twins(campaign *c, const hcase *k, char **why);
 static void check_redacted(campaign *c, const hcase *k, char **why);
 static void check_resumed(campaign *c, const hcase *k, char **why);
+static void check_nothing_left(campaign *c, const hcase *k, char **why);
+static void check_stall(campaign *c, const hcase *k, char **why);
+static void plant_host_data(campaign *c, const hcase *k, json_t *facts);
+static void check_host_data(campaign *c, const hcase *k, char **why);
+
+/* Stall: its instance's wall budget (--instance-budget), and what the
+ * instance may spend beyond it: the last step's shortest limit (a KAT
+ * file's runner gets at least 1 s) and the reaping of that step, on a busy
+ * host. */
+#define STALL_BUDGET "4"
+#define STALL_BUDGET_S 4.0
+#define STALL_SLACK_S 3.0
 
 /* The hash is right; a sandbox may end the attempt instead of letting it
  * fail quietly. */
@@ -184,6 +196,20 @@ static const hcase cases[] = {
      .check = check_manifest},
     {"SlowSize", "SlowSize", NULL, {"PASS"}, .figures = FIG_HONEST, .limit_s = 40,
      .check = check_budget},
+
+    /* Sandbox hygiene: scratch filled with a folder chain deeper than
+     * PATH_MAX and many files, in every runner and probe (nothing left on
+     * the host, the campaign completes); a stall before the first answer of
+     * every process (TIMEOUT by the instance's wall budget, within it plus
+     * the slack); host data (boot_id, its library path) returned as the
+     * digest of the probe's check message (none of it published; validate
+     * fails on a copy of the dataset that holds it). */
+    {"FillScratch", "FillScratch", NULL, {"PASS"}, .figures = FIG_HONEST,
+     .check = check_nothing_left},
+    {"Stall", "Stall", NULL, {"TIMEOUT"}, .figures = FIG_NONE, .limit_s = 60,
+     .args = {"--instance-budget", STALL_BUDGET}, .check = check_stall},
+    {"HostData", "HostData", NULL, {"PASS"}, .figures = FIG_HONEST,
+     .flags = F_VALIDATE_FAILS, .after = plant_host_data, .check = check_host_data},
 
     /* Plain faults: two folders declaring one ALGORITHM_INSTANCE; absolute
      * paths in compiler messages and --cc /usr/bin/gcc (published,
@@ -1678,6 +1704,138 @@ static void check_resumed(campaign *c, const hcase *k, char **why)
                            sizes[s]);
             json_decref(r);
         }
+}
+
+/* FillScratch: nothing it made is left, in /tmp (at its top, or in a
+ * staging folder of hashbench's) or anywhere in the campaign's folders
+ * (run directory, working folder, dataset, site). */
+static void check_nothing_left(campaign *c, const hcase *k, char **why)
+{
+    (void)k;
+    char *found = rb_find_names(c->dir, "hbfill");
+    if (found)
+        rb_appendf(why, "hygiene: the campaign's folders hold what the fixture made:\n%.600s",
+                   found);
+    free(found);
+    DIR *d = opendir("/tmp");
+    struct dirent *e;
+    int left = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        char path[4400];
+        if (strncmp(e->d_name, "hbfill", 6) == 0) {
+            if (left++ < 5)
+                rb_appendf(why, "hygiene: /tmp/%s was left on the host\n", e->d_name);
+            continue;
+        }
+        if (strncmp(e->d_name, "hashbench-stage.", 16) != 0)
+            continue;
+        pathf(path, sizeof path, "/tmp/%s", e->d_name);
+        if ((found = rb_find_names(path, "hbfill")) != NULL)
+            rb_appendf(why, "hygiene: %s holds what the fixture made:\n%.400s", path, found);
+        free(found);
+    }
+    if (d)
+        closedir(d);
+    if (left > 5)
+        rb_appendf(why, "hygiene: %d entries named hbfill* in /tmp in all\n", left);
+}
+
+/* Stall: TIMEOUT by the instance's wall budget, which its page names, and
+ * no more spent than the budget and the slack. */
+static void check_stall(campaign *c, const hcase *k, char **why)
+{
+    const char *cand = cand_of(k), *inst = inst_of(k);
+    json_t *e = kat_entry(c, cand, inst);
+    const char *reason = e ? rb_str(e, "reason") : "";
+    if (!strstr(reason, "wall budget of the instance spent: " STALL_BUDGET " s"))
+        rb_appendf(why, "stall: the reason does not name the instance's wall budget: "
+                   "%.300s\n", reason);
+    char rel[512];
+    snprintf(rel, sizeof rel, "budget/%s/%s.json", cand, inst);
+    json_t *b = rb_load_json(c->run, rel);
+    double spent = json_number_value(json_object_get(b, "spent_s"));
+    if (!b)
+        rb_appendf(why, "stall: no %s in the run directory\n", rel);
+    else if (spent > STALL_BUDGET_S + STALL_SLACK_S || spent < STALL_BUDGET_S - 0.5)
+        rb_appendf(why, "stall: %.1f s spent for a budget of %.0f s (slack %.0f s)\n", spent,
+                   STALL_BUDGET_S, STALL_SLACK_S);
+    printf("# Stall: TIMEOUT after %.1f s of its processes (budget %.0f s, slack %.0f s)\n",
+           spent, STALL_BUDGET_S, STALL_SLACK_S);
+    json_decref(b);
+    char page_path[4400];
+    pathf(page_path, sizeof page_path, "%s/%s/%s.md", c->site, SYSTEM, cand);
+    char *page = rb_read(page_path);
+    if (!page || !strstr(page, "wall budget of the instance spent"))
+        rb_appendf(why, "stall: the page %s/%s.md does not name the wall budget\n", SYSTEM,
+                   cand);
+    free(page);
+}
+
+/* What HostData returns for the probe's check message, as a record would
+ * show it (hex, either case is searched): the boot_id's 32 digits as text
+ * at 32 bytes, the first 32 bytes of its library path at other sizes. */
+static void host_data_hex(const campaign *c, int boot, char *hex)
+{
+    char text[4400] = "", id[64] = "";
+    unsigned char raw[32] = {0};
+    if (boot) {
+        FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+        if (f && fgets(id, sizeof id, f)) {
+            size_t k = 0;
+            for (const char *p = id; *p && k < 32; p++)
+                if (*p != '-' && *p != '\n')
+                    text[k++] = *p;
+        }
+        if (f)
+            fclose(f);
+    } else {
+        char lib[4400];
+        pathf(lib, sizeof lib, "%s/lib/HostData/libHostData.so", c->run);
+        if (!realpath(lib, text))
+            snprintf(text, sizeof text, "%s", lib);
+    }
+    memcpy(raw, text, strlen(text) < 32 ? strlen(text) : 32);
+    hb_hex_encode(raw, 32, hex, 0);
+}
+
+/* HostData: a copy of the dataset given the digest the fixture returns
+ * (its boot_id) in its record; validate must refuse it. */
+static void plant_host_data(campaign *c, const hcase *k, json_t *facts)
+{
+    char data[4400], hex[65], rel[512];
+    copy_dataset(c, k, data, sizeof data);
+    host_data_hex(c, 1, hex);
+    snprintf(rel, sizeof rel, SYSTEM "/records/%s/%s__hash_32.json", cand_of(k), inst_of(k));
+    json_t *r = rb_load_json(data, rel);
+    char path[4600];
+    pathf(path, sizeof path, "%s/%s", data, rel);
+    if (!r || json_object_set_new(r, "digest", json_string(hex)) != 0 ||
+        json_dump_file(r, path, JSON_INDENT(2)) != 0)
+        json_object_set_new(facts, "error", json_string("cannot edit the record"));
+    json_decref(r);
+    validate_copy(data, facts);
+}
+
+/* HostData: neither its boot_id nor its library path reached the records,
+ * the dataset or the site, hex-encoded; validate refused the copy that
+ * holds it. */
+static void check_host_data(campaign *c, const hcase *k, char **why)
+{
+    char boot[65], lib[65];
+    host_data_hex(c, 1, boot);
+    host_data_hex(c, 0, lib);
+    const char *needles[] = {boot, lib};
+    const char *names[] = {"the host's boot_id, as the fixture returned it",
+                           "the fixture's library path, as it returned it"};
+    char records[4400], *report = NULL;
+    pathf(records, sizeof records, "%s/records", c->run);
+    const char *dirs[] = {records, c->data, c->site};
+    for (int i = 0; i < 3; i++)
+        rb_tree_grep(dirs[i], needles, names, 2, &report);
+    if (report)
+        rb_appendf(why, "hostdata: found where it must not be:\n%s", report);
+    free(report);
+    check_tampered(c, k, why);
 }
 
 int main(void)

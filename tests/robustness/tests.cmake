@@ -28,7 +28,7 @@ add_test(NAME robustness_timing_attacks
 set_tests_properties(robustness_timing_attacks PROPERTIES TIMEOUT 600)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
-set_tests_properties(robustness_hostile PROPERTIES COST 85)
+set_tests_properties(robustness_hostile PROPERTIES COST 95)
 set_tests_properties(robustness_malformed_cli PROPERTIES COST 18)
 set_tests_properties(robustness_timing_attacks PROPERTIES COST 120)
 if(TEST robustness_fuzz)

@@ -18,7 +18,9 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/uio.h>
+#include <linux/magic.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,6 +73,12 @@ int main(int argc, char **argv)
     report("perf_events_disable", prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0) == 0);
     void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     report("madvise_mergeable", page != MAP_FAILED && madvise(page, 4096, MADV_MERGEABLE) == 0);
+    struct statfs fs;
+    if (statfs(".", &fs) == 0)
+        printf("cwd %s %llu MiB\n", fs.f_type == TMPFS_MAGIC ? "tmpfs" : "host",
+               (unsigned long long)fs.f_blocks * (unsigned long long)fs.f_bsize >> 20);
+    char cwd[256];
+    printf("cwd_path %s\n", getcwd(cwd, sizeof cwd) ? cwd : "?");
     fflush(stdout);
     return 0;
 }

@@ -3,7 +3,8 @@
  * it could do; the test checks every refusal the threat model promises
  * (an unprivileged uid, an empty environment, no new processes in the run
  * profile, no network sockets, no ptrace or reading another process, no
- * mounts, no host files, a read-only system, a writable scratch folder),
+ * mounts, no host files, a read-only system, a writable scratch that is a
+ * size-capped tmpfs in the run profile and a host folder for the compiler),
  * and that the staging area keeps a live owner's folder and removes a dead
  * one's. */
 #include <stdarg.h>
@@ -38,6 +39,7 @@ static char *run_inside(hb_sandbox_profile profile, const char *scratch)
     memset(&sb, 0, sizeof sb);
     sb.profile = profile;
     sb.rw = scratch;
+    sb.tmpfs_scratch = scratch == NULL;
     assert_int_equal(hb_sandbox_add_ro(&sb, exe, &err), 0);
     char *argv[] = {exe, canary, NULL};
     hb_proc_opts o = hb_proc_defaults();
@@ -61,12 +63,10 @@ static void expect(const char *out, const char *line)
 
 static void test_run_profile(void **state)
 {
-    char scratch[4096], path[4200];
     hb_err err;
     (void)state;
     assert_int_equal(hb_sandbox_check(&err), 0);
-    assert_int_equal(hb_stage_scratch(scratch, sizeof scratch, &err), 0);
-    char *out = run_inside(HB_SANDBOX_RUN, scratch);
+    char *out = run_inside(HB_SANDBOX_RUN, NULL);
     if (geteuid() == 0)
         expect(out, "uid 65534 gid 65534");
     expect(out, "env empty");
@@ -79,11 +79,11 @@ static void test_run_profile(void **state)
     expect(out, "open_outside ENOENT");
     expect(out, "write_usr EROFS");
     expect(out, "write_cwd ok");
+    char want[64];
+    snprintf(want, sizeof want, "cwd tmpfs %llu MiB", HB_SANDBOX_SCRATCH_BYTES >> 20);
+    expect(out, want);
+    expect(out, "cwd_path " HB_SANDBOX_SCRATCH_DIR);
     free(out);
-    snprintf(path, sizeof path, "%s/written-here", scratch);
-    assert_true(hb_is_file(path));
-    hb_stage_scratch_remove(scratch);
-    assert_false(hb_is_dir(scratch));
 }
 
 /* A timed session's profile: the run profile's refusals, and no thread,
@@ -92,11 +92,8 @@ static void test_run_profile(void **state)
  * may use them). */
 static void test_session_profile(void **state)
 {
-    char scratch[4096];
-    hb_err err;
     (void)state;
-    assert_int_equal(hb_stage_scratch(scratch, sizeof scratch, &err), 0);
-    char *out = run_inside(HB_SANDBOX_SESSION, scratch);
+    char *out = run_inside(HB_SANDBOX_SESSION, NULL);
     expect(out, "fork EPERM");
     expect(out, "ptrace EPERM");
     expect(out, "thread EPERM");
@@ -106,12 +103,11 @@ static void test_session_profile(void **state)
     expect(out, "perf_events_disable EPERM");
     expect(out, "madvise_mergeable EPERM");
     free(out);
-    out = run_inside(HB_SANDBOX_RUN, scratch);
+    out = run_inside(HB_SANDBOX_RUN, NULL);
     expect(out, "thread ok");
     expect(out, "timer_create ok");
     expect(out, "sched_setaffinity ok");
     free(out);
-    hb_stage_scratch_remove(scratch);
 }
 
 /* The compiler's profile may start processes; everything else holds. */
@@ -121,13 +117,18 @@ static void test_compile_profile(void **state)
     hb_err err;
     (void)state;
     assert_int_equal(hb_stage_scratch(scratch, sizeof scratch, &err), 0);
-    char *out = run_inside(HB_SANDBOX_COMPILE, scratch);
+    char *out = run_inside(HB_SANDBOX_COMPILE, scratch), path[4200];
     expect(out, "fork ok");
     expect(out, "socket_inet EAFNOSUPPORT");
     expect(out, "ptrace EPERM");
     expect(out, "open_outside ENOENT");
+    expect(out, "write_cwd ok");
+    assert_non_null(strstr(out, "\ncwd host "));
     free(out);
-    hb_stage_scratch_remove(scratch);
+    snprintf(path, sizeof path, "%s/written-here", scratch);
+    assert_true(hb_is_file(path));
+    assert_int_equal(hb_stage_scratch_remove(scratch, &err), 0);
+    assert_false(hb_is_dir(scratch));
 }
 
 /* A staging folder whose owner still holds its lock survives another
