@@ -89,6 +89,30 @@ long procview_threads(long pid)
     return n;
 }
 
+long long procview_parse_voluntary(const char *status)
+{
+    const char *key = "\nvoluntary_ctxt_switches:";
+    const char *p = strstr(status, key);
+    if (!p && strncmp(status, key + 1, strlen(key) - 1) == 0)
+        p = status - 1;
+    if (!p)
+        return -1;
+    char *end;
+    long long v = strtoll(p + strlen(key), &end, 10);
+    return end == p + strlen(key) ? -1 : v;
+}
+
+long long procview_voluntary_switches(long pid)
+{
+    char path[64], *text = NULL;
+    snprintf(path, sizeof path, "/proc/%ld/status", pid);
+    if (hb_read_file(path, &text, NULL, NULL) != 0)
+        return -1;
+    long long v = procview_parse_voluntary(text);
+    free(text);
+    return v;
+}
+
 /* 1 when every thread of PID is stopped, 0 when one is not, -1 when PID is
  * gone. The process is single-threaded in a session (its seccomp filter),
  * so the group leader's state usually says it all; the tasks are read

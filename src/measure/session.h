@@ -62,6 +62,8 @@ typedef struct session_figure {
     unsigned long long inside_ticks, inside_ns; /* what the probe says of its loop */
     long long gained_ns;          /* CPU time since the previous window ended */
     int cpu;                      /* the core it last ran on, -1 unknown */
+    long long waits;              /* its voluntary context switches in the
+                                     window (it slept or waited), -1 unknown */
     long pid;                     /* its host process id */
     const unsigned char *digests; /* calls x digest bytes, as the library
                                      returned them; valid until the next call */

@@ -299,6 +299,7 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
     memset(f, 0, sizeof *f);
     f->pid = s->pid;
     f->cpu = -1;
+    f->waits = -1;
     if (s->broken)
         return hb_fail(err, "internal: a window asked of a broken session");
     if (w->calls * s->size > s->msgs || w->calls * s->dbytes > s->bytes - s->msgs)
@@ -311,6 +312,7 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
         return 0;
     }
     long long c0 = procview_cpu_ns(s->pid);
+    long long v0 = procview_voluntary_switches(s->pid);
     f->gained_ns = c0 - s->last_cpu;
     procview_cycles_reading p0, p1;
     int counting = s->cycles.fd >= 0 && procview_cycles_read(&s->cycles, &p0) == 0;
@@ -331,6 +333,8 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
         return 0;
     }
     long long c1 = procview_cpu_ns(s->pid);
+    long long v1 = procview_voluntary_switches(s->pid);
+    f->waits = v0 >= 0 && v1 >= v0 ? v1 - v0 : -1;
     s->last_cpu = c1;
     if (c0 < 0 || c1 < c0) {
         s->broken = 1;

@@ -19,6 +19,7 @@
 #define WINDOWS_CALIB_NS 1.2e6    /* calibration ends at a window this long */
 #define WINDOWS_CALIB_STEPS 16
 #define WINDOWS_CYCLES_RETRIES 3
+#define WINDOWS_WAIT_SLACK 2 /* voluntary switches beyond an empty window's */
 #define WINDOWS_MIN_BUDGET_S 0.5 /* left of an instance's budget to open a session */
 
 /* One cell's state while its size is measured. */
@@ -52,6 +53,7 @@ typedef struct wsize {
     const session_class *cls;
     unsigned long long size;
     double exchange_ns;
+    long long exchange_waits; /* an empty window's voluntary switches; -1: not yet */
     char exchange_by[64];
     unsigned char *raw;      /* the window's messages */
     double budget_s;         /* a cell's wall time, its baseline windows included */
@@ -202,8 +204,19 @@ static int window(wsize *z, wcell *w, unsigned long long calls, msggen_key *key,
         fail_cell(w, SESSION_INCONSISTENT, why);
         return 0;
     }
-    if (f->status != SESSION_OK)
+    if (f->status != SESSION_OK) {
         fail_cell(w, f->status, f->failure);
+        return 0;
+    }
+    /* a hash does not sleep or wait: CPU time would leave the wait out, so
+     * a library that waits in its windows gets no figure */
+    if (z->exchange_waits >= 0 && f->waits > z->exchange_waits + WINDOWS_WAIT_SLACK) {
+        char why[300];
+        snprintf(why, sizeof why, "the library slept or waited %lld times in a window of "
+                 "%llu calls (an empty window: %lld): hashing may not block, and the time "
+                 "it waits is not in its CPU time", f->waits, calls, z->exchange_waits);
+        fail_cell(w, SESSION_FAILED, why);
+    }
     return 0;
 }
 
@@ -218,16 +231,20 @@ static double net_ns(const wsize *z, const session_figure *f)
  * without a call. */
 static int measure_exchange(wsize *z, wcell *w, hb_err *err)
 {
-    double x[WINDOWS_EXCHANGE_WINDOWS];
-    size_t n = 0;
+    double x[WINDOWS_EXCHANGE_WINDOWS], v[WINDOWS_EXCHANGE_WINDOWS];
+    size_t n = 0, nv = 0;
+    z->exchange_waits = -1;
     for (int i = 0; i < WINDOWS_EXCHANGE_WINDOWS && !w->dead; i++) {
         session_figure f;
         if (window(z, w, 0, NULL, &f, err) != 0)
             return -1;
         if (!w->dead)
             x[n++] = (double)f.cpu_ns;
+        if (!w->dead && f.waits >= 0)
+            v[nv++] = (double)f.waits;
     }
     z->exchange_ns = n ? median_of(x, n) : 0;
+    z->exchange_waits = nv ? (long long)ceil(median_of(v, nv)) : -1;
     return 0;
 }
 
@@ -616,7 +633,7 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
 int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,
                 hb_err *err)
 {
-    wsize z = {s, o, o->cls ? o->cls : &session_probe, 0, 0, "", NULL, 0, 0, NULL};
+    wsize z = {s, o, o->cls ? o->cls : &session_probe, 0, 0, -1, "", NULL, 0, 0, NULL};
     z.budget_s = s->budget_explicit && s->budget_s > 0 ? s->budget_s : WINDOWS_AUTO_BUDGET_S;
     int round = 0;
     z.round = &round;

@@ -109,6 +109,32 @@ static void test_windows_real_probe(void **state)
     free(s);
 }
 
+/* A library that sleeps in its calls: every sleep is a voluntary switch
+ * hashbench reads from outside; an empty window has a few (the exchange). */
+static void test_waits_seen(void **state)
+{
+    (void)state;
+    char lib[4200];
+    session_open_rq rq;
+    open_rq(&rq, lib, sizeof lib, "libmfix_sleepy.so", 64);
+    void *s = calloc(1, session_probe.state_size);
+    session_figure f;
+    hb_err err;
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    session_window_rq empty = {0, NULL};
+    assert_int_equal(session_probe.window(s, &empty, &f, &err), 0);
+    assert_int_equal(f.status, SESSION_OK);
+    assert_true(f.waits >= 0 && f.waits <= 4);
+    long long base = f.waits;
+    unsigned char raw[8 * 64] = {0};
+    session_window_rq w = {8, raw};
+    assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+    assert_int_equal(f.status, SESSION_OK);
+    assert_true(f.waits >= base + 8); /* 5 ms of sleep in each call */
+    session_probe.close(s, &f);
+    free(s);
+}
+
 static void test_thread_refused(void **state)
 {
     (void)state;
@@ -140,6 +166,15 @@ static void test_failure_in_window(void **state)
     assert_non_null(strstr(f.failure, "ERROR"));
     session_probe.close(s, NULL);
     free(s);
+}
+
+static void test_parse_voluntary(void **state)
+{
+    (void)state;
+    assert_int_equal(procview_parse_voluntary("Name:\tx\nvoluntary_ctxt_switches:\t42\n"
+                                              "nonvoluntary_ctxt_switches:\t7\n"), 42);
+    assert_int_equal(procview_parse_voluntary("nonvoluntary_ctxt_switches:\t7\n"), -1);
+    assert_int_equal(procview_parse_voluntary("voluntary_ctxt_switches:\t3\n"), 3);
 }
 
 static void test_parse_stat(void **state)
@@ -180,8 +215,10 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_windows_real_probe),
+        cmocka_unit_test(test_waits_seen),
         cmocka_unit_test(test_thread_refused),
         cmocka_unit_test(test_failure_in_window),
+        cmocka_unit_test(test_parse_voluntary),
         cmocka_unit_test(test_parse_stat),
         cmocka_unit_test(test_cycles_readings),
     };

@@ -39,6 +39,7 @@ typedef struct fake_lib {
     int fail_at;          /* >0: the window with this index fails (CRASH) */
     int multiplexed;      /* cycles: 1 every other window, 2 always, not counted */
     int sleep_ms;         /* wall time of each of its windows */
+    int waits;            /* voluntary switches it reports per call */
 } fake_lib;
 
 static fake_lib libs[4];
@@ -123,6 +124,7 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
     f->wall_ns = f->cpu_ns;
     f->inside_ns = (unsigned long long)(cost * (double)w->calls);
     f->cpu = 1;
+    f->waits = 2 + s->lib->waits * (long long)w->calls;
     f->digests = s->digests;
     /* cycles at 3 per ns, unless the counter was multiplexed */
     f->cycles_known = !(s->lib->multiplexed == 2 ||
@@ -233,9 +235,9 @@ static int run(ilv_cell *c, size_t n, int pairs, int verify)
 static void set_libs(void)
 {
     memset(libs, 0, sizeof libs);
-    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0};
-    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0};
-    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0};
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0, 0};
     n_libs = 3;
     budget_s = 0;
     memset(instance_left, 0, sizeof instance_left);
@@ -387,6 +389,21 @@ static void test_instance_budget(void **state)
     free_cells(c, 3);
 }
 
+/* A library that sleeps or waits in its calls gets no figure. */
+static void test_waits_fail(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[1].waits = 1;
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    assert_false(c[1].out.ok);
+    assert_false(c[1].out.inconsistent);
+    assert_non_null(strstr(c[1].out.failure, "slept or waited"));
+    assert_true(c[2].out.ok);
+    free_cells(c, 3);
+}
+
 static void test_failure_ends_cell(void **state)
 {
     (void)state;
@@ -447,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_slow_calibration_once_recalibrated),
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_instance_budget),
+        cmocka_unit_test(test_waits_fail),
         cmocka_unit_test(test_failure_ends_cell),
         cmocka_unit_test(test_baseline_failure_fails_its_size),
         cmocka_unit_test(test_cycles_counted_or_repeated),
