@@ -18,6 +18,9 @@ typedef struct campaign_options {
     int loop, full;               /* KAT: the loop test (kat.h KAT_LOOP_*), the
                                      2^33-bit file */
     int allow_unfit_host;         /* measure even when host checks fail */
+    int core_nowait;              /* refuse, not wait, when another campaign
+                                     of the host measures on this cpu
+                                     (rundir/lock.h) */
     int time_failed;              /* also time instances that failed their
                                      KAT with a MISMATCH */
     double timeout_s;             /* per KAT child; 0 = the stage's default */

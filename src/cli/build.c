@@ -13,6 +13,7 @@
 #include "compile/build.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/lock.h"
 
 const char hb_summary_build[] = "compile submission packages into instance libraries";
 const char hb_usage_build[] =
@@ -116,10 +117,15 @@ int cmd_build(int argc, char **argv)
     opt.baseline_lib = baseline;
     opt.progress = show_progress;
     int failed = 0;
-    if (build_run(&opt, &failed, &err) != 0) {
+    hb_lock lock = HB_LOCK_NONE;
+    if (hb_mkdirs(opt.run_dir, &err) != 0 ||
+        rundir_lock(opt.run_dir, "build", stderr, &lock, &err) != 0 ||
+        build_run(&opt, &failed, &err) != 0) {
+        hb_unlock(&lock);
         fprintf(stderr, "hashbench build: %s\n", err.msg);
         return 2;
     }
+    hb_unlock(&lock);
     char path[PATH_MAX];
     json_t *root = NULL;
     if (hb_path_join(path, sizeof path, opt.run_dir, BUILD_JSON, &err) != 0 ||

@@ -14,6 +14,8 @@
 #include "kat/kat.h"
 #include "kat/kat_vectors.h"
 #include "kat/manifest.h"
+#include "common/fs.h"
+#include "rundir/lock.h"
 #include "rundir/rundir.h"
 
 const char hb_summary_kat[] = "check every built instance against its known-answer tests";
@@ -239,7 +241,12 @@ static int run_gate(kat_cli *c)
         o.instances = names;
         o.n_instances = n;
     }
-    int rc = stages_kat_with_rebuilds(&o, &n_failed, &err);
+    hb_lock lock = HB_LOCK_NONE;
+    int rc = hb_is_dir(c->run_dir) ? rundir_lock(c->run_dir, "kat", stderr, &lock, &err)
+                                   : 0;
+    if (rc == 0)
+        rc = stages_kat_with_rebuilds(&o, &n_failed, &err);
+    hb_unlock(&lock);
     if (rc != 0) {
         free(names);
         fprintf(stderr, "hashbench kat: %s\n", err.msg);

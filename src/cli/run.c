@@ -57,6 +57,9 @@ const char hb_usage_run[] =
     "                       (default: the usable cores)\n"
     "  --time-failed        also time instances whose KAT status is MISMATCH\n"
     "                       (not timed by default); their figures carry it\n"
+    "  --no-wait            refuse, instead of waiting, when another campaign\n"
+    "                       of this host measures on the core (DIR is always\n"
+    "                       refused at once while another command uses it)\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
     "                       (they stay recorded in campaign.json)\n"
     "  --ct                 then the constant-time stage (hashbench ct) on every\n"
@@ -72,7 +75,7 @@ static int want_ct; /* --ct */
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
-    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT
+    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_WAIT
 };
 
 /* One option; returns 0, or -1 with ERR. */
@@ -98,6 +101,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_ALLOW_UNFIT: o->allow_unfit_host = 1; break;
     case OPT_TIME_FAILED: o->time_failed = 1; break;
     case OPT_CT: want_ct = 1; break;
+    case OPT_NO_WAIT: o->core_nowait = 1; break;
     default: return -1;
     }
     return 0;
@@ -121,6 +125,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
         {"ct", no_argument, NULL, OPT_CT},
+        {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         HB_OPTIONS_END};
     hb_err err;
     int ch;

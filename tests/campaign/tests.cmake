@@ -47,3 +47,9 @@ set_tests_properties(test_campaign_run_options PROPERTIES COST 10)
 # The planning settings: defaults, ranges, JSON form, and a campaign.json
 # with a setting out of range refused, naming it, before anything is written.
 hb_add_test(test_settings SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_settings.c)
+# One campaign per run directory and per core: the locks and the refusal of
+# other submissions.
+add_test(NAME test_campaign_run_lock
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_lock.sh)
+set_tests_properties(test_campaign_run_lock PROPERTIES TIMEOUT 120 COST 10
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
