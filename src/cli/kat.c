@@ -231,6 +231,7 @@ static int run_gate(kat_cli *c)
     o.timeout_s = c->timeout_s;
     o.jobs = c->jobs;
     o.progress = print_progress;
+    o.log = stderr;
     o.variants_seed = c->variants_seed;
     if (c->instances) {
         names = split_instances(c->instances, &n);
