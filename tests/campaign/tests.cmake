@@ -53,3 +53,8 @@ add_test(NAME test_campaign_run_lock
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_lock.sh)
 set_tests_properties(test_campaign_run_lock PROPERTIES TIMEOUT 120 COST 10
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Signed datasets: publish --sign, validate --key and every kind of edit.
+add_test(NAME test_dataset_sign
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/sign_e2e.sh)
+set_tests_properties(test_dataset_sign PROPERTIES TIMEOUT 120 COST 8
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

@@ -175,7 +175,7 @@ campaign "$C"
 "$B" publish --run-dir "$C/R" --system x86_1 --data "$C/data" >"$C/publish.log" 2>&1 &&
     "$B" report "$C/data" --out "$C/site" >"$C/report.log" 2>&1 ||
     { echo "FAILED: publish or report"; cat "$C/publish.log" "$C/report.log"; exit 1; }
-VALIDATE_OTHER='^validate: [0-9]+ records, [0-9]+ KAT logs, [0-9]+ compiler logs, [0-9]+ pages checked; [0-9]+ problems?$'
+VALIDATE_OTHER='^validate: [0-9]+ records, [0-9]+ KAT logs, [0-9]+ compiler logs, [0-9]+ pages checked; [0-9]+ problems?$|^signature: '
 
 # dataset_case NAME DATA NEEDLE FIX VALIDATE_RC: validate DATA, report DATA
 # into a new folder and into an existing site; nothing may change.
