@@ -106,6 +106,10 @@ int cmd_build(int argc, char **argv)
         return hb_cli_usage_error("build", "--run-dir DIR is required");
     if (optind >= argc)
         return hb_cli_usage_error("build", "name at least one SUBMISSION folder");
+    if (hb_opt_packages((const char *const *)(argv + optind), (size_t)(argc - optind),
+                        &err) < 0 ||
+        hb_opt_run_dir_writable(opt.run_dir, &err) < 0)
+        return hb_cli_usage_error("build", "%s", err.msg);
     char baseline[PATH_MAX];
     if (hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
                      "libhb_baseline_sm3.so", &err) != 0) {

@@ -243,6 +243,10 @@ static int run_gate(kat_cli *c)
         o.n_instances = n;
     }
     hb_lock lock = HB_LOCK_NONE;
+    if (hb_is_dir(c->run_dir) && hb_opt_run_dir_writable(c->run_dir, &err) < 0) {
+        free(names);
+        return hb_cli_usage_error("kat", "%s", err.msg);
+    }
     int rc = hb_is_dir(c->run_dir) ? rundir_lock(c->run_dir, "kat", stderr, &lock, &err)
                                    : 0;
     if (rc == 0)

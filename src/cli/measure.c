@@ -40,7 +40,8 @@ const char hb_usage_measure[] =
     "                     reference: the published rule, N trials (default "
     SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS) ") of\n"
     "                     min(20000, max(ceil(1 s / t1), 20)) calls\n"
-    "  --cpu N            core to pin the probe to (default: the last one)\n"
+    "  --cpu N            core to pin the probe to (default: the last usable\n"
+    "                     one, as for check, clock and run)\n"
     "  --sizes LIST       message bytes, comma-separated\n"
     "                     (default " SETTINGS_DEFAULT_SIZES_TEXT ")\n"
     "  --instances LIST   only these instances (Inst or Cand/Inst), comma-separated\n"
@@ -173,12 +174,16 @@ int cmd_measure(int argc, char **argv)
     }
     m.o.probe_path = m.probe;
     if (m.o.cpu < 0)
-        m.o.cpu = measure_default_cpu() < 0 ? 0 : measure_default_cpu();
+        m.o.cpu = hb_opt_default_cpu();
     if (!hb_is_dir(m.o.run_dir)) {
         free(m.inst_buf);
         fprintf(stderr, "hashbench measure: %s: no such run directory; run hashbench "
                 "build --run-dir %s PACKAGE... first\n", m.o.run_dir, m.o.run_dir);
         return 2;
+    }
+    if (hb_opt_run_dir_writable(m.o.run_dir, &err) < 0) {
+        free(m.inst_buf);
+        return hb_cli_usage_error("measure", "%s", err.msg);
     }
     campaign_options co;
     campaign_result res;

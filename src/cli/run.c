@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/campaign.h"
+#include "compile/build.h"
 #include "kat/kat.h"
 #include "campaign/cores.h"
 #include "campaign/progress.h"
@@ -31,7 +32,8 @@ const char hb_usage_run[] =
     "  --run-dir DIR        the run directory (required)\n"
     "  --system ID          test system id recorded in campaign.json\n"
     "                       (default: the machine's architecture)\n"
-    "  --cpu N              core to measure on (default: the last usable one)\n"
+    "  --cpu N              core to measure on (default: the last usable one,\n"
+    "                       as for check, clock and measure)\n"
     "  --cpus LIST          measure on these cores at once (e.g. 0,1 or 2-5):\n"
     "                       core i of the list takes shard i of the instances\n"
     "                       in DIR/cores/cpu<N>, each after a host check of\n"
@@ -242,6 +244,17 @@ int cmd_run(int argc, char **argv)
             return hb_cli_usage_error("run", "%s", cerr.msg);
         }
     }
+    /* the submissions and the run directory, before anything runs */
+    hb_err aerr;
+    if (build_check_compiler(o.cc, &aerr) < 0 ||
+        (n_subs && hb_opt_packages(subs, n_subs, &aerr) < 0) ||
+        hb_opt_run_dir_writable(o.run_dir, &aerr) < 0) {
+        for (size_t i = 0; i < n_examples; i++)
+            free(examples[i]);
+        free(examples);
+        free(subs);
+        return hb_cli_usage_error("run", "%s", aerr.msg);
+    }
     char probe[PATH_MAX + 32], baseline[PATH_MAX + 32];
     hb_err perr;
     if (hb_path_join(probe, sizeof probe, hb_cli_exe_dir, "hashbench-probe", &perr) < 0 ||
@@ -259,7 +272,7 @@ int cmd_run(int argc, char **argv)
     o.probe_path = probe;
     o.baseline_lib = hb_is_file(baseline) ? baseline : NULL;
     if (o.cpu < 0)
-        o.cpu = measure_default_cpu() < 0 ? 0 : measure_default_cpu();
+        o.cpu = hb_opt_default_cpu();
     o.host_root = "/";
     o.log = stderr;
     campaign_progress prog;
