@@ -122,10 +122,13 @@ int cmd_build(int argc, char **argv)
     opt.progress = show_progress;
     int failed = 0;
     hb_lock lock = HB_LOCK_NONE;
+    int made = !hb_is_dir(opt.run_dir);
     if (hb_mkdirs(opt.run_dir, &err) != 0 ||
         rundir_lock(opt.run_dir, "build", stderr, &lock, &err) != 0 ||
         build_run(&opt, &failed, &err) != 0) {
         hb_unlock(&lock);
+        if (made) /* a refusal leaves no run directory behind */
+            rundir_unmake(opt.run_dir);
         fprintf(stderr, "hashbench build: %s\n", err.msg);
         return 2;
     }

@@ -163,3 +163,21 @@ void hb_unlock(hb_lock *lk)
         lk->fd = -1;
     }
 }
+
+void rundir_unmake(const char *run_dir)
+{
+    char path[PATH_MAX];
+    hb_err ignored;
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_LOCK, &ignored) != 0)
+        return;
+    if (rmdir(run_dir) == 0)
+        return;
+    if (errno == ENOTEMPTY || errno == EEXIST) {
+        /* only the lock file: removed, then the folder */
+        if (unlink(path) == 0 && rmdir(run_dir) != 0) {
+            int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+            if (fd >= 0)
+                close(fd);
+        }
+    }
+}

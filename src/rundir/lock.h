@@ -44,6 +44,10 @@ const char *core_lock_dir(void);
 int core_lock(int cpu, const char *what, int wait, FILE *log, hb_lock *lk,
               hb_err *err);
 
+/* Removes the run directory RUN_DIR when it holds nothing but its lock
+ * file (a command that made it, then refused, leaves nothing behind). */
+void rundir_unmake(const char *run_dir);
+
 /* Releases LK (nothing when not held), emptying its file first. */
 void hb_unlock(hb_lock *lk);
 
