@@ -5,7 +5,8 @@
 # Every case names a submission that does not exist, so a value wrongly
 # accepted ends the run at once (on that submission) instead of starting a
 # campaign. The wording of the messages is not checked, only that they
-# name the option (on their first line: the usage that follows names them all).
+# name the option on their first line, and that a second line points at the
+# help instead of printing it.
 # GAPS lists the cases `run` does not refuse up front yet (they reach the
 # host check and make the run directory): each is expected to fail the
 # check, and one that passes fails the test until it is taken out of GAPS.
@@ -31,7 +32,8 @@ case_() {
     [ -e "$T/run" ] && made=yes
     name=$opt
     [ "$opt" = --planner ] && name=--plan # an alias, named as the option it stands for
-    if [ $rc -eq 2 ] && head -n 1 "$T/out" | grep -qF -- "$name" && [ $made = no ]; then
+    if [ $rc -eq 2 ] && head -n 1 "$T/out" | grep -qF -- "$name" && [ $made = no ] &&
+        [ "$(wc -l <"$T/out")" -eq 2 ]; then
         refused=1
     else
         refused=0
@@ -117,7 +119,8 @@ rc=$?
 NOTMINE=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)) + 1)')
 MINE=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
 : >"$T/a-file"
-# refused_first NAME NEEDLE CMD...: exit 2, NEEDLE on the first line, no
+# refused_first NAME NEEDLE CMD...: exit 2, NEEDLE on the first line, then
+# only a line pointing at the command's help (not the help itself), no
 # host check, $T/run not made
 refused_first() {
     name=$1 needle=$2
@@ -126,7 +129,8 @@ refused_first() {
     "$@" >"$T/out" 2>&1
     rc=$?
     if [ $rc -eq 2 ] && head -n 1 "$T/out" | grep -qF -- "$needle" &&
-        ! grep -q "^host check (CPU\|^host: \|^  PROBLEM  \|^  ok       " "$T/out" && [ ! -e "$T/run" ]; then
+        ! grep -q "^host check (CPU\|^host: \|^  PROBLEM  \|^  ok       " "$T/out" && [ ! -e "$T/run" ] &&
+        [ "$(wc -l <"$T/out")" -eq 2 ] && tail -n 1 "$T/out" | grep -q "^see hashbench help "; then
         ok "$name: refused first (exit 2, naming '$needle')"
     else
         bad "$name: exit $rc, run directory made: $([ -e "$T/run" ] && echo yes || echo no), output:"
