@@ -477,6 +477,40 @@ static int run_kat(campaign_ctx *c, const strlist *mine,
     return save_document(c, err);
 }
 
+/* Says where an interrupted measure stage resumes: the round its journal
+ * reached, the trials it holds, the records already written. Nothing when
+ * the stage starts afresh. */
+static void say_resumed(campaign_ctx *c)
+{
+    char path[PATH_MAX];
+    hb_err ignored;
+    json_t *j = NULL;
+    int records = campaign_count_records(c->o->run_dir);
+    if (rundir_path(path, sizeof path, c->o->run_dir, RUNDIR_JOURNAL, &ignored) == 0 &&
+        hb_is_file(path) && hb_json_load(path, &j, &ignored) == 0) {
+        long long trials = 0;
+        size_t i;
+        json_t *cell;
+        json_array_foreach(json_object_get(j, "cells"), i, cell)
+            trials += (long long)json_array_size(json_object_get(cell, "trials"));
+        json_t *round = json_object_get(j, "round");
+        if (json_is_integer(round))
+            log_line(c->o, "measure: continuing from its journal %s: round %lld was the "
+                     "last finished, %lld trials of %zu cells kept; %d record%s kept",
+                     path, (long long)json_integer_value(round) + 1, trials,
+                     json_array_size(json_object_get(j, "cells")), records,
+                     records == 1 ? "" : "s");
+        else
+            log_line(c->o, "measure: continuing from its journal %s; %d record%s kept",
+                     path, records, records == 1 ? "" : "s");
+        json_decref(j);
+    } else if (records > 0 && !phase_done(c, "measure", NULL)) {
+        log_line(c->o, "measure: continuing: %d record%s kept, the others measured (a "
+                 "record that was under way is measured again)", records,
+                 records == 1 ? "" : "s");
+    }
+}
+
 /* Core O->cpu locked host-wide for the measurement of O->run_dir (lock.h):
  * waited for, or refused with O->core_nowait. */
 static int lock_core(const campaign_options *o, hb_lock *lk, hb_err *err)
@@ -510,6 +544,7 @@ static int run_measure(campaign_ctx *c, const strlist *mine,
                        "with --allow-unfit-host (the problems stay recorded)",
                        c->path, c->problems, c->problems == 1 ? "" : "s");
     }
+    say_resumed(c);
     hb_lock core = HB_LOCK_NONE;
     if (lock_core(c->o, &core, err) < 0)
         return -1;

@@ -5,6 +5,8 @@
 #include "cli/cli.h"
 
 #include <limits.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/campaign.h"
@@ -195,6 +197,75 @@ static int find_examples(char ***out, size_t *n)
     return x.n > 0 ? 0 : -1;
 }
 
+/* ---- interruption ------------------------------------------------------ */
+
+/* The line an interrupted run prints, made before the campaign starts (a
+ * signal handler may only write it). */
+static char interrupt_line[8192];
+static size_t interrupt_len;
+static pid_t main_pid;
+
+/* Appends ARG to OUT (size SZ, used *LEN), quoted for a POSIX shell when it
+ * holds anything but plain characters. */
+static void append_arg(char *out, size_t sz, size_t *len, const char *arg)
+{
+    int plain = arg[0] != '\0';
+    for (const char *p = arg; *p; p++)
+        plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789-_./,=:+@%", *p) != NULL;
+    int n;
+    if (plain) {
+        n = snprintf(out + *len, sz - *len, " %s", arg);
+    } else {
+        n = snprintf(out + *len, sz - *len, " '");
+        *len += n > 0 && (size_t)n < sz - *len ? (size_t)n : 0;
+        for (const char *p = arg; *p && *len + 8 < sz; p++) {
+            if (*p == '\'')
+                n = snprintf(out + *len, sz - *len, "'\\''");
+            else
+                n = snprintf(out + *len, sz - *len, "%c", *p);
+            *len += n > 0 ? (size_t)n : 0;
+        }
+        n = snprintf(out + *len, sz - *len, "'");
+    }
+    if (n > 0 && (size_t)n < sz - *len)
+        *len += (size_t)n;
+}
+
+static void on_interrupt(int sig)
+{
+    if (getpid() == main_pid) {
+        ssize_t w = write(STDERR_FILENO, interrupt_line, interrupt_len);
+        (void)w;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* SIGINT and SIGTERM print what is kept in O->run_dir and the command that
+ * resumes (ARGV, as given), then end the process as the signal would. */
+static void catch_interrupts(const campaign_options *o, int argc, char **argv)
+{
+    size_t len = 0;
+    int n = snprintf(interrupt_line, sizeof interrupt_line,
+                     "\nhashbench run: interrupted; kept in %s: the finished phases, the "
+                     "build, the KAT results and every finished record (one under way is "
+                     "measured again; the interleaved planner's rounds continue from its "
+                     "journal); resume with:\n  hashbench run", o->run_dir);
+    len = n > 0 ? (size_t)n : 0;
+    for (int i = 1; i < argc && len + 16 < sizeof interrupt_line; i++)
+        append_arg(interrupt_line, sizeof interrupt_line - 2, &len, argv[i]);
+    interrupt_line[len++] = '\n';
+    interrupt_len = len;
+    main_pid = getpid();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static void print_outcome(const campaign_options *o, const campaign_result *r)
 {
     hb_err terr;
@@ -280,6 +351,7 @@ int cmd_run(int argc, char **argv)
     o.progress = campaign_progress_fn;
     o.progress_ctx = &prog;
 
+    catch_interrupts(&o, argc, argv);
     /* both filled before any use: a stage that fails without a message
      * still prints a defined one */
     campaign_result r;

@@ -58,3 +58,8 @@ add_test(NAME test_dataset_sign
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/sign_e2e.sh)
 set_tests_properties(test_dataset_sign PROPERTIES TIMEOUT 120 COST 8
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Ctrl-C and SIGTERM: what is kept, the command that resumes, and the resume.
+add_test(NAME test_campaign_interrupt
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/interrupt_e2e.sh)
+set_tests_properties(test_campaign_interrupt PROPERTIES TIMEOUT 300 COST 20
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
