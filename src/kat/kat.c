@@ -74,7 +74,8 @@ static int vectors_unchanged(const json_t *entry, const json_t *build)
         const char *verdict = hb_json_str(f, "verdict");
         const char *was = hb_json_str(f, "expected_sha256");
         char now[HB_SHA256_HEX];
-        if (strcmp(verdict, "PASS") && strcmp(verdict, "MISMATCH") && strcmp(verdict, "NOKAT"))
+        if (strcmp(verdict, "PASS") && strcmp(verdict, "MISMATCH") && strcmp(verdict, "NOKAT") &&
+            strcmp(verdict, KAT_BADVECTORS))
             continue; /* not compared: the library failed first */
         int rc = kat_instance_expected(build, hb_json_str(f, "name"), now);
         if (rc < 0 || (rc == 0 && was[0]) || (rc == 1 && strcmp(now, was) != 0))
@@ -165,10 +166,12 @@ static json_t *guide_summary(const json_t *g)
 
 /* 1 when the KAT result FIRST of guide build B calls for the fallback of
  * SPEC §2: a guide build that neither passes nor lacks vectors is rebuilt
- * once with the harness-default flags and tested again. */
+ * once with the harness-default flags and tested again. Not for
+ * BADVECTORS: other flags cannot repair a malformed submitted file. */
 static int wants_fallback(const json_t *b, const json_t *first)
 {
     return first && kat_status_failed(hb_json_str(first, "status")) &&
+           strcmp(hb_json_str(first, "status"), KAT_BADVECTORS) != 0 &&
            !json_is_object(json_object_get(first, "guide")) &&
            strcmp(hb_json_str(b, "status"), "BUILT") == 0 &&
            strcmp(hb_json_str(b, "flags_kind"), "guide") == 0 &&
