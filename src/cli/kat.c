@@ -54,7 +54,8 @@ const char hb_usage_kat[] =
     "--vectors hashes every record of a CAVP .rsp file (Len/Msg/MD) with LIBRARY\n"
     "and prints 'N passed, M failed'.\n"
     "\n"
-    "Exit status: 0 all passed (or no vectors), 1 some instances failed, 2 error.\n";
+    "Exit status: 0 all passed (some may lack vectors: NOKAT), 1 some instances\n"
+    "failed, or none could be compared (all NOKAT), 2 error.\n";
 
 typedef struct kat_cli {
     const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed;
@@ -263,6 +264,14 @@ static int run_gate(kat_cli *c)
         fprintf(stderr, "hashbench kat: %d instance(s) failed their KATs or group(s) "
                         "of variants do not agree; see the logs under %s/" RUNDIR_KAT "/ and "
                         "%s/kat.json\n", n_failed, c->run_dir, c->run_dir);
+        return 1;
+    }
+    int nokat;
+    if (kat_nothing_compared(c->run_dir, &nokat)) {
+        fprintf(stderr, "hashbench kat: nothing was compared: all %d instance(s) are "
+                "NOKAT (their packages submit no vectors: no Test_Vectors file, no "
+                "kat.sha256), so no implementation is verified; add the vectors to the "
+                "packages and run the KATs again\n", nokat);
         return 1;
     }
     return 0;

@@ -69,7 +69,8 @@ const char hb_usage_run[] =
     "  --ct                 then the constant-time stage (hashbench ct) on every\n"
     "                       instance that passed its KATs\n"
     "\n"
-    "Exit status: 0 all instances passed, 1 some failed (the campaign still\n"
+    "Exit status: 0 all instances passed (some may lack vectors: NOKAT), 1 some\n"
+    "failed or none could be compared with vectors (all NOKAT; the campaign still\n"
     "completed), 2 usage error or refusal.\n";
 
 /* --cpus LIST, when given. */
@@ -284,6 +285,11 @@ static void print_outcome(const campaign_options *o, const campaign_result *r)
     if (r->host_problems)
         fprintf(stderr, "host problems recorded: %d (campaign.json "
                 "host_checks)\n", r->host_problems);
+    int nokat;
+    if (kat_nothing_compared(o->run_dir, &nokat))
+        fprintf(stderr, "KAT: nothing was compared: all %d instance(s) are NOKAT (their "
+                "packages submit no vectors), so no implementation is verified; add "
+                "the vectors (Test_Vectors or kat.sha256) and run again\n", nokat);
 }
 
 int cmd_run(int argc, char **argv)
@@ -384,5 +390,7 @@ int cmd_run(int argc, char **argv)
     free(subs);
     if (rc < 0)
         return 2;
-    return r.build_failed || r.kat_failed || r.measure_failed ? 1 : 0;
+    int nokat;
+    return r.build_failed || r.kat_failed || r.measure_failed ||
+                   kat_nothing_compared(o.run_dir, &nokat) ? 1 : 0;
 }

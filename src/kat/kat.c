@@ -752,3 +752,26 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     json_decref(kat);
     return rc;
 }
+
+int kat_nothing_compared(const char *run_dir, int *n_nokat)
+{
+    char path[PATH_MAX];
+    json_t *kat = NULL, *e;
+    hb_err ignored;
+    size_t i;
+    int tested = 0, nokat = 0;
+    *n_nokat = 0;
+    if (rundir_path(path, sizeof path, run_dir, KAT_JSON, &ignored) != 0 ||
+        !hb_is_file(path) || hb_json_load(path, &kat, &ignored) != 0)
+        return 0;
+    json_array_foreach(json_object_get(kat, "instances"), i, e) {
+        const char *st = hb_json_str(e, "status");
+        if (strcmp(st, "BASELINE") == 0)
+            continue;
+        tested++;
+        nokat += strcmp(st, "NOKAT") == 0;
+    }
+    json_decref(kat);
+    *n_nokat = nokat;
+    return tested > 0 && nokat == tested;
+}

@@ -74,6 +74,12 @@ int kat_rebuilds_wanted(const kat_options *opt, strlist *out, hb_err *err);
  * "not tested" for a NULL entry. */
 void kat_status_text(const json_t *entry, char *buf, size_t bufsz);
 
+/* 1 when the KAT stage of RUN_DIR compared nothing: kat.json holds at
+ * least one tested instance (the baseline aside) and every one of them is
+ * NOKAT (no submitted vectors); *N_NOKAT gets their number. 0 otherwise,
+ * also when kat.json cannot be read. */
+int kat_nothing_compared(const char *run_dir, int *n_nokat);
+
 /* The number of cores this process may use (its affinity mask), at least
  * 1: the default number of KAT jobs. */
 int kat_default_jobs(void);

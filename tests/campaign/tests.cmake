@@ -63,3 +63,8 @@ add_test(NAME test_campaign_interrupt
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/interrupt_e2e.sh)
 set_tests_properties(test_campaign_interrupt PROPERTIES TIMEOUT 300 COST 20
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# A campaign in which nothing could be compared is not called passed.
+add_test(NAME test_campaign_nokat
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/nokat_e2e.sh)
+set_tests_properties(test_campaign_nokat PROPERTIES TIMEOUT 120 COST 5
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
