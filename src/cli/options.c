@@ -96,15 +96,24 @@ int hb_opt_default_cpu(void)
 
 int hb_opt_packages(const char *const *packages, size_t n, hb_err *err)
 {
+    const char *file = NULL;
+    size_t folders = 0;
     for (size_t i = 0; i < n; i++) {
         struct stat st;
         if (stat(packages[i], &st) != 0)
             return hb_fail(err, "%s: no such submission folder (%s); name the folders "
-                       "of the submission packages", packages[i], strerror(errno));
-        if (!S_ISDIR(st.st_mode))
-            return hb_fail(err, "%s: not a folder; a submission is the folder of its "
-                           "package (unpack an archive first)", packages[i]);
+                           "of the submission packages", packages[i], strerror(errno));
+        if (S_ISDIR(st.st_mode))
+            folders++;
+        else if (!file)
+            file = packages[i];
     }
+    /* a plain file a shell glob caught beside the packages (pkgs/README) is
+     * passed over by the build; only files alone are refused */
+    if (n > 0 && folders == 0)
+        return hb_fail(err, "%s: not a folder, and no submission folder is named; a "
+                       "submission is the folder of its package (unpack an archive "
+                       "first)", file);
     return 0;
 }
 

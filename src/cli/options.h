@@ -69,8 +69,10 @@ int hb_opt_cpu(const char *text, int *cpu, hb_err *err);
  * this process may run on (0 when the mask cannot be read). */
 int hb_opt_default_cpu(void);
 
-/* Each of the N PACKAGES is an existing folder; else -1 with ERR naming
- * the first that is not. Checked before anything runs. */
+/* Each of the N PACKAGES exists, and at least one is a folder (a plain
+ * file a shell glob caught beside them is left to the build, which passes
+ * it over); else -1 with ERR naming the first that does not, or the file.
+ * Checked before anything runs. */
 int hb_opt_packages(const char *const *packages, size_t n, hb_err *err);
 
 /* The run directory DIR can be made and written by this process: DIR, or
