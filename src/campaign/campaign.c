@@ -167,10 +167,18 @@ static int submissions_differ(campaign_ctx *c, const json_t *old, const json_t *
     missing_from(old, subs, missing, sizeof missing, &lm, &nm);
     if (na == 0 && nm == 0)
         return 0;
+    if (c->o->extend && nm == 0) {
+        log_line(c->o, "adding %d submission%s to the campaign of %s (%s): every phase "
+                 "runs again, its finished work kept", na, na == 1 ? "" : "s",
+                 c->o->run_dir, added);
+        json_object_del(c->doc, "phases");
+        return 0;
+    }
     hb_fail(err, "%s: this run directory holds the campaign of %zu other submission "
             "folder%s (%s%s%s%s%s); a run directory keeps one campaign, so its verdicts "
             "and records are never mixed with another's: give the same submissions "
-            "again to resume it, or start this campaign in a new --run-dir",
+            "again to resume it, add new ones to it with --add PACKAGE, or start this "
+            "campaign in a new --run-dir",
             c->path, json_array_size(old), json_array_size(old) == 1 ? "" : "s",
             na ? "not in it: " : "", added, na && nm ? "; " : "",
             nm ? "left out now: " : "", missing);
@@ -217,7 +225,7 @@ static int apply_settings(campaign_ctx *c, hb_err *err)
         json_decref(subs);
         return -1;
     }
-    if (json_is_array(old) && json_array_size(old) > 0)
+    if (json_is_array(old) && json_array_size(old) >= json_array_size(subs))
         json_decref(subs); /* the same set: the stored order stays */
     else
         json_object_set_new(c->doc, "submissions", subs);

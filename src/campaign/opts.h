@@ -25,6 +25,10 @@ typedef struct campaign_options {
                                      KAT with a MISMATCH */
     double timeout_s;             /* per KAT child; 0 = the stage's default */
     const char *const *packages;  /* submission folders */
+    int extend;                   /* PACKAGES may add to the submissions the
+                                     run directory holds (run --add): every
+                                     phase then runs again, finished work
+                                     kept; else another set is refused */
     size_t n_packages;
     const char *shard_costs;      /* shared calibrated-costs file for the
                                      split (costs.h); NULL: equal costs */

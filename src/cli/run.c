@@ -17,6 +17,8 @@
 #include "campaign/publish.h"
 #include "campaign/table.h"
 #include "common/fs.h"
+#include "common/json.h"
+#include "rundir/rundir.h"
 #include "common/walk.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
@@ -61,6 +63,9 @@ const char hb_usage_run[] =
     "                       (default: the usable cores)\n"
     "  --time-failed        also time instances whose KAT status is MISMATCH\n"
     "                       (not timed by default); their figures carry it\n"
+    "  --add PACKAGE        add PACKAGE to the campaign DIR holds (its other\n"
+    "                       submissions are kept, and need not be named again);\n"
+    "                       without it, other submissions than DIR's are refused\n"
     "  --no-wait            refuse, instead of waiting, when another campaign\n"
     "                       of this host measures on the core (DIR is always\n"
     "                       refused at once while another command uses it)\n"
@@ -80,8 +85,12 @@ static int want_ct; /* --ct */
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
-    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_WAIT
+    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_WAIT, OPT_ADD
 };
+
+/* --add PACKAGE, each given (parse_args sizes the list). */
+static const char **added;
+static size_t n_added;
 
 /* One option; returns 0, or -1 with ERR. */
 static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
@@ -107,6 +116,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_TIME_FAILED: o->time_failed = 1; break;
     case OPT_CT: want_ct = 1; break;
     case OPT_NO_WAIT: o->core_nowait = 1; break;
+    case OPT_ADD: added[n_added++] = v; break;
     default: return -1;
     }
     return 0;
@@ -131,11 +141,14 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
         {"ct", no_argument, NULL, OPT_CT},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
+        {"add", required_argument, NULL, OPT_ADD},
         HB_OPTIONS_END};
     hb_err err;
     int ch;
     *subs = calloc((size_t)argc, sizeof **subs);
     *n_subs = 0;
+    added = calloc((size_t)argc, sizeof *added);
+    n_added = 0;
     o->cpu = -1;
     hb_opt_start();
     while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -148,6 +161,10 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         (*subs)[(*n_subs)++] = argv[i];
     if (!o->run_dir)
         return hb_cli_usage_error("run", "--run-dir DIR is required");
+    if (n_added && (cpus_list || o->settings.shard.n > 0))
+        return hb_cli_usage_error("run", "--add extends an unsharded campaign; a "
+                                  "sharded one (--shard, --cpus) keeps its submissions: "
+                                  "start the larger campaign in a new --run-dir");
     if (cpus_list && (o->cpu >= 0 || o->settings.shard.n > 0))
         return hb_cli_usage_error("run", "--cpus gives each core its shard: leave out "
                                   "--cpu and --shard");
@@ -196,6 +213,43 @@ static int find_examples(char ***out, size_t *n)
     *out = x.v;
     *n = x.n;
     return x.n > 0 ? 0 : -1;
+}
+
+/* The submissions of the campaign RUN_DIR holds (campaign.json), or those
+ * given (SUBS), then the ADDED ones: malloc'd copies into *OUT (the caller
+ * frees each and the array). */
+static int with_added(const char *run_dir, const char *const *subs, size_t n_subs,
+                      char ***out, size_t *n, hb_err *err)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL, *stored = NULL;
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_CAMPAIGN_JSON, err) != 0)
+        return -1;
+    if (n_subs == 0 && hb_is_file(path)) {
+        if (hb_json_load(path, &doc, err) < 0)
+            return -1;
+        stored = json_object_get(doc, "submissions");
+    }
+    size_t cap = n_subs + n_added + json_array_size(stored), i;
+    json_t *x;
+    *out = calloc(cap + 1, sizeof **out);
+    *n = 0;
+    if (!*out) {
+        json_decref(doc);
+        return hb_fail(err, "out of memory");
+    }
+    for (i = 0; i < n_subs; i++)
+        (*out)[(*n)++] = strdup(subs[i]);
+    json_array_foreach(stored, i, x)
+        if (json_is_string(x))
+            (*out)[(*n)++] = strdup(json_string_value(x));
+    for (i = 0; i < n_added; i++)
+        (*out)[(*n)++] = strdup(added[i]);
+    json_decref(doc);
+    for (i = 0; i < *n; i++)
+        if (!(*out)[i])
+            return hb_fail(err, "out of memory");
+    return 0;
 }
 
 /* ---- interruption ------------------------------------------------------ */
@@ -301,7 +355,17 @@ int cmd_run(int argc, char **argv)
     char **examples = NULL;
     size_t n_examples = 0;
     int rc = parse_args(argc, argv, &o, &subs, &n_subs);
-    if (rc == 0 && n_subs == 0 && find_examples(&examples, &n_examples) < 0)
+    if (rc == 0 && n_added) {
+        /* the campaign's submissions (as given, or as DIR holds them) and
+         * the added ones; kept in EXAMPLES, freed with them */
+        hb_err xerr;
+        if (hb_opt_packages(added, n_added, &xerr) < 0 ||
+            with_added(o.run_dir, subs, n_subs, &examples, &n_examples, &xerr) < 0)
+            rc = hb_cli_usage_error("run", "%s", xerr.msg);
+        n_subs = 0;
+        o.extend = 1;
+    }
+    if (rc == 0 && n_subs == 0 && !o.extend && find_examples(&examples, &n_examples) < 0)
         rc = hb_cli_usage_error("run", "no submission given and no bundled "
                                 "examples found in %s/examples; name the "
                                 "submission folders", HB_SOURCE_DIR);
@@ -388,6 +452,7 @@ int cmd_run(int argc, char **argv)
         free(examples[i]);
     free(examples);
     free(subs);
+    free(added);
     if (rc < 0)
         return 2;
     int nokat;

@@ -6,8 +6,8 @@
 #  2. a lock file left by a process that no longer runs is taken over, and
 #     said so;
 #  3. another set of submissions on the run directory is refused, naming
-#     the folder that differs and a new --run-dir, with campaign.json kept
-#     as it was;
+#     the folder that differs, --add and a new --run-dir, with campaign.json
+#     kept as it was; --add extends the campaign;
 #  4. a core that another campaign holds (a host-wide lock, here in a
 #     private HB_LOCK_DIR) is refused with --no-wait, naming the core, and
 #     waited for without it.
@@ -86,12 +86,36 @@ rc=$?
 [ $rc -le 1 ] && ok "the same submissions in another order resume the campaign (exit $rc)" ||
     { bad "same set reordered: exit $rc"; head -3 "$T/a6.log"; }
 
+# --add extends the campaign: its submissions need not be named again
+grep -q "add new ones to it with --add PACKAGE" "$T/a5.log" &&
+    ok "the refusal names --add as a way on" || bad "the refusal does not name --add"
+"$B" run --run-dir "$T/a" $OPTS --sizes 64,1024,4096 --add "$SRC/examples/SHA3" >"$T/a7.log" 2>&1
+rc=$?
+n=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["submissions"]))' "$T/a/campaign.json")
+if [ $rc -le 1 ] && grep -q "adding 1 submission to the campaign" "$T/a7.log" && [ "$n" = 3 ] &&
+    [ -n "$(find "$T/a/records/SHA3" -name '*.json' 2>/dev/null)" ]; then
+    ok "--add adds a submission to the campaign, which is then measured too"
+else
+    bad "--add: exit $rc, $n submissions"; tail -3 "$T/a7.log"
+fi
+"$B" run --run-dir "$T/a" $OPTS --sizes 64,1024,4096 --shard 1/2 --add "$SRC/examples/SHA3" >"$T/a8.log" 2>&1
+[ $? -eq 2 ] && grep -q "^hashbench run: --add extends an unsharded campaign" "$T/a8.log" &&
+    ok "--add with --shard is refused" || { bad "--add with --shard"; head -2 "$T/a8.log"; }
+
 # 4. a core another campaign holds
 "$B" run --run-dir "$T/b" $OPTS "$SM3" >"$T/b0.log" 2>&1 # built and tested, then measured
 rm -rf "$T/b/records"
-flock "$HB_LOCK_DIR/hashbench-cpu0.lock" sh -c 'echo "pid $$, test holder" >"$HB_LOCK_DIR/hashbench-cpu0.lock"; sleep 3' &
+# held until the second run below says it waits (at most 60 s), then 1 s more
+flock "$HB_LOCK_DIR/hashbench-cpu0.lock" sh -c 'echo "pid $$, test holder" >"$HB_LOCK_DIR/hashbench-cpu0.lock"
+    w=0
+    while ! grep -q "waiting" "$0/b2.log" 2>/dev/null && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
+    sleep 1' "$T" &
 holder=$!
-sleep 0.5
+w=0
+while ! grep -q "test holder" "$HB_LOCK_DIR/hashbench-cpu0.lock" 2>/dev/null && [ $w -lt 200 ]; do
+    sleep 0.05
+    w=$((w + 1))
+done
 "$B" run --run-dir "$T/b" $OPTS --no-wait "$SM3" >"$T/b1.log" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q "CPU 0 is being measured on by another campaign (pid" "$T/b1.log" &&
