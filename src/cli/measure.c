@@ -21,7 +21,7 @@ const char hb_usage_measure[] =
     "         [--cpu N]\n"
     "         [--sizes LIST] [--instances LIST] [--trials N]\n"
     "         [--target-ci PERCENT] [--budget S] [--force] [--time-failed]\n"
-    "         [--allow-unfit-host]\n"
+    "         [--allow-unfit-host] [--no-wait]\n"
     "\n"
     "Measures every instance of DIR/build.json (library from DIR/kat.json when\n"
     "present) and writes DIR/" RUNDIR_RECORD_PATTERN ". Existing\n"
@@ -62,13 +62,16 @@ const char hb_usage_measure[] =
     "                     default an instance that fails its KAT is not timed);\n"
     "                     their figures carry the status on every page\n"
     "  --allow-unfit-host measure even when the host check finds problems (they\n"
-    "                     stay recorded in campaign.json)\n";
+    "                     stay recorded in campaign.json)\n"
+    "  --no-wait          refuse, instead of waiting, when another campaign of\n"
+    "                     this host measures on the core\n";
 
 #define MAX_INSTANCES 256
 
 typedef struct measure_cli {
     measure_options o;
     int allow_unfit_host;
+    int no_wait;          /* --no-wait: refuse a core another campaign holds */
     char *inst_buf;
     const char *inst[MAX_INSTANCES];
     char probe[4200];
@@ -90,7 +93,7 @@ static int split_instances(measure_cli *m, const char *list)
     return 0;
 }
 
-enum { OPT_FORCE = HB_OPT_OWN, OPT_TIME_FAILED, OPT_ALLOW_UNFIT };
+enum { OPT_FORCE = HB_OPT_OWN, OPT_TIME_FAILED, OPT_ALLOW_UNFIT, OPT_NO_WAIT };
 
 static int parse_args(int argc, char **argv, measure_cli *m)
 {
@@ -100,6 +103,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
         {"force", no_argument, NULL, OPT_FORCE},
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
         {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
+        {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         HB_OPTIONS_END};
     hb_err err;
     int ch, rc = 0;
@@ -112,6 +116,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
         case OPT_FORCE: m->o.force = 1; break;
         case OPT_TIME_FAILED: m->o.time_failed = 1; break;
         case OPT_ALLOW_UNFIT: m->allow_unfit_host = 1; break;
+        case OPT_NO_WAIT: m->no_wait = 1; break;
         default:
             rc = hb_opt_is_setting(ch) ? hb_opt_setting(ch, optarg, &m->o.settings, &err)
                                        : hb_opt_getopt_error(ch, argv, &err);
@@ -149,6 +154,7 @@ static void campaign_of(const measure_cli *m, campaign_options *c)
     c->run_dir = m->o.run_dir;
     c->cpu = m->o.cpu;
     c->allow_unfit_host = m->allow_unfit_host;
+    c->core_nowait = m->no_wait;
     c->time_failed = m->o.time_failed;
     c->host_root = "/";
     c->log = stderr;

@@ -18,6 +18,7 @@
 #include "campaign/table.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "common/walk.h"
 #include "ct/ct.h"
@@ -438,7 +439,11 @@ int cmd_run(int argc, char **argv)
         co.progress = o.progress;
         co.progress_ctx = o.progress_ctx;
         campaign_progress_init(&prog, stderr, -1);
-        rc = ct_run(&co, &found, &na, &err);
+        hb_lock lock = HB_LOCK_NONE;
+        rc = rundir_lock(o.run_dir, "run --ct", stderr, &lock, &err);
+        if (rc == 0)
+            rc = ct_run(&co, &found, &na, &err);
+        hb_unlock(&lock);
         campaign_progress_end(&prog);
         if (rc == 0)
             fprintf(stderr, "constant-time stage: %d instance(s) with findings, %d not "

@@ -124,6 +124,15 @@ if [ $rc -eq 2 ] && grep -q "CPU 0 is being measured on by another campaign (pid
 else
     bad "--no-wait on a held core: exit $rc"; tail -3 "$T/b1.log"
 fi
+"$B" measure --run-dir "$T/b" --cpu 0 --sizes 64 --budget 0.3 --target-ci 5 --allow-unfit-host \
+    --no-wait >"$T/b1m.log" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q "CPU 0 is being measured on by another campaign (pid" "$T/b1m.log" &&
+    [ ! -d "$T/b/records" ]; then
+    ok "measure --no-wait on a core another campaign holds is refused, naming the core"
+else
+    bad "measure --no-wait on a held core: exit $rc"; tail -3 "$T/b1m.log"
+fi
 start=$(date +%s)
 "$B" run --run-dir "$T/b" $OPTS "$SM3" >"$T/b2.log" 2>&1
 rc=$?
