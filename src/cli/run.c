@@ -293,6 +293,7 @@ static void on_interrupt(int sig)
     if (getpid() == main_pid) {
         ssize_t w = write(STDERR_FILENO, interrupt_line, interrupt_len);
         (void)w;
+        rundir_lock_clear_on_signal(); /* ended cleanly: no stale holder */
     }
     signal(sig, SIG_DFL);
     raise(sig);

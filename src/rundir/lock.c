@@ -45,6 +45,17 @@ static int still_runs(long pid)
     return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
 }
 
+/* The run directory's lock this process holds (-1: none), for
+ * rundir_lock_clear_on_signal. */
+static volatile int held_fd = -1;
+
+void rundir_lock_clear_on_signal(void)
+{
+    int fd = held_fd;
+    if (fd >= 0 && ftruncate(fd, 0) != 0)
+        return;
+}
+
 int rundir_lock(const char *run_dir, const char *command, FILE *log, hb_lock *lk,
                 hb_err *err)
 {
@@ -88,6 +99,7 @@ int rundir_lock(const char *run_dir, const char *command, FILE *log, hb_lock *lk
     snprintf(what, sizeof what, "hashbench %s", command);
     write_holder(fd, what);
     lk->fd = fd;
+    held_fd = fd;
     return 0;
 }
 
@@ -154,6 +166,8 @@ int core_lock(int cpu, const char *what, int wait, FILE *log, hb_lock *lk, hb_er
 void hb_unlock(hb_lock *lk)
 {
     if (lk->fd >= 0) {
+        if (held_fd == lk->fd)
+            held_fd = -1;
         /* emptied first: a lock file that still names a pid was left by a
          * process that did not end cleanly */
         if (ftruncate(lk->fd, 0) != 0) {

@@ -48,6 +48,11 @@ int core_lock(int cpu, const char *what, int wait, FILE *log, hb_lock *lk,
  * file (a command that made it, then refused, leaves nothing behind). */
 void rundir_unmake(const char *run_dir);
 
+/* Empties the file of the run directory's lock this process holds, if
+ * any, so that a run ended by a signal leaves no holder named (the lock
+ * itself goes with the process). Async-signal-safe: for signal handlers. */
+void rundir_lock_clear_on_signal(void);
+
 /* Releases LK (nothing when not held), emptying its file first. */
 void hb_unlock(hb_lock *lk);
 

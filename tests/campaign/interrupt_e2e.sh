@@ -50,6 +50,8 @@ interrupt() {
     else
         bad "$name: SIG$sig: exit $rc (want $want)"; tail -5 "$T/$name.log"
     fi
+    [ ! -s "$d/.hashbench.lock" ] && ok "$name: the run directory's lock file names no holder after SIG$sig" ||
+        bad "$name: the lock file still names a holder: $(cat "$d/.hashbench.lock")"
     cmd=$(grep -A1 "resume with:" "$T/$name.log" | tail -n 1)
     case "$cmd" in
         "  hashbench run "*) ok "$name: the resume command is printed: $(echo "$cmd" | cut -c1-60)..." ;;
