@@ -372,9 +372,14 @@ static void log_file_line(FILE *fp, const plan *p, int i, const child_report *re
 static json_t *file_json(const plan *p, int i, const child_report *rep, const file_result *f)
 {
     int done = i < rep->n_done;
-    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
+    /* the generated file's own SHA-256, as sha256sum prints it (what outside
+     * references quote), beside the canonical-text one */
+    char plain[HB_SHA256_HEX];
+    int have_plain = done && hb_sha256_file_hex(p->paths[i], plain, NULL) == 0;
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
         "name", p->names[i],
         "generated_sha256", done ? json_string(rep->sha256[i]) : json_null(),
+        "generated_file_sha256", have_plain ? json_string(plain) : json_null(),
         "expected_sha256", f->expected[0] ? json_string(f->expected) : json_null(),
         "expected_from", f->from ? json_string(f->from) : json_null(),
         "verdict", f->verdict,

@@ -364,6 +364,25 @@ static void test_loop_when_submitted(void **state)
     assert_int_equal(json_array_size(json_object_get(e, "files")), 3);
     kat_status_text(e, text, sizeof text);
     assert_string_equal(text, "PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full)");
+    /* each generated file's plain SHA-256 (what sha256sum prints), computed
+     * here with OpenSSL over the file's bytes */
+    size_t fi;
+    json_t *fe;
+    json_array_foreach(json_object_get(e, "files"), fi, fe) {
+        char gp[4096], *bytes = NULL, hex[HB_SHA256_HEX];
+        size_t blen = 0;
+        unsigned char md[32];
+        unsigned int mdlen = 0;
+        snprintf(gp, sizeof gp, "%s/kat/fx/Good/%s", run,
+                 json_string_value(json_object_get(fe, "name")));
+        assert_int_equal(hb_read_file(gp, &bytes, &blen, &(hb_err){{0}}), 0);
+        assert_int_equal(EVP_Digest(bytes, blen, md, &mdlen, EVP_sha256(), NULL), 1);
+        free(bytes);
+        for (unsigned int k = 0; k < mdlen; k++)
+            snprintf(hex + 2 * k, 3, "%02x", md[k]);
+        assert_string_equal(json_string_value(json_object_get(fe, "generated_file_sha256")),
+                            hex);
+    }
     const char *log_sha = json_string_value(json_object_get(e, "log_sha256"));
     char keep[HB_SHA256_HEX];
     snprintf(keep, sizeof keep, "%s", log_sha);
