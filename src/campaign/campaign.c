@@ -21,6 +21,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/measure.h"
+#include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "sandbox/check.h"
 
@@ -132,8 +133,60 @@ static void log_line(const campaign_options *o, const char *fmt, ...)
     "out takes its default, one given as an option replaces it while the run " \
     "directory holds no records), or start a new --run-dir"
 
-/* Settings and the submissions list: a different submissions list restarts
- * the phases (the stages still keep their finished work). The settings
+/* Appends to OUT (size SZ, used *LEN) the entries of A missing from B. */
+static void missing_from(const json_t *a, const json_t *b, char *out, size_t sz,
+                         size_t *len, int *n)
+{
+    size_t i, k;
+    json_t *x, *y;
+    json_array_foreach(a, i, x) {
+        int found = 0;
+        json_array_foreach(b, k, y)
+            found |= json_equal(x, y);
+        if (found || !json_is_string(x) || *len >= sz)
+            continue;
+        int w = snprintf(out + *len, sz - *len, "%s%s", (*n)++ ? ", " : "",
+                         json_string_value(x));
+        *len += w > 0 ? (size_t)w : 0;
+        if (*len >= sz)
+            *len = sz - 1;
+    }
+}
+
+/* A run directory belongs to one campaign: the set of submissions it was
+ * started with. 1 with ERR naming what differs and the ways on when SUBS
+ * (this command's) is another set than OLD (campaign.json's); 0 when the
+ * sets are equal (in any order). */
+static int submissions_differ(campaign_ctx *c, const json_t *old, const json_t *subs,
+                              hb_err *err)
+{
+    char added[600] = "", missing[600] = "";
+    size_t la = 0, lm = 0;
+    int na = 0, nm = 0;
+    missing_from(subs, old, added, sizeof added, &la, &na);
+    missing_from(old, subs, missing, sizeof missing, &lm, &nm);
+    if (na == 0 && nm == 0)
+        return 0;
+    if (c->o->extend && nm == 0) {
+        log_line(c->o, "adding %d submission%s to the campaign of %s (%s): every phase "
+                 "runs again, its finished work kept", na, na == 1 ? "" : "s",
+                 c->o->run_dir, added);
+        json_object_del(c->doc, "phases");
+        return 0;
+    }
+    hb_fail(err, "%s: this run directory holds the campaign of %zu other submission "
+            "folder%s (%s%s%s%s%s); a run directory keeps one campaign, so its verdicts "
+            "and records are never mixed with another's: give the same submissions "
+            "again to resume it, add new ones to it with --add PACKAGE, or start this "
+            "campaign in a new --run-dir",
+            c->path, json_array_size(old), json_array_size(old) == 1 ? "" : "s",
+            na ? "not in it: " : "", added, na && nm ? "; " : "",
+            nm ? "left out now: " : "", missing);
+    return 1;
+}
+
+/* Settings and the submissions list: another set of submissions than the
+ * one the run directory was started with is refused. The settings
  * (given, else stored, else the defaults) are checked in full here, before
  * the run directory is created or campaign.json written. */
 static int apply_settings(campaign_ctx *c, hb_err *err)
@@ -167,12 +220,15 @@ static int apply_settings(campaign_ctx *c, hb_err *err)
         json_array_append_new(subs, json_string(realpath(p, abs) ? abs : p));
     }
     json_t *old = json_object_get(c->doc, "submissions");
-    if (old && !json_equal(old, subs) && json_object_get(c->doc, "phases")) {
-        log_line(c->o, "the submissions differ from %s: running every phase "
-                 "again (finished work is kept)", c->path);
-        json_object_del(c->doc, "phases");
+    if (json_is_array(old) && json_object_get(c->doc, "phases") &&
+        submissions_differ(c, old, subs, err)) {
+        json_decref(subs);
+        return -1;
     }
-    json_object_set_new(c->doc, "submissions", subs);
+    if (json_is_array(old) && json_array_size(old) >= json_array_size(subs))
+        json_decref(subs); /* the same set: the stored order stays */
+    else
+        json_object_set_new(c->doc, "submissions", subs);
     return 0;
 }
 
@@ -431,6 +487,50 @@ static int run_kat(campaign_ctx *c, const strlist *mine,
     return save_document(c, err);
 }
 
+/* Says where an interrupted measure stage resumes: the round its journal
+ * reached, the trials it holds, the records already written. Nothing when
+ * the stage starts afresh. */
+static void say_resumed(campaign_ctx *c)
+{
+    char path[PATH_MAX];
+    hb_err ignored;
+    json_t *j = NULL;
+    int records = campaign_count_records(c->o->run_dir);
+    if (rundir_path(path, sizeof path, c->o->run_dir, RUNDIR_JOURNAL, &ignored) == 0 &&
+        hb_is_file(path) && hb_json_load(path, &j, &ignored) == 0) {
+        long long trials = 0;
+        size_t i;
+        json_t *cell;
+        json_array_foreach(json_object_get(j, "cells"), i, cell)
+            trials += (long long)json_array_size(json_object_get(cell, "trials"));
+        json_t *round = json_object_get(j, "round");
+        if (json_is_integer(round))
+            log_line(c->o, "measure: continuing from its journal %s: round %lld was the "
+                     "last finished, %lld trials of %zu cells kept; %d record%s kept",
+                     path, (long long)json_integer_value(round) + 1, trials,
+                     json_array_size(json_object_get(j, "cells")), records,
+                     records == 1 ? "" : "s");
+        else
+            log_line(c->o, "measure: continuing from its journal %s; %d record%s kept",
+                     path, records, records == 1 ? "" : "s");
+        json_decref(j);
+    } else if (records > 0 && !phase_done(c, "measure", NULL)) {
+        log_line(c->o, "measure: continuing: %d record%s kept, the others measured (a "
+                 "record that was under way is measured again)", records,
+                 records == 1 ? "" : "s");
+    }
+}
+
+/* Core O->cpu locked host-wide for the measurement of O->run_dir (lock.h):
+ * waited for, or refused with O->core_nowait. */
+static int lock_core(const campaign_options *o, hb_lock *lk, hb_err *err)
+{
+    char what[PATH_MAX + 64];
+    snprintf(what, sizeof what, "measuring %s", o->run_dir);
+    break_progress(o);
+    return core_lock(o->cpu, what, !o->core_nowait, o->log, lk, err);
+}
+
 static int run_measure(campaign_ctx *c, const strlist *mine,
                        campaign_result *res, hb_err *err)
 {
@@ -454,7 +554,13 @@ static int run_measure(campaign_ctx *c, const strlist *mine,
                        "with --allow-unfit-host (the problems stay recorded)",
                        c->path, c->problems, c->problems == 1 ? "" : "s");
     }
-    if (stages_measure(c->o, &c->settings, mine, &res->measure_failed, err) < 0)
+    say_resumed(c);
+    hb_lock core = HB_LOCK_NONE;
+    if (lock_core(c->o, &core, err) < 0)
+        return -1;
+    int rc = stages_measure(c->o, &c->settings, mine, &res->measure_failed, err);
+    hb_unlock(&core);
+    if (rc < 0)
         return -1;
     json_t *drift = stages_host_drift(c->o->run_dir);
     json_object_set_new(c->doc, "host_drift", drift ? drift : json_null());
@@ -500,19 +606,33 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
     if (build_check_compiler(o->cc, err) < 0 ||
         settings_validate(&o->settings, NULL, NULL, err) < 0)
         return -1;
-    /* every setting checked before the run directory is made */
+    /* every setting checked before the run directory is made; then the run
+     * directory locked, and campaign.json read again under the lock (another
+     * command may have changed it meanwhile) */
     int stale = 0;
+    hb_lock lock = HB_LOCK_NONE;
     if (load_document(&c, err) < 0)
         return -1;
-    if (apply_settings(&c, err) < 0 || hb_mkdirs(o->run_dir, err) < 0 ||
+    int rc = apply_settings(&c, err);
+    json_decref(c.doc);
+    c.doc = NULL;
+    if (rc < 0 || hb_mkdirs(o->run_dir, err) < 0 ||
+        rundir_lock(o->run_dir, "run", o->log, &lock, err) < 0)
+        return -1;
+    if (load_document(&c, err) < 0) {
+        hb_unlock(&lock);
+        return -1;
+    }
+    if (apply_settings(&c, err) < 0 ||
         hb_remove_stale_tmp(o->run_dir, &stale, err) < 0) {
         json_decref(c.doc);
+        hb_unlock(&lock);
         return -1;
     }
     if (stale)
         log_line(o, "removed %d temporary file%s left by an interrupted run", stale,
                  stale == 1 ? "" : "s");
-    int rc = run_phases(&c, res, err);
+    rc = run_phases(&c, res, err);
     res->host_problems = c.problems;
     if (rc == 0) {
         finish_session(&c, o->stop_before_measure ? "paused before measuring"
@@ -525,6 +645,7 @@ int campaign_run(const campaign_options *o, campaign_result *res, hb_err *err)
         save_document(&c, NULL);
     }
     json_decref(c.doc);
+    hb_unlock(&lock);
     return rc;
 }
 
@@ -594,10 +715,16 @@ int campaign_measure_session(const campaign_options *o, campaign_stage_fn measur
     memset(&c, 0, sizeof c);
     memset(res, 0, sizeof *res);
     c.o = o;
-    if (load_document(&c, err) < 0)
+    hb_lock lock = HB_LOCK_NONE, core = HB_LOCK_NONE;
+    if (hb_is_dir(o->run_dir) && rundir_lock(o->run_dir, "measure", o->log, &lock, err) < 0)
         return -1;
+    if (load_document(&c, err) < 0) {
+        hb_unlock(&lock);
+        return -1;
+    }
     if (settings_validate(&o->settings, NULL, NULL, err) < 0) {
         json_decref(c.doc);
+        hb_unlock(&lock);
         return -1;
     }
     campaign_settings resolved = o->settings;
@@ -624,7 +751,8 @@ int campaign_measure_session(const campaign_options *o, campaign_stage_fn measur
                      "%s, host_checks); fix them, or measure anyway with "
                      "--allow-unfit-host (the problems stay recorded)", c.problems,
                      c.problems == 1 ? "" : "s", c.path);
-    } else if (rc == 0 && measure(ctx, &res->measure_failed, err) < 0) {
+    } else if (rc == 0 && (lock_core(o, &core, err) < 0 ||
+                           measure(ctx, &res->measure_failed, err) < 0)) {
         char outcome[HB_ERR_MAX + 16];
         snprintf(outcome, sizeof outcome, "error: %s", err->msg);
         finish_session(&c, outcome);
@@ -638,5 +766,7 @@ int campaign_measure_session(const campaign_options *o, campaign_stage_fn measur
         rc = save_document(&c, err);
     }
     json_decref(c.doc);
+    hb_unlock(&core);
+    hb_unlock(&lock);
     return rc;
 }

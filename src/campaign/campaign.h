@@ -4,7 +4,10 @@
  * shard, the hashbench version, the phases done and one entry per session).
  * Running the same campaign again resumes it: finished phases are skipped,
  * and each stage keeps its own finished work. Planning settings cannot change
- * once the run directory holds records. */
+ * once the run directory holds records, and the set of submissions never:
+ * a run directory holds one campaign. The run directory is locked while a
+ * campaign uses it, and the measuring core host-wide while it measures
+ * (rundir/lock.h). */
 #ifndef HB_CAMPAIGN_CAMPAIGN_H
 #define HB_CAMPAIGN_CAMPAIGN_H
 
@@ -22,7 +25,8 @@ typedef struct campaign_result {
 
 /* Runs or resumes the campaign. Returns 0 when every phase ran (instances may
  * still have failed: see RES), -1 with ERR on a refusal (a compiler that
- * cannot be run, checked first; changed planning settings, unfit host
+ * cannot be run, checked first; the run directory in use by another
+ * command; another set of submissions; changed planning settings, unfit host
  * without allow_unfit_host, settings out of range: given, or read back
  * from campaign.json; checked before the run directory is created or
  * written) or a stage error. */

@@ -20,6 +20,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/walk.h"
+#include "rundir/lock.h"
 #include "rundir/rundir.h"
 
 #define CORES_SUBDIR RUNDIR_CORES
@@ -89,7 +90,7 @@ static int check_out(const char *dir, hb_err *err)
 static int clear_entry(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
     (void)ctx;
-    if (!strcmp(e->name, CORES_SUBDIR))
+    if (!strcmp(e->name, CORES_SUBDIR) || !strcmp(e->name, RUNDIR_LOCK))
         return HB_WALK_SKIP;
     if (e->type == HB_WALK_DIR)
         return hb_remove_tree(e->path, err) == 0 ? HB_WALK_SKIP : -1;
@@ -321,8 +322,10 @@ int cores_run(const campaign_options *o, const int *cpus, int n, campaign_result
               hb_err *err)
 {
     memset(res, 0, sizeof *res);
+    hb_lock lock = HB_LOCK_NONE;
     if (settings_validate(&o->settings, NULL, NULL, err) < 0 ||
-        check_out(o->run_dir, err) < 0)
+        check_out(o->run_dir, err) < 0 || hb_mkdirs(o->run_dir, err) < 0 ||
+        rundir_lock(o->run_dir, "run --cpus", o->log, &lock, err) < 0)
         return -1;
     core_shard *s = calloc((size_t)n, sizeof *s);
     const char **dirs = calloc((size_t)n, sizeof *dirs);
@@ -385,5 +388,6 @@ int cores_run(const campaign_options *o, const int *cpus, int n, campaign_result
     }
     free(s);
     free(dirs);
+    hb_unlock(&lock);
     return rc;
 }

@@ -18,6 +18,9 @@ typedef struct campaign_options {
     int loop, full;               /* KAT: the loop test (kat.h KAT_LOOP_*), the
                                      2^33-bit file */
     int allow_unfit_host;         /* measure even when host checks fail */
+    int core_nowait;              /* refuse, not wait, when another campaign
+                                     of the host measures on this cpu
+                                     (rundir/lock.h) */
     int time_failed;              /* also time instances that failed their
                                      KAT with a MISMATCH */
     int no_independent_check;     /* timed digests recomputed by the same
@@ -25,6 +28,10 @@ typedef struct campaign_options {
                                      one implementation) */
     double timeout_s;             /* per KAT child; 0 = the stage's default */
     const char *const *packages;  /* submission folders */
+    int extend;                   /* PACKAGES may add to the submissions the
+                                     run directory holds (run --add): every
+                                     phase then runs again, finished work
+                                     kept; else another set is refused */
     size_t n_packages;
     const char *shard_costs;      /* shared calibrated-costs file for the
                                      split (costs.h); NULL: equal costs */

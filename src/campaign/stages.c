@@ -75,6 +75,7 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
     k.n_instances = instances->n;
     k.progress = o->progress;
     k.progress_ctx = o->progress_ctx;
+    k.log = o->log;
     return stages_kat_with_rebuilds(&k, n_failed, err);
 }
 

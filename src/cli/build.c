@@ -13,6 +13,7 @@
 #include "compile/build.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/lock.h"
 
 const char hb_summary_build[] = "compile submission packages into instance libraries";
 const char hb_usage_build[] =
@@ -105,6 +106,10 @@ int cmd_build(int argc, char **argv)
         return hb_cli_usage_error("build", "--run-dir DIR is required");
     if (optind >= argc)
         return hb_cli_usage_error("build", "name at least one SUBMISSION folder");
+    if (hb_opt_packages((const char *const *)(argv + optind), (size_t)(argc - optind),
+                        &err) < 0 ||
+        hb_opt_run_dir_writable(opt.run_dir, &err) < 0)
+        return hb_cli_usage_error("build", "%s", err.msg);
     char baseline[PATH_MAX];
     if (hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
                      "libhb_baseline_sm3.so", &err) != 0) {
@@ -116,10 +121,18 @@ int cmd_build(int argc, char **argv)
     opt.baseline_lib = baseline;
     opt.progress = show_progress;
     int failed = 0;
-    if (build_run(&opt, &failed, &err) != 0) {
+    hb_lock lock = HB_LOCK_NONE;
+    int made = !hb_is_dir(opt.run_dir);
+    if (hb_mkdirs(opt.run_dir, &err) != 0 ||
+        rundir_lock(opt.run_dir, "build", stderr, &lock, &err) != 0 ||
+        build_run(&opt, &failed, &err) != 0) {
+        hb_unlock(&lock);
+        if (made) /* a refusal leaves no run directory behind */
+            rundir_unmake(opt.run_dir);
         fprintf(stderr, "hashbench build: %s\n", err.msg);
         return 2;
     }
+    hb_unlock(&lock);
     char path[PATH_MAX];
     json_t *root = NULL;
     if (hb_path_join(path, sizeof path, opt.run_dir, BUILD_JSON, &err) != 0 ||

@@ -20,7 +20,8 @@ const char hb_usage_check[] =
     "SMT off, pinning to the core, the counter's steadiness over short\n"
     "windows, and the load. Each problem is printed with its fix.\n"
     "\n"
-    "  --cpu N   the core measurements will be pinned to (default 0)\n"
+    "  --cpu N   the core measurements will be pinned to (default: the last\n"
+    "            core this process may use, as for run, clock and measure)\n"
     "  --json    print the verdicts as JSON instead\n"
     "\n"
     "Exit status: 0 fit, 1 problems remain, 2 usage error.\n";
@@ -41,7 +42,7 @@ int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {
         HB_OPTION_CPU, {"json", no_argument, NULL, HB_OPT_OWN}, HB_OPTIONS_END};
-    int cpu = 0, as_json = 0, ch;
+    int cpu = hb_opt_default_cpu(), as_json = 0, ch;
     hb_err err;
     hb_opt_start();
     while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {

@@ -22,7 +22,9 @@ const hb_command *hb_cli_find(const char *name);
 /* Prints "usage: ..." of the command to FP. */
 void hb_cli_usage(FILE *fp, const char *name);
 
-/* Prints "hashbench <cmd>: MSG" to stderr and returns 2 (for usage errors). */
+/* Prints "hashbench <cmd>: MSG" to stderr, then one line pointing at the
+ * command's help (not the help itself: the line that matters stays on the
+ * screen), and returns 2 (for usage errors). */
 int hb_cli_usage_error(const char *name, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

@@ -50,7 +50,7 @@ static int parse_args(int argc, char **argv, int *cpu, double *seconds)
 
 int cmd_clock(int argc, char **argv)
 {
-    int cpu = measure_default_cpu();
+    int cpu = hb_opt_default_cpu();
     double seconds = 2.0;
     int rc = parse_args(argc, argv, &cpu, &seconds);
     if (rc)

@@ -8,10 +8,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/fs.h"
 #include "common/json.h"
 #include "ct/ct.h"
 #include "kat/kat.h"
 #include "measure/counter.h"
+#include "rundir/lock.h"
 
 const char hb_summary_ct[] = "look for secret-dependent branches, memory indexes and timing";
 const char hb_usage_ct[] =
@@ -186,7 +188,12 @@ int cmd_ct(int argc, char **argv)
     o.progress = progress;
     o.instance_budget_s = hb_opt_instance_budget(o.run_dir, o.instance_budget_s);
     int found = 0, na = 0;
-    int rc = ct_run(&o, &found, &na, &err);
+    hb_lock lock = HB_LOCK_NONE;
+    int rc = o.run_dir && hb_is_dir(o.run_dir)
+                 ? rundir_lock(o.run_dir, "ct", stderr, &lock, &err) : 0;
+    if (rc == 0)
+        rc = ct_run(&o, &found, &na, &err);
+    hb_unlock(&lock);
     free(names);
     if (rc != 0) {
         fprintf(stderr, "hashbench ct: %s\n", err.msg);

@@ -14,6 +14,8 @@
 #include "kat/kat.h"
 #include "kat/kat_vectors.h"
 #include "kat/manifest.h"
+#include "common/fs.h"
+#include "rundir/lock.h"
 #include "rundir/rundir.h"
 
 const char hb_summary_kat[] = "check every built instance against its known-answer tests";
@@ -56,7 +58,8 @@ const char hb_usage_kat[] =
     "--vectors hashes every record of a CAVP .rsp file (Len/Msg/MD) with LIBRARY\n"
     "and prints 'N passed, M failed'.\n"
     "\n"
-    "Exit status: 0 all passed (or no vectors), 1 some instances failed, 2 error.\n";
+    "Exit status: 0 all passed (some may lack vectors: NOKAT), 1 some instances\n"
+    "failed, or none could be compared (all NOKAT), 2 error.\n";
 
 typedef struct kat_cli {
     const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed;
@@ -242,6 +245,7 @@ static int run_gate(kat_cli *c)
     o.instance_budget_s = hb_opt_instance_budget(c->run_dir, c->instance_budget_s);
     o.jobs = c->jobs;
     o.progress = print_progress;
+    o.log = stderr;
     o.variants_seed = c->variants_seed;
     if (c->instances) {
         names = split_instances(c->instances, &n);
@@ -252,7 +256,16 @@ static int run_gate(kat_cli *c)
         o.instances = names;
         o.n_instances = n;
     }
-    int rc = stages_kat_with_rebuilds(&o, &n_failed, &err);
+    hb_lock lock = HB_LOCK_NONE;
+    if (hb_is_dir(c->run_dir) && hb_opt_run_dir_writable(c->run_dir, &err) < 0) {
+        free(names);
+        return hb_cli_usage_error("kat", "%s", err.msg);
+    }
+    int rc = hb_is_dir(c->run_dir) ? rundir_lock(c->run_dir, "kat", stderr, &lock, &err)
+                                   : 0;
+    if (rc == 0)
+        rc = stages_kat_with_rebuilds(&o, &n_failed, &err);
+    hb_unlock(&lock);
     if (rc != 0) {
         free(names);
         fprintf(stderr, "hashbench kat: %s\n", err.msg);
@@ -264,6 +277,14 @@ static int run_gate(kat_cli *c)
         fprintf(stderr, "hashbench kat: %d instance(s) failed their KATs or group(s) "
                         "of variants do not agree; see the logs under %s/" RUNDIR_KAT "/ and "
                         "%s/kat.json\n", n_failed, c->run_dir, c->run_dir);
+        return 1;
+    }
+    int nokat;
+    if (kat_nothing_compared(c->run_dir, &nokat)) {
+        fprintf(stderr, "hashbench kat: nothing was compared: all %d instance(s) are "
+                "NOKAT (their packages submit no vectors: no Test_Vectors file, no "
+                "kat.sha256), so no implementation is verified; add the vectors to the "
+                "packages and run the KATs again\n", nokat);
         return 1;
     }
     return 0;

@@ -52,8 +52,7 @@ int hb_cli_usage_error(const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n");
-    hb_cli_usage(stderr, name);
+    fprintf(stderr, "\nsee hashbench help %s (or hashbench %s --help)\n", name, name);
     return 2;
 }
 

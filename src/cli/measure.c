@@ -23,7 +23,7 @@ const char hb_usage_measure[] =
     "         [--sizes LIST] [--instances LIST] [--trials N]\n"
     "         [--target-ci PERCENT] [--budget S] [--force] [--time-failed]\n"
     "         [--no-independent-check]\n"
-    "         [--allow-unfit-host]\n"
+    "         [--allow-unfit-host] [--no-wait]\n"
     "\n"
     "Measures every instance of DIR/build.json (library from DIR/kat.json when\n"
     "present) and writes DIR/" RUNDIR_RECORD_PATTERN ". Existing\n"
@@ -47,7 +47,8 @@ const char hb_usage_measure[] =
     "                     reference: the published rule, N trials (default "
     SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS) ") of\n"
     "                     min(20000, max(ceil(1 s / t1), 20)) calls\n"
-    "  --cpu N            core to pin the probe to (default: the last one)\n"
+    "  --cpu N            core to pin the probe to (default: the last usable\n"
+    "                     one, as for check, clock and run)\n"
     "  --sizes LIST       message bytes, comma-separated\n"
     "                     (default " SETTINGS_DEFAULT_SIZES_TEXT ")\n"
     "  --instances LIST   only these instances (Inst or Cand/Inst), comma-separated\n"
@@ -76,13 +77,16 @@ const char hb_usage_measure[] =
     "                     default an instance that fails its KAT is not timed);\n"
     "                     their figures carry the status on every page\n"
     "  --allow-unfit-host measure even when the host check finds problems (they\n"
-    "                     stay recorded in campaign.json)\n";
+    "                     stay recorded in campaign.json)\n"
+    "  --no-wait          refuse, instead of waiting, when another campaign of\n"
+    "                     this host measures on the core\n";
 
 #define MAX_INSTANCES 256
 
 typedef struct measure_cli {
     measure_options o;
     int allow_unfit_host;
+    int no_wait;          /* --no-wait: refuse a core another campaign holds */
     char *inst_buf;
     const char *inst[MAX_INSTANCES];
     char probe[4200];
@@ -104,7 +108,8 @@ static int split_instances(measure_cli *m, const char *list)
     return 0;
 }
 
-enum { OPT_FORCE = HB_OPT_OWN, OPT_TIME_FAILED, OPT_ALLOW_UNFIT, OPT_NO_INDEPENDENT };
+enum { OPT_FORCE = HB_OPT_OWN, OPT_TIME_FAILED, OPT_ALLOW_UNFIT, OPT_NO_INDEPENDENT,
+       OPT_NO_WAIT };
 
 static int parse_args(int argc, char **argv, measure_cli *m)
 {
@@ -115,6 +120,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
         {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
+        {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         HB_OPTIONS_END};
     hb_err err;
     int ch, rc = 0;
@@ -128,6 +134,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
         case OPT_TIME_FAILED: m->o.time_failed = 1; break;
         case OPT_NO_INDEPENDENT: m->o.no_independent_check = 1; break;
         case OPT_ALLOW_UNFIT: m->allow_unfit_host = 1; break;
+        case OPT_NO_WAIT: m->no_wait = 1; break;
         default:
             rc = hb_opt_is_setting(ch) ? hb_opt_setting(ch, optarg, &m->o.settings, &err)
                                        : hb_opt_getopt_error(ch, argv, &err);
@@ -165,6 +172,7 @@ static void campaign_of(const measure_cli *m, campaign_options *c)
     c->run_dir = m->o.run_dir;
     c->cpu = m->o.cpu;
     c->allow_unfit_host = m->allow_unfit_host;
+    c->core_nowait = m->no_wait;
     c->time_failed = m->o.time_failed;
     c->no_independent_check = m->o.no_independent_check;
     c->host_root = "/";
@@ -191,12 +199,16 @@ int cmd_measure(int argc, char **argv)
     }
     m.o.probe_path = m.probe;
     if (m.o.cpu < 0)
-        m.o.cpu = measure_default_cpu() < 0 ? 0 : measure_default_cpu();
+        m.o.cpu = hb_opt_default_cpu();
     if (!hb_is_dir(m.o.run_dir)) {
         free(m.inst_buf);
         fprintf(stderr, "hashbench measure: %s: no such run directory; run hashbench "
                 "build --run-dir %s PACKAGE... first\n", m.o.run_dir, m.o.run_dir);
         return 2;
+    }
+    if (hb_opt_run_dir_writable(m.o.run_dir, &err) < 0) {
+        free(m.inst_buf);
+        return hb_cli_usage_error("measure", "%s", err.msg);
     }
     campaign_options co;
     campaign_result res;

@@ -2,6 +2,8 @@
 #include "cli/options.h"
 #include "measure/planners.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -10,6 +12,9 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "rundir/rundir.h"
+#include <sys/stat.h>
+#include <unistd.h>
+#include "measure/measure.h"
 
 void hb_opt_start(void)
 {
@@ -26,7 +31,24 @@ int hb_opt_getopt_error(int ch, char **argv, hb_err *err)
         snprintf(name, sizeof name, "%s", argv[optind - 1]);
     if (ch == ':')
         return hb_fail(err, "%s needs a value", name);
-    return hb_fail(err, "unknown option '%s'; the options are listed below", name);
+    return hb_fail(err, "unknown option '%s'", name);
+}
+
+/* The CPUs of ALLOWED as a list of ranges ("0-3,6") into OUT. */
+static void allowed_text(const cpu_set_t *allowed, char *out, size_t sz)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE && len + 24 < sz; c++) {
+        if (!CPU_ISSET(c, allowed))
+            continue;
+        int hi = c;
+        while (hi + 1 < CPU_SETSIZE && CPU_ISSET(hi + 1, allowed))
+            hi++;
+        len += (size_t)snprintf(out + len, sz - len, hi > c ? "%s%d-%d" : "%s%d",
+                                len ? "," : "", c, hi);
+        c = hi;
+    }
 }
 
 /* TEXT as a whole number of decimal digits only; -1 when it is not one or
@@ -59,7 +81,79 @@ int hb_opt_cpu(const char *text, int *cpu, hb_err *err)
     if (whole(text, CPU_SETSIZE - 1, &v) < 0)
         return hb_fail(err, "--cpu '%s' is not accepted: give a CPU index, a whole "
                        "number from 0 to %d", text, CPU_SETSIZE - 1);
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && !CPU_ISSET((int)v, &allowed)) {
+        char list[256];
+        allowed_text(&allowed, list, sizeof list);
+        return hb_fail(err, "--cpu %ld is not a CPU this process may run on (it may use "
+                       "%s; see nproc and taskset -p $$): give one of those", v, list);
+    }
     *cpu = (int)v;
+    return 0;
+}
+
+int hb_opt_default_cpu(void)
+{
+    int cpu = measure_default_cpu();
+    return cpu < 0 ? 0 : cpu;
+}
+
+int hb_opt_packages(const char *const *packages, size_t n, hb_err *err)
+{
+    const char *file = NULL;
+    size_t folders = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(packages[i], &st) != 0)
+            return hb_fail(err, "%s: no such submission folder (%s); name the folders "
+                           "of the submission packages", packages[i], strerror(errno));
+        if (S_ISDIR(st.st_mode))
+            folders++;
+        else if (!file)
+            file = packages[i];
+    }
+    /* a plain file a shell glob caught beside the packages (pkgs/README) is
+     * passed over by the build; only files alone are refused */
+    if (n > 0 && folders == 0)
+        return hb_fail(err, "%s: not a folder, and no submission folder is named; a "
+                       "submission is the folder of its package (unpack an archive "
+                       "first)", file);
+    return 0;
+}
+
+int hb_opt_run_dir_writable(const char *dir, hb_err *err)
+{
+    char at[PATH_MAX];
+    struct stat st;
+    if (snprintf(at, sizeof at, "%s", dir) >= (int)sizeof at)
+        return hb_fail(err, "--run-dir %.64s...: the path is too long", dir);
+    /* the run directory, or the nearest folder above it that exists */
+    while (stat(at, &st) != 0) {
+        char *slash = strrchr(at, '/');
+        if (errno != ENOENT && errno != ENOTDIR)
+            return hb_fail(err, "--run-dir %s: %s cannot be read (%s); give another "
+                           "--run-dir", dir, at, strerror(errno));
+        if (!slash) {
+            snprintf(at, sizeof at, ".");
+        } else if (slash == at) {
+            at[1] = '\0';
+        } else {
+            *slash = '\0';
+        }
+    }
+    if (!S_ISDIR(st.st_mode))
+        return hb_fail(err, "--run-dir %s: %s is not a folder; give a --run-dir whose "
+                       "parent folders are folders", dir, at);
+    /* a file made and removed at once: the only sure test (root, read-only
+     * file systems, ACLs) */
+    char probe[PATH_MAX + 64];
+    snprintf(probe, sizeof probe, "%s/.hashbench-write-test.%ld", at, (long)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return hb_fail(err, "--run-dir %s: cannot write in %s (%s); give a --run-dir "
+                       "this user can write", dir, at, strerror(errno));
+    close(fd);
+    unlink(probe);
     return 0;
 }
 

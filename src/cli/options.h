@@ -63,8 +63,25 @@ void hb_opt_start(void);
  * -1. */
 int hb_opt_getopt_error(int ch, char **argv, hb_err *err);
 
-/* --cpu: a CPU index, a whole number from 0 to CPU_SETSIZE - 1. */
+/* --cpu: a CPU index, a whole number from 0 to CPU_SETSIZE - 1, and one of
+ * the CPUs this process may run on (its affinity mask; the message lists
+ * them). */
 int hb_opt_cpu(const char *text, int *cpu, hb_err *err);
+
+/* The core check, clock, measure and run use without --cpu: the last CPU
+ * this process may run on (0 when the mask cannot be read). */
+int hb_opt_default_cpu(void);
+
+/* Each of the N PACKAGES exists, and at least one is a folder (a plain
+ * file a shell glob caught beside them is left to the build, which passes
+ * it over); else -1 with ERR naming the first that does not, or the file.
+ * Checked before anything runs. */
+int hb_opt_packages(const char *const *packages, size_t n, hb_err *err);
+
+/* The run directory DIR can be made and written by this process: DIR, or
+ * the nearest existing folder above it, takes a new file (made and removed
+ * at once). Else -1 with ERR naming the folder and what to do. */
+int hb_opt_run_dir_writable(const char *dir, hb_err *err);
 
 /* --jobs: a whole number from 1 to HB_OPT_JOBS_MAX. NAME is the spelling
  * used in the message ("--jobs", or "-j"). */

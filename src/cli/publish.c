@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include "campaign/publish.h"
+#include "report/sign.h"
 
 const char hb_summary_publish[] = "publish a run directory into a dataset";
 const char hb_usage_publish[] =
@@ -19,16 +20,23 @@ const char hb_usage_publish[] =
     "Refuses when an absolute path would remain.\n"
     "\n"
     "  --system ID   the test system, e.g. x86_1 or arm_1 ([A-Za-z0-9_-])\n"
+    "  --sign KEY    then sign the whole dataset DATA with the Ed25519 private\n"
+    "                key KEY (PEM; openssl genpkey -algorithm ed25519 -out KEY):\n"
+    "                DATA/MANIFEST.sha256 lists every file's SHA-256 and\n"
+    "                DATA/MANIFEST.sha256.sig signs it (hashbench validate\n"
+    "                --key PUB checks both). Without --sign an earlier\n"
+    "                signature of DATA is removed: it would not cover DATA\n"
     "\n"
     "Exit status: 0 published, 2 usage error or refusal.\n";
 
 int cmd_publish(int argc, char **argv)
 {
-    enum { OPT_SYSTEM = HB_OPT_OWN, OPT_DATA };
+    enum { OPT_SYSTEM = HB_OPT_OWN, OPT_DATA, OPT_SIGN };
     static const struct option longopts[] = {
         HB_OPTION_RUN_DIR, {"system", required_argument, NULL, OPT_SYSTEM},
-        {"data", required_argument, NULL, OPT_DATA}, HB_OPTIONS_END};
-    const char *run_dir = NULL, *system = NULL, *data = NULL;
+        {"data", required_argument, NULL, OPT_DATA},
+        {"sign", required_argument, NULL, OPT_SIGN}, HB_OPTIONS_END};
+    const char *run_dir = NULL, *system = NULL, *data = NULL, *key = NULL;
     hb_err err;
     int ch;
     hb_opt_start();
@@ -39,6 +47,8 @@ int cmd_publish(int argc, char **argv)
             system = optarg;
         } else if (ch == OPT_DATA) {
             data = optarg;
+        } else if (ch == OPT_SIGN) {
+            key = optarg;
         } else {
             hb_opt_getopt_error(ch, argv, &err);
             return hb_cli_usage_error("publish", "%s", err.msg);
@@ -56,5 +66,24 @@ int cmd_publish(int argc, char **argv)
     }
     printf("published %s as %s/%s: %d records, %d KAT logs, %d compiler logs\n",
            run_dir, data, system, c.records, c.kat_logs, c.build_logs);
+    /* a signature covers the whole dataset as it now is, or is removed */
+    char fp[SIGN_FINGERPRINT_HEX];
+    int n;
+    if (key && (n = sign_dataset(data, key, fp, &err)) < 0) {
+        int had = sign_remove(data, NULL);
+        fprintf(stderr, "hashbench publish: %s%s\n", err.msg, had > 0 ?
+                " (the dataset's earlier signature was removed: it no longer covers it)"
+                : "");
+        return 2;
+    }
+    if (key) {
+        printf("signed %s: %s lists %d files, %s is its Ed25519 signature; public key "
+               "fingerprint SHA256:%s\n(check with: hashbench validate %s --key PUB)\n",
+               data, SIGN_MANIFEST, n, SIGN_SIGNATURE, fp, data);
+    } else if (sign_remove(data, &err) > 0) {
+        fprintf(stderr, "hashbench publish: %s was signed; its signature no longer "
+                "covers it and was removed: publish with --sign KEY to sign it again\n",
+                data);
+    }
     return 0;
 }

@@ -5,15 +5,21 @@
 #include "cli/cli.h"
 
 #include <limits.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/campaign.h"
+#include "compile/build.h"
 #include "kat/kat.h"
 #include "campaign/cores.h"
 #include "campaign/progress.h"
 #include "campaign/publish.h"
 #include "campaign/table.h"
 #include "common/fs.h"
+#include "common/json.h"
+#include "rundir/lock.h"
+#include "rundir/rundir.h"
 #include "common/walk.h"
 #include "count/count.h"
 #include "ct/ct.h"
@@ -33,7 +39,8 @@ const char hb_usage_run[] =
     "  --run-dir DIR        the run directory (required)\n"
     "  --system ID          test system id recorded in campaign.json\n"
     "                       (default: the machine's architecture)\n"
-    "  --cpu N              core to measure on (default: the last usable one)\n"
+    "  --cpu N              core to measure on (default: the last usable one,\n"
+    "                       as for check, clock and measure)\n"
     "  --cpus LIST          measure on these cores at once (e.g. 0,1 or 2-5):\n"
     "                       core i of the list takes shard i of the instances\n"
     "                       in DIR/cores/cpu<N>, each after a host check of\n"
@@ -66,6 +73,12 @@ const char hb_usage_run[] =
     "                       (hashbench measure --help)\n"
     "  --time-failed        also time instances whose KAT status is MISMATCH\n"
     "                       (not timed by default); their figures carry it\n"
+    "  --add PACKAGE        add PACKAGE to the campaign DIR holds (its other\n"
+    "                       submissions are kept, and need not be named again);\n"
+    "                       without it, other submissions than DIR's are refused\n"
+    "  --no-wait            refuse, instead of waiting, when another campaign\n"
+    "                       of this host measures on the core (DIR is always\n"
+    "                       refused at once while another command uses it)\n"
     "  --allow-unfit-host   measure even when the host check finds problems\n"
     "                       (they stay recorded in campaign.json)\n"
     "  --ct                 then the constant-time stage (hashbench ct) on every\n"
@@ -74,7 +87,8 @@ const char hb_usage_run[] =
     "                       on every instance that passed, at the campaign's\n"
     "                       sizes (about 3 CPU-s per instance at S1-S8)\n"
     "\n"
-    "Exit status: 0 all instances passed, 1 some failed (the campaign still\n"
+    "Exit status: 0 all instances passed (some may lack vectors: NOKAT), 1 some\n"
+    "failed or none could be compared with vectors (all NOKAT; the campaign still\n"
     "completed), 2 usage error or refusal.\n";
 
 /* --cpus LIST, when given. */
@@ -86,8 +100,13 @@ enum { OPT_COUNT = HB_OPT_OWN + 0x80 }; /* after the options below */
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
-    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_INDEPENDENT
+    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_INDEPENDENT,
+    OPT_NO_WAIT, OPT_ADD
 };
+
+/* --add PACKAGE, each given (parse_args sizes the list). */
+static const char **added;
+static size_t n_added;
 
 /* One option; returns 0, or -1 with ERR. */
 static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
@@ -114,6 +133,8 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_NO_INDEPENDENT: o->no_independent_check = 1; break;
     case OPT_CT: want_ct = 1; break;
     case OPT_COUNT: want_count = 1; break;
+    case OPT_NO_WAIT: o->core_nowait = 1; break;
+    case OPT_ADD: added[n_added++] = v; break;
     default: return -1;
     }
     return 0;
@@ -139,11 +160,15 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"ct", no_argument, NULL, OPT_CT},
         {"count", no_argument, NULL, OPT_COUNT},
+        {"no-wait", no_argument, NULL, OPT_NO_WAIT},
+        {"add", required_argument, NULL, OPT_ADD},
         HB_OPTIONS_END};
     hb_err err;
     int ch;
     *subs = calloc((size_t)argc, sizeof **subs);
     *n_subs = 0;
+    added = calloc((size_t)argc, sizeof *added);
+    n_added = 0;
     o->cpu = -1;
     hb_opt_start();
     while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -156,6 +181,10 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         (*subs)[(*n_subs)++] = argv[i];
     if (!o->run_dir)
         return hb_cli_usage_error("run", "--run-dir DIR is required");
+    if (n_added && (cpus_list || o->settings.shard.n > 0))
+        return hb_cli_usage_error("run", "--add extends an unsharded campaign; a "
+                                  "sharded one (--shard, --cpus) keeps its submissions: "
+                                  "start the larger campaign in a new --run-dir");
     if (cpus_list && (o->cpu >= 0 || o->settings.shard.n > 0))
         return hb_cli_usage_error("run", "--cpus gives each core its shard: leave out "
                                   "--cpu and --shard");
@@ -206,6 +235,113 @@ static int find_examples(char ***out, size_t *n)
     return x.n > 0 ? 0 : -1;
 }
 
+/* The submissions of the campaign RUN_DIR holds (campaign.json), or those
+ * given (SUBS), then the ADDED ones: malloc'd copies into *OUT (the caller
+ * frees each and the array). */
+static int with_added(const char *run_dir, const char *const *subs, size_t n_subs,
+                      char ***out, size_t *n, hb_err *err)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL, *stored = NULL;
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_CAMPAIGN_JSON, err) != 0)
+        return -1;
+    if (n_subs == 0 && hb_is_file(path)) {
+        if (hb_json_load(path, &doc, err) < 0)
+            return -1;
+        stored = json_object_get(doc, "submissions");
+    }
+    size_t cap = n_subs + n_added + json_array_size(stored), i;
+    json_t *x;
+    *out = calloc(cap + 1, sizeof **out);
+    *n = 0;
+    if (!*out) {
+        json_decref(doc);
+        return hb_fail(err, "out of memory");
+    }
+    for (i = 0; i < n_subs; i++)
+        (*out)[(*n)++] = strdup(subs[i]);
+    json_array_foreach(stored, i, x)
+        if (json_is_string(x))
+            (*out)[(*n)++] = strdup(json_string_value(x));
+    for (i = 0; i < n_added; i++)
+        (*out)[(*n)++] = strdup(added[i]);
+    json_decref(doc);
+    for (i = 0; i < *n; i++)
+        if (!(*out)[i])
+            return hb_fail(err, "out of memory");
+    return 0;
+}
+
+/* ---- interruption ------------------------------------------------------ */
+
+/* The line an interrupted run prints, made before the campaign starts (a
+ * signal handler may only write it). */
+static char interrupt_line[8192];
+static size_t interrupt_len;
+static pid_t main_pid;
+
+/* Appends ARG to OUT (size SZ, used *LEN), quoted for a POSIX shell when it
+ * holds anything but plain characters. */
+static void append_arg(char *out, size_t sz, size_t *len, const char *arg)
+{
+    int plain = arg[0] != '\0';
+    for (const char *p = arg; *p; p++)
+        plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789-_./,=:+@%", *p) != NULL;
+    int n;
+    if (plain) {
+        n = snprintf(out + *len, sz - *len, " %s", arg);
+    } else {
+        n = snprintf(out + *len, sz - *len, " '");
+        *len += n > 0 && (size_t)n < sz - *len ? (size_t)n : 0;
+        for (const char *p = arg; *p && *len + 8 < sz; p++) {
+            if (*p == '\'')
+                n = snprintf(out + *len, sz - *len, "'\\''");
+            else
+                n = snprintf(out + *len, sz - *len, "%c", *p);
+            *len += n > 0 ? (size_t)n : 0;
+        }
+        n = snprintf(out + *len, sz - *len, "'");
+    }
+    if (n > 0 && (size_t)n < sz - *len)
+        *len += (size_t)n;
+}
+
+static void on_interrupt(int sig)
+{
+    if (getpid() == main_pid) {
+        ssize_t w = write(STDERR_FILENO, interrupt_line, interrupt_len);
+        (void)w;
+        rundir_lock_clear_on_signal(); /* ended cleanly: no stale holder */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* SIGINT and SIGTERM print what is kept in O->run_dir and the command that
+ * resumes (ARGV, as given), then end the process as the signal would. */
+static void catch_interrupts(const campaign_options *o, int argc, char **argv)
+{
+    size_t len = 0;
+    int n = snprintf(interrupt_line, sizeof interrupt_line,
+                     "\nhashbench run: interrupted; kept in %s: the finished phases, the "
+                     "build, the KAT results and every finished record (one under way is "
+                     "measured again; the interleaved planner's rounds continue from its "
+                     "journal); resume with:\n  hashbench run", o->run_dir);
+    len = n > 0 ? (size_t)n : 0;
+    for (int i = 1; i < argc && len + 16 < sizeof interrupt_line; i++)
+        append_arg(interrupt_line, sizeof interrupt_line - 2, &len, argv[i]);
+    interrupt_line[len++] = '\n';
+    interrupt_len = len;
+    main_pid = getpid();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static void print_outcome(const campaign_options *o, const campaign_result *r)
 {
     hb_err terr;
@@ -224,6 +360,11 @@ static void print_outcome(const campaign_options *o, const campaign_result *r)
     if (r->host_problems)
         fprintf(stderr, "host problems recorded: %d (campaign.json "
                 "host_checks)\n", r->host_problems);
+    int nokat;
+    if (kat_nothing_compared(o->run_dir, &nokat))
+        fprintf(stderr, "KAT: nothing was compared: all %d instance(s) are NOKAT (their "
+                "packages submit no vectors), so no implementation is verified; add "
+                "the vectors (Test_Vectors or kat.sha256) and run again\n", nokat);
 }
 
 int cmd_run(int argc, char **argv)
@@ -235,7 +376,17 @@ int cmd_run(int argc, char **argv)
     char **examples = NULL;
     size_t n_examples = 0;
     int rc = parse_args(argc, argv, &o, &subs, &n_subs);
-    if (rc == 0 && n_subs == 0 && find_examples(&examples, &n_examples) < 0)
+    if (rc == 0 && n_added) {
+        /* the campaign's submissions (as given, or as DIR holds them) and
+         * the added ones; kept in EXAMPLES, freed with them */
+        hb_err xerr;
+        if (hb_opt_packages(added, n_added, &xerr) < 0 ||
+            with_added(o.run_dir, subs, n_subs, &examples, &n_examples, &xerr) < 0)
+            rc = hb_cli_usage_error("run", "%s", xerr.msg);
+        n_subs = 0;
+        o.extend = 1;
+    }
+    if (rc == 0 && n_subs == 0 && !o.extend && find_examples(&examples, &n_examples) < 0)
         rc = hb_cli_usage_error("run", "no submission given and no bundled "
                                 "examples found in %s/examples; name the "
                                 "submission folders", HB_SOURCE_DIR);
@@ -255,6 +406,17 @@ int cmd_run(int argc, char **argv)
             return hb_cli_usage_error("run", "%s", cerr.msg);
         }
     }
+    /* the submissions and the run directory, before anything runs */
+    hb_err aerr;
+    if (build_check_compiler(o.cc, &aerr) < 0 ||
+        (n_subs && hb_opt_packages(subs, n_subs, &aerr) < 0) ||
+        hb_opt_run_dir_writable(o.run_dir, &aerr) < 0) {
+        for (size_t i = 0; i < n_examples; i++)
+            free(examples[i]);
+        free(examples);
+        free(subs);
+        return hb_cli_usage_error("run", "%s", aerr.msg);
+    }
     char probe[PATH_MAX + 32], baseline[PATH_MAX + 32];
     hb_err perr;
     if (hb_path_join(probe, sizeof probe, hb_cli_exe_dir, "hashbench-probe", &perr) < 0 ||
@@ -272,7 +434,7 @@ int cmd_run(int argc, char **argv)
     o.probe_path = probe;
     o.baseline_lib = hb_is_file(baseline) ? baseline : NULL;
     if (o.cpu < 0)
-        o.cpu = measure_default_cpu() < 0 ? 0 : measure_default_cpu();
+        o.cpu = hb_opt_default_cpu();
     o.host_root = "/";
     o.log = stderr;
     campaign_progress prog;
@@ -280,6 +442,7 @@ int cmd_run(int argc, char **argv)
     o.progress = campaign_progress_fn;
     o.progress_ctx = &prog;
 
+    catch_interrupts(&o, argc, argv);
     /* both filled before any use: a stage that fails without a message
      * still prints a defined one */
     campaign_result r;
@@ -297,7 +460,11 @@ int cmd_run(int argc, char **argv)
         co.progress = o.progress;
         co.progress_ctx = o.progress_ctx;
         campaign_progress_init(&prog, stderr, -1);
-        rc = ct_run(&co, &found, &na, &err);
+        hb_lock lock = HB_LOCK_NONE;
+        rc = rundir_lock(o.run_dir, "run --ct", stderr, &lock, &err);
+        if (rc == 0)
+            rc = ct_run(&co, &found, &na, &err);
+        hb_unlock(&lock);
         campaign_progress_end(&prog);
         if (rc == 0)
             fprintf(stderr, "constant-time stage: %d instance(s) with findings, %d not "
@@ -327,7 +494,10 @@ int cmd_run(int argc, char **argv)
         free(examples[i]);
     free(examples);
     free(subs);
+    free(added);
     if (rc < 0)
         return 2;
-    return r.build_failed || r.kat_failed || r.measure_failed ? 1 : 0;
+    int nokat;
+    return r.build_failed || r.kat_failed || r.measure_failed ||
+                   kat_nothing_compared(o.run_dir, &nokat) ? 1 : 0;
 }

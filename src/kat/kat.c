@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat_instance.h"
@@ -33,22 +34,34 @@ static int safe_name(const char *s)
     return s[0] && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
 }
 
+/* What the entry's file list checked beyond KAT_2_12 and KAT_2_23. */
+static void checked_extras(const json_t *entry, int *loop, int *full)
+{
+    size_t i;
+    json_t *f;
+    *loop = *full = 0;
+    json_array_foreach(json_object_get(entry, "files"), i, f) {
+        *loop |= strncmp(hb_json_str(f, "name"), "KAT_Loop_", 9) == 0;
+        *full |= strncmp(hb_json_str(f, "name"), "KAT_2_33_", 9) == 0;
+    }
+}
+
 /* 1 when the entry's file list is what the options ask for BUILD, and it
- * names the same submitted files as not checked. */
+ * names the same submitted files as not checked; 2 when the entry checked
+ * more than the options ask (KAT_Loop where they skip it, KAT_2_33 without
+ * --full): a verdict a weaker check never replaces. */
 static int files_match_options(const json_t *entry, const json_t *build,
                                const kat_options *o)
 {
-    int loop = 0, full = 0;
-    size_t i;
-    json_t *f;
-    json_array_foreach(json_object_get(entry, "files"), i, f) {
-        loop |= strncmp(hb_json_str(f, "name"), "KAT_Loop_", 9) == 0;
-        full |= strncmp(hb_json_str(f, "name"), "KAT_2_33_", 9) == 0;
-    }
+    int loop, full;
+    checked_extras(entry, &loop, &full);
+    int want_loop = kat_instance_runs_loop(build, o->loop), want_full = !!o->full;
+    if (loop >= want_loop && full >= want_full && (loop > want_loop || full > want_full))
+        return 2;
     json_t *unchecked = kat_instance_not_checked(build, o->loop, o->full);
     int same = json_equal(unchecked, json_object_get(entry, "not_checked"));
     json_decref(unchecked);
-    return same && loop == kat_instance_runs_loop(build, o->loop) && full == !!o->full;
+    return same && loop == want_loop && full == want_full;
 }
 
 /* 1 when the submitted vectors of every compared file of ENTRY are still
@@ -62,7 +75,8 @@ static int vectors_unchanged(const json_t *entry, const json_t *build)
         const char *verdict = hb_json_str(f, "verdict");
         const char *was = hb_json_str(f, "expected_sha256");
         char now[HB_SHA256_HEX];
-        if (strcmp(verdict, "PASS") && strcmp(verdict, "MISMATCH") && strcmp(verdict, "NOKAT"))
+        if (strcmp(verdict, "PASS") && strcmp(verdict, "MISMATCH") && strcmp(verdict, "NOKAT") &&
+            strcmp(verdict, KAT_BADVECTORS))
             continue; /* not compared: the library failed first */
         int rc = kat_instance_expected(build, hb_json_str(f, "name"), now);
         if (rc < 0 || (rc == 0 && was[0]) || (rc == 1 && strcmp(now, was) != 0))
@@ -71,7 +85,8 @@ static int vectors_unchanged(const json_t *entry, const json_t *build)
     return 1;
 }
 
-/* 1 when OLD (kat.json) still stands for BUILD (build.json) under O. */
+/* 1 when OLD (kat.json) still stands for BUILD (build.json) under O; 2
+ * when it stands and checked more than O asks (files_match_options). */
 static int reusable(const json_t *old, const json_t *build, const kat_options *o)
 {
     const char *want = hb_json_str(build, "library_sha256");
@@ -80,8 +95,31 @@ static int reusable(const json_t *old, const json_t *build, const kat_options *o
         return 0;
     const char *had = json_is_object(guide) ? hb_json_str(guide, "library_sha256")
                                             : hb_json_str(old, "library_sha256");
-    return strcmp(had, want) == 0 && files_match_options(old, build, o) &&
-           vectors_unchanged(old, build);
+    int match = strcmp(had, want) == 0 ? files_match_options(old, build, o) : 0;
+    return match && vectors_unchanged(old, build) ? match : 0;
+}
+
+/* Says (on O->log) that the verdict ENTRY of a stronger check is kept
+ * although O asks for less, naming the run that made it. */
+static void say_kept(const kat_options *o, const json_t *entry)
+{
+    int loop, full;
+    checked_extras(entry, &loop, &full);
+    const char *utc = hb_json_str(entry, "tested_utc");
+    if (!o->log)
+        return;
+    if (o->progress)
+        o->progress(o->progress_ctx, NULL, 0, 0);
+    fprintf(o->log, "kat %s/%s: kept the verdict %s of the run of %s, which also "
+            "checked %s%s%s; this run asks for less (%s), and a weaker check never "
+            "replaces a verdict (it is checked again when the library or its "
+            "vectors change)\n",
+            hb_json_str(entry, "candidate"), hb_json_str(entry, "instance"),
+            hb_json_str(entry, "status"), utc[0] ? utc : "an earlier session",
+            loop ? "KAT_Loop" : "", loop && full ? " and " : "", full ? "KAT_2_33" : "",
+            loop && o->loop == KAT_LOOP_NEVER ? "--no-loop" : loop ? "no KAT_Loop"
+                                                                  : "no --full");
+    fflush(o->log);
 }
 
 static json_t *baseline_entry(const json_t *b)
@@ -129,12 +167,14 @@ static json_t *guide_summary(const json_t *g)
 
 /* 1 when the KAT result FIRST of guide build B calls for the fallback of
  * SPEC §2: a guide build that neither passes nor lacks vectors is rebuilt
- * once with the harness-default flags and tested again; not when the
- * instance's wall budget stopped it (rundir/ibudget.h): nothing is left
- * to test the rebuild with. */
+ * once with the harness-default flags and tested again; not for
+ * BADVECTORS (other flags cannot repair a malformed submitted file), nor
+ * when the instance's wall budget stopped it (rundir/ibudget.h): nothing
+ * is left to test the rebuild with. */
 static int wants_fallback(const json_t *b, const json_t *first)
 {
     return first && kat_status_failed(hb_json_str(first, "status")) &&
+           strcmp(hb_json_str(first, "status"), KAT_BADVECTORS) != 0 &&
            !ibudget_stopped(hb_json_str(first, "reason")) &&
            !json_is_object(json_object_get(first, "guide")) &&
            strcmp(hb_json_str(b, "status"), "BUILT") == 0 &&
@@ -275,6 +315,7 @@ static int prepare_instance(const kat_options *o, const json_t *list, const json
 {
     const char *cand = hb_json_str(b, "candidate"), *inst = hb_json_str(b, "instance");
     size_t idx;
+    int kept;
     *entry_out = NULL;
     if (!safe_name(cand) || !safe_name(inst))
         return hb_fail(err, "%s/build.json: candidate '%s' / instance '%s' is not "
@@ -295,8 +336,10 @@ static int prepare_instance(const kat_options *o, const json_t *list, const json
     } else if (strcmp(hb_json_str(b, "status"), "BUILT") != 0) {
         if (kat_find_entry(arr, cand, inst, &idx)) /* an older library's result */
             json_array_remove(arr, idx);
-    } else if (reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) {
+    } else if ((kept = reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) != 0) {
         *entry_out = json_array_get(arr, idx);
+        if (kept == 2)
+            say_kept(o, *entry_out);
     } else {
         return ENTRY_TEST;
     }
@@ -492,8 +535,12 @@ typedef struct kat_pass {
 static int settle(kat_pass *p, json_t *entry, int stored, hb_err *err)
 {
     json_t *arr = json_object_get(p->kat, "instances");
-    if (entry && !stored)
+    if (entry && !stored) {
+        char now[32];
+        hb_utc_now(now, sizeof now); /* which run made the verdict */
+        json_object_set_new(entry, "tested_utc", json_string(now));
         store(arr, json_incref(entry));
+    }
     order_like_build(arr, p->list);
     hb_sandbox_record(p->kat);
     if (entry && kat_status_failed(hb_json_str(entry, "status")))
@@ -708,4 +755,27 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
     json_decref(build);
     json_decref(kat);
     return rc;
+}
+
+int kat_nothing_compared(const char *run_dir, int *n_nokat)
+{
+    char path[PATH_MAX];
+    json_t *kat = NULL, *e;
+    hb_err ignored;
+    size_t i;
+    int tested = 0, nokat = 0;
+    *n_nokat = 0;
+    if (rundir_path(path, sizeof path, run_dir, KAT_JSON, &ignored) != 0 ||
+        !hb_is_file(path) || hb_json_load(path, &kat, &ignored) != 0)
+        return 0;
+    json_array_foreach(json_object_get(kat, "instances"), i, e) {
+        const char *st = hb_json_str(e, "status");
+        if (strcmp(st, "BASELINE") == 0)
+            continue;
+        tested++;
+        nokat += strcmp(st, "NOKAT") == 0;
+    }
+    json_decref(kat);
+    *n_nokat = nokat;
+    return tested > 0 && nokat == tested;
 }

@@ -8,7 +8,10 @@
  * build stage makes and records it in build.json (build_harness_default),
  * and the next kat_run tests it; the library every later stage uses is
  * rundir_instance_library's. Resumable: an instance already in kat.json with the same library,
- * the same KAT files and the same submitted vectors is kept. Instances are
+ * the same KAT files and the same submitted vectors is kept, and so is one
+ * whose files checked more than the options ask (a KAT_Loop or KAT_2_33
+ * verdict is never replaced by a weaker check; each entry's "tested_utc"
+ * says when it was made). Instances are
  * tested side by side (kat_options.jobs at once, each in a forked worker
  * whose library runs in its own sandboxed runners); kat.json, the logs and
  * the verdicts are the same whatever the number of jobs. Then the variants
@@ -16,6 +19,7 @@
 #ifndef HB_KAT_KAT_H
 #define HB_KAT_KAT_H
 
+#include <stdio.h>
 #include <jansson.h>
 #include "common/err.h"
 #include "rundir/rundir.h"
@@ -47,6 +51,10 @@ typedef struct kat_options {
                                         digits); NULL: drawn with getrandom */
     hb_progress_fn progress;         /* may be NULL */
     void *progress_ctx;
+    FILE *log;                       /* may be NULL: says when a verdict of a
+                                        stronger check (KAT_Loop, KAT_2_33)
+                                        is kept although these options ask
+                                        for less */
 } kat_options;
 
 /* Runs the KAT stage. *n_failed gets the number of selected instances whose
@@ -69,6 +77,12 @@ int kat_rebuilds_wanted(const kat_options *opt, strlist *out, hb_err *err);
  * why. A status without files (BASELINE, an old entry) is the status alone;
  * "not tested" for a NULL entry. */
 void kat_status_text(const json_t *entry, char *buf, size_t bufsz);
+
+/* 1 when the KAT stage of RUN_DIR compared nothing: kat.json holds at
+ * least one tested instance (the baseline aside) and every one of them is
+ * NOKAT (no submitted vectors); *N_NOKAT gets their number. 0 otherwise,
+ * also when kat.json cannot be read. */
+int kat_nothing_compared(const char *run_dir, int *n_nokat);
 
 /* The number of cores this process may use (its affinity mask), at least
  * 1: the default number of KAT jobs. */

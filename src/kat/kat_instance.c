@@ -267,7 +267,7 @@ typedef struct file_result {
     char source[PATH_MAX];  /* for the log */
     int has_diff;
     unsigned long long diff_len;
-    char detail[HB_ERR_MAX + 64];
+    char detail[HB_ERR_MAX + 256];
 } file_result;
 
 static void compare_one(const expectations *x, const plan *p, int i, const char *gen_sha,
@@ -280,8 +280,18 @@ static void compare_one(const expectations *x, const plan *p, int i, const char 
     memset(f, 0, sizeof f[0]);
     if (text) {
         kat_cmp c;
+        char sha[HB_SHA256_HEX];
         f->from = "file";
         snprintf(f->source, sizeof f->source, "%s", text + strlen(x->package) + 1);
+        /* the submitted file alone first: a malformed one is the package's
+         * fault, not the implementation's */
+        if (kat_file_sha256(text, sha, &err) != 0) {
+            f->verdict = KAT_BADVECTORS;
+            snprintf(f->detail, sizeof f->detail, "%s: the vector file is malformed (as "
+                     "submitted; nothing was compared with it): repair or replace it",
+                     err.msg);
+            return;
+        }
         if (kat_compare_files(p->paths[i], text, &c, &err) != 0) {
             f->verdict = "MISMATCH";
             snprintf(f->detail, sizeof f->detail, "%s", err.msg);
@@ -293,8 +303,9 @@ static void compare_one(const expectations *x, const plan *p, int i, const char 
         f->diff_len = c.first_diff_msg_len;
         snprintf(f->detail, sizeof f->detail, "%s", c.detail);
     } else if (x->manifest_error[0]) {
-        f->verdict = "MISMATCH";
-        snprintf(f->detail, sizeof f->detail, "%s", x->manifest_error);
+        f->verdict = KAT_BADVECTORS;
+        snprintf(f->detail, sizeof f->detail, "%s (the submitted manifest is malformed; "
+                 "nothing was compared with it)", x->manifest_error);
     } else if (m) {
         f->from = "manifest";
         snprintf(f->source, sizeof f->source, "%s line %ld", KAT_MANIFEST_NAME, m->line);
@@ -319,6 +330,13 @@ static const char *aggregate(const plan *p, const file_result *f, char *reason, 
         }
         pass += strcmp(f[i].verdict, "PASS") == 0;
     }
+    /* a malformed submitted file: the package's vectors, not the
+     * implementation, fail (no flag fallback is tried for it) */
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(f[i].verdict, KAT_BADVECTORS) == 0) {
+            snprintf(reason, rsz, "%s", f[i].detail);
+            return KAT_BADVECTORS;
+        }
     if (pass == 0) {
         snprintf(reason, rsz, "no submitted vectors for this instance (Test_Vector "
                  "folder or %s); texts generated, nothing compared", KAT_MANIFEST_NAME);
@@ -377,9 +395,14 @@ static void log_file_line(FILE *fp, const plan *p, int i, const child_report *re
 static json_t *file_json(const plan *p, int i, const child_report *rep, const file_result *f)
 {
     int done = i < rep->n_done;
-    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
+    /* the generated file's own SHA-256, as sha256sum prints it (what outside
+     * references quote), beside the canonical-text one */
+    char plain[HB_SHA256_HEX];
+    int have_plain = done && hb_sha256_file_hex(p->paths[i], plain, NULL) == 0;
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:s, s:o, s:o, s:o}",
         "name", p->names[i],
         "generated_sha256", done ? json_string(rep->sha256[i]) : json_null(),
+        "generated_file_sha256", have_plain ? json_string(plain) : json_null(),
         "expected_sha256", f->expected[0] ? json_string(f->expected) : json_null(),
         "expected_from", f->from ? json_string(f->from) : json_null(),
         "verdict", f->verdict,

@@ -48,6 +48,11 @@ json_t *kat_instance_not_checked(const json_t *build, int loop, int full);
  * submitted vectors include KAT_Loop. */
 int kat_instance_runs_loop(const json_t *build, int loop);
 
+/* The status (and file verdict) of submitted vectors that cannot be read
+ * as KAT text or a manifest: the submission's fault, named file:line in
+ * the reason; no flag fallback is tried for it. */
+#define KAT_BADVECTORS "BADVECTORS"
+
 /* 1 when STATUS is one of the failure statuses (neither PASS, NOKAT nor
  * BASELINE). */
 int kat_status_failed(const char *status);

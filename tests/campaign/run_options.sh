@@ -5,13 +5,15 @@
 # Every case names a submission that does not exist, so a value wrongly
 # accepted ends the run at once (on that submission) instead of starting a
 # campaign. The wording of the messages is not checked, only that they
-# name the option (on their first line: the usage that follows names them all).
+# name the option on their first line, and that a second line points at the
+# help instead of printing it.
 # GAPS lists the cases `run` does not refuse up front yet (they reach the
 # host check and make the run directory): each is expected to fail the
 # check, and one that passes fails the test until it is taken out of GAPS.
 # Needs HB_BUILD_DIR (with hashbench).
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
+SRC="${HB_SOURCE_DIR:?}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-run-options.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/../checks.sh"
@@ -30,7 +32,8 @@ case_() {
     [ -e "$T/run" ] && made=yes
     name=$opt
     [ "$opt" = --planner ] && name=--plan # an alias, named as the option it stands for
-    if [ $rc -eq 2 ] && head -n 1 "$T/out" | grep -qF -- "$name" && [ $made = no ]; then
+    if [ $rc -eq 2 ] && head -n 1 "$T/out" | grep -qF -- "$name" && [ $made = no ] &&
+        [ "$(wc -l <"$T/out")" -eq 2 ]; then
         refused=1
     else
         refused=0
@@ -109,5 +112,53 @@ done
 rc=$?
 [ $rc -eq 2 ] && grep -qF -- "--run-dir" "$T/out" && ok "run without --run-dir refused naming it" ||
     { bad "run without --run-dir: exit $rc"; head -3 "$T/out"; }
+
+# Arguments checked before anything runs (exit 2, no host check printed,
+# nothing made): a CPU outside this process's affinity mask, a submission
+# that is missing or not a folder, a run directory that cannot be written.
+NOTMINE=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)) + 1)')
+MINE=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+: >"$T/a-file"
+# refused_first NAME NEEDLE CMD...: exit 2, NEEDLE on the first line, then
+# only a line pointing at the command's help (not the help itself), no
+# host check, $T/run not made
+refused_first() {
+    name=$1 needle=$2
+    shift 2
+    rm -rf "$T/run"
+    "$@" >"$T/out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && head -n 1 "$T/out" | grep -qF -- "$needle" &&
+        ! grep -q "^host check (CPU\|^host: \|^  PROBLEM  \|^  ok       " "$T/out" && [ ! -e "$T/run" ] &&
+        [ "$(wc -l <"$T/out")" -eq 2 ] && tail -n 1 "$T/out" | grep -q "^see hashbench help "; then
+        ok "$name: refused first (exit 2, naming '$needle')"
+    else
+        bad "$name: exit $rc, run directory made: $([ -e "$T/run" ] && echo yes || echo no), output:"
+        head -5 "$T/out"
+    fi
+}
+refused_first "run --cpu $NOTMINE" "--cpu $NOTMINE" "$B" run --run-dir "$T/run" --cpu "$NOTMINE" "$SRC/examples/SM3"
+refused_first "check --cpu $NOTMINE" "--cpu $NOTMINE" "$B" check --cpu "$NOTMINE"
+refused_first "clock --cpu $NOTMINE" "--cpu $NOTMINE" "$B" clock --cpu "$NOTMINE"
+refused_first "run with a missing submission" "$T/no-such-package" "$B" run --run-dir "$T/run" "$SRC/examples/SM3" "$T/no-such-package"
+refused_first "run with only a file as submission" "$T/a-file: not a folder" "$B" run --run-dir "$T/run" "$T/a-file"
+refused_first "build with a missing submission" "$T/no-such-package" "$B" build --run-dir "$T/run" "$T/no-such-package"
+refused_first "run under a file" "--run-dir $T/a-file/run" "$B" run --run-dir "$T/a-file/run" "$SRC/examples/SM3"
+refused_first "run in a folder nobody can write" "--run-dir /proc/hb-run" "$B" run --run-dir /proc/hb-run "$SRC/examples/SM3"
+refused_first "build in a folder nobody can write" "--run-dir /proc/hb-run" "$B" build --run-dir /proc/hb-run "$SRC/examples/SM3"
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir -p "$T/ro"
+    chmod 555 "$T/ro"
+    refused_first "run in a read-only folder" "--run-dir $T/ro/run" "$B" run --run-dir "$T/ro/run" "$SRC/examples/SM3"
+    chmod 755 "$T/ro"
+fi
+# check, clock and run use the same core without --cpu, and say which
+"$B" check --json >"$T/check.json" 2>/dev/null
+cpu=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cpu"])' "$T/check.json" 2>/dev/null)
+[ "$cpu" = "$MINE" ] && ok "check takes CPU $MINE by default, the last usable one as run does" ||
+    bad "check's default CPU is '$cpu', run's is $MINE"
+"$B" check >"$T/check.txt" 2>/dev/null
+grep -q "checking CPU $MINE" "$T/check.txt" && ok "check says which CPU it checks" ||
+    { bad "check does not say 'checking CPU $MINE'"; head -2 "$T/check.txt"; }
 
 checks_summary

@@ -47,3 +47,24 @@ set_tests_properties(test_campaign_run_options PROPERTIES COST 10)
 # The planning settings: defaults, ranges, JSON form, and a campaign.json
 # with a setting out of range refused, naming it, before anything is written.
 hb_add_test(test_settings SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_settings.c)
+# One campaign per run directory and per core: the locks and the refusal of
+# other submissions.
+add_test(NAME test_campaign_run_lock
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_lock.sh)
+set_tests_properties(test_campaign_run_lock PROPERTIES TIMEOUT 120 COST 10
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Signed datasets: publish --sign, validate --key and every kind of edit.
+add_test(NAME test_dataset_sign
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/sign_e2e.sh)
+set_tests_properties(test_dataset_sign PROPERTIES TIMEOUT 120 COST 8
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Ctrl-C and SIGTERM: what is kept, the command that resumes, and the resume.
+add_test(NAME test_campaign_interrupt
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/interrupt_e2e.sh)
+set_tests_properties(test_campaign_interrupt PROPERTIES TIMEOUT 300 COST 20
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# A campaign in which nothing could be compared is not called passed.
+add_test(NAME test_campaign_nokat
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/nokat_e2e.sh)
+set_tests_properties(test_campaign_nokat PROPERTIES TIMEOUT 120 COST 5
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

@@ -27,10 +27,25 @@ static void test_cpu(void **state)
     }
     assert_int_equal(hb_opt_cpu("0", &cpu, &err), 0);
     assert_int_equal(cpu, 0);
+    /* the last CPU of the affinity mask is accepted, one past it refused
+     * naming the CPUs this process may use */
+    cpu_set_t mine;
+    assert_int_equal(sched_getaffinity(0, sizeof mine, &mine), 0);
+    int top = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &mine))
+            top = c;
     char last[16];
-    snprintf(last, sizeof last, "%d", CPU_SETSIZE - 1);
+    snprintf(last, sizeof last, "%d", top);
     assert_int_equal(hb_opt_cpu(last, &cpu, &err), 0);
-    assert_int_equal(cpu, CPU_SETSIZE - 1);
+    assert_int_equal(cpu, top);
+    assert_int_equal(hb_opt_default_cpu(), top);
+    if (top + 1 < CPU_SETSIZE) {
+        snprintf(last, sizeof last, "%d", top + 1);
+        assert_int_equal(hb_opt_cpu(last, &cpu, &err), -1);
+        assert_non_null(strstr(err.msg, "not a CPU this process may run on"));
+        assert_int_equal(cpu, top);
+    }
 }
 
 static void test_jobs_timeout(void **state)

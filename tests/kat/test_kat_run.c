@@ -67,12 +67,16 @@ static void canonical_sha(const char *path, char hex[HB_SHA256_HEX])
     free(text);
 }
 
+/* Where run_kat's stage writes its lines (NULL: nowhere). */
+static FILE *kat_log;
+
 static int run_kat(const char *run, int loop, double timeout, const char *const *only,
                    int n_only, int *n_failed)
 {
     kat_options o = {0};
     hb_err err;
     o.run_dir = run;
+    o.log = kat_log;
     o.loop = loop;
     o.timeout_s = timeout;
     o.instances = only;
@@ -360,6 +364,25 @@ static void test_loop_when_submitted(void **state)
     assert_int_equal(json_array_size(json_object_get(e, "files")), 3);
     kat_status_text(e, text, sizeof text);
     assert_string_equal(text, "PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full)");
+    /* each generated file's plain SHA-256 (what sha256sum prints), computed
+     * here with OpenSSL over the file's bytes */
+    size_t fi;
+    json_t *fe;
+    json_array_foreach(json_object_get(e, "files"), fi, fe) {
+        char gp[4096], *bytes = NULL, hex[HB_SHA256_HEX];
+        size_t blen = 0;
+        unsigned char md[32];
+        unsigned int mdlen = 0;
+        snprintf(gp, sizeof gp, "%s/kat/fx/Good/%s", run,
+                 json_string_value(json_object_get(fe, "name")));
+        assert_int_equal(hb_read_file(gp, &bytes, &blen, &(hb_err){{0}}), 0);
+        assert_int_equal(EVP_Digest(bytes, blen, md, &mdlen, EVP_sha256(), NULL), 1);
+        free(bytes);
+        for (unsigned int k = 0; k < mdlen; k++)
+            snprintf(hex + 2 * k, 3, "%02x", md[k]);
+        assert_string_equal(json_string_value(json_object_get(fe, "generated_file_sha256")),
+                            hex);
+    }
     const char *log_sha = json_string_value(json_object_get(e, "log_sha256"));
     char keep[HB_SHA256_HEX];
     snprintf(keep, sizeof keep, "%s", log_sha);
@@ -367,16 +390,59 @@ static void test_loop_when_submitted(void **state)
     snprintf(p, sizeof p, "%s/kat/fx/Good.log", run);
     assert_true(kt_contains(p, "\nKAT_2_33_Good.txt not checked: needs --full\n"));
 
+    /* a weaker check (--no-loop) keeps the verdict that checked KAT_Loop,
+     * and says so, naming the run that made it */
+    e = kt_kat_entry(run, "fx", "Good");
+    char made[64];
+    snprintf(made, sizeof made, "%s", json_string_value(json_object_get(e, "tested_utc")));
+    json_decref(e);
+    assert_true(made[0] != '\0');
+    char said[4096];
+    snprintf(said, sizeof said, "%s/said.txt", root);
+    kat_log = fopen(said, "w");
+    assert_non_null(kat_log);
+    assert_int_equal(run_kat(run, KAT_LOOP_NEVER, 60, NULL, 0, &failed), 0);
+    fclose(kat_log);
+    kat_log = NULL;
+    e = kt_kat_entry(run, "fx", "Good");
+    assert_int_equal(json_array_size(json_object_get(e, "files")), 3);
+    kat_status_text(e, text, sizeof text);
+    assert_string_equal(text, "PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full)");
+    assert_string_equal(json_string_value(json_object_get(e, "log_sha256")), keep);
+    assert_string_equal(json_string_value(json_object_get(e, "tested_utc")), made);
+    json_decref(e);
+    assert_false(kt_contains(p, "skipped with --no-loop"));
+    char line2[256];
+    snprintf(line2, sizeof line2, "kat fx/Good: kept the verdict PASS of the run of %s, "
+             "which also checked KAT_Loop; this run asks for less (--no-loop)", made);
+    assert_true(kt_contains(said, line2));
+
+    /* a stronger check replaces a weaker verdict: --no-loop first, then
+     * the submitted KAT_Loop */
+    char run2[1024];
+    sub(run2, sizeof run2, "loop2");
+    assert_int_equal(hb_mkdirs(run2, &(hb_err){{0}}), 0);
+    b = kt_build_new();
+    fx_lib(p, sizeof p, "good");
+    kt_build_add(b, run2, "fx", "Good", 256, p, pkg, "harness-default");
+    kt_build_save(b, run2);
+    json_decref(b);
+    snprintf(run, sizeof run, "%s", run2);
+    snprintf(p, sizeof p, "%s/kat/fx/Good.log", run);
     assert_int_equal(run_kat(run, KAT_LOOP_NEVER, 60, NULL, 0, &failed), 0);
     e = kt_kat_entry(run, "fx", "Good");
     assert_int_equal(json_array_size(json_object_get(e, "files")), 2);
     kat_status_text(e, text, sizeof text);
     assert_string_equal(text, "PASS (2_12, 2_23; Loop not checked: skipped with --no-loop; "
                               "2_33 not checked: needs --full)");
-    assert_string_not_equal(json_string_value(json_object_get(e, "log_sha256")), keep);
     json_decref(e);
     assert_true(kt_contains(p, "\nKAT_Loop_Good.txt not checked: skipped with --no-loop\n"));
     assert_true(kt_contains(p, "procedure: SPEC 3 official KAT (KAT_2_12 KAT_2_23)"));
+    assert_int_equal(run_kat(run, KAT_LOOP_SUBMITTED, 60, NULL, 0, &failed), 0);
+    e = kt_kat_entry(run, "fx", "Good");
+    assert_int_equal(json_array_size(json_object_get(e, "files")), 3);
+    json_decref(e);
+    assert_int_equal(run_kat(run, KAT_LOOP_NEVER, 60, NULL, 0, &failed), 0);
 
     /* unchanged options keep the result */
     e = kt_kat_entry(run, "fx", "Good");
@@ -566,7 +632,7 @@ static void drop_times(json_t *doc)
             drop_times(v);
     json_object_foreach_safe(doc, tmp, key, v) {
         if (!strcmp(key, "seconds") || !strcmp(key, "cpu_seconds") ||
-            !strcmp(key, "log_sha256"))
+            !strcmp(key, "log_sha256") || !strcmp(key, "tested_utc"))
             json_object_del(doc, key);
         else
             drop_times(v);

@@ -127,7 +127,7 @@ expect build-missing-source-new 2 "hashbench.ini:6: " "fix the path"
 # nothing but what the kat command writes has changed.
 kat_logged() {
   log=$C/R/kat/SM3/SM3.log
-  if grep -q "^NOTE .*$2" "$log" && grep -q '^RESULT SM3 SM3 MISMATCH$' "$log"; then
+  if grep -q "^NOTE .*$2" "$log" && grep -q '^RESULT SM3 SM3 BADVECTORS$' "$log"; then
     ok "$1: the KAT log names the file and line"
   else
     bad "$1: the KAT log does not name the file and line"
@@ -154,8 +154,15 @@ snap "$C/R" >"$C/R.snap"
 run kat-truncated "$B" kat --run-dir "$C/R" --no-loop
 expect kat-truncated 1 "Test_Vectors/KAT_2_12_SM3.txt:7: " \
     "replace it with a complete copy" "$KAT_OTHER"
-grep -q '^MISMATCH .*SM3/SM3 ' "$T/kat-truncated.log" &&
-    ok "kat-truncated: the instance's verdict is MISMATCH" || bad "kat-truncated: no MISMATCH line"
+grep -q '^BADVECTORS .*SM3/SM3 ' "$T/kat-truncated.log" &&
+    ok "kat-truncated: the instance's verdict is BADVECTORS, not a MISMATCH of the implementation" ||
+    bad "kat-truncated: no BADVECTORS line"
+grep -q 'Test_Vectors/KAT_2_12_SM3.txt:7: .*the vector file is malformed' "$T/kat-truncated.log" &&
+    ok "kat-truncated: says the vector file is malformed, naming file:line" ||
+    bad "kat-truncated: does not say the vector file is malformed"
+[ ! -e "$C/R/lib/SM3/harness-default" ] && ! grep -q harness_default "$C/R/build.json" &&
+    ok "kat-truncated: no harness-default rebuild is tried for bad vectors" ||
+    bad "kat-truncated: a harness-default rebuild was made for bad vectors"
 kat_logged kat-truncated 'Test_Vectors/KAT_2_12_SM3.txt:7: file ends inside the record'
 
 # ---- 3. kat.sha256 with a bad digest line ----
@@ -168,6 +175,10 @@ run kat-manifest "$B" kat --run-dir "$C/R" --no-loop
 expect kat-manifest 1 "kat.sha256:2: " "repair the line" "$KAT_OTHER"
 grep -q "is not a SHA-256 (64 hex digits)" "$T/kat-manifest.log" &&
     ok "kat-manifest: says what is wrong" || bad "kat-manifest: does not say what is wrong"
+grep -q '^BADVECTORS .*SM3/SM3 ' "$T/kat-manifest.log" &&
+    ok "kat-manifest: the instance's verdict is BADVECTORS" || bad "kat-manifest: no BADVECTORS line"
+[ ! -e "$C/R/lib/SM3/harness-default" ] &&
+    ok "kat-manifest: no harness-default rebuild" || bad "kat-manifest: a harness-default rebuild was made"
 kat_logged kat-manifest 'kat.sha256:2: '
 
 # ---- a published dataset and its site, for cases 4 and 5 ----
@@ -176,7 +187,7 @@ campaign "$C"
 "$B" publish --run-dir "$C/R" --system x86_1 --data "$C/data" >"$C/publish.log" 2>&1 &&
     "$B" report "$C/data" --out "$C/site" >"$C/report.log" 2>&1 ||
     { echo "FAILED: publish or report"; cat "$C/publish.log" "$C/report.log"; exit 1; }
-VALIDATE_OTHER='^validate: [0-9]+ records, [0-9]+ KAT logs, [0-9]+ compiler logs, [0-9]+ pages checked; [0-9]+ problems?$'
+VALIDATE_OTHER='^validate: [0-9]+ records, [0-9]+ KAT logs, [0-9]+ compiler logs, [0-9]+ pages checked; [0-9]+ problems?$|^signature: '
 
 # dataset_case NAME DATA NEEDLE FIX VALIDATE_RC: validate DATA, report DATA
 # into a new folder and into an existing site; nothing may change.

@@ -1026,7 +1026,7 @@ static void check_validate(campaign *c, char **why)
 static const char *const volatile_keys[] = {
     "trials", "derived", "plan", "environment", "disturbed", "disturbed_retries",
     "memory", "probe_command", "verification", "seconds", "cpu_seconds", "log_sha256",
-    "kat_log_sha256", "compiler", "compiler_version", NULL};
+    "kat_log_sha256", "compiler", "compiler_version", "tested_utc", NULL};
 
 static int is_volatile(const char *key)
 {

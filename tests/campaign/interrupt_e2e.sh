@@ -1,0 +1,82 @@
+#!/bin/sh
+# Interrupting a campaign (ctest: test_campaign_interrupt): SIGINT to the
+# whole process group (as Ctrl-C sends it) during the build and KAT, and
+# during the measurement once its journal exists, and SIGTERM to hashbench
+# alone: each time one line says what is kept and the command that resumes,
+# the process ends by the signal, and that command, run as printed, resumes
+# (saying, in the measurement, that it continues from its journal) and ends
+# with every record of the campaign.
+# Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR; setsid.
+set -u
+B="${HB_BUILD_DIR:?}/hashbench"
+SRC="${HB_SOURCE_DIR:?}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/hb-interrupt.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/../checks.sh"
+HB_LOCK_DIR="$T/locks"
+export HB_LOCK_DIR
+mkdir -p "$HB_LOCK_DIR"
+PATH="$HB_BUILD_DIR:$PATH" # the printed command names `hashbench`
+export PATH
+
+# interrupt NAME SIGNAL GROUP WAITFOR: starts the campaign in DIR $T/NAME, in a
+# session of its own, waits until the file WAITFOR (below DIR) exists (or
+# 1 s when WAITFOR is "-"), sends SIGNAL to the group (GROUP=1) or to
+# hashbench alone, and checks the line and the exit; then resumes with the
+# printed command.
+interrupt() {
+    name=$1 sig=$2 group=$3 waitfor=$4
+    d="$T/$name"
+    setsid "$B" run --run-dir "$d" --sizes 64,1024,4096 --budget 0.3 --target-ci 1 \
+        --allow-unfit-host --no-loop --cpu 0 "$SRC/examples/SM3" "$SRC/examples/SHA2" \
+        >"$T/$name.log" 2>&1 &
+    pid=$!
+    w=0
+    if [ "$waitfor" = - ]; then
+        sleep 1
+    else
+        while [ ! -e "$d/$waitfor" ] && kill -0 $pid 2>/dev/null && [ $w -lt 1200 ]; do
+            sleep 0.02
+            w=$((w + 1))
+        done
+    fi
+    if [ "$group" = 1 ]; then kill -"$sig" -$pid 2>/dev/null; else kill -"$sig" $pid 2>/dev/null; fi
+    wait $pid
+    rc=$?
+    want=130
+    [ "$sig" = TERM ] && want=143
+    if [ $rc -eq $want ] && grep -q "^hashbench run: interrupted; kept in $d: " "$T/$name.log"; then
+        ok "$name: SIG$sig ends the run (exit $rc) with a line saying what is kept"
+    else
+        bad "$name: SIG$sig: exit $rc (want $want)"; tail -5 "$T/$name.log"
+    fi
+    [ ! -s "$d/.hashbench.lock" ] && ok "$name: the run directory's lock file names no holder after SIG$sig" ||
+        bad "$name: the lock file still names a holder: $(cat "$d/.hashbench.lock")"
+    cmd=$(grep -A1 "resume with:" "$T/$name.log" | tail -n 1)
+    case "$cmd" in
+        "  hashbench run "*) ok "$name: the resume command is printed: $(echo "$cmd" | cut -c1-60)..." ;;
+        *) bad "$name: no resume command printed"; tail -3 "$T/$name.log" ;;
+    esac
+    eval "$cmd" >"$T/$name.resume.log" 2>&1
+    rc=$?
+    n=$(find "$d/records" -name '*.json' | wc -l)
+    if [ $rc -le 1 ] && [ "$n" -eq "$NREC" ]; then
+        ok "$name: the printed command resumes the campaign to its end ($n records)"
+    else
+        bad "$name: resume exit $rc, $n records (want $NREC)"; tail -5 "$T/$name.resume.log"
+    fi
+}
+
+# the number of records of the campaign, uninterrupted
+"$B" run --run-dir "$T/ref" --sizes 64,1024,4096 --budget 0.3 --target-ci 1 --allow-unfit-host \
+    --no-loop --cpu 0 "$SRC/examples/SM3" "$SRC/examples/SHA2" >"$T/ref.log" 2>&1
+NREC=$(find "$T/ref/records" -name '*.json' | wc -l)
+[ "$NREC" -ge 6 ] && ok "uninterrupted campaign: $NREC records" || bad "uninterrupted campaign: $NREC records"
+
+interrupt build INT 1 -
+interrupt measure INT 1 measure-journal.json
+grep -q "measure: continuing from its journal .*: round [0-9]* was the last finished, [0-9]* trials of [0-9]* cells kept" \
+    "$T/measure.resume.log" && ok "the resumed measurement says it continues from its journal, and where" ||
+    { bad "the resumed measurement does not say where it continues"; grep measure "$T/measure.resume.log" | head -5; }
+interrupt term TERM 0 records
+checks_summary

@@ -1,0 +1,115 @@
+#!/bin/sh
+# Signed datasets (ctest: test_dataset_sign): a campaign published with
+# `publish --sign KEY` (an Ed25519 key made here with openssl genpkey)
+# validates with `validate --key PUB`, and each kind of edit is caught and
+# named: a host fact in campaign.json, a disturbed trial of a record, a
+# compiler log, a file added, a file removed, the manifest itself, a page
+# of the site (with --site), and a key that is not the signer's. A dataset
+# republished without --sign loses its stale signature; republished with it,
+# it validates again. The signature also verifies with openssl alone.
+# Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR; openssl, python3.
+set -u
+B="${HB_BUILD_DIR:?}/hashbench"
+SRC="${HB_SOURCE_DIR:?}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/hb-sign.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/../checks.sh"
+HB_LOCK_DIR="$T/locks"
+export HB_LOCK_DIR
+mkdir -p "$HB_LOCK_DIR"
+
+openssl genpkey -algorithm ed25519 -out "$T/key.pem" 2>/dev/null &&
+    openssl pkey -in "$T/key.pem" -pubout -out "$T/key.pub.pem" &&
+    openssl genpkey -algorithm ed25519 -out "$T/other.pem" 2>/dev/null &&
+    openssl pkey -in "$T/other.pem" -pubout -out "$T/other.pub.pem" ||
+    { bad "openssl cannot make Ed25519 keys"; checks_summary; exit 1; }
+
+"$B" run --run-dir "$T/run" --sizes 64 --budget 0.3 --target-ci 5 --allow-unfit-host \
+    --no-loop "$SRC/examples/SM3" >"$T/run.log" 2>&1
+rc=$?
+[ $rc -le 1 ] || { bad "campaign exit $rc"; tail -3 "$T/run.log"; checks_summary; exit 1; }
+"$B" publish --run-dir "$T/run" --system x86_1 --data "$T/D" --sign "$T/key.pem" >"$T/pub.log" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$T/D/MANIFEST.sha256" ] && [ -s "$T/D/MANIFEST.sha256.sig" ] &&
+    grep -q "fingerprint SHA256:[0-9a-f]\{64\}" "$T/pub.log"; then
+    ok "publish --sign writes the manifest and its signature, naming the key's fingerprint"
+else
+    bad "publish --sign: exit $rc"; cat "$T/pub.log"
+fi
+"$B" report "$T/D" --out "$T/SITE" >/dev/null 2>&1 || bad "report of the signed dataset failed"
+"$B" validate "$T/D" --site "$T/SITE" --key "$T/key.pub.pem" >"$T/v.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "every file is what was signed" "$T/v.log" &&
+    ok "the signed dataset validates with its key" || { bad "validate --key: exit $rc"; cat "$T/v.log"; }
+openssl pkeyutl -verify -pubin -inkey "$T/key.pub.pem" -rawin -in "$T/D/MANIFEST.sha256" \
+    -sigfile "$T/D/MANIFEST.sha256.sig" >/dev/null 2>&1 &&
+    ok "the signature verifies with openssl pkeyutl" || bad "openssl pkeyutl does not verify the signature"
+(cd "$T/D" && sha256sum -c --quiet MANIFEST.sha256) >/dev/null 2>&1 &&
+    ok "the manifest checks with sha256sum -c" || bad "sha256sum -c fails on the manifest"
+
+# edited NAME SCRIPT EXPECT: a copy of the dataset edited by SCRIPT (run in
+# it) must fail validate --key with a line matching EXPECT
+edited() {
+    name=$1 script=$2 expect=$3
+    rm -rf "$T/E"
+    cp -r "$T/D" "$T/E"
+    (cd "$T/E" && eval "$script")
+    "$B" validate "$T/E" --key "$T/key.pub.pem" >"$T/e.log" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ] && grep -q "$expect" "$T/e.log"; then
+        ok "$name is caught: $(grep -m1 "$expect" "$T/e.log" | cut -c1-100)"
+    else
+        bad "$name: validate --key exit $rc, no line matching '$expect'"; cat "$T/e.log"
+    fi
+}
+edited "a host fact (governor)" \
+    "python3 -c \"import json; p='x86_1/campaign.json'; d=json.load(open(p)); d['environment']['start']['governor']='performance'; json.dump(d, open(p, 'w'), indent=2)\"" \
+    "x86_1/campaign.json: changed since the dataset was signed"
+edited "a disturbed trial" \
+    "python3 -c \"import json, glob; p=sorted(glob.glob('x86_1/records/SM3/*.json'))[0]; d=json.load(open(p)); d['trials'][0]['disturbed']=True; d['trials'][0]['ticks']+=1; json.dump(d, open(p, 'w'), indent=2)\"" \
+    "x86_1/records/SM3/SM3__hash_64.json: changed since"
+edited "a compiler log" \
+    "f=\$(find x86_1/logs -type f | head -1); echo 'edited' >>\"\$f\"" \
+    "x86_1/logs/.*: changed since"
+edited "an added file" "echo extra >x86_1/records/SM3/notes.txt" \
+    "x86_1/records/SM3/notes.txt: added since the dataset was signed"
+edited "a removed file" "rm x86_1/kat.json" "x86_1/kat.json: removed since the dataset was signed"
+edited "an edited manifest" \
+    "echo extra >x86_1/notes.txt; echo \"\$(sha256sum <x86_1/notes.txt | cut -c1-64)  x86_1/notes.txt\" >>MANIFEST.sha256" \
+    "MANIFEST.sha256: the signature MANIFEST.sha256.sig does not verify"
+# a page: the site regenerated from the signed dataset differs
+cp -r "$T/SITE" "$T/SITE2"
+page=$(find "$T/SITE2" -name '*.html' | head -1)
+echo '<p>edited</p>' >>"$page"
+"$B" validate "$T/D" --site "$T/SITE2" --key "$T/key.pub.pem" >"$T/p.log" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "differs from the page regenerated" "$T/p.log" &&
+    ok "an edited page is caught against the signed dataset" || { bad "edited page: exit $rc"; cat "$T/p.log"; }
+# another key
+"$B" validate "$T/D" --key "$T/other.pub.pem" >"$T/o.log" 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "does not verify with" "$T/o.log" &&
+    ok "another key does not verify the signature" || { bad "other key: exit $rc"; cat "$T/o.log"; }
+# a private key where the public one is wanted, a missing key: exit 2
+"$B" validate "$T/D" --key "$T/nokey.pem" >"$T/k.log" 2>&1
+[ $? -eq 2 ] && grep -q "nokey.pem" "$T/k.log" && ok "a missing key file is refused naming it" ||
+    { bad "missing key"; cat "$T/k.log"; }
+
+# republishing without --sign removes the stale signature; with it, signs anew
+"$B" publish --run-dir "$T/run" --system x86_1 --data "$T/D" >"$T/pub2.log" 2>&1
+if [ ! -e "$T/D/MANIFEST.sha256" ] && [ ! -e "$T/D/MANIFEST.sha256.sig" ] &&
+    grep -q "signature no longer covers it and was removed" "$T/pub2.log"; then
+    ok "republishing without --sign removes the stale signature and says so"
+else
+    bad "republish without --sign"; cat "$T/pub2.log"; ls "$T/D"
+fi
+"$B" validate "$T/D" >"$T/u.log" 2>&1
+grep -q "the dataset is unsigned" "$T/u.log" && ok "validate without a key says the dataset is unsigned" ||
+    { bad "unsigned not said"; cat "$T/u.log"; }
+"$B" publish --run-dir "$T/run" --system arm_1 --data "$T/D" --sign "$T/key.pem" >/dev/null 2>&1
+"$B" validate "$T/D" --key "$T/key.pub.pem" >"$T/v2.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "arm_1/campaign.json" "$T/D/MANIFEST.sha256" && grep -q "x86_1/campaign.json" "$T/D/MANIFEST.sha256" &&
+    ok "a second system published with --sign: both systems signed, and it validates" ||
+    { bad "second system: exit $rc"; cat "$T/v2.log"; }
+checks_summary
