@@ -2,10 +2,11 @@
 # baseline libraries for AArch64 Linux on an x86-64 Debian machine:
 #   cmake -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake -S . -B build-aarch64
 # It uses Debian's cross compiler (aarch64-linux-gnu-gcc) and the arm64
-# builds of jansson, libelf, md4c, OpenSSL and expat installed through multiarch
-# (scripts/cross-deps.sh installs all of them). pkg-config is pointed at the
-# arm64 .pc files only, so an x86-64 library can never be picked up by
-# mistake. The test suite is off by default (cmocka is not needed here);
+# builds of jansson, libelf, md4c, OpenSSL, libseccomp, expat and libcsv
+# installed through multiarch (scripts/cross-deps.sh installs all of them).
+# pkg-config is pointed at the arm64 .pc files only, and libcsv (no .pc
+# file) is searched in the arm64 library folder, so an x86-64 library can
+# never be picked up by mistake. The test suite is off by default (cmocka is not needed here);
 # when qemu-aarch64 is installed, CMake runs cross-built programs through it.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)

@@ -11,7 +11,7 @@
 set -eu
 
 HOST_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user qemu-user-binfmt cmake pkg-config make"
-ARM_PKGS="libjansson-dev:arm64 libelf-dev:arm64 libssl-dev:arm64 libmd4c-dev:arm64 libmd4c-html0-dev:arm64 libseccomp-dev:arm64 libexpat1-dev:arm64"
+ARM_PKGS="libjansson-dev:arm64 libelf-dev:arm64 libssl-dev:arm64 libmd4c-dev:arm64 libmd4c-html0-dev:arm64 libseccomp-dev:arm64 libexpat1-dev:arm64 libcsv-dev:arm64"
 
 CHECK_ONLY=0
 case "${1:-}" in

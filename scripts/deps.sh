@@ -4,7 +4,7 @@
 # adds what the test suite uses (vectors, cmocka, browser, cross tools, and
 # Slurm with munge for the one-node cluster of tests/campaign/slurm_e2e.sh).
 set -eu
-DEMO="build-essential cmake pkg-config libssl-dev libjansson-dev libelf-dev libmd4c-dev libmd4c-html0-dev bubblewrap libseccomp-dev valgrind libexpat1-dev"
+DEMO="build-essential cmake pkg-config libssl-dev libjansson-dev libelf-dev libmd4c-dev libmd4c-html0-dev bubblewrap libseccomp-dev valgrind libexpat1-dev libcsv-dev"
 TEST="$DEMO libcmocka-dev python3-cryptography-vectors clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user chromium procps python3 slurm-wlm munge"
 case "${1:-demo}" in
   demo) WANT=$DEMO ;;

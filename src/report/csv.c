@@ -1,139 +1,156 @@
-/* RFC 4180 CSV reading: see csv.h. No Debian package of this system offers
- * a C CSV reader, so this is the small state machine the RFC describes. */
+/* RFC 4180 CSV reading: see csv.h. Debian's libcsv (libcsv-dev) does the
+ * parsing, in strict mode and with no trimming of spaces; this module feeds
+ * it the text one line at a time, so that it knows the line each record
+ * starts on and the line of a malformed character (libcsv's callbacks give
+ * no position), copies the fields into a csv_table, and turns libcsv's
+ * errors into messages that name FILE:LINE. */
 #include "report/csv.h"
 
+#include <csv.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct buf {
-    char *s;
-    size_t n, cap;
-} buf;
+typedef struct reader {
+    csv_table *t;
+    csv_row row;     /* the record being read; row.line is 0 until it starts */
+    long line;       /* the line being fed to libcsv */
+    long field_line; /* the line the next field starts on; 0: the record's */
+    int nomem;
+} reader;
 
-static int put(buf *b, char c)
+/* RFC 4180: spaces belong to the field (libcsv trims them by default). */
+static int no_space(unsigned char c)
 {
-    if (b->n + 1 >= b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 64;
-        char *g = realloc(b->s, cap);
-        if (!g)
-            return -1;
-        b->s = g;
-        b->cap = cap;
-    }
-    b->s[b->n++] = c;
-    b->s[b->n] = '\0';
+    (void)c;
     return 0;
 }
 
-static int end_field(csv_row *row, buf *b)
+static void free_row(csv_row *row)
 {
-    char **g = realloc(row->field, (row->n + 1) * sizeof *g);
-    if (!g)
-        return -1;
-    row->field = g;
-    row->field[row->n] = strdup(b->s ? b->s : "");
-    if (!row->field[row->n])
-        return -1;
-    row->n++;
-    b->n = 0;
-    if (b->s)
-        b->s[0] = '\0';
-    return 0;
-}
-
-static int end_row(csv_table *t, csv_row *row)
-{
-    /* a line holding nothing is no record */
-    if (row->n == 1 && !row->field[0][0]) {
-        free(row->field[0]);
-        free(row->field);
-    } else {
-        csv_row *g = realloc(t->rows, (t->n + 1) * sizeof *g);
-        if (!g)
-            return -1;
-        t->rows = g;
-        t->rows[t->n++] = *row;
-    }
+    for (size_t k = 0; k < row->n; k++)
+        free(row->field[k]);
+    free(row->field);
     memset(row, 0, sizeof *row);
-    return 0;
 }
 
-int csv_parse(const char *text, size_t len, const char *file, csv_table *t, hb_err *err)
+/* libcsv's field callback: S holds N bytes, not NUL-terminated. */
+static void on_field(void *s, size_t n, void *data)
 {
-    buf b = {0};
-    csv_row row = {0};
-    long line = 1, quote_line = 0;
-    int quoted = 0, after_quote = 0, rc = 0;
+    reader *r = data;
+    if (r->nomem)
+        return;
+    if (!r->row.line) /* a record after a lone CR, within the line */
+        r->row.line = r->line;
+    char **g = realloc(r->row.field, (r->row.n + 1) * sizeof *g);
+    char *f = g ? malloc(n + 1) : NULL;
+    if (g)
+        r->row.field = g;
+    if (!f) {
+        r->nomem = 1;
+        return;
+    }
+    if (n)
+        memcpy(f, s, n);
+    f[n] = '\0';
+    r->row.field[r->row.n++] = f;
+    r->field_line = r->line;
+}
+
+/* libcsv's record callback (C is the terminator, or -1 at the text's end). */
+static void on_record(int c, void *data)
+{
+    reader *r = data;
+    (void)c;
+    if (r->nomem)
+        return;
+    /* a line holding nothing is no record */
+    if (r->row.n == 0 || (r->row.n == 1 && !r->row.field[0][0])) {
+        free_row(&r->row);
+    } else {
+        csv_row *g = realloc(r->t->rows, (r->t->n + 1) * sizeof *g);
+        if (!g) {
+            r->nomem = 1;
+            return;
+        }
+        r->t->rows = g;
+        r->t->rows[r->t->n++] = r->row;
+        memset(&r->row, 0, sizeof r->row);
+    }
+    r->field_line = 0;
+}
+
+static int blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != '\r' && s[i] != '\n')
+            return 0;
+    return 1;
+}
+
+/* The message for libcsv's strict-mode stop at character C of LINE: in
+ * strict mode it stops only on a quote inside an unquoted field and on a
+ * character other than a comma or line end after a closing quote. */
+static int parse_error(struct csv_parser *p, char c, const char *file, long line,
+                       hb_err *err)
+{
+    if (csv_error(p) != CSV_EPARSE)
+        return hb_fail_at(err, file, line, "%s", csv_strerror(csv_error(p)));
+    if (c == '"')
+        return hb_fail_at(err, file, line, "a quote inside an unquoted field; quote the "
+                          "whole field and write \"\" for the quote");
+    return hb_fail_at(err, file, line, "'%c' after a closing quote; a quoted field "
+                      "ends at a comma or the line's end (write \"\" for a quote)", c);
+}
+
+int csv_table_read(const char *text, size_t len, const char *file, csv_table *t,
+                   hb_err *err)
+{
+    struct csv_parser p;
+    reader r = {.t = t, .line = 0};
+    int rc = 0;
     memset(t, 0, sizeof *t);
-    row.line = 1;
-    for (size_t i = 0; i < len && rc == 0; i++) {
-        char c = text[i];
-        if (c == '\0') {
-            rc = hb_fail_at(err, file, line, "a NUL byte; save the file as text (CSV)");
+    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0)
+        return hb_fail(err, "%s: cannot start the CSV parser", file);
+    csv_set_space_func(&p, no_space);
+    for (size_t at = 0; at < len && rc == 0 && !r.nomem;) {
+        const char *s = text + at;
+        const char *nl = memchr(s, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - s) + 1 : len - at;
+        r.line++;
+        if (memchr(s, '\0', n)) {
+            rc = hb_fail_at(err, file, r.line, "a NUL byte; save the file as text (CSV)");
             break;
         }
-        if (quoted) {
-            if (c == '"' && i + 1 < len && text[i + 1] == '"') {
-                rc = put(&b, '"');
-                i++;
-            } else if (c == '"') {
-                quoted = 0;
-                after_quote = 1;
-            } else {
-                line += c == '\n';
-                rc = put(&b, c);
-            }
-            continue;
-        }
-        if (c == ',') {
-            rc = end_field(&row, &b);
-            after_quote = 0;
-        } else if (c == '\n' || (c == '\r' && i + 1 < len && text[i + 1] == '\n')) {
-            i += c == '\r';
-            rc = end_field(&row, &b);
-            if (rc == 0)
-                rc = end_row(t, &row);
-            row.line = ++line;
-            after_quote = 0;
-        } else if (after_quote) {
-            rc = hb_fail_at(err, file, line, "'%c' after a closing quote; a quoted field "
-                            "ends at a comma or the line's end (write \"\" for a quote)", c);
-        } else if (c == '"' && b.n == 0) {
-            quoted = 1;
-            quote_line = line;
-        } else if (c == '"') {
-            rc = hb_fail_at(err, file, line, "a quote inside an unquoted field; quote the "
-                            "whole field and write \"\" for the quote");
-        } else {
-            rc = put(&b, c);
-        }
+        if (!r.row.line && !blank(s, n))
+            r.row.line = r.line;
+        size_t done = csv_parse(&p, s, n, on_field, on_record, &r);
+        if (done < n && !r.nomem)
+            rc = parse_error(&p, s[done], file, r.line, err);
+        at += n;
     }
-    if (rc == 0 && quoted)
-        rc = hb_fail_at(err, file, quote_line, "a quoted field is never closed; add the "
-                        "closing quote");
-    if (rc == 0 && (b.n > 0 || row.n > 0)) {
-        rc = end_field(&row, &b);
-        if (rc == 0)
-            rc = end_row(t, &row);
+    if (rc == 0 && !r.nomem && csv_fini(&p, on_field, on_record, &r) != 0) {
+        /* CSV_STRICT_FINI: the last field opened a quote and never closed it;
+         * in strict mode that quote is the field's first character */
+        long open = r.field_line ? r.field_line : r.row.line ? r.row.line : r.line;
+        if (csv_error(&p) == CSV_EPARSE)
+            rc = hb_fail_at(err, file, open, "a quoted field is never closed; add the "
+                            "closing quote");
+        else
+            rc = hb_fail_at(err, file, open, "%s", csv_strerror(csv_error(&p)));
     }
-    if (rc != 0 && err && !err->msg[0])
-        hb_fail(err, "%s: out of memory", file);
-    free(b.s);
-    for (size_t k = 0; k < row.n; k++)
-        free(row.field[k]);
-    free(row.field);
+    if (rc == 0 && r.nomem)
+        rc = hb_fail(err, "%s: out of memory", file);
+    csv_free(&p);
+    free_row(&r.row);
     if (rc != 0)
-        csv_free(t);
+        csv_table_free(t);
     return rc ? -1 : 0;
 }
 
-void csv_free(csv_table *t)
+void csv_table_free(csv_table *t)
 {
-    for (size_t i = 0; i < t->n; i++) {
-        for (size_t k = 0; k < t->rows[i].n; k++)
-            free(t->rows[i].field[k]);
-        free(t->rows[i].field);
-    }
+    for (size_t i = 0; i < t->n; i++)
+        free_row(&t->rows[i]);
     free(t->rows);
     memset(t, 0, sizeof *t);
 }

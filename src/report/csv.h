@@ -1,7 +1,8 @@
 /* A reader of RFC 4180 CSV text (comma-separated, fields optionally in
  * double quotes with "" for a quote, CRLF or LF line ends), for the files
- * users hand to hashbench: self-assessments and exports to validate. Each
- * record keeps the line it starts on, so that errors name FILE:LINE. */
+ * users hand to hashbench: self-assessments and exports to validate. Debian's
+ * libcsv parses; each record keeps the line it starts on, so that errors
+ * name FILE:LINE. The names avoid libcsv's own (csv_parse, csv_free). */
 #ifndef HB_REPORT_CSV_H
 #define HB_REPORT_CSV_H
 
@@ -20,11 +21,16 @@ typedef struct csv_table {
 } csv_table;
 
 /* Parses TEXT (LEN bytes; FILE names it in messages) into T. Empty lines
- * are skipped. Fails with FILE:LINE on a quote that is never closed, a
- * character after a closing quote other than a comma or line end, or a NUL
- * byte. Release with csv_free. */
-int csv_parse(const char *text, size_t len, const char *file, csv_table *t, hb_err *err);
-void csv_free(csv_table *t);
+ * are skipped; spaces are kept; a CR alone also ends a record (lines are
+ * counted by LF). Fails with FILE:LINE on a quote inside an unquoted field,
+ * a character after a closing quote other than a comma or line end, a NUL
+ * byte (the line of each), or a quote that is never closed (the line it
+ * opens on); T is then empty. Release with csv_table_free. */
+int csv_table_read(const char *text, size_t len, const char *file, csv_table *t,
+                   hb_err *err);
+
+/* Frees T's rows and fields and empties it (T itself is the caller's). */
+void csv_table_free(csv_table *t);
 
 /* The index of the field named NAME in ROW (exact match), or -1. */
 int csv_column(const csv_row *row, const char *name);

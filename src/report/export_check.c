@@ -140,7 +140,7 @@ static void csv_value(xctx *x, const char *where, const csv_row *row, int col,
 static int check_csv(xctx *x, const char *text, size_t len, hb_err *err)
 {
     csv_table t;
-    if (csv_parse(text, len, x->path, &t, err) < 0)
+    if (csv_table_read(text, len, x->path, &t, err) < 0)
         return -1;
     int rc = 0;
     const csv_row *h = t.n ? &t.rows[0] : NULL;
@@ -185,7 +185,7 @@ static int check_csv(xctx *x, const char *text, size_t len, hb_err *err)
                 csv_value(x, where, row, c, csv_paired[k], pv[k], r->file);
         }
     }
-    csv_free(&t);
+    csv_table_free(&t);
     return rc;
 }
 

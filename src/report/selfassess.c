@@ -103,7 +103,7 @@ static int set_clock(sa_file *f, double v, double prec, const char *where, long 
 static int load_csv(sa_file *f, const char *text, size_t len, hb_err *err)
 {
     csv_table t;
-    if (csv_parse(text, len, f->path, &t, err) < 0)
+    if (csv_table_read(text, len, f->path, &t, err) < 0)
         return -1;
     int rc = 0;
     if (t.n == 0)
@@ -176,7 +176,7 @@ static int load_csv(sa_file *f, const char *text, size_t len, hb_err *err)
                                 "the column names it)", metric_keys[m], s);
         }
     }
-    csv_free(&t);
+    csv_table_free(&t);
     return rc;
 }
 

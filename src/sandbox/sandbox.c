@@ -161,15 +161,15 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
                                   SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
         if (rc == 0)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
-                                  SCMP_A2(SCMP_CMP_EQ, MADV_MERGEABLE));
+                                  SCMP_A2(SCMP_CMP_EQ, MADV_MERGEABLE, 0));
         /* a task may switch off every counter attached to it, whoever
          * opened it: not the one hashbench holds on a session */
         if (rc == 0)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
-                                  SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_DISABLE));
+                                  SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_DISABLE, 0));
         if (rc == 0)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
-                                  SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_ENABLE));
+                                  SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_ENABLE, 0));
     }
     if (rc != 0) {
         seccomp_release(ctx);

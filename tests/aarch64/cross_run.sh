@@ -60,6 +60,7 @@ command -v $TRIPLET-gcc >/dev/null || skip "$TRIPLET-gcc is not installed"
 for pc in jansson libelf md4c-html libcrypto; do
   [ -f /usr/lib/$TRIPLET/pkgconfig/$pc.pc ] || skip "the arm64 $pc library is not installed"
 done
+[ -e /usr/lib/$TRIPLET/libcsv.so ] || skip "the arm64 libcsv library is not installed"
 [ -e /lib/ld-linux-aarch64.so.1 ] || skip "the arm64 C library (libc6:arm64) is not installed"
 grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null ||
   skip "qemu-aarch64 is not registered with binfmt_misc (the emulated hashbench starts the AArch64 probe as a child)"

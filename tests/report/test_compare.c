@@ -448,7 +448,7 @@ static void test_csv_reader(void **state)
     const char text[] = "a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\n\n\"two\nlines\",2,3";
     csv_table t;
     hb_err err = {{0}};
-    if (csv_parse(text, sizeof text - 1, "t.csv", &t, &err) != 0)
+    if (csv_table_read(text, sizeof text - 1, "t.csv", &t, &err) != 0)
         fail_msg("%s", err.msg);
     assert_int_equal(t.n, 3);
     assert_int_equal(t.rows[1].n, 3);
@@ -460,10 +460,53 @@ static void test_csv_reader(void **state)
     assert_int_equal(t.rows[2].line, 4);
     assert_int_equal(csv_column(&t.rows[0], "c"), 2);
     assert_int_equal(csv_column(&t.rows[0], "d"), -1);
-    csv_free(&t);
+    csv_table_free(&t);
     const char bad[] = "a,b\nx,y\"z\n";
-    assert_int_equal(csv_parse(bad, sizeof bad - 1, "t.csv", &t, &err), -1);
+    assert_int_equal(csv_table_read(bad, sizeof bad - 1, "t.csv", &t, &err), -1);
     assert_non_null(strstr(err.msg, "t.csv:2: a quote inside an unquoted field"));
+}
+
+/* What the reader keeps (spaces, empty fields) and every malformed input it
+ * refuses, each named by the line of the bad character or of the quote that
+ * is never closed, and an empty table after a failure. */
+static void test_csv_reader_errors(void **state)
+{
+    (void)state;
+    const char ok[] = " a ,,b \n\"x\"\"\"";
+    csv_table t;
+    hb_err err = {{0}};
+    if (csv_table_read(ok, sizeof ok - 1, "t.csv", &t, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.rows[0].n, 3);
+    assert_string_equal(t.rows[0].field[0], " a ");
+    assert_string_equal(t.rows[0].field[1], "");
+    assert_string_equal(t.rows[0].field[2], "b ");
+    assert_string_equal(t.rows[1].field[0], "x\"");
+    assert_int_equal(t.rows[1].line, 2);
+    csv_table_free(&t);
+    static const struct {
+        const char *text;
+        size_t len;
+        const char *msg;
+    } bad[] = {
+#define BAD(text, msg) {text, sizeof text - 1, msg}
+        BAD("a,b\n\"x\"y,z\n", "t.csv:2: 'y' after a closing quote"),
+        BAD("a\n\"x\ny\"z\n", "t.csv:3: 'z' after a closing quote"),
+        BAD("a,b\n\n1,\"open\nmore\n", "t.csv:3: a quoted field is never closed"),
+        BAD("\"p\nq\",\"r\ns\n", "t.csv:2: a quoted field is never closed"),
+        BAD("a\nb\0c\n", "t.csv:2: a NUL byte"),
+        BAD("a\r\n \"b\"\r\n", "t.csv:2: a quote inside an unquoted field"),
+#undef BAD
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hb_err_clear(&err);
+        assert_int_equal(csv_table_read(bad[i].text, bad[i].len, "t.csv", &t, &err), -1);
+        if (!strstr(err.msg, bad[i].msg))
+            fail_msg("case %zu: '%s', wanted '%s'", i, err.msg, bad[i].msg);
+        assert_int_equal(t.n, 0);
+        assert_null(t.rows);
+    }
 }
 
 int main(void)
@@ -475,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_self_assessment_csv_json),
         cmocka_unit_test(test_self_assessment_text),
         cmocka_unit_test(test_csv_reader),
+        cmocka_unit_test(test_csv_reader_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
