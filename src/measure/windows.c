@@ -361,6 +361,10 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
         fail_cell(w, SESSION_INCONSISTENT, why);
         return 0;
     }
+    /* its samples first: F's digests are the session's buffer, which a
+     * calibration taken again below would overwrite */
+    if (verify && keep_samples(z, w, &key, calls, &f, err) != 0)
+        return -1;
     double net = net_ns(z, &f), per = net / (double)calls;
     /* far cheaper than calibration said: calibration is taken again once
      * (the host's speed moves); a second time the library is slow only
@@ -409,8 +413,6 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
     w->est_ns = median_of(w->seen, w->n_seen);
     w->last_calls = calls;
     w->calls += calls;
-    if (verify && keep_samples(z, w, &key, calls, &f, err) != 0)
-        return -1;
     return 0;
 }
 
