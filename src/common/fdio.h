@@ -43,4 +43,39 @@ static inline int hb_fd_read_all(int fd, void *buf, size_t n)
     return 0;
 }
 
+/* Writes all N bytes of BUF to FD at offset OFF (pwrite): 0, or -1. */
+static inline int hb_fd_pwrite_all(int fd, const void *buf, size_t n, off_t off)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = pwrite(fd, p, n, off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+        off += w;
+    }
+    return 0;
+}
+
+/* Reads exactly N bytes from FD at offset OFF into BUF (pread): 0, or -1
+ * at an error or the end of the file before N bytes. */
+static inline int hb_fd_pread_all(int fd, void *buf, size_t n, off_t off)
+{
+    char *p = buf;
+    while (n > 0) {
+        ssize_t r = pread(fd, p, n, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+        off += r;
+    }
+    return 0;
+}
+
 #endif

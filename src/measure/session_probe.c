@@ -24,6 +24,7 @@
 
 #include "common/clock.h"
 #include "common/digest.h"
+#include "common/fdio.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "measure/procview.h"
@@ -250,36 +251,6 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     return 0;
 }
 
-static int write_all_at(int fd, const unsigned char *p, size_t n, off_t off)
-{
-    while (n) {
-        ssize_t w = pwrite(fd, p, n, off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-        off += w;
-    }
-    return 0;
-}
-
-static int read_all_at(int fd, unsigned char *p, size_t n, off_t off)
-{
-    while (n) {
-        ssize_t r = pread(fd, p, n, off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-        off += r;
-    }
-    return 0;
-}
-
 /* The "done" line's figures; -1 when it is not one of ours. */
 static int parse_done(const probe_session *s, session_figure *f)
 {
@@ -305,7 +276,7 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
     if (w->calls * s->size > s->msgs || w->calls * s->dbytes > s->bytes - s->msgs)
         return hb_fail(err, "internal: a window of %llu calls is beyond its session",
                        w->calls);
-    if (w->raw && write_all_at(s->shm, w->raw, (size_t)(w->calls * s->size), 0) != 0) {
+    if (w->raw && hb_fd_pwrite_all(s->shm, w->raw, (size_t)(w->calls * s->size), 0) != 0) {
         s->broken = 1;
         set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the session's shared "
                     "memory no longer takes the messages");
@@ -352,7 +323,7 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
     char cpu[16];
     if (procview_stat_field(s->pid, 39, cpu, sizeof cpu) == 0)
         f->cpu = (int)strtol(cpu, NULL, 10);
-    if (read_all_at(s->shm, s->digests, (size_t)w->calls * s->dbytes, (off_t)s->msgs) != 0) {
+    if (hb_fd_pread_all(s->shm, s->digests, (size_t)w->calls * s->dbytes, (off_t)s->msgs) != 0) {
         s->broken = 1;
         set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the session's digests "
                     "cannot be read back");
