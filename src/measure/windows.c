@@ -35,7 +35,7 @@ typedef struct wcell {
     size_t n_seen;
     windows_sample *samples;
     size_t n_samples, cap_samples;
-    unsigned long long last_calls, warm_calls;
+    unsigned long long warm_calls;
     unsigned long long max_calls;
     int trusted;             /* the baseline: hashbench's own code */
     int recalibrated;        /* calibration was taken again once */
@@ -411,7 +411,6 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
     w->seen = seen;
     w->seen[w->n_seen++] = per;
     w->est_ns = median_of(w->seen, w->n_seen);
-    w->last_calls = calls;
     w->calls += calls;
     return 0;
 }
@@ -639,7 +638,7 @@ int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows
     z.budget_s = s->budget_explicit && s->budget_s > 0 ? s->budget_s : WINDOWS_AUTO_BUDGET_S;
     int round = 0;
     z.round = &round;
-    size_t want = xcheck_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY);
+    size_t want = xcheck_sample_size(XCHECK_DEFAULT_FAKED, XCHECK_DEFAULT_CATCH);
     int pairs = o->pairs < 2 ? 2 : o->pairs;
     z.per_window = (want + (size_t)pairs - 1) / (size_t)pairs;
     char *done = calloc(n ? n : 1, 1);

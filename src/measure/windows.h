@@ -48,9 +48,6 @@
 #define WINDOWS_EXCHANGE_WINDOWS 15 /* empty windows that measure the exchange */
 #define WINDOWS_AUTO_BUDGET_S 10.0  /* a cell's wall time without --budget, once it
                                        has the guide's 100 calls */
-#define WINDOWS_FAKE_FRACTION 0.01  /* the independent check catches a library
-                                       faking this share of its calls ... */
-#define WINDOWS_CATCH_PROBABILITY 0.99 /* ... with this probability */
 
 /* One sampled call kept for the independent check: its window's key, its
  * index there and the digests of calls j-1 and j as the library returned

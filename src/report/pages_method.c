@@ -371,7 +371,7 @@ static void sessions_checks(FILE *fp, const report_system *s)
             "with 99 %% probability; a disagreement makes the record "
             "INCONSISTENT.\n\n",
             WINDOWS_CALIB_FACTOR,
-            xcheck_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY));
+            xcheck_sample_size(XCHECK_DEFAULT_FAKED, XCHECK_DEFAULT_CATCH));
     fprintf(fp, "In this dataset: %ld records from sessions, %ld windows, %ld sampled "
             "calls recomputed and agreed, %d records INCONSISTENT.\n\n", records,
             windows, verified, count_status(s, "INCONSISTENT"));

@@ -284,7 +284,7 @@ static void test_pairs_exact(void **state)
         }
         assert_string_equal(c[i].out.verified_by, "openssl:SM3");
         assert_true(c[i].out.verified_calls >=
-                    xcheck_sample_size(WINDOWS_FAKE_FRACTION, WINDOWS_CATCH_PROBABILITY));
+                    xcheck_sample_size(XCHECK_DEFAULT_FAKED, XCHECK_DEFAULT_CATCH));
     }
     /* the keys differ from window to window */
     assert_string_not_equal(c[1].out.trials[0].r.key, c[1].out.trials[1].r.key);
