@@ -121,16 +121,26 @@ static void test_waits_seen(void **state)
     session_figure f;
     hb_err err;
     assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    /* an empty window's waits, the smallest of five (as the planner takes a
+     * median of empty windows: one may be woken once more) */
     session_window_rq empty = {0, NULL};
-    assert_int_equal(session_probe.window(s, &empty, &f, &err), 0);
-    assert_int_equal(f.status, SESSION_OK);
-    assert_true(f.waits >= 0 && f.waits <= 4);
-    long long base = f.waits;
+    long long base = -1;
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(session_probe.window(s, &empty, &f, &err), 0);
+        assert_int_equal(f.status, SESSION_OK);
+        assert_true(f.waits >= 0);
+        if (base < 0 || f.waits < base)
+            base = f.waits;
+    }
+    assert_true(base <= 4);
     unsigned char raw[8 * 64] = {0};
     session_window_rq w = {8, raw};
     assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
     assert_int_equal(f.status, SESSION_OK);
-    assert_true(f.waits >= base + 8); /* 5 ms of sleep in each call */
+    /* 5 ms of sleep in each of 8 calls: 8 waits, less the one or two an
+     * empty window's exchange may or may not take (the line can arrive
+     * before the probe blocks): far beyond the planner's slack of 2 */
+    assert_true(f.waits >= base + 6);
     session_probe.close(s, &f);
     free(s);
 }
