@@ -76,7 +76,9 @@ int hb_memcg_parent(const char *root, const char *self, char *out, size_t sz, in
 static int write_text(const char *dir, const char *file, const char *text)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
+    int len = snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (len < 0 || (size_t)len >= sizeof path)
+        return -1;
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
