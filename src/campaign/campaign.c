@@ -173,6 +173,20 @@ static int apply_settings(campaign_ctx *c, hb_err *err)
         json_object_del(c->doc, "phases");
     }
     json_object_set_new(c->doc, "submissions", subs);
+    json_t *bases = json_array(); /* --baseline */
+    for (size_t i = 0; i < c->o->n_baseline_packages; i++) {
+        char abs[PATH_MAX];
+        const char *p = c->o->baseline_packages[i];
+        json_array_append_new(bases, json_string(realpath(p, abs) ? abs : p));
+    }
+    old = json_object_get(c->doc, "baselines");
+    if (!json_equal(old ? old : json_array_size(bases) ? NULL : bases, bases) &&
+        json_object_get(c->doc, "phases")) {
+        log_line(c->o, "the baseline packages differ from %s: running every phase "
+                 "again (finished work is kept)", c->path);
+        json_object_del(c->doc, "phases");
+    }
+    json_object_set_new(c->doc, "baselines", bases);
     return 0;
 }
 

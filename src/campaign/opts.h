@@ -26,6 +26,9 @@ typedef struct campaign_options {
     double timeout_s;             /* per KAT child; 0 = the stage's default */
     const char *const *packages;  /* submission folders */
     size_t n_packages;
+    const char *const *baseline_packages; /* --baseline: packages built and
+                                     measured as baselines (build.h) */
+    size_t n_baseline_packages;
     const char *shard_costs;      /* shared calibrated-costs file for the
                                      split (costs.h); NULL: equal costs */
     const char *cc;               /* NULL: the build stage's default */

@@ -56,6 +56,9 @@ const char hb_usage_run[] =
     "                       check)\n"
     "  --jobs N             compilations and KAT instances run at once\n"
     "                       (default: the usable cores)\n"
+    "  --baseline PACKAGE   also build PACKAGE and measure its instances as\n"
+    "                       baselines: every cell is paired with its instance\n"
+    "                       of the same digest length too (repeatable)\n"
     "  --no-independent-check\n"
     "                       timed digests recomputed by the same library only\n"
     "                       (hashbench measure --help)\n"
@@ -76,8 +79,13 @@ static int want_ct; /* --ct */
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
-    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_INDEPENDENT
+    OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_INDEPENDENT,
+    OPT_BASELINE
 };
+
+/* --baseline PACKAGE, each time it is given. */
+static const char **baseline_packages;
+static size_t n_baseline_packages;
 
 /* One option; returns 0, or -1 with ERR. */
 static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
@@ -103,6 +111,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_TIME_FAILED: o->time_failed = 1; break;
     case OPT_NO_INDEPENDENT: o->no_independent_check = 1; break;
     case OPT_CT: want_ct = 1; break;
+    case OPT_BASELINE: baseline_packages[n_baseline_packages++] = v; break;
     default: return -1;
     }
     return 0;
@@ -127,11 +136,16 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
         {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"ct", no_argument, NULL, OPT_CT},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
         HB_OPTIONS_END};
     hb_err err;
     int ch;
     *subs = calloc((size_t)argc, sizeof **subs);
     *n_subs = 0;
+    baseline_packages = calloc((size_t)argc + 1, sizeof *baseline_packages);
+    n_baseline_packages = 0;
+    if (!*subs || !baseline_packages)
+        return hb_cli_usage_error("run", "out of memory");
     o->cpu = -1;
     hb_opt_start();
     while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -229,6 +243,7 @@ int cmd_run(int argc, char **argv)
                                 "submission folders", HB_SOURCE_DIR);
     if (rc != 0) {
         free(subs);
+        free(baseline_packages);
         return rc;
     }
     int cpus[CORES_MAX], n_cpus = 0;
@@ -240,6 +255,7 @@ int cmd_run(int argc, char **argv)
                 free(examples[i]);
             free(examples);
             free(subs);
+            free(baseline_packages);
             return hb_cli_usage_error("run", "%s", cerr.msg);
         }
     }
@@ -252,11 +268,14 @@ int cmd_run(int argc, char **argv)
             free(examples[i]);
         free(examples);
         free(subs);
+        free(baseline_packages);
         fprintf(stderr, "hashbench run: %s\n", perr.msg);
         return 2;
     }
     o.packages = n_subs ? subs : (const char *const *)examples;
     o.n_packages = n_subs ? n_subs : n_examples;
+    o.baseline_packages = baseline_packages;
+    o.n_baseline_packages = n_baseline_packages;
     o.probe_path = probe;
     o.baseline_lib = hb_is_file(baseline) ? baseline : NULL;
     if (o.cpu < 0)
@@ -298,6 +317,7 @@ int cmd_run(int argc, char **argv)
         free(examples[i]);
     free(examples);
     free(subs);
+    free(baseline_packages);
     if (rc < 0)
         return 2;
     return r.build_failed || r.kat_failed || r.measure_failed ? 1 : 0;
