@@ -15,7 +15,6 @@ figures, the date and the host line. Nothing in that block is typed by hand.
 import argparse
 import datetime
 import glob
-import hashlib
 import json
 import math
 import os
