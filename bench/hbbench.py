@@ -15,7 +15,6 @@ figures, the date and the host line. Nothing in that block is typed by hand.
 import argparse
 import datetime
 import glob
-import hashlib
 import json
 import math
 import os
@@ -93,34 +92,6 @@ def build_run_dir(ctx, run_dir, packages):
     pkgs = [os.path.join(ctx.root, "examples", p) for p in packages]
     ctx.run([ctx.hashbench, "build", "--run-dir", run_dir, "--jobs", "2"] + pkgs,
             "hashbench build")
-
-
-def add_openssl_sha256(ctx, run_dir):
-    """Registers the OpenSSL SHA-256 library (src/baseline/hb_baseline_sha256.c,
-    built by CMake) as a second baseline instance of RUN_DIR, next to the SM3
-    baseline that `hashbench build` adds itself, so that `hashbench measure`
-    times it like any other instance."""
-    src = os.path.join(ctx.build, "libhb_baseline_sha256.so")
-    rel = "lib/baseline/libOpenSSL_SHA256.so"
-    shutil.copyfile(src, os.path.join(run_dir, rel))
-    with open(os.path.join(run_dir, rel), "rb") as f:
-        sha = hashlib.sha256(f.read()).hexdigest()
-    path = os.path.join(run_dir, "build.json")
-    with open(path) as f:
-        build = json.load(f)
-    sm3 = [e for e in build["instances"] if e.get("instance") == "OpenSSL_SM3"]
-    if not sm3:
-        raise BenchError("%s has no OpenSSL_SM3 baseline entry" % path)
-    entry = json.loads(json.dumps(sm3[0]))
-    entry.update({"algorithm": "SHA-256", "instance": "OpenSSL_SHA256", "library": rel,
-                  "library_sha256": sha, "log": "logs/build/baseline/OpenSSL_SHA256.log"})
-    entry.pop("static_size", None)
-    with open(os.path.join(run_dir, entry["log"]), "w") as f:
-        f.write("# copied from %s by bench/hbbench.py (OpenSSL SHA-256 baseline)\n" % src)
-    build["instances"].append(entry)
-    with open(path + ".tmp", "w") as f:
-        json.dump(build, f, indent=1)
-    os.replace(path + ".tmp", path)
 
 
 def measure(ctx, run_dir, instances, sizes, plan="interleaved", extra=(), tolerate=False):
@@ -287,7 +258,6 @@ def bench_accuracy(ctx):
     gb_s = 0.3 if ctx.quick else 1.0
     run_dir = os.path.join(ctx.work, "run")
     build_run_dir(ctx, run_dir, ["SHA2"])
-    add_openssl_sha256(ctx, run_dir)
     subjects = [("OpenSSL_SHA256", "sha256"), ("OpenSSL_SM3", "sm3"), ("SHA256", None)]
     names = [s[0] for s in subjects]
     libs = {n: library_of(run_dir, n) for n in names}

@@ -229,6 +229,27 @@ static int apply_settings(campaign_ctx *c, hb_err *err)
         json_decref(subs); /* the same set: the stored order stays */
     else
         json_object_set_new(c->doc, "submissions", subs);
+    json_t *bases = json_array(); /* --baseline */
+    for (size_t i = 0; i < c->o->n_baseline_packages; i++) {
+        char abs[PATH_MAX];
+        const char *p = c->o->baseline_packages[i];
+        json_array_append_new(bases, json_string(realpath(p, abs) ? abs : p));
+    }
+    old = json_object_get(c->doc, "baselines");
+    if (!json_equal(old ? old : json_array_size(bases) ? NULL : bases, bases) &&
+        json_object_get(c->doc, "phases")) {
+        char *had = json_dumps(old ? old : json_array(), JSON_COMPACT);
+        char *now = json_dumps(bases, JSON_COMPACT);
+        hb_fail(err, "%s: this campaign was run with the baseline packages %s, not %s; "
+                "a run directory keeps one campaign: give the same --baseline packages "
+                "again to resume it, or start this campaign in a new --run-dir",
+                c->path, had ? had : "[]", now ? now : "[]");
+        free(had);
+        free(now);
+        json_decref(bases);
+        return -1;
+    }
+    json_object_set_new(c->doc, "baselines", bases);
     return 0;
 }
 

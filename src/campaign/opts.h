@@ -33,6 +33,9 @@ typedef struct campaign_options {
                                      phase then runs again, finished work
                                      kept; else another set is refused */
     size_t n_packages;
+    const char *const *baseline_packages; /* --baseline: packages built and
+                                     measured as baselines (build.h) */
+    size_t n_baseline_packages;
     const char *shard_costs;      /* shared calibrated-costs file for the
                                      split (costs.h); NULL: equal costs */
     const char *cc;               /* NULL: the build stage's default */

@@ -591,7 +591,7 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
     if (rundir_path(src, sizeof src, c->run_dir, RUNDIR_CAMPAIGN_JSON, err) != 0 ||
         hb_json_load(src, &doc, err) < 0)
         return -1;
-    const char *lists[] = {"submissions", "merged_from"};
+    const char *lists[] = {"submissions", "merged_from", "baselines"};
     for (size_t l = 0; l < 2; l++) {
         json_t *arr = json_object_get(doc, lists[l]);
         json_array_foreach(arr, i, x)

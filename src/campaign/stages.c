@@ -56,6 +56,8 @@ int stages_build(const campaign_options *o, const campaign_settings *s,
     b.packages = o->packages;
     b.n_packages = (int)o->n_packages;
     b.baseline_lib = o->baseline_lib;
+    b.baseline_packages = o->baseline_packages;
+    b.n_baseline_packages = (int)o->n_baseline_packages;
     b.progress = o->progress;
     b.progress_ctx = o->progress_ctx;
     return build_run(&b, n_failed, err);
@@ -101,7 +103,7 @@ static int check_rebuild_compilers(const kat_options *k, hb_err *err)
             again |= j < i && strcmp(hb_json_str(seen, "compiler"), cc) == 0;
         if (rc != 0 || again || !cc[0] || strcmp(hb_json_str(b, "status"), "BUILT") != 0 ||
             strcmp(hb_json_str(b, "flags_kind"), "guide") != 0 ||
-            json_is_true(json_object_get(b, "baseline")) ||
+            rundir_entry_builtin_baseline(b) ||
             !kat_selected(k, hb_json_str(b, "candidate"), hb_json_str(b, "instance")))
             continue;
         hb_err why;

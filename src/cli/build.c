@@ -18,7 +18,8 @@
 const char hb_summary_build[] = "compile submission packages into instance libraries";
 const char hb_usage_build[] =
     "usage: hashbench build --run-dir DIR [--profile reference|performance|resource]\n"
-    "                       [--cc COMPILER] [-j N] SUBMISSION...\n"
+    "                       [--cc COMPILER] [-j N] [--baseline PACKAGE]...\n"
+    "                       SUBMISSION...\n"
     "\n"
     "Discovers every instance of each SUBMISSION package (official layout,\n"
     "Implementations/*_Implementation/<Instance>/, plus hashbench.ini at the\n"
@@ -36,6 +37,10 @@ const char hb_usage_build[] =
     "  --cc COMPILER   C compiler (default: $CC, else cc); checked before\n"
     "                  anything is read or written\n"
     "  -j, --jobs N    parallel compiles (default: number of online CPUs)\n"
+    "  --baseline PACKAGE\n"
+    "                  build PACKAGE too and mark its instances as baselines:\n"
+    "                  each cell is also paired with its instance of the same\n"
+    "                  digest length (repeatable; see docs/CAMPAIGNS.md)\n"
     "\n"
     "exit status: 0 all built, 1 some instance BUILDFAIL, 2 usage or input error\n";
 
@@ -82,8 +87,11 @@ int cmd_build(int argc, char **argv)
     static const struct option longopts[] = {
         HB_OPTION_RUN_DIR, HB_OPTION_PROFILE, HB_OPTION_JOBS,
         {"cc", required_argument, NULL, 'c'},
+        {"baseline", required_argument, NULL, 'B'},
         HB_OPTIONS_END};
     build_options opt = {0};
+    const char *bases[argc + 1]; /* the --baseline packages */
+    opt.baseline_packages = bases;
     hb_err err;
     int c;
     hb_opt_start();
@@ -92,6 +100,7 @@ int cmd_build(int argc, char **argv)
         case HB_OPT_RUN_DIR: opt.run_dir = optarg; break;
         case HB_OPT_PROFILE: opt.profile = optarg; break;
         case 'c': opt.cc = optarg; break;
+        case 'B': bases[opt.n_baseline_packages++] = optarg; break;
         case 'j':
         case HB_OPT_JOBS:
             if (hb_opt_jobs(c == 'j' ? "-j" : "--jobs", optarg, &opt.jobs, &err) != 0)
@@ -104,7 +113,7 @@ int cmd_build(int argc, char **argv)
     }
     if (!opt.run_dir)
         return hb_cli_usage_error("build", "--run-dir DIR is required");
-    if (optind >= argc)
+    if (optind >= argc && opt.n_baseline_packages == 0)
         return hb_cli_usage_error("build", "name at least one SUBMISSION folder");
     if (hb_opt_packages((const char *const *)(argv + optind), (size_t)(argc - optind),
                         &err) < 0 ||

@@ -68,6 +68,9 @@ const char hb_usage_run[] =
     "                       check)\n"
     "  --jobs N             compilations and KAT instances run at once\n"
     "                       (default: the usable cores)\n"
+    "  --baseline PACKAGE   also build PACKAGE and measure its instances as\n"
+    "                       baselines: every cell is paired with its instance\n"
+    "                       of the same digest length too (repeatable)\n"
     "  --no-independent-check\n"
     "                       timed digests recomputed by the same library only\n"
     "                       (hashbench measure --help)\n"
@@ -101,12 +104,16 @@ enum { OPT_COUNT = HB_OPT_OWN + 0x80 }; /* after the options below */
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
     OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_INDEPENDENT,
-    OPT_NO_WAIT, OPT_ADD
+    OPT_NO_WAIT, OPT_ADD, OPT_BASELINE
 };
 
 /* --add PACKAGE, each given (parse_args sizes the list). */
 static const char **added;
 static size_t n_added;
+
+/* --baseline PACKAGE, each time it is given. */
+static const char **baseline_packages;
+static size_t n_baseline_packages;
 
 /* One option; returns 0, or -1 with ERR. */
 static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
@@ -135,6 +142,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_COUNT: want_count = 1; break;
     case OPT_NO_WAIT: o->core_nowait = 1; break;
     case OPT_ADD: added[n_added++] = v; break;
+    case OPT_BASELINE: baseline_packages[n_baseline_packages++] = v; break;
     default: return -1;
     }
     return 0;
@@ -162,6 +170,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"count", no_argument, NULL, OPT_COUNT},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         {"add", required_argument, NULL, OPT_ADD},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
         HB_OPTIONS_END};
     hb_err err;
     int ch;
@@ -169,6 +178,10 @@ static int parse_args(int argc, char **argv, campaign_options *o,
     *n_subs = 0;
     added = calloc((size_t)argc, sizeof *added);
     n_added = 0;
+    baseline_packages = calloc((size_t)argc + 1, sizeof *baseline_packages);
+    n_baseline_packages = 0;
+    if (!*subs || !added || !baseline_packages)
+        return hb_cli_usage_error("run", "out of memory");
     o->cpu = -1;
     hb_opt_start();
     while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
@@ -392,6 +405,7 @@ int cmd_run(int argc, char **argv)
                                 "submission folders", HB_SOURCE_DIR);
     if (rc != 0) {
         free(subs);
+        free(baseline_packages);
         return rc;
     }
     int cpus[CORES_MAX], n_cpus = 0;
@@ -403,6 +417,7 @@ int cmd_run(int argc, char **argv)
                 free(examples[i]);
             free(examples);
             free(subs);
+            free(baseline_packages);
             return hb_cli_usage_error("run", "%s", cerr.msg);
         }
     }
@@ -426,11 +441,14 @@ int cmd_run(int argc, char **argv)
             free(examples[i]);
         free(examples);
         free(subs);
+        free(baseline_packages);
         fprintf(stderr, "hashbench run: %s\n", perr.msg);
         return 2;
     }
     o.packages = n_subs ? subs : (const char *const *)examples;
     o.n_packages = n_subs ? n_subs : n_examples;
+    o.baseline_packages = baseline_packages;
+    o.n_baseline_packages = n_baseline_packages;
     o.probe_path = probe;
     o.baseline_lib = hb_is_file(baseline) ? baseline : NULL;
     if (o.cpu < 0)
@@ -495,6 +513,7 @@ int cmd_run(int argc, char **argv)
     free(examples);
     free(subs);
     free(added);
+    free(baseline_packages);
     if (rc < 0)
         return 2;
     int nokat;

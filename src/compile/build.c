@@ -378,6 +378,17 @@ static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
     json_object_set_new(e, "log_sha256", have_log ? json_string(log_sha) : json_null());
 }
 
+/* 1 when the package folder PKG (absolute) is one the evaluator named as
+ * a baseline. */
+static int is_baseline_package(const build_ctx *c, const char *pkg)
+{
+    char real[PATH_MAX];
+    for (int i = 0; i < c->opt->n_baseline_packages; i++)
+        if (realpath(c->opt->baseline_packages[i], real) && strcmp(real, pkg) == 0)
+            return 1;
+    return 0;
+}
+
 static json_t *task_entry(const build_ctx *c, const build_task *t)
 {
     const discover_instance *in = t->in;
@@ -400,38 +411,75 @@ static json_t *task_entry(const build_ctx *c, const build_task *t)
                     t->out.built ? "" : t->out.reason, t->library_rel, t->log_rel,
                     t->log);
     json_object_set_new(e, "exclude_timing", json_string(in->exclude_timing));
-    json_object_set_new(e, "baseline", json_false());
+    int named = is_baseline_package(c, in->package);
+    json_object_set_new(e, "baseline", json_boolean(named));
+    json_object_set_new(e, "baseline_primary", json_false());
+    json_object_set_new(e, "baseline_package", json_boolean(named));
     json_object_set_new(e, "defines", strlist_json(&in->defines));
     json_object_set_new(e, "includes", strlist_json(&in->includes));
     json_object_set_new(e, "excluded", strlist_json(&in->excluded));
     return e;
 }
 
-/* The entry of hashbench's own OpenSSL SM3 library, copied into the run. */
-static json_t *baseline_entry(const build_ctx *c, hb_err *err)
+/* hashbench's built-in baselines: OpenSSL behind the official interface,
+ * built by CMake beside hashbench. The first is the primary baseline (the
+ * competition's reference, the one the pages and the paired ratio use);
+ * its library is build_options.baseline_lib, the others are found in the
+ * same folder. To add one: a src/baseline/hb_baseline_<x>.c and a row. */
+typedef struct builtin_baseline {
+    const char *instance, *algorithm, *file;
+    int digest_bits, primary;
+} builtin_baseline;
+
+static const builtin_baseline builtin_baselines[] = {
+    {RUNDIR_BASELINE_INSTANCE, "SM3", "libhb_baseline_sm3.so", 256, 1},
+    {"OpenSSL_SHA256", "SHA-256", "libhb_baseline_sha256.so", 256, 0},
+};
+
+/* The library of built-in baseline B: baseline_lib for the primary, else
+ * B's file in baseline_lib's folder. */
+static int builtin_path(const build_ctx *c, const builtin_baseline *b, char *out, size_t sz,
+                        hb_err *err)
+{
+    if (b->primary) {
+        snprintf(out, sz, "%s", c->opt->baseline_lib);
+        return 0;
+    }
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", c->opt->baseline_lib);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        *slash = '\0';
+    return hb_path_join(out, sz, dir, b->file, err);
+}
+
+/* The entry of built-in baseline B (its library SRC), copied into the run. */
+static json_t *baseline_entry(const build_ctx *c, const builtin_baseline *b, const char *src,
+                              hb_err *err)
 {
     char lib_rel[PATH_MAX], log_rel[PATH_MAX];
     char lib[PATH_MAX], log[PATH_MAX], text[PATH_MAX + 256];
     compile_outcome o;
     if (rundir_library_rel(lib_rel, sizeof lib_rel, RUNDIR_BASELINE_CANDIDATE,
-                           RUNDIR_BASELINE_INSTANCE, NULL, err) != 0 ||
+                           b->instance, NULL, err) != 0 ||
         rundir_build_log_rel(log_rel, sizeof log_rel, RUNDIR_BASELINE_CANDIDATE,
-                             RUNDIR_BASELINE_INSTANCE, NULL, err) != 0 ||
+                             b->instance, NULL, err) != 0 ||
         under(lib, c->run_dir, lib_rel, err) != 0 || under(log, c->run_dir, log_rel, err) != 0 ||
-        hb_copy_file(c->opt->baseline_lib, lib, err) != 0 ||
-        compile_inspect(lib, &o, err) != 0)
+        hb_copy_file(src, lib, err) != 0 || compile_inspect(lib, &o, err) != 0)
         return NULL;
     /* the name only: the build folder is a path of this machine, and the
      * library's SHA-256 in build.json identifies the copy */
     int n = snprintf(text, sizeof text, "# copied from %s (built with hashbench %s)\n"
-                     "# result: %s\n", hb_basename(c->opt->baseline_lib), HB_VERSION,
+                     "# result: %s\n", hb_basename(src), HB_VERSION,
                      o.built ? "BUILT" : "BUILDFAIL");
     if (hb_write_atomic(log, text, (size_t)(n < (int)sizeof text ? n : 0), err) != 0)
         return NULL;
     json_t *e = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:[]}",
-        "candidate", RUNDIR_BASELINE_CANDIDATE, "algorithm", "SM3",
-        "instance", RUNDIR_BASELINE_INSTANCE,
-        "digest_bits", 256, "variant", "Baseline", "package", "", "source_dir", "",
+        "candidate", RUNDIR_BASELINE_CANDIDATE, "algorithm", b->algorithm,
+        "instance", b->instance,
+        "digest_bits", b->digest_bits, "variant", "Baseline", "package", "", "source_dir", "",
         "profile", c->profile, "flags_kind", "hashbench", "flags", "",
         "compiler", "", "compiler_version", "", "sources");
     put_outcome(e, &o, o.built ? "BUILT" : "BUILDFAIL",
@@ -439,7 +487,33 @@ static json_t *baseline_entry(const build_ctx *c, hb_err *err)
                 lib_rel, log_rel, log);
     json_object_set_new(e, "exclude_timing", json_string(""));
     json_object_set_new(e, "baseline", json_true());
+    json_object_set_new(e, "baseline_primary", json_boolean(b->primary));
+    json_object_set_new(e, "baseline_package", json_false());
     return e;
+}
+
+/* Appends the entry of every built-in baseline whose library exists to
+ * ARR (a missing one is left out with a warning). */
+static int add_builtin_baselines(const build_ctx *c, json_t *arr, hb_err *err)
+{
+    for (size_t i = 0; c->opt->baseline_lib && i < sizeof builtin_baselines /
+                                                     sizeof builtin_baselines[0]; i++) {
+        const builtin_baseline *b = &builtin_baselines[i];
+        char src[PATH_MAX];
+        if (builtin_path(c, b, src, sizeof src, err) != 0)
+            return -1;
+        if (!hb_is_file(src)) {
+            fprintf(stderr, "hashbench build: warning: %s not found; the %s baseline "
+                    "is left out (build hashbench's %.*s target)\n", src, b->instance,
+                    (int)(strlen(b->file) - 3), b->file + 3);
+            continue;
+        }
+        json_t *e = baseline_entry(c, b, src, err);
+        if (!e)
+            return -1;
+        json_array_append_new(arr, e);
+    }
+    return 0;
 }
 
 /* E (returned) with the old entry's harness-default rebuild when it was
@@ -478,17 +552,9 @@ static int save_json(build_ctx *c, int *n_failed, hb_err *err)
     keep_other_candidates(c, arr);
     for (int i = 0; i < c->n_tasks; i++)
         json_array_append_new(arr, keep_rebuild(c, task_entry(c, &c->tasks[i])));
-    if (c->opt->baseline_lib && !hb_is_file(c->opt->baseline_lib)) {
-        fprintf(stderr, "hashbench build: warning: %s not found; the SM3 baseline "
-                "is left out (build hashbench's libhb_baseline_sm3 target)\n",
-                c->opt->baseline_lib);
-    } else if (c->opt->baseline_lib) {
-        json_t *b = baseline_entry(c, err);
-        if (!b) {
-            json_decref(arr);
-            return -1;
-        }
-        json_array_append_new(arr, b);
+    if (add_builtin_baselines(c, arr, err) != 0) {
+        json_decref(arr);
+        return -1;
     }
     *n_failed = 0;
     size_t i;
@@ -545,7 +611,7 @@ static int prepare(build_ctx *c, hb_err *err)
     const char *cc = compiler_or_default(opt->cc);
     if (!opt->run_dir || !*opt->run_dir)
         return hb_fail(err, "no run directory; give --run-dir DIR");
-    if (opt->n_packages < 1)
+    if (opt->n_packages < 1 && opt->n_baseline_packages < 1)
         return hb_fail(err, "no submission package given; name at least one folder");
     /* The compiler before anything else: a wrong --cc is said at once, with
      * nothing read or written yet. */
@@ -559,6 +625,21 @@ static int prepare(build_ctx *c, hb_err *err)
         int from = c->found.n;
         if (discover_package(opt->packages[i], &c->found, err) != 0 ||
             check_candidate_unique(&c->found, from, err) != 0)
+            return -1;
+    }
+    /* the baseline packages the evaluator named, unless among the others */
+    for (int i = 0; i < opt->n_baseline_packages; i++) {
+        const char *p = opt->baseline_packages[i];
+        char real[PATH_MAX];
+        if (!realpath(p, real) || !hb_is_dir(real))
+            return hb_fail(err, "%s: the --baseline package is not a folder; name a "
+                           "submission package", p);
+        int listed = 0;
+        for (int k = 0; k < c->found.n && !listed; k++)
+            listed = strcmp(c->found.v[k].package, real) == 0;
+        int from = c->found.n;
+        if (!listed && (discover_package(p, &c->found, err) != 0 ||
+                        check_candidate_unique(&c->found, from, err) != 0))
             return -1;
     }
     if (hb_mkdirs(opt->run_dir, err) != 0)
@@ -822,7 +903,7 @@ int build_harness_default(const char *run_dir, const char *const *keys, int n_ke
             wanted = strcmp(keys[k], key) == 0;
         if (rc != 0 || !wanted || !sha || !str_field_is(e, "status", "BUILT") ||
             !str_field_is(e, "flags_kind", "guide") ||
-            json_is_true(json_object_get(e, "baseline")) || rebuild_current(run_dir, e))
+            rundir_entry_builtin_baseline(e) || rebuild_current(run_dir, e))
             continue;
         json_t *rebuilt = NULL, *hd;
         hb_err berr;

@@ -34,9 +34,19 @@ typedef struct build_options {
                                           shell glob such as "examples/ *"
                                           works) */
     int n_packages;
-    const char *baseline_lib;          /* libhb_baseline_sm3.so, or NULL */
+    const char *baseline_lib;          /* libhb_baseline_sm3.so, the primary
+                                          built-in baseline (the others are
+                                          taken from its folder), or NULL:
+                                          no built-in baseline */
     hb_progress_fn progress;           /* may be NULL */
     void *progress_ctx;
+    const char *const *baseline_packages; /* packages the evaluator names as
+                                          baselines (--baseline): built with
+                                          the others (added to PACKAGES when
+                                          missing there), their entries
+                                          marked "baseline" and
+                                          "baseline_package" */
+    int n_baseline_packages;
 } build_options;
 
 /* Builds every instance of the packages and writes DIR/build.json (keeping

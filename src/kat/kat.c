@@ -179,7 +179,7 @@ static int wants_fallback(const json_t *b, const json_t *first)
            !json_is_object(json_object_get(first, "guide")) &&
            strcmp(hb_json_str(b, "status"), "BUILT") == 0 &&
            strcmp(hb_json_str(b, "flags_kind"), "guide") == 0 &&
-           !json_is_true(json_object_get(b, "baseline"));
+           !rundir_entry_builtin_baseline(b);
 }
 
 /* The rebuild build.json records for guide build B (build_harness_default
@@ -327,7 +327,7 @@ static int prepare_instance(const kat_options *o, const json_t *list, const json
                        "one of them is built; run 'hashbench build' again (instances "
                        "sharing a name are not built)", o->run_dir, cand, inst,
                        hb_json_str(b, "source_dir"), hb_json_str(twin, "source_dir"));
-    if (json_is_true(json_object_get(b, "baseline"))) {
+    if (rundir_entry_builtin_baseline(b)) {
         json_t *entry = baseline_entry(b);
         if (!entry)
             return hb_fail(err, "out of memory");

@@ -410,7 +410,7 @@ int kat_manifest_write_run(const char *package, const char *run_dir, int *n_file
         json_array_foreach(json_object_get(build, "instances"), i, e) {
             const char *pkg = json_string_value(json_object_get(e, "package"));
             if (rc == 0 && pkg && same_folder(pkg, package) &&
-                !json_is_true(json_object_get(e, "baseline")))
+                !rundir_entry_builtin_baseline(e))
                 rc = add_run_instance(run_dir, kat, e, &lines, err);
         }
         if (rc == 0)

@@ -91,7 +91,7 @@ static int same_group(const json_t *a, const json_t *b)
 
 static int comparable(const json_t *b)
 {
-    return !json_is_true(json_object_get(b, "baseline")) &&
+    return !rundir_entry_builtin_baseline(b) &&
            strcmp(hb_json_str(b, "status"), "BUILT") == 0;
 }
 

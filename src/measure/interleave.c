@@ -22,9 +22,8 @@ static uint64_t round_state(uint64_t seed, int round, uint64_t salt)
     return splitmix64(&x);
 }
 
-void ilv_order(uint64_t seed, int round, size_t n, size_t *order)
+static void shuffle(uint64_t x, size_t n, size_t *order)
 {
-    uint64_t x = round_state(seed, round, 0);
     for (size_t i = 0; i < n; i++)
         order[i] = i;
     for (size_t i = n; i > 1; i--) {
@@ -33,6 +32,16 @@ void ilv_order(uint64_t seed, int round, size_t n, size_t *order)
         order[i - 1] = order[j];
         order[j] = t;
     }
+}
+
+void ilv_order(uint64_t seed, int round, size_t n, size_t *order)
+{
+    shuffle(round_state(seed, round, 0), n, order);
+}
+
+void ilv_group_order(uint64_t seed, int round, size_t slot, size_t n, size_t *order)
+{
+    shuffle(round_state(seed, round, 0x27d4eb2fULL) + (uint64_t)slot, n, order);
 }
 
 int ilv_baseline_first(uint64_t seed, int round, size_t slot)

@@ -24,11 +24,19 @@
 
 typedef struct ilv_cell {
     trial_request tmpl;  /* the cell's request: library, size, counter, cpu ... */
-    int baseline;        /* index of the cell to pair with, -1: none */
+    int baseline;        /* index of the cell to pair with, -1: none (the
+                            primary baseline; sessions: one of BASELINES) */
+    int baselines[PLAN_MAX_PAIRS]; /* sessions (windows.h): every baseline cell
+                            of its groups, N_BASELINES of them */
+    int n_baselines;
+    int trusted;         /* sessions: a built-in baseline, hashbench's own
+                            code (takes no groups of its own, not held to
+                            calibration) */
     int resumed;         /* 1: OUT holds trials of earlier rounds: ilv_run
                             calibrates again and keeps them */
     double resumed_spent_s; /* the wall time those rounds charged the cell */
-    int pair_only;       /* set by ilv_run: a baseline cell with partners */
+    int pair_only;       /* set by ilv_run: a baseline cell with partners;
+                            sessions (windows.h): set by the caller */
     int active;          /* set by ilv_run */
     plan_cell pc;
     plan_outcome out;    /* the cell's calibration, trials and verdict */
@@ -51,6 +59,11 @@ void ilv_order(uint64_t seed, int round, size_t n, size_t *order);
 /* 1 when round ROUND's slot SLOT takes the baseline's trial first (from
  * the same seed). */
 int ilv_baseline_first(uint64_t seed, int round, size_t slot);
+
+/* The order of the N windows of round ROUND's slot SLOT (a cell's window
+ * and those of its baselines) from SEED: a permutation of 0..N-1 written
+ * to ORDER, drawn like ilv_order from a state of its own. */
+void ilv_group_order(uint64_t seed, int round, size_t slot, size_t n, size_t *order);
 
 /* Runs the N CELLS with settings S (its seed and planner "interleaved").
  * Returns 0 when every cell has ended (each outcome says how), -1 when a

@@ -194,7 +194,9 @@ typedef struct measure_target {
     const json_t *build, *kat;
     const char *cand, *inst, *lib, *lib_sha, *flags_kind, *flags;
     int digest_bits;
-    int baseline;        /* the OpenSSL SM3 baseline of build.json */
+    int baseline;        /* a baseline of build.json ("baseline") */
+    int primary;         /* the primary baseline (OpenSSL SM3) */
+    int package;         /* a package named as a baseline ("baseline_package") */
 } measure_target;
 
 static int target_of(const json_t *b, const json_t *kat, int time_failed,
@@ -224,6 +226,12 @@ static int target_of(const json_t *b, const json_t *kat, int time_failed,
     t->flags = lib.flags;
     t->digest_bits = (int)json_integer_value(json_object_get(b, "digest_bits"));
     t->baseline = json_is_true(json_object_get(b, "baseline"));
+    t->package = t->baseline && json_is_true(json_object_get(b, "baseline_package"));
+    /* build.json before "baseline_primary": its only baseline, OpenSSL SM3 */
+    const json_t *prim = json_object_get(b, "baseline_primary");
+    t->primary = t->baseline && !t->package &&
+                 (json_is_boolean(prim) ? json_is_true(prim)
+                                        : rundir_is_baseline(t->cand, t->inst));
     if (!t->lib || t->digest_bits <= 0)
         return hb_fail_at(err, file, 0, "instances[%zu] (%s/%s): library or "
                           "digest_bits missing; rebuild", idx, t->cand, t->inst);
@@ -448,6 +456,8 @@ static long baseline_cell(ilv_stage *st, const measure_target *base, unsigned si
     snprintf(sl->key, sizeof sl->key, "%s %s", sl->path, base->lib_sha ? base->lib_sha : "");
     request_of(st->c, base, size, &st->cells[st->n].tmpl);
     st->cells[st->n].baseline = -1;
+    st->cells[st->n].trusted = base->baseline && !base->package;
+    st->cells[st->n].pair_only = 1; /* sessions: windows in others' groups only */
     return (long)st->n++;
 }
 
@@ -553,6 +563,11 @@ static int write_slot(ilv_stage *st, size_t i, hb_err *err)
         snprintf(po->pair_instance, sizeof po->pair_instance, "%s/%s",
                  st->slots[st->cells[i].baseline].t->cand,
                  st->slots[st->cells[i].baseline].t->inst);
+    for (int k = 0; k < st->cells[i].n_baselines; k++) {
+        const measure_target *b = st->slots[st->cells[i].baselines[k]].t;
+        snprintf(po->pairs_instance[k], sizeof po->pairs_instance[k], "%s/%s", b->cand,
+                 b->inst);
+    }
     if (c->o->progress) {
         char step[600];
         snprintf(step, sizeof step, "record %s/%s %u B", st->slots[i].t->cand,
@@ -576,11 +591,23 @@ static int size_done(void *ctx, const size_t *cells, size_t n, hb_err *err)
     return 0;
 }
 
-static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t nt,
-                               const measure_target *base, const unsigned *sizes,
-                               int n_sizes, hb_err *err)
+/* 1 when cell target T is grouped with baseline B: a built-in baseline
+ * pairs every cell that is not one, a package baseline the cells of its
+ * own digest length that are neither built-in nor package baselines. */
+static int pairs_with(const measure_target *t, const measure_target *b)
 {
-    size_t cap = (nt + 1) * (size_t)n_sizes + 1;
+    if (t == b || (t->baseline && !t->package))
+        return 0;
+    if (!b->package)
+        return 1;
+    return !t->baseline && t->digest_bits == b->digest_bits;
+}
+
+static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t nt,
+                               const measure_target *const *bases, size_t nb,
+                               const unsigned *sizes, int n_sizes, hb_err *err)
+{
+    size_t cap = (nt + nb) * (size_t)n_sizes + 1;
     ilv_stage st = {c, calloc(cap, sizeof(ilv_slot)), calloc(cap, sizeof(ilv_cell)), 0, "",
                     NULL, NULL, NULL, 0};
     int rc = st.slots && st.cells ? 0 : hb_fail(err, "out of memory");
@@ -604,19 +631,32 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
                 snprintf(sl->key, sizeof sl->key, "%s %s", sl->path,
                          sl->t->lib_sha ? sl->t->lib_sha : "");
                 request_of(c, sl->t, sizes[k], &st.cells[st.n].tmpl);
+                st.cells[st.n].trusted = sl->t->baseline && !sl->t->package;
                 st.cells[st.n++].baseline = -1;
             }
         }
-    /* every cell is paired with the baseline at its size */
+    /* every cell is grouped with the baselines at its size (pairs_with);
+     * its pair is the primary's */
     size_t own = st.n;
-    for (size_t i = 0; rc == 0 && i < own; i++) {
-        if (st.slots[i].t->baseline)
-            continue;
-        long b = baseline_cell(&st, base, st.slots[i].size, err);
-        if (b < -1)
-            rc = -1;
-        st.cells[i].baseline = (int)b;
-    }
+    for (size_t i = 0; rc == 0 && i < own; i++)
+        for (size_t k = 0; rc == 0 && k < nb; k++) {
+            /* the one-shot planner pairs with the primary only */
+            if (!pairs_with(st.slots[i].t, bases[k]) ||
+                (!plan_uses_sessions(&c->settings) && !bases[k]->primary))
+                continue;
+            long b = baseline_cell(&st, bases[k], st.slots[i].size, err);
+            if (b < -1)
+                rc = -1;
+            else if (st.cells[i].n_baselines == PLAN_MAX_PAIRS)
+                rc = hb_fail(err, "%s/%s: more than %d baselines to pair with; name "
+                             "fewer --baseline packages", st.slots[i].t->cand,
+                             st.slots[i].t->inst, PLAN_MAX_PAIRS);
+            else {
+                st.cells[i].baselines[st.cells[i].n_baselines++] = (int)b;
+                if (bases[k]->primary)
+                    st.cells[i].baseline = (int)b;
+            }
+        }
     host_info before;
     read_host(c->cpu, &before);
     st.before = &before;
@@ -716,33 +756,39 @@ int measure_run(const measure_options *o, int *n_failed, hb_err *err)
     json_t *arr = json_object_get(build, "instances");
     int rc = json_is_array(arr) ? 0
              : hb_fail_at(err, path, 0, "no 'instances' array; run hashbench build");
-    measure_target *targets = calloc(json_array_size(arr) + 2, sizeof *targets);
-    measure_target base, *basep = NULL;
-    size_t nt = 0;
-    for (size_t i = 0; rc == 0 && i < json_array_size(arr); i++) {
+    size_t na = json_array_size(arr);
+    measure_target *targets = calloc(na + 2, sizeof *targets);
+    /* the baselines, selected or not: a selected one is its target, another
+     * is kept in OTHERS (every cell is paired with them all) */
+    measure_target *others = calloc(na + 2, sizeof *others);
+    const measure_target **bases = calloc(na + 2, sizeof *bases);
+    size_t nt = 0, nb = 0, no = 0;
+    if (rc == 0 && (!targets || !others || !bases))
+        rc = hb_fail(err, "out of memory");
+    for (size_t i = 0; rc == 0 && i < na; i++) {
         int t = target_of(json_array_get(arr, i), kat, o->time_failed, &targets[nt],
                           path, i, err);
         if (t < 0)
             rc = -1;
-        else if (t > 0 && targets[nt].baseline && !basep) {
-            base = targets[nt]; /* paired with every cell, selected or not */
-            basep = &base;
-        }
-        if (t > 0 && selected(o, targets[nt].cand, targets[nt].inst))
+        else if (t > 0 && selected(o, targets[nt].cand, targets[nt].inst)) {
+            if (targets[nt].baseline)
+                bases[nb++] = &targets[nt];
             nt++;
+        } else if (t > 0 && targets[nt].baseline) {
+            others[no] = targets[nt];
+            bases[nb++] = &others[no++];
+        }
     }
-    /* the selected baseline is the same target as BASE */
-    for (size_t i = 0; basep && i < nt; i++)
-        if (targets[i].baseline)
-            basep = &targets[i];
     c.total = (int)nt * n_sizes;
     if (rc == 0 && plan_is_interleaved(&c.settings))
-        rc = measure_interleaved(&c, targets, nt, basep, sizes, n_sizes, err);
+        rc = measure_interleaved(&c, targets, nt, bases, nb, sizes, n_sizes, err);
     for (size_t i = 0; rc == 0 && !plan_is_interleaved(&c.settings) && i < nt; i++)
         rc = measure_target_sizes(&c, &targets[i], sizes, n_sizes, err);
     if (rc == 0 && o->progress)
         o->progress(o->progress_ctx, "measure", c.done, c.total);
     free(targets);
+    free(others);
+    free(bases);
     json_decref(build);
     json_decref(kat);
     if (n_failed)

@@ -105,6 +105,14 @@ typedef struct plan_settings {
     uint64_t seed;             /* interleaved: the stage's shuffle seed */
 } plan_settings;
 
+/* Baselines a cell's trial can be grouped with, at most (windows.h). */
+#define PLAN_MAX_PAIRS 8
+
+/* One baseline's window of a group (windows.h); calls 0: none. */
+typedef struct plan_pair {
+    unsigned long long calls, ticks, ns;
+} plan_pair;
+
 /* The kept evidence of one planned measurement. */
 typedef struct plan_trial {
     trial_result r;
@@ -118,6 +126,9 @@ typedef struct plan_trial {
     uint64_t pair_seed;
     unsigned long long pair_calls, pair_ticks, pair_ns;
     int pair_disturbed;
+    plan_pair pairs[PLAN_MAX_PAIRS];  /* sessions: the window of each baseline of
+                                         its group, in the order of the
+                                         outcome's pairs_instance */
 } plan_trial;
 
 typedef struct plan_outcome {
@@ -139,6 +150,9 @@ typedef struct plan_outcome {
     int disturbed_retries;
     char pair_instance[256];          /* interleaved: "cand/inst" of the baseline
                                          its trials are paired with, or "" */
+    char pairs_instance[PLAN_MAX_PAIRS][256]; /* sessions: "cand/inst" of each
+                                         baseline of its groups, primary
+                                         included; "": none */
     plan_trial *trials;               /* malloc'd; plan_outcome_free */
     size_t n_trials;
     char digest[TRIAL_DIGEST_HEX];

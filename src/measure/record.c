@@ -205,6 +205,17 @@ json_t *record_trials_json(const plan_outcome *o)
                              "ns", (json_int_t)t->pair_ns, "disturbed", t->pair_disturbed);
         }
         json_object_set_new(last, "pair", pair);
+        if (t->r.session) { /* every baseline window of its group (windows.h) */
+            json_t *pairs = json_array();
+            for (int k = 0; k < PLAN_MAX_PAIRS; k++)
+                if (t->pairs[k].calls && o->pairs_instance[k][0])
+                    json_array_append_new(pairs, json_pack(
+                        "{s:s, s:I, s:I, s:I}", "instance", o->pairs_instance[k],
+                        "calls", (json_int_t)t->pairs[k].calls,
+                        "ticks", (json_int_t)t->pairs[k].ticks,
+                        "ns", (json_int_t)t->pairs[k].ns));
+            json_object_set_new(last, "pairs", pairs);
+        }
     }
     return arr;
 }

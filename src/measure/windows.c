@@ -37,7 +37,9 @@ typedef struct wcell {
     size_t n_samples, cap_samples;
     unsigned long long warm_calls;
     unsigned long long max_calls;
-    int trusted;             /* the baseline: hashbench's own code */
+    int trusted;             /* a built-in baseline: hashbench's own code */
+    int group[PLAN_MAX_PAIRS]; /* the local index of each of its baselines
+                                  (ilv_cell.baselines order), -1: not here */
     int recalibrated;        /* calibration was taken again once */
     int pairs;               /* its pairs so far */
     unsigned long long calls; /* its timed calls so far */
@@ -70,7 +72,8 @@ double windows_cell_cost_s(int pairs, double t1_ns)
     if (calls > window)
         window = calls;
     double side = WINDOWS_WARMUP_NS * 1e-9 + window + 2 * WINDOWS_OVERHEAD_S;
-    return 2.0 * (pairs < 2 ? 2 : pairs) * side + 2 * WINDOWS_OPEN_S;
+    double windows = 1.0 + WINDOWS_COST_BASELINES;
+    return windows * (pairs < 2 ? 2 : pairs) * side + windows * WINDOWS_OPEN_S;
 }
 
 static void random_fill(void *p, size_t n)
@@ -446,33 +449,55 @@ static int stop_reason(wsize *z, wcell *w, int pairs)
     return PLAN_STOP_NONE;
 }
 
-/* One pair: the baseline B (may be NULL) and the cell A, in the order of
- * the round's coin. */
-static int pair(wsize *z, wcell *a, wcell *b, int round, size_t slot, hb_err *err)
+/* One group: cell A's window and one of each of its living baselines
+ * (A->group, local indices into W), in an order shuffled from the seed
+ * (ilv_group_order). A's trial keeps every baseline's window (pairs) and
+ * its primary's (pair); a built-in baseline keeps its window as a trial of
+ * its own record, a package baseline only measures itself in its own
+ * groups. A baseline that fails in the group is left out of it. */
+static int group(wsize *z, wcell *w, wcell *a, int round, size_t slot, hb_err *err)
 {
-    plan_trial ta, tb;
+    plan_trial ta, tb[PLAN_MAX_PAIRS];
+    size_t who[PLAN_MAX_PAIRS + 1], order[PLAN_MAX_PAIRS + 1], m = 0;
+    int nb = a->c->n_baselines < PLAN_MAX_PAIRS ? a->c->n_baselines : PLAN_MAX_PAIRS;
+    for (int k = 0; k < nb; k++)
+        if (a->group[k] >= 0 && !w[a->group[k]].dead)
+            who[m++] = (size_t)k;
+    who[m] = PLAN_MAX_PAIRS; /* the cell itself */
+    int took[PLAN_MAX_PAIRS] = {0};
     double t0 = hb_mono_s();
-    int base_first = b && ilv_baseline_first(z->s->seed, round, slot);
-    for (int k = 0; k < 2; k++) {
-        int is_base = (k == 0) == base_first;
-        if (is_base && !b)
-            continue;
-        wcell *w = is_base ? b : a;
-        if (side(z, w, !is_base && z->o->verify != NULL, is_base ? &tb : &ta, err) != 0)
+    ilv_group_order(z->s->seed, round, slot, m + 1, order);
+    for (size_t q = 0; q <= m; q++) {
+        size_t k = who[order[q]];
+        int is_base = k != PLAN_MAX_PAIRS;
+        wcell *x = is_base ? &w[a->group[k]] : a;
+        if (side(z, x, !is_base && z->o->verify != NULL, is_base ? &tb[k] : &ta, err) != 0)
             return -1;
-        if (w->dead)
+        if (a->dead)
             return 0;
+        if (is_base)
+            took[k] = !x->dead;
     }
-    ta.round = tb.round = round;
-    ta.slot = tb.slot = (int)slot;
+    ta.round = round;
+    ta.slot = (int)slot;
     a->pairs++;
-    a->spent_s += hb_mono_s() - t0; /* a cell pays for its baseline windows */
-    if (b) {
-        ta.paired = 1;
-        ta.pair_calls = tb.r.calls;
-        ta.pair_ticks = tb.r.ticks;
-        ta.pair_ns = tb.r.ns;
-        if (append_trial(b, &tb, err) != 0)
+    a->spent_s += hb_mono_s() - t0; /* a cell pays for its baselines' windows */
+    for (int k = 0; k < nb; k++) {
+        if (!took[k])
+            continue;
+        wcell *b = &w[a->group[k]];
+        ta.pairs[k].calls = tb[k].r.calls;
+        ta.pairs[k].ticks = tb[k].r.ticks;
+        ta.pairs[k].ns = tb[k].r.ns;
+        if (a->c->baselines[k] == a->c->baseline) {
+            ta.paired = 1;
+            ta.pair_calls = tb[k].r.calls;
+            ta.pair_ticks = tb[k].r.ticks;
+            ta.pair_ns = tb[k].r.ns;
+        }
+        tb[k].round = round;
+        tb[k].slot = (int)slot;
+        if (b->trusted && append_trial(b, &tb[k], err) != 0)
             return -1;
     }
     return append_trial(a, &ta, err);
@@ -520,26 +545,43 @@ static void free_cell(wsize *z, wcell *w)
     w->c = c;
 }
 
-/* The cells in W (N of them, the baseline at BASE or -1) at one size. */
-static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
+/* 1 when W's primary baseline (its ilv_cell.baseline) is here and failed. */
+static int primary_dead(const wcell *all, const wcell *w)
+{
+    for (int k = 0; k < w->c->n_baselines && k < PLAN_MAX_PAIRS; k++)
+        if (w->group[k] >= 0 && w->c->baselines[k] == w->c->baseline)
+            return all[w->group[k]].dead;
+    return 0;
+}
+
+/* The cells in W (N of them, each with its group) at one size. */
+static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
 {
     int rc = 0;
     double start = hb_mono_s();
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = open_cell(z, &w[i], err);
-    wcell *b = base >= 0 && !w[base].dead ? &w[base] : NULL;
-    if (b)
-        b->trusted = 1;
-    /* the exchange: on the baseline (hashbench's own code), else on the
-     * first cell that opened, said so in its record */
-    wcell *ex = b;
+    for (size_t i = 0; i < n; i++)
+        w[i].trusted = w[i].c->trusted;
+    /* the exchange: on the primary built-in baseline (hashbench's own
+     * code), else another built-in one, else on the first cell that
+     * opened, said so in its record */
+    wcell *ex = NULL;
+    for (size_t i = 0; !ex && i < n; i++)
+        for (size_t q = 0; !ex && q < n; q++)
+            if (w[i].trusted && !w[i].dead && w[q].c->baseline == (int)w[i].index)
+                ex = &w[i];
+    for (size_t i = 0; !ex && i < n; i++)
+        if (w[i].trusted && !w[i].dead)
+            ex = &w[i];
+    int ex_trusted = ex != NULL;
     for (size_t i = 0; !ex && i < n; i++)
         if (!w[i].dead)
             ex = &w[i];
     if (rc == 0 && ex) {
         rc = measure_exchange(z, ex, err);
         snprintf(z->exchange_by, sizeof z->exchange_by, "%s",
-                 ex == b ? "baseline" : "instance");
+                 ex_trusted ? "baseline" : "instance");
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (!w[i].dead)
@@ -554,19 +596,22 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
     for (;;) {
         if (rc != 0)
             break;
-        if (b && b->dead) {
-            for (size_t i = 0; i < n; i++)
-                if (&w[i] != b) {
-                    char msg[600];
-                    snprintf(msg, sizeof msg, "the baseline's session failed: %s",
-                             b->c->out.failure);
-                    fail_cell(&w[i], SESSION_FAILED, msg);
-                }
-            break;
-        }
+        /* a cell whose primary baseline failed is failed with it */
+        for (size_t i = 0; i < n; i++)
+            if (!w[i].trusted && !w[i].c->pair_only && !w[i].dead &&
+                primary_dead(w, &w[i])) {
+                char msg[600];
+                const wcell *b = NULL;
+                for (int k = 0; !b && k < w[i].c->n_baselines; k++)
+                    if (w[i].group[k] >= 0 && w[i].c->baselines[k] == w[i].c->baseline)
+                        b = &w[w[i].group[k]];
+                snprintf(msg, sizeof msg, "the baseline's session failed: %s",
+                         b ? b->c->out.failure : "");
+                fail_cell(&w[i], SESSION_FAILED, msg);
+            }
         size_t m = 0;
         for (size_t i = 0; i < n; i++) {
-            if (&w[i] == b || w[i].dead || w[i].stopped)
+            if (w[i].trusted || w[i].c->pair_only || w[i].dead || w[i].stopped)
                 continue;
             w[i].stopped = stop_reason(z, &w[i], pairs);
             if (!w[i].stopped)
@@ -577,11 +622,13 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
         int round = (*z->round)++;
         ilv_order(z->s->seed, round, m, order);
         for (size_t k = 0; rc == 0 && k < m; k++)
-            rc = pair(z, &w[act[order[k]]], b, round, k, err);
+            rc = group(z, w, &w[act[order[k]]], round, k, err);
     }
-    /* a baseline measured alone (no other cell at its size) */
-    if (rc == 0 && b && !b->dead && n == 1)
-        for (int p = 0; rc == 0 && p < pairs && !b->dead; p++) {
+    /* a built-in baseline no cell took a window of: measured alone */
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        wcell *b = &w[i];
+        for (int p = 0; rc == 0 && b->trusted && !b->c->pair_only &&
+                        b->c->out.n_trials == 0 && p < pairs && !b->dead; p++) {
             plan_trial t;
             rc = side(z, b, 0, &t, err);
             if (rc == 0 && !b->dead) {
@@ -590,10 +637,11 @@ static int run_size(wsize *z, wcell *w, size_t n, long base, hb_err *err)
                 rc = append_trial(b, &t, err);
             }
         }
+    }
     free(order);
     free(act);
     for (size_t i = 0; rc == 0 && i < n; i++)
-        if (&w[i] != b) {
+        if (!w[i].trusted && !w[i].c->pair_only) {
             double t0 = hb_mono_s();
             rc = verify_cell(z, &w[i], err);
             w[i].session_s += hb_mono_s() - t0;
@@ -655,7 +703,6 @@ int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows
             continue;
         z.size = cells[first].tmpl.size;
         size_t m = 0;
-        long base = -1;
         for (size_t i = first; i < n; i++)
             if (!done[i] && cells[i].tmpl.size == z.size) {
                 done[i] = 1;
@@ -664,14 +711,17 @@ int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows
                 w[m].index = i;
                 m++;
             }
-        /* the baseline of these cells: the cell they name */
-        for (size_t k = 0; k < m && base < 0; k++) {
-            int bi = cells[idx[k]].baseline;
-            for (size_t q = 0; bi >= 0 && q < m; q++)
-                if (idx[q] == (size_t)bi)
-                    base = (long)q;
-        }
-        rc = run_size(&z, w, m, base, err);
+        /* each cell's group: the baselines it names, where they are at
+         * this size */
+        for (size_t k = 0; k < m; k++)
+            for (int b = 0; b < PLAN_MAX_PAIRS; b++) {
+                w[k].group[b] = -1;
+                int bi = b < cells[idx[k]].n_baselines ? cells[idx[k]].baselines[b] : -1;
+                for (size_t q = 0; bi >= 0 && q < m; q++)
+                    if (idx[q] == (size_t)bi && q != k)
+                        w[k].group[b] = (int)q;
+            }
+        rc = run_size(&z, w, m, err);
         if (rc == 0 && o->size_done)
             rc = o->size_done(o->size_ctx, idx, m, err);
         memset(w, 0, n * sizeof *w);

@@ -1,24 +1,35 @@
 /* The interleaved planner over trial sessions (session.h): the default
  * way the measure stage takes its figures. One size at a time, every cell
- * at that size (instance and baseline) gets one session, opened once; the
- * baseline's session also measures the exchange (what a window costs with
- * no call in it: waking the stopped probe, the go and done lines,
- * stopping it again), which is subtracted from every window of that size.
- * Each session is calibrated with windows of growing length, then the
- * cells take their pairs round by round in an order shuffled per round
- * from the stage's seed: for each cell, a baseline window and a window of
- * the cell, in an order drawn by a coin from the same seed, each preceded
- * by untimed warm-up calls of the same session on the same core, so that
- * state a previous window left behind does not land on the next library's
- * window. Every window hashes its own fresh messages (msggen.h, chained by
+ * at that size (instances and baselines) gets one session, opened once;
+ * the primary built-in baseline's session also measures the exchange (what
+ * a window costs with no call in it: waking the stopped probe, the go and
+ * done lines, stopping it again), which is subtracted from every window of
+ * that size. Each session is calibrated with windows of growing length,
+ * then the cells take their groups round by round in an order shuffled
+ * per round from the stage's seed: for each cell, a window of the cell and
+ * one window of each of its baselines (ilv_cell.baselines), in an order
+ * shuffled from the same seed (ilv_group_order), each preceded by untimed
+ * warm-up calls of the same session on the same core, so that state a
+ * previous window left behind does not land on the next library's window.
+ * Every window hashes its own fresh messages (msggen.h, chained by
  * probe/chain.h), handed over only when it opens; its figure is the CPU
  * time (or cycles) hashbench reads from outside, less the exchange. After
- * each window calls are drawn at random (getrandom) and kept for the
- * independent check of the cell's digests at the end of its size.
+ * each window of a cell calls are drawn at random (getrandom) and kept for
+ * the independent check of the cell's digests at the end of its size.
  *
- * A cell takes its pairs (--trials, with at least the guide's 100 calls)
- * unless its budget (its windows and its baseline windows' wall time:
- * --budget, after 2 pairs, else WINDOWS_AUTO_BUDGET_S once it has the 100
+ * Baselines are a list. A built-in one (ilv_cell.trusted: hashbench's own
+ * OpenSSL code) takes no groups of its own: its record is its windows in
+ * the groups of the others (or, with no other cell at its size, windows
+ * alone). A package the evaluator named as a baseline is a cell like any
+ * other (its own groups with the built-in baselines, its calibration held)
+ * and also gives a window to the groups of the cells it is named in. A
+ * cell's trial keeps every baseline window of its group (plan_trial.pairs)
+ * and its primary baseline's (ilv_cell.baseline) as its pair. To add a
+ * baseline: measure.c names it in the cells' baselines; nothing here.
+ *
+ * A cell takes its groups (--trials, with at least the guide's 100 calls)
+ * unless its budget (its windows and its baselines' windows' wall time:
+ * --budget, after 2 groups, else WINDOWS_AUTO_BUDGET_S once it has the 100
  * calls) or the hard cap on a cell ends it first; the record says which.
  *
  * No window is dropped, retried or marked disturbed: a failure in a window
@@ -26,8 +37,10 @@
  * between its windows, digests the independent check does not reproduce,
  * or windows cheaper per call than calibration by more than
  * WINDOWS_CALIB_FACTOR twice (calibration is taken again once: the host's
- * speed moves) make the cell INCONSISTENT; the baseline, hashbench's own
- * code, is not held to calibration. */
+ * speed moves) make the cell INCONSISTENT; the built-in baselines,
+ * hashbench's own code, are not held to calibration. A failed primary
+ * baseline fails the cells it pairs; another failed baseline is left out
+ * of the groups from then on. */
 #ifndef HB_MEASURE_WINDOWS_H
 #define HB_MEASURE_WINDOWS_H
 
@@ -46,6 +59,8 @@
 #define WINDOWS_MAX_BYTES (32u << 20) /* messages of one window, at most */
 #define WINDOWS_CALIB_FACTOR 3.0    /* a window's per-call cost against calibration */
 #define WINDOWS_EXCHANGE_WINDOWS 15 /* empty windows that measure the exchange */
+#define WINDOWS_COST_BASELINES 2   /* baseline windows per group, for cost
+                                       estimates: the built-in ones */
 #define WINDOWS_AUTO_BUDGET_S 10.0  /* a cell's wall time without --budget, once it
                                        has the guide's 100 calls */
 
@@ -88,14 +103,17 @@ typedef struct windows_opts {
     void *size_ctx;
 } windows_opts;
 
-/* The wall time a cell of PAIRS pairs at T1_NS per call costs, its
- * baseline's windows and the session's start included (an estimate for
+/* The wall time a cell of PAIRS groups at T1_NS per call costs, its
+ * built-in baselines' windows and the sessions' starts included (an estimate for
  * shard costs, campaign/costs.h). */
 double windows_cell_cost_s(int pairs, double t1_ns);
 
 /* Runs every cell of CELLS (their tmpl: library path relative to
- * tmpl.run_dir, size, digest bits, cpu, counter; baseline: the index of
- * the cell they pair with, or -1) into its out, with settings S (seed,
+ * tmpl.run_dir, size, digest bits, cpu, counter; baselines: the indices of
+ * the baseline cells of their groups, at the same size; baseline: the
+ * primary among them, or -1; trusted: a built-in baseline; pair_only: a
+ * baseline whose own record is not wanted, windows in groups only) into
+ * its out, with settings S (seed,
  * stage_start, min_trials) and O. Returns 0 when the stage ran (cells may
  * have failed), -1 on hashbench's own failure. */
 int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,

@@ -206,6 +206,12 @@ int rundir_is_baseline(const char *cand, const char *inst)
            strcmp(inst, RUNDIR_BASELINE_INSTANCE) == 0;
 }
 
+int rundir_entry_builtin_baseline(const json_t *e)
+{
+    return json_is_true(json_object_get(e, "baseline")) &&
+           !json_is_true(json_object_get(e, "baseline_package"));
+}
+
 typedef struct list_ctx {
     const char *cand, *inst;
     rundir_record_fn fn;

@@ -155,6 +155,12 @@ int rundir_count_records(const char *root, const char *cand, const char *inst, h
 /* 1 when CAND/INST is hashbench's baseline. */
 int rundir_is_baseline(const char *cand, const char *inst);
 
+/* 1 when build.json entry E is one of hashbench's built-in baselines
+ * ("baseline": true, not "baseline_package": hashbench's own code, not
+ * built, KAT-checked or rebuilt like a submission); a package the
+ * evaluator named as a baseline is 0. */
+int rundir_entry_builtin_baseline(const json_t *e);
+
 /* ---- the library of an instance --------------------------------------- */
 
 /* The library an instance is measured, analysed and reported with. Strings

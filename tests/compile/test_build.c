@@ -55,7 +55,7 @@ static json_t *build(const char *run, const char *profile, const char *pkg1,
     snprintf(p1, sizeof p1, "%s/%s", fx_root, pkg1);
     snprintf(p2, sizeof p2, "%s/%s", fx_root, pkg2 ? pkg2 : "");
     const char *pkgs[] = {p1, p2};
-    build_options opt = {run_dir, profile, NULL, 2, pkgs, pkg2 ? 2 : 1, NULL, NULL, NULL};
+    build_options opt = {run_dir, profile, NULL, 2, pkgs, pkg2 ? 2 : 1, NULL, NULL, NULL, NULL, 0};
     hb_err err;
     int failed = -1;
     if (build_run(&opt, &failed, &err) != 0)
@@ -355,7 +355,7 @@ static void test_performance_flags(void **state)
     snprintf(run_dir, sizeof run_dir, "%s/run_perf", fx_root);
     snprintf(pkg, sizeof pkg, "%s/Perf", fx_root);
     const char *pkgs[] = {pkg};
-    build_options opt = {run_dir, "resource", NULL, 1, pkgs, 1, NULL, NULL, NULL};
+    build_options opt = {run_dir, "resource", NULL, 1, pkgs, 1, NULL, NULL, NULL, NULL, 0};
     hb_err err;
     int failed;
     assert_int_equal(build_run(&opt, &failed, &err), -1);
@@ -374,7 +374,7 @@ static void test_candidate_id_clash(void **state)
     snprintf(p1, sizeof p1, "%s/Clash1", fx_root);
     snprintf(p2, sizeof p2, "%s/Clash2", fx_root);
     const char *pkgs[] = {p1, p2};
-    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 2, NULL, NULL, NULL};
+    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 2, NULL, NULL, NULL, NULL, 0};
     hb_err err;
     int failed;
     assert_int_equal(build_run(&opt, &failed, &err), -1);
@@ -684,7 +684,7 @@ static void test_baseline_entry(void **state)
     snprintf(run_dir, sizeof run_dir, "%s/run_base", fx_root);
     snprintf(pkg, sizeof pkg, "%s/WithBase", fx_root);
     const char *pkgs[] = {pkg};
-    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 1, base, NULL, NULL};
+    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 1, base, NULL, NULL, NULL, 0};
     hb_err err;
     int failed;
     assert_int_equal(build_run(&opt, &failed, &err), 0);
@@ -696,13 +696,47 @@ static void test_baseline_entry(void **state)
     char hex[HB_SHA256_HEX];
     assert_int_equal(hb_sha256_file_hex(base, hex, &err), 0);
     assert_string_equal(str(e, "library_sha256"), hex);
+    assert_true(json_is_true(json_object_get(e, "baseline_primary")));
+    assert_true(json_is_false(json_object_get(e, "baseline_package")));
+    /* the second built-in baseline, from the same folder */
+    e = entry(b, "baseline", "OpenSSL_SHA256");
+    assert_true(json_is_true(json_object_get(e, "baseline")));
+    assert_true(json_is_false(json_object_get(e, "baseline_primary")));
+    assert_true(json_is_false(json_object_get(e, "baseline_package")));
+    assert_string_equal(str(e, "algorithm"), "SHA-256");
+    assert_string_equal(str(e, "status"), "BUILT");
+    assert_string_equal(str(e, "library"), "lib/baseline/libOpenSSL_SHA256.so");
+    e = entry(b, "WithBase", "W");
+    assert_true(json_is_false(json_object_get(e, "baseline")));
     json_decref(b);
+    /* a package named as a baseline: built (added to the packages), its
+     * entries marked, not taken for a built-in one */
+    fx_instance(fx_root, "Helper", "H", "H", 256);
+    char helper[PATH_MAX];
+    snprintf(helper, sizeof helper, "%s/Helper", fx_root);
+    const char *bases[] = {helper};
+    opt.baseline_packages = bases;
+    opt.n_baseline_packages = 1;
+    assert_int_equal(build_run(&opt, &failed, &err), 0);
+    assert_int_equal(failed, 0);
+    b = fx_load_build(run_dir);
+    e = entry(b, "Helper", "H");
+    assert_string_equal(str(e, "status"), "BUILT");
+    assert_true(json_is_true(json_object_get(e, "baseline")));
+    assert_true(json_is_true(json_object_get(e, "baseline_package")));
+    assert_true(json_is_false(json_object_get(e, "baseline_primary")));
+    assert_false(rundir_entry_builtin_baseline(e));
+    assert_true(rundir_entry_builtin_baseline(entry(b, "baseline", "OpenSSL_SHA256")));
+    assert_true(json_is_false(json_object_get(entry(b, "WithBase", "W"), "baseline")));
+    json_decref(b);
+    opt.n_baseline_packages = 0;
     /* A missing baseline file is left out with a warning, not an error. */
     opt.baseline_lib = fx_path(fx_root, "no-such-baseline.so");
     fx_rmtree(run_dir);
     assert_int_equal(build_run(&opt, &failed, &err), 0);
     b = fx_load_build(run_dir);
     assert_null(fx_entry(b, "baseline", "OpenSSL_SM3"));
+    assert_null(fx_entry(b, "baseline", "OpenSSL_SHA256"));
     json_decref(b);
 }
 
@@ -989,7 +1023,7 @@ static void test_examples(void **state)
     }
     char run_dir[PATH_MAX];
     snprintf(run_dir, sizeof run_dir, "%s/run_examples", fx_root);
-    build_options opt = {run_dir, "performance", NULL, 2, pkgs, 3, NULL, NULL, NULL};
+    build_options opt = {run_dir, "performance", NULL, 2, pkgs, 3, NULL, NULL, NULL, NULL, 0};
     int failed = -1;
     if (build_run(&opt, &failed, &err) != 0)
         fail_msg("%s", err.msg);

@@ -139,6 +139,26 @@ static void test_order(void **state)
     assert_memory_not_equal(a, d, sizeof a); /* another seed, another order */
 }
 
+/* A group's order (a cell's window and its baselines'): a permutation the
+ * seed reproduces, each of the three places taken first in some slots. */
+static void test_group_order(void **state)
+{
+    (void)state;
+    size_t a[3], b[3];
+    int first[3] = {0}, differ = 0;
+    for (size_t slot = 0; slot < 64; slot++) {
+        ilv_group_order(42, 3, slot, 3, a);
+        ilv_group_order(42, 3, slot, 3, b);
+        assert_memory_equal(a, b, sizeof a);
+        assert_int_equal((1 << a[0]) | (1 << a[1]) | (1 << a[2]), 7);
+        first[a[0]]++;
+        ilv_group_order(43, 3, slot, 3, b);
+        differ |= memcmp(a, b, sizeof a) != 0;
+    }
+    assert_true(first[0] > 0 && first[1] > 0 && first[2] > 0);
+    assert_true(differ);
+}
+
 /* Every round gives each cell one trial in ilv_order's order, the
  * baseline's trial right beside it (before or after as the coin says), and
  * the pair recorded with the baseline trial's own figures. */
@@ -385,6 +405,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order),
+        cmocka_unit_test(test_group_order),
         cmocka_unit_test(test_rounds_and_pairs),
         cmocka_unit_test(test_interval_by_hand),
         cmocka_unit_test(test_drift_cancels_in_pairs),

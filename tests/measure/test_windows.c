@@ -4,7 +4,8 @@
  * time of exchange + calls x its library's cost, so that every figure the
  * planner derives can be checked exactly: the exchange measured on the
  * baseline and taken off every window, one pair per cell and round with the
- * baseline beside it, pair ratios that are the true ratio, the samples kept
+ * baseline beside it, pair ratios that are the true ratio (with two
+ * baselines in each group, and a package baseline), the samples kept
  * for the independent check (enough to catch 1 % of faked calls with 99 %
  * probability) and that check catching a library that fakes 2 % of them;
  * and the rules that end a cell: CPU time gained between windows, a window
@@ -42,9 +43,12 @@ typedef struct fake_lib {
     int waits;            /* voluntary switches it reports per call */
 } fake_lib;
 
-static fake_lib libs[4];
+static fake_lib libs[5];
 static size_t n_libs;
 static int windows_after_failure;
+/* the library (index in libs) of every timed window, in order */
+static int window_log[4096];
+static size_t window_log_n;
 
 typedef struct fake_session {
     const fake_lib *lib;
@@ -95,6 +99,8 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
     if (w->raw)
         memcpy(s->region, w->raw, w->calls * s->size);
     s->windows++;
+    if (w->raw && window_log_n < sizeof window_log / sizeof *window_log)
+        window_log[window_log_n++] = (int)(s->lib - libs);
     if (s->lib->sleep_ms) {
         struct timespec ts = {0, s->lib->sleep_ms * 1000000L};
         nanosleep(&ts, NULL);
@@ -185,6 +191,9 @@ static ilv_cell *cells_for(size_t n, unsigned long long size)
         c[i].tmpl.cpu = 1;
         c[i].tmpl.counter = COUNTER_TSC;
         c[i].baseline = i == 0 ? -1 : 0;
+        c[i].baselines[0] = 0;
+        c[i].n_baselines = i == 0 ? 0 : 1;
+        c[i].trusted = i == 0;
     }
     return c;
 }
@@ -288,6 +297,109 @@ static void test_pairs_exact(void **state)
     }
     /* the keys differ from window to window */
     assert_string_not_equal(c[1].out.trials[0].r.key, c[1].out.trials[1].r.key);
+    free_cells(c, 3);
+}
+
+/* The per-call ratio of trial T to its group's baseline window K. */
+static double ratio_to(const plan_trial *t, int k)
+{
+    return ((double)t->r.ticks / (double)t->r.calls) /
+           ((double)t->pairs[k].ticks / (double)t->pairs[k].calls);
+}
+
+/* Two built-in baselines (cells 0 and 1, the first the primary): every
+ * other cell's group holds a window of each, both ratios exact, the pair
+ * the primary's, each baseline's record one window per group, and the
+ * windows of a group in shuffled orders. */
+static void test_two_baselines_grouped(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"base2", 1500, 0, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0};
+    libs[3] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0};
+    n_libs = 4;
+    ilv_cell *c = cells_for(4, 256);
+    c[1].trusted = 1;
+    c[1].baseline = -1;
+    c[1].n_baselines = 0;
+    for (size_t i = 2; i < 4; i++) {
+        c[i].baselines[1] = 1;
+        c[i].n_baselines = 2;
+    }
+    window_log_n = 0;
+    assert_int_equal(run(c, 4, 6, 1), 0);
+    for (size_t i = 0; i < 4; i++) {
+        assert_true(c[i].out.ok);
+        assert_near(c[i].out.exchange_ns, EXCHANGE_NS, 1e-9);
+    }
+    assert_string_equal(c[2].out.exchange_by, "baseline");
+    assert_int_equal(c[0].out.n_trials, 12);
+    assert_int_equal(c[1].out.n_trials, 12);
+    for (size_t i = 2; i < 4; i++) {
+        assert_int_equal(c[i].out.n_trials, 6);
+        for (size_t k = 0; k < 6; k++) {
+            const plan_trial *t = &c[i].out.trials[k];
+            assert_true(t->paired);
+            assert_near(ratio_to(t, 0), libs[i].cost_ns / 1000.0, 1e-3);
+            assert_near(ratio_to(t, 1), libs[i].cost_ns / 1500.0, 1e-3);
+            assert_int_equal(t->pair_calls, t->pairs[0].calls);
+            assert_int_equal(t->pair_ticks, t->pairs[0].ticks);
+            assert_int_equal(t->pairs[2].calls, 0);
+        }
+    }
+    /* the timed windows (fresh messages, after calibration) are the last
+     * 12 groups of 3: the cell's window comes first in some and last in
+     * others, one window of each library in every group */
+    int first = 0, last = 0;
+    assert_true(window_log_n > 36);
+    for (size_t g = window_log_n - 36; g < window_log_n; g += 3) {
+        assert_int_equal((1 << window_log[g]) | (1 << window_log[g + 1]) |
+                         (1 << window_log[g + 2]),
+                         3 | (1 << (window_log[g] >= 2 ? window_log[g]
+                                    : window_log[g + 1] >= 2 ? window_log[g + 1]
+                                    : window_log[g + 2])));
+        first |= window_log[g] >= 2;
+        last |= window_log[g + 2] >= 2;
+    }
+    assert_true(first && last);
+    free_cells(c, 4);
+}
+
+/* A package baseline P (cell 1, not trusted): a cell with its own groups
+ * (with the built-in baseline) and a window in the groups of A, which
+ * names it; its own record holds its own groups only, and it is held to
+ * its calibration like any instance. */
+static void test_package_baseline(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[1] = (fake_lib){"P", 4000, 0, 0, 0, 0, 0, 0};
+    ilv_cell *c = cells_for(3, 256);
+    c[2].baselines[1] = 1;
+    c[2].n_baselines = 2;
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    assert_true(c[1].out.ok && c[2].out.ok);
+    assert_int_equal(c[0].out.n_trials, 8);
+    assert_int_equal(c[1].out.n_trials, 4);
+    for (size_t k = 0; k < 4; k++) {
+        const plan_trial *p = &c[1].out.trials[k], *a = &c[2].out.trials[k];
+        assert_int_equal(p->pairs[1].calls, 0);
+        assert_near(ratio_to(p, 0), 4.0, 1e-3);
+        assert_near(ratio_to(a, 0), libs[2].cost_ns / 1000.0, 1e-3);
+        assert_near(ratio_to(a, 1), libs[2].cost_ns / 4000.0, 1e-3);
+    }
+    free_cells(c, 3);
+    set_libs();
+    libs[1] = (fake_lib){"P", 2000, 0, 0, 1, 0, 0, 0}; /* slow only while calibrated */
+    c = cells_for(3, 256);
+    c[2].baselines[1] = 1;
+    c[2].n_baselines = 2;
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    assert_false(c[1].out.ok);
+    assert_true(c[1].out.inconsistent);
+    assert_true(c[2].out.ok); /* a failed package baseline leaves the groups */
     free_cells(c, 3);
 }
 
@@ -458,6 +570,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairs_exact),
+        cmocka_unit_test(test_two_baselines_grouped),
+        cmocka_unit_test(test_package_baseline),
         cmocka_unit_test(test_faked_digests_caught),
         cmocka_unit_test(test_gained_cpu_inconsistent),
         cmocka_unit_test(test_slow_calibration_inconsistent),
