@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "measure/stats.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 #include "fuzz_util.h"
 
 static void check_derived(const json_t *d)

@@ -15,7 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "campaign/merge.h"
+#include "dataset/merge.h"
 #include "campaign/progress.h"
 #include "common/fs.h"
 #include "common/json.h"

@@ -7,7 +7,7 @@
  * and takes its build and its own KAT results from there (seed.h); then
  * one measuring child per core, pinned to it, measures
  * its shard while the others measure theirs, each after its own host check
- * of its core; at the end the shards are merged into DIR (merge.h), whose
+ * of its core; at the end the shards are merged into DIR (dataset/merge.h), whose
  * campaign.json lists each core's shard with its host check, and whose
  * records name their core. Running the same command again resumes every
  * shard and merges again. */

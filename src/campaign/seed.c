@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <jansson.h>
-#include "campaign/tree.h"
+#include "dataset/tree.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "rundir/rundir.h"

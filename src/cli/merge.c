@@ -1,11 +1,11 @@
 /* hashbench merge: joins the run directories of a sharded campaign into one
- * (src/campaign/merge.h), refusing shards measured under different settings. */
+ * (src/dataset/merge.h), refusing shards measured under different settings. */
 #include "cli/cli.h"
 #include "cli/options.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include "campaign/merge.h"
+#include "dataset/merge.h"
 
 const char hb_summary_merge[] = "join the run directories of a sharded campaign";
 const char hb_usage_merge[] =

@@ -1,11 +1,11 @@
 /* hashbench publish: copies what the reports cite from a run directory to
- * DATA/ID/ with paths relative to DATA (src/campaign/publish.h). */
+ * DATA/ID/ with paths relative to DATA (src/dataset/publish.h). */
 #include "cli/cli.h"
 #include "cli/options.h"
 
 #include <string.h>
-#include "campaign/publish.h"
-#include "report/sign.h"
+#include "dataset/publish.h"
+#include "dataset/sign.h"
 
 const char hb_summary_publish[] = "publish a run directory into a dataset";
 const char hb_usage_publish[] =
@@ -79,7 +79,7 @@ int cmd_publish(int argc, char **argv)
     if (key) {
         printf("signed %s: %s lists %d files, %s is its Ed25519 signature; public key "
                "fingerprint SHA256:%s\n(check with: hashbench validate %s --key PUB)\n",
-               data, SIGN_MANIFEST, n, SIGN_SIGNATURE, fp, data);
+               data, DATASET_MANIFEST, n, DATASET_SIGNATURE, fp, data);
     } else if (sign_remove(data, &err) > 0) {
         fprintf(stderr, "hashbench publish: %s was signed; its signature no longer "
                 "covers it and was removed: publish with --sign KEY to sign it again\n",

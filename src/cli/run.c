@@ -14,7 +14,7 @@
 #include "kat/kat.h"
 #include "campaign/cores.h"
 #include "campaign/progress.h"
-#include "campaign/publish.h"
+#include "dataset/layout.h"
 #include "campaign/table.h"
 #include "common/fs.h"
 #include "common/json.h"
@@ -124,7 +124,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case HB_OPT_RUN_DIR: o->run_dir = v; break;
     case OPT_SYSTEM:
         o->system_id = v;
-        return publish_check_system(v, err);
+        return dataset_check_system(v, err);
     case OPT_CC: o->cc = v; break;
     case OPT_SHARD_COSTS: o->shard_costs = v; break;
     case OPT_CPUS: cpus_list = v; break;

@@ -7,7 +7,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "report/export_check.h"
-#include "report/sign.h"
+#include "dataset/sign.h"
 #include "report/validate.h"
 
 const char hb_summary_validate[] = "re-derive a dataset's figures and check its site";

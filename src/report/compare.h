@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <jansson.h>
 #include "common/err.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 
 #define COMPARE_RESAMPLES 4000   /* bootstrap resamples per row */
 #define COMPARE_MIN_CHANGE 0.01  /* default: differences under 1 % are none */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 #include "report/pages.h"
 #include "report/paired.h"
 

@@ -12,7 +12,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "report/csv.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 #include "report/paired.h"
 
 #define EXPORT_MAX_BYTES (1ull << 30)

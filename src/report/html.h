@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 #include "common/err.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 
 typedef struct html_page {
     const report_dataset *ds;

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 #include "common/err.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 #include "rundir/rundir.h"
 
 /* The baseline every summary ratio refers to. */

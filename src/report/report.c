@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 #include "report/esc.h"
 #include "report/html.h"
-#include "report/paths.h"
+#include "dataset/paths.h"
 #include "report/pages.h"
 #include "report/selfassess.h"
 

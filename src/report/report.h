@@ -6,7 +6,7 @@
  * and index.md, index.html at the top. System and candidate names become
  * file names through esc_file_component (characters outside [A-Za-z0-9._-]
  * become '_'). The same dataset always gives byte-identical files; one
- * whose path fields break the dataset's path rule (paths.h) is refused
+ * whose path fields break the dataset's path rule (dataset/paths.h) is refused
  * before anything is written. Validation is in validate.h. */
 #ifndef HB_REPORT_REPORT_H
 #define HB_REPORT_REPORT_H

@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 #include "common/err.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 
 typedef enum {
     SA_MEAN_CYCLES = 0,

@@ -24,9 +24,9 @@
 #include "measure/outside.h"
 #include "measure/record.h"
 #include "measure/stats.h"
-#include "report/dataset.h"
-#include "report/hostdata.h"
-#include "report/paths.h"
+#include "dataset/dataset.h"
+#include "dataset/hostdata.h"
+#include "dataset/paths.h"
 #include "report/report.h"
 
 typedef struct vctx {
@@ -521,7 +521,7 @@ static void check_record_kat(vctx *v, const report_system *s, const report_recor
     }
 }
 
-/* One break of the path rule (paths.h) as a problem. */
+/* One break of the path rule (dataset/paths.h) as a problem. */
 static void path_problem(void *ctx, const char *line)
 {
     vctx *v = ctx;

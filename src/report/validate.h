@@ -1,5 +1,5 @@
 /* The validation of a published dataset: every figure re-derived from the
- * raw evidence, every log against its digest, the path rule (paths.h), and
+ * raw evidence, every log against its digest, the path rule (dataset/paths.h), and
  * optionally the site regenerated (report.h) and compared byte for byte. */
 #ifndef HB_REPORT_VALIDATE_H
 #define HB_REPORT_VALIDATE_H
@@ -32,7 +32,7 @@ int report_validate(const char *data_dir, const char *site_dir, FILE *out,
                     report_validate_stats *st, hb_err *err);
 
 /* report_validate, and also a problem for every file of DATA_DIR that holds
- * a host identifier (report/hostdata.h): this host's boot_id, and with
+ * a host identifier (dataset/hostdata.h): this host's boot_id, and with
  * RUN_DIR (may be NULL; report_validate gives none) the run directory's
  * absolute path, each as it is or hex-encoded. */
 int report_validate_ex(const char *data_dir, const char *site_dir, const char *run_dir,

@@ -15,11 +15,11 @@
 #include "common/digest.h"
 #include "campaign/campaign.h"
 #include "campaign/costs.h"
-#include "campaign/merge.h"
+#include "dataset/merge.h"
 #include "common/json.h"
 #include "common/fs.h"
 #include "campaign/progress.h"
-#include "campaign/publish.h"
+#include "dataset/publish.h"
 #include "campaign/shard.h"
 #include "campaign/table.h"
 

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "campaign/publish.h"
-#include "campaign/tree.h"
+#include "dataset/publish.h"
+#include "dataset/tree.h"
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"

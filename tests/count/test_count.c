@@ -19,7 +19,7 @@
 #include "common/json.h"
 #include "count/count.h"
 #include "count/count_plan.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 #include "report/pages.h"
 #include "report/validate.h"
 #include "rundir/rundir.h"

@@ -315,10 +315,10 @@ static void test_two_baselines_grouped(void **state)
 {
     (void)state;
     set_libs();
-    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0};
-    libs[1] = (fake_lib){"base2", 1500, 0, 0, 0, 0, 0, 0};
-    libs[2] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0};
-    libs[3] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0};
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"base2", 1500, 0, 0, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0};
+    libs[3] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0, 0};
     n_libs = 4;
     ilv_cell *c = cells_for(4, 256);
     c[1].trusted = 1;
@@ -375,7 +375,7 @@ static void test_package_baseline(void **state)
 {
     (void)state;
     set_libs();
-    libs[1] = (fake_lib){"P", 4000, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"P", 4000, 0, 0, 0, 0, 0, 0, 0};
     ilv_cell *c = cells_for(3, 256);
     c[2].baselines[1] = 1;
     c[2].n_baselines = 2;
@@ -392,7 +392,7 @@ static void test_package_baseline(void **state)
     }
     free_cells(c, 3);
     set_libs();
-    libs[1] = (fake_lib){"P", 2000, 0, 0, 1, 0, 0, 0}; /* slow only while calibrated */
+    libs[1] = (fake_lib){"P", 2000, 0, 0, 1, 0, 0, 0, 0}; /* slow only while calibrated */
     c = cells_for(3, 256);
     c[2].baselines[1] = 1;
     c[2].n_baselines = 2;

@@ -30,7 +30,7 @@
 #include "kat/katfile.h"
 #include "kat/manifest.h"
 #include "measure/stats.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 #include "report/report.h"
 #include "report/validate.h"
 

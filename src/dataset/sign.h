@@ -10,14 +10,13 @@
  * then `openssl pkey -in key.pem -pubout -out key.pub.pem`. `hashbench
  * publish --sign KEY` signs; publishing without it removes a signature that
  * would no longer cover the dataset. */
-#ifndef HB_REPORT_SIGN_H
-#define HB_REPORT_SIGN_H
+#ifndef HB_DATASET_SIGN_H
+#define HB_DATASET_SIGN_H
 
 #include <stdio.h>
 #include "common/err.h"
 
-#define SIGN_MANIFEST "MANIFEST.sha256"
-#define SIGN_SIGNATURE "MANIFEST.sha256.sig"
+#include "dataset/layout.h" /* DATASET_MANIFEST, DATASET_SIGNATURE */
 
 /* Hex SHA-256 of the DER public key: 64 digits and a NUL. */
 #define SIGN_FINGERPRINT_HEX 65

@@ -1,5 +1,5 @@
 /* Folder trees (see tree.h), walked with common/walk.h. */
-#include "campaign/tree.h"
+#include "dataset/tree.h"
 
 #include <limits.h>
 #include <stdio.h>

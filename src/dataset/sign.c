@@ -1,7 +1,7 @@
 /* Signing and verifying a dataset (see sign.h): the manifest from one walk
  * of the dataset, the signature with OpenSSL's EVP (Ed25519 signs the
  * message itself, so EVP_DigestSign runs with no digest). */
-#include "report/sign.h"
+#include "dataset/sign.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -67,7 +67,7 @@ typedef struct listing {
 static int is_signature_file(const hb_walk_entry *e)
 {
     return e->depth == 1 &&
-           (strcmp(e->name, SIGN_MANIFEST) == 0 || strcmp(e->name, SIGN_SIGNATURE) == 0);
+           (strcmp(e->name, DATASET_MANIFEST) == 0 || strcmp(e->name, DATASET_SIGNATURE) == 0);
 }
 
 static int list_file(const hb_walk_entry *e, void *ctx, hb_err *err)
@@ -117,8 +117,8 @@ int sign_dataset(const char *data_dir, const char *key_pem, char *fingerprint,
                  hb_err *err)
 {
     char mpath[4096], spath[4096];
-    if (hb_path_join(mpath, sizeof mpath, data_dir, SIGN_MANIFEST, err) < 0 ||
-        hb_path_join(spath, sizeof spath, data_dir, SIGN_SIGNATURE, err) < 0)
+    if (hb_path_join(mpath, sizeof mpath, data_dir, DATASET_MANIFEST, err) < 0 ||
+        hb_path_join(spath, sizeof spath, data_dir, DATASET_SIGNATURE, err) < 0)
         return -1;
     EVP_PKEY *key = load_key(key_pem, 1, err);
     if (!key)
@@ -189,16 +189,16 @@ int sign_is_signed(const char *data_dir)
 {
     char p[4096];
     hb_err ignored;
-    return (hb_path_join(p, sizeof p, data_dir, SIGN_MANIFEST, &ignored) == 0 &&
+    return (hb_path_join(p, sizeof p, data_dir, DATASET_MANIFEST, &ignored) == 0 &&
             access(p, F_OK) == 0) ||
-           (hb_path_join(p, sizeof p, data_dir, SIGN_SIGNATURE, &ignored) == 0 &&
+           (hb_path_join(p, sizeof p, data_dir, DATASET_SIGNATURE, &ignored) == 0 &&
             access(p, F_OK) == 0);
 }
 
 int sign_remove(const char *data_dir, hb_err *err)
 {
     int had = 0;
-    const char *names[] = {SIGN_SIGNATURE, SIGN_MANIFEST};
+    const char *names[] = {DATASET_SIGNATURE, DATASET_MANIFEST};
     for (int i = 0; i < 2; i++) {
         char p[4096];
         if (hb_path_join(p, sizeof p, data_dir, names[i], err) < 0)
@@ -276,8 +276,8 @@ int sign_verify(const char *data_dir, const char *pub_pem, FILE *out, int *probl
 {
     char mpath[4096], spath[4096];
     *problems = 0;
-    if (hb_path_join(mpath, sizeof mpath, data_dir, SIGN_MANIFEST, err) < 0 ||
-        hb_path_join(spath, sizeof spath, data_dir, SIGN_SIGNATURE, err) < 0)
+    if (hb_path_join(mpath, sizeof mpath, data_dir, DATASET_MANIFEST, err) < 0 ||
+        hb_path_join(spath, sizeof spath, data_dir, DATASET_SIGNATURE, err) < 0)
         return -1;
     EVP_PKEY *key = load_key(pub_pem, 0, err);
     if (!key)
@@ -291,8 +291,8 @@ int sign_verify(const char *data_dir, const char *pub_pem, FILE *out, int *probl
     if (!hb_is_file(mpath) || !hb_is_file(spath)) {
         EVP_PKEY_free(key);
         return hb_fail(err, "%s: the dataset is not signed (no %s and %s); sign it "
-                       "with hashbench publish --sign KEY", data_dir, SIGN_MANIFEST,
-                       SIGN_SIGNATURE);
+                       "with hashbench publish --sign KEY", data_dir, DATASET_MANIFEST,
+                       DATASET_SIGNATURE);
     }
     if (hb_read_file(mpath, &text, &len, err) < 0 ||
         hb_read_file(spath, &sig, &siglen, err) < 0) {
@@ -312,7 +312,7 @@ int sign_verify(const char *data_dir, const char *pub_pem, FILE *out, int *probl
         problem(out, problems, "%s: the signature %s does not verify with %s: the "
                 "manifest was changed since it was signed, or signed with another key; "
                 "nothing in this dataset can be trusted to be what was signed",
-                mpath, SIGN_SIGNATURE, pub_pem);
+                mpath, DATASET_SIGNATURE, pub_pem);
     json_t *signed_ = json_object();
     parse_manifest(mpath, text, len, signed_, out, problems);
     free(text);
@@ -332,7 +332,7 @@ int sign_verify(const char *data_dir, const char *pub_pem, FILE *out, int *probl
                     "file): not in a signed dataset", data_dir, r);
         else if (!want)
             problem(out, problems, "%s/%s: added since the dataset was signed (not in "
-                    "%s)", data_dir, r, SIGN_MANIFEST);
+                    "%s)", data_dir, r, DATASET_MANIFEST);
         else if (strcmp(json_string_value(want), have) != 0)
             problem(out, problems, "%s/%s: changed since the dataset was signed "
                     "(SHA-256 %s, signed %s)", data_dir, r, have,
@@ -343,7 +343,7 @@ int sign_verify(const char *data_dir, const char *pub_pem, FILE *out, int *probl
     json_object_foreach(signed_, r, v)
         if (!json_object_get(l.files, r))
             problem(out, problems, "%s/%s: removed since the dataset was signed (listed "
-                    "in %s)", data_dir, r, SIGN_MANIFEST);
+                    "in %s)", data_dir, r, DATASET_MANIFEST);
     listing_free(&l);
     json_decref(signed_);
     return 0;

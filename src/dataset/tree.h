@@ -2,8 +2,8 @@
  * and publish copy records and logs with these (hb_remove_tree in
  * common/fs.h removes a tree). Entries are visited in
  * byte order of their names, so every walk is deterministic. */
-#ifndef HB_CAMPAIGN_TREE_H
-#define HB_CAMPAIGN_TREE_H
+#ifndef HB_DATASET_TREE_H
+#define HB_DATASET_TREE_H
 
 #include "common/err.h"
 

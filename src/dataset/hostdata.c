@@ -1,7 +1,7 @@
 /* Host identifiers in a dataset: see hostdata.h. Files are read in chunks
  * that overlap by the longest needle, so that a needle across two chunks
  * is found; needles that ignore case are searched in a lowercased copy. */
-#include "report/hostdata.h"
+#include "dataset/hostdata.h"
 
 #include <ctype.h>
 #include <errno.h>

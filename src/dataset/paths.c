@@ -1,5 +1,5 @@
 /* The path rule of a published dataset (see paths.h). */
-#include "report/paths.h"
+#include "dataset/paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
  * under different host settings (counter, processor, governor, turbo, SMT)
  * or planning settings (profile, planner, sizes, ...) are refused, as are two
  * shards that measured the same record. */
-#ifndef HB_CAMPAIGN_MERGE_H
-#define HB_CAMPAIGN_MERGE_H
+#ifndef HB_DATASET_MERGE_H
+#define HB_DATASET_MERGE_H
 
 #include <stdio.h>
 #include "common/err.h"

@@ -9,8 +9,8 @@
  * reports each file that holds one, with the boot_id of the host it runs on
  * and the run directory when it is given one. The search covers every byte
  * of every regular file of the dataset, not only JSON strings. */
-#ifndef HB_REPORT_HOSTDATA_H
-#define HB_REPORT_HOSTDATA_H
+#ifndef HB_DATASET_HOSTDATA_H
+#define HB_DATASET_HOSTDATA_H
 
 #include <stddef.h>
 #include "common/err.h"

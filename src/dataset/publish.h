@@ -8,8 +8,8 @@
  * a text or log quotes is redacted to "<path>/NAME", and campaign.json's
  * "publish" says where. The new DATA/ID is assembled beside the old one and
  * swapped in, and nothing is published while a path field stays absolute. */
-#ifndef HB_CAMPAIGN_PUBLISH_H
-#define HB_CAMPAIGN_PUBLISH_H
+#ifndef HB_DATASET_PUBLISH_H
+#define HB_DATASET_PUBLISH_H
 
 #include <stdio.h>
 #include <jansson.h>
@@ -23,10 +23,6 @@ typedef struct publish_counts {
 
 /* Publishes RUN_DIR as system SYSTEM ([A-Za-z0-9_-], at most 64) under
  * DATA_DIR. COUNTS (may be NULL) gets what was copied. */
-/* 0 when S is a valid test system id (1 to 64 characters from
- * [A-Za-z0-9_-]: it names a folder of the dataset); else -1 with ERR. */
-int publish_check_system(const char *s, hb_err *err);
-
 int publish_run(const char *run_dir, const char *system, const char *data_dir,
                 publish_counts *counts, hb_err *err);
 

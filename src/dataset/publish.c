@@ -7,15 +7,16 @@
  * absolute path left anywhere stops the publication before anything
  * replaces DATA/ID. Logs are copied first, so the documents citing a
  * rewritten KAT log get its new SHA-256. */
-#include "campaign/publish.h"
+#include "dataset/publish.h"
+#include "dataset/layout.h"
 
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "campaign/tree.h"
-#include "report/hostdata.h"
+#include "dataset/tree.h"
+#include "dataset/hostdata.h"
 #include "rundir/rundir.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -47,26 +48,6 @@ typedef struct publish_ctx {
     json_t *log_sha;         /* rewritten KAT log: run SHA-256 -> published */
     json_t *build_logs;      /* copied compiler log: run-dir path -> SHA-256 */
 } publish_ctx;
-
-static int bad_system(const char *s, hb_err *err)
-{
-    return hb_fail(err, "--system '%s': use 1 to 64 characters from [A-Za-z0-9_-], "
-                   "e.g. x86_1", s);
-}
-
-int publish_check_system(const char *s, hb_err *err)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > 64)
-        return bad_system(s, err);
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-              (c >= '0' && c <= '9') || c == '_' || c == '-'))
-            return bad_system(s, err);
-    }
-    return 0;
-}
 
 /* A rule for FOLDER; one that no longer exists (a merged shard's run
  * directory removed since) is taken as written when absolute. */
@@ -628,7 +609,7 @@ static int host_data_found(const char *rel, const hostdata_needle *found, void *
 }
 
 /* Refuses the dataset assembled in C->stage when a file holds a host
- * identifier (report/hostdata.h): this host's boot_id, or the run
+ * identifier (dataset/hostdata.h): this host's boot_id, or the run
  * directory's absolute path, as it is or hex-encoded. */
 static int refuse_host_data(publish_ctx *c, hb_err *err)
 {
@@ -665,7 +646,7 @@ static int assemble(publish_ctx *c, hb_err *err)
 static int swap_in(const char *stage, const char *dest, hb_err *err)
 {
     char old[PATH_MAX + 8];
-    snprintf(old, sizeof old, "%s.old", stage);
+    snprintf(old, sizeof old, "%s" DATASET_OLD_SUFFIX, stage);
     if (hb_remove_tree(old, err) < 0)
         return -1;
     if (hb_is_dir(dest) && rename(dest, old) != 0)
@@ -681,7 +662,7 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
 {
     publish_ctx c;
     memset(&c, 0, sizeof c);
-    if (publish_check_system(system, err) != 0)
+    if (dataset_check_system(system, err) != 0)
         return -1;
     char required[PATH_MAX];
     const char *names[] = {RUNDIR_CAMPAIGN_JSON, RUNDIR_BUILD_JSON, RUNDIR_KAT_JSON};
@@ -705,7 +686,7 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     if (hb_mkdirs(data_dir, err) < 0)
         return -1;
     char dest[PATH_MAX], stage_name[80];
-    snprintf(stage_name, sizeof stage_name, ".%s.publishing", system); /* system: 64 chars */
+    snprintf(stage_name, sizeof stage_name, DATASET_STAGING_FMT, system); /* system: 64 chars */
     int rc = hb_path_join(dest, sizeof dest, data_dir, system, err) < 0 ||
              hb_path_join(c.stage, sizeof c.stage, data_dir, stage_name, err) < 0 ? -1 : 0;
     int staged = rc == 0;

@@ -3,13 +3,13 @@
  * merged run directory takes each instance's build entry (matched by
  * candidate, instance and source folder), library and logs from its owner,
  * and the KAT texts and records from the one shard that has them. */
-#include "campaign/merge.h"
+#include "dataset/merge.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/strlist.h"
-#include "campaign/tree.h"
+#include "dataset/tree.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "rundir/rundir.h"

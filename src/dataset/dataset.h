@@ -4,8 +4,8 @@
  * any of these, in byte order of their names; records are sorted by
  * candidate, instance and size. Everything is read-only after loading; the
  * dataset owns all memory, released by report_dataset_free. */
-#ifndef HB_REPORT_DATASET_H
-#define HB_REPORT_DATASET_H
+#ifndef HB_DATASET_DATASET_H
+#define HB_DATASET_DATASET_H
 
 #include <stddef.h>
 #include <jansson.h>

@@ -5,12 +5,12 @@
  * that breaks it before writing anything (report_check_paths); report_validate
  * lists every break. Both report.c and validate.c use this file, which uses
  * neither. */
-#ifndef HB_REPORT_PATHS_H
-#define HB_REPORT_PATHS_H
+#ifndef HB_DATASET_PATHS_H
+#define HB_DATASET_PATHS_H
 
 #include <jansson.h>
 #include "common/err.h"
-#include "report/dataset.h"
+#include "dataset/dataset.h"
 
 /* Receives one break of the rule as one line ("FILE: field X: path 'P' must
  * be relative ..."). */

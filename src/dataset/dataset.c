@@ -3,7 +3,8 @@
  * rundir_list_records; folders are listed by the common walker in bytewise
  * order, so the order, and so every page, does not depend on the file
  * system or the locale. */
-#include "report/dataset.h"
+#include "dataset/dataset.h"
+#include "dataset/layout.h"
 
 #include <limits.h>
 #include <math.h>
@@ -355,21 +356,6 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
     return 0;
 }
 
-static int is_system_dir(const char *root, const char *name)
-{
-    static const char *const marks[] = {RUNDIR_CAMPAIGN_JSON, RUNDIR_BUILD_JSON,
-                                        RUNDIR_KAT_JSON, RUNDIR_RECORDS};
-    char dir[4096], path[4096];
-    if (hb_path_join(dir, sizeof dir, root, name, NULL) < 0)
-        return 0;
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
-        if (hb_path_join(path, sizeof path, dir, marks[i], NULL) == 0 &&
-            (hb_is_file(path) || hb_is_dir(path)))
-            return 1;
-    }
-    return 0;
-}
-
 int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err)
 {
     char **names;
@@ -384,7 +370,7 @@ int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err)
     ds->sys = calloc(n ? n : 1, sizeof *ds->sys);
     int rc = ds->sys ? 0 : hb_fail(err, "%s: out of memory", data_dir);
     for (size_t i = 0; i < n && rc == 0; i++)
-        if (is_system_dir(data_dir, names[i]))
+        if (dataset_is_system_dir(data_dir, names[i]))
             rc = load_system(ds, names[i], err);
     free_list(names, n);
     if (rc == 0 && ds->nsys == 0)
@@ -426,7 +412,7 @@ int report_dataset_load_path(const char *path, report_dataset *ds, hb_err *err)
         root[rlen > 1 ? rlen - 1 : rlen] = '\0'; /* "/" stays "/" */
     }
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || !hb_is_dir(path) ||
-        !is_system_dir(root, name))
+        !dataset_is_system_dir(root, name))
         return report_dataset_load(path, ds, err);
     ds->root = strdup(root);
     ds->sys = calloc(1, sizeof *ds->sys);
