@@ -5,6 +5,7 @@
  * system or the locale. */
 #include "dataset/dataset.h"
 #include "dataset/layout.h"
+#include "dataset/sign.h"
 
 #include <limits.h>
 #include <math.h>
@@ -373,6 +374,12 @@ int report_dataset_load(const char *data_dir, report_dataset *ds, hb_err *err)
         if (dataset_is_system_dir(data_dir, names[i]))
             rc = load_system(ds, names[i], err);
     free_list(names, n);
+    if (rc == 0) {
+        hb_err kerr;
+        ds->is_signed = sign_is_signed(data_dir);
+        if (sign_named_fingerprint(data_dir, ds->key_fingerprint, &kerr) != 1)
+            ds->key_fingerprint[0] = '\0';
+    }
     if (rc == 0 && ds->nsys == 0)
         rc = hb_fail(err, "%s: no system folder (<system>/build.json, kat.json, "
                           "campaign.json or " RUNDIR_RECORDS "/) found; publish a campaign "

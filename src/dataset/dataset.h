@@ -50,6 +50,10 @@ typedef struct report_dataset {
     size_t nsys;
     const struct sa_file *self_assessment; /* report --self-assessment
                               (report/selfassess.h), borrowed; NULL */
+    int is_signed;         /* DATA holds a manifest or a signature (sign.h) */
+    char key_fingerprint[65]; /* hex SHA-256 of the signing key DATA names
+                              (sign_named_fingerprint), "" when it names none
+                              or an unreadable one */
 } report_dataset;
 
 /* Loads DATA_DIR into DS (zeroed first). Fails with the file (and line) of

@@ -3,7 +3,7 @@
  * laid out as a run directory (campaign.json, build.json, kat.json,
  * records/, logs, ct/, count/: rundir.h) with every path field relative to
  * DATA (paths.h); beside the systems, a signed dataset holds
- * DATASET_MANIFEST and DATASET_SIGNATURE (sign.h). A system is published
+ * DATASET_MANIFEST, DATASET_SIGNATURE and DATASET_SIGNING_KEY (sign.h). A system is published
  * into the staging folder DATASET_STAGING_FMT and swapped in; the previous
  * one moves aside to the staging folder's name + DATASET_OLD_SUFFIX and is
  * removed (publish.h). The operations on a dataset live beside this file:
@@ -16,6 +16,9 @@
 
 #define DATASET_MANIFEST "MANIFEST.sha256"
 #define DATASET_SIGNATURE "MANIFEST.sha256.sig"
+#define DATASET_SIGNING_KEY "MANIFEST.sha256.pub" /* the signer's public key, PEM:
+                           named on the pages; trusted only when its
+                           fingerprint matches one published elsewhere */
 #define DATASET_STAGING_FMT ".%s.publishing" /* %s: the system id */
 #define DATASET_OLD_SUFFIX ".old"
 #define DATASET_SYSTEM_MAX 64 /* characters of a system id */

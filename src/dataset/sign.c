@@ -67,7 +67,8 @@ typedef struct listing {
 static int is_signature_file(const hb_walk_entry *e)
 {
     return e->depth == 1 &&
-           (strcmp(e->name, DATASET_MANIFEST) == 0 || strcmp(e->name, DATASET_SIGNATURE) == 0);
+           (strcmp(e->name, DATASET_MANIFEST) == 0 || strcmp(e->name, DATASET_SIGNATURE) == 0 ||
+            strcmp(e->name, DATASET_SIGNING_KEY) == 0);
 }
 
 static int list_file(const hb_walk_entry *e, void *ctx, hb_err *err)
@@ -170,6 +171,15 @@ int sign_dataset(const char *data_dir, const char *key_pem, char *fingerprint,
     }
     if (rc == 0 && fingerprint && key_fingerprint(key, fingerprint) < 0)
         rc = hb_fail(err, "%s: cannot encode the public key", key_pem);
+    char kpath[4096], *pem = NULL;
+    long pem_len = 0;
+    BIO *bio = rc == 0 ? BIO_new(BIO_s_mem()) : NULL;
+    if (rc == 0 && (hb_path_join(kpath, sizeof kpath, data_dir, DATASET_SIGNING_KEY,
+                                 err) < 0))
+        rc = -1;
+    else if (rc == 0 && (!bio || PEM_write_bio_PUBKEY(bio, key) != 1 ||
+                         (pem_len = BIO_get_mem_data(bio, &pem)) <= 0))
+        rc = hb_fail(err, "%s: cannot encode the public key", key_pem);
     /* the signature first removed, so that a manifest never stands with the
      * signature of another */
     if (rc == 0 && unlink(spath) != 0 && errno != ENOENT)
@@ -178,11 +188,31 @@ int sign_dataset(const char *data_dir, const char *key_pem, char *fingerprint,
         rc = hb_write_atomic(mpath, text, len, err);
     if (rc == 0)
         rc = hb_write_atomic(spath, sig, siglen, err);
+    if (rc == 0)
+        rc = hb_write_atomic(kpath, pem, (size_t)pem_len, err);
+    BIO_free(bio);
     free(text);
     EVP_PKEY_free(key);
     int n = (int)json_array_size(l.order);
     listing_free(&l);
     return rc < 0 ? -1 : n;
+}
+
+int sign_named_fingerprint(const char *data_dir, char *fingerprint, hb_err *err)
+{
+    char p[4096];
+    if (hb_path_join(p, sizeof p, data_dir, DATASET_SIGNING_KEY, err) < 0)
+        return -1;
+    if (!hb_is_file(p))
+        return 0;
+    EVP_PKEY *key = load_key(p, 0, err);
+    if (!key)
+        return -1;
+    int rc = key_fingerprint(key, fingerprint) < 0
+                 ? hb_fail(err, "%s: cannot encode the public key", p)
+                 : 1;
+    EVP_PKEY_free(key);
+    return rc;
 }
 
 int sign_is_signed(const char *data_dir)
@@ -198,8 +228,8 @@ int sign_is_signed(const char *data_dir)
 int sign_remove(const char *data_dir, hb_err *err)
 {
     int had = 0;
-    const char *names[] = {DATASET_SIGNATURE, DATASET_MANIFEST};
-    for (int i = 0; i < 2; i++) {
+    const char *names[] = {DATASET_SIGNATURE, DATASET_MANIFEST, DATASET_SIGNING_KEY};
+    for (int i = 0; i < 3; i++) {
         char p[4096];
         if (hb_path_join(p, sizeof p, data_dir, names[i], err) < 0)
             return -1;
@@ -313,6 +343,19 @@ int sign_verify(const char *data_dir, const char *pub_pem, FILE *out, int *probl
                 "manifest was changed since it was signed, or signed with another key; "
                 "nothing in this dataset can be trusted to be what was signed",
                 mpath, DATASET_SIGNATURE, pub_pem);
+    char named[SIGN_FINGERPRINT_HEX], given[SIGN_FINGERPRINT_HEX];
+    hb_err kerr;
+    int nk = sign_named_fingerprint(data_dir, named, &kerr);
+    if (nk < 0)
+        problem(out, problems, "%s", kerr.msg);
+    else if (nk == 1) {
+        EVP_PKEY *k = load_key(pub_pem, 0, &kerr);
+        if (k && key_fingerprint(k, given) == 0 && strcmp(named, given) != 0)
+            problem(out, problems, "%s/%s: the dataset names the signing key SHA256:%s, "
+                    "not %s (SHA256:%s): check which key its signer published",
+                    data_dir, DATASET_SIGNING_KEY, named, pub_pem, given);
+        EVP_PKEY_free(k);
+    }
     json_t *signed_ = json_object();
     parse_manifest(mpath, text, len, signed_, out, problems);
     free(text);

@@ -97,6 +97,11 @@ void pages_count_method(FILE *fp, const report_system *s);
 /* SITE/index: the systems, their candidates and their summary pages. */
 int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *err);
 
+/* The index's section on the dataset's signature: the fingerprint of the
+ * key it names and the command that checks it, or that it is not signed
+ * (and what an unsigned dataset does not prove). */
+void pages_signature_md(FILE *fp, const report_dataset *ds);
+
 /* Helpers shared by the page writers (pages_util.c). */
 
 /* "| a | b |\n| --- | ---: |\n": COLS[i] are literal Markdown headers; ALIGN

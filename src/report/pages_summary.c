@@ -209,6 +209,7 @@ int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *
                 "a method page for each system.\n\n", ds->nsys, ds->nsys == 1 ? "" : "s");
     for (size_t i = 0; i < ds->nsys; i++)
         index_system(fp, &ds->sys[i], ext);
+    pages_signature_md(fp, ds);
     if (ferror(fp))
         return hb_fail(err, "index: write error");
     return 0;

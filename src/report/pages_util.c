@@ -1,6 +1,7 @@
 /* Helpers shared by the page writers: the counter label, tables, links,
  * environment lookup and the chart data. See pages.h. */
 #include "report/pages.h"
+#include "dataset/layout.h"
 
 #include "measure/drift.h"
 
@@ -452,5 +453,28 @@ void pages_drift_warning(FILE *fp, const report_system *s, const char *ext)
                 numfmt_sig3(d->spread_percent, num, sizeof num), d->duration_s);
         pages_link(fp, "method", "method", ext);
         fputs(").\n\n", fp);
+    }
+}
+
+void pages_signature_md(FILE *fp, const report_dataset *ds)
+{
+    fputs("## Signature\n\n", fp);
+    if (ds->is_signed && ds->key_fingerprint[0]) {
+        fprintf(fp, "This dataset is signed (Ed25519, over `" DATASET_MANIFEST "`, the "
+                    "SHA-256 of every file). The signing key it names has the "
+                    "fingerprint `SHA256:%s`. Compare it with the fingerprint the "
+                    "evaluator publishes elsewhere, then check every file with "
+                    "`hashbench validate DATA --key KEY.pub.pem`, KEY.pub.pem being the "
+                    "evaluator's public key: it names each file added, removed or changed "
+                    "since the signing.\n\n", ds->key_fingerprint);
+    } else if (ds->is_signed) {
+        fputs("This dataset carries a signature (`" DATASET_MANIFEST "`) but does not "
+              "name its key (`" DATASET_SIGNING_KEY "` is missing or unreadable): check "
+              "it with `hashbench validate DATA --key KEY.pub.pem` and the evaluator's "
+              "public key.\n\n", fp);
+    } else {
+        fputs("This dataset is not signed: nothing shows that its files are the ones "
+              "its evaluator published. An evaluator signs it with `hashbench publish "
+              "--sign KEY`.\n\n", fp);
     }
 }

@@ -37,6 +37,11 @@ else
     bad "publish --sign: exit $rc"; cat "$T/pub.log"
 fi
 "$B" report "$T/D" --out "$T/SITE" >/dev/null 2>&1 || bad "report of the signed dataset failed"
+fp=$(openssl pkey -pubin -in "$T/key.pub.pem" -outform DER | sha256sum | cut -c1-64)
+grep -q "fingerprint \`SHA256:$fp\`" "$T/SITE/index.md" &&
+    grep -q "hashbench validate DATA --key" "$T/SITE/index.md" &&
+    ok "the index page names the signing key's fingerprint and how to verify" ||
+    { bad "no fingerprint SHA256:$fp on the index page"; grep -A3 Signature "$T/SITE/index.md"; }
 "$B" validate "$T/D" --site "$T/SITE" --key "$T/key.pub.pem" >"$T/v.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] && grep -q "every file is what was signed" "$T/v.log" &&
@@ -77,6 +82,8 @@ edited "a removed file" "rm x86_1/kat.json" "x86_1/kat.json: removed since the d
 edited "an edited manifest" \
     "echo extra >x86_1/notes.txt; echo \"\$(sha256sum <x86_1/notes.txt | cut -c1-64)  x86_1/notes.txt\" >>MANIFEST.sha256" \
     "MANIFEST.sha256: the signature MANIFEST.sha256.sig does not verify"
+edited "another named key" "cp \"$T/other.pub.pem\" MANIFEST.sha256.pub" \
+    "MANIFEST.sha256.pub: the dataset names the signing key SHA256:"
 # a page: the site regenerated from the signed dataset differs
 cp -r "$T/SITE" "$T/SITE2"
 page=$(find "$T/SITE2" -name '*.html' | head -1)
@@ -106,6 +113,10 @@ fi
 "$B" validate "$T/D" >"$T/u.log" 2>&1
 grep -q "the dataset is unsigned" "$T/u.log" && ok "validate without a key says the dataset is unsigned" ||
     { bad "unsigned not said"; cat "$T/u.log"; }
+"$B" report "$T/D" --out "$T/SITE3" >/dev/null 2>&1
+[ ! -e "$T/D/MANIFEST.sha256.pub" ] && grep -q "This dataset is not signed" "$T/SITE3/index.md" &&
+    ok "an unsigned dataset's index says it is not signed" ||
+    { bad "unsigned index"; ls "$T/D"; grep -A3 Signature "$T/SITE3/index.md"; }
 "$B" publish --run-dir "$T/run" --system arm_1 --data "$T/D" --sign "$T/key.pem" >/dev/null 2>&1
 "$B" validate "$T/D" --key "$T/key.pub.pem" >"$T/v2.log" 2>&1
 rc=$?
