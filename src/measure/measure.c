@@ -46,6 +46,9 @@ typedef struct measure_ctx {
     char probe[PATH_MAX];
     int cpu;
     int done, total, failed;
+    double exchange_ns;       /* the outside rules' fixed allowance, in every
+                                 one-shot trial's request (outside.h) */
+    int emulated;             /* the probes run under a user-mode emulator */
 } measure_ctx;
 
 int measure_default_cpu(void)
@@ -136,10 +139,10 @@ static int calibrate_exchange(measure_ctx *c, hb_err *err)
         emulated |= r.emulator;
         if (r.outside.known && r.calls == rq.calls)
             untimed[n++] = (double)r.outside.window_cpu_ns - (double)r.ns -
-                           ((double)r.outside.allowance_ns - outside_exchange_ns());
+                           ((double)r.outside.allowance_ns - OUTSIDE_EXCHANGE_NS);
     }
-    outside_set_exchange(untimed, n);
-    outside_set_emulated(emulated);
+    c->exchange_ns = outside_exchange_of(untimed, n);
+    c->emulated = emulated;
     return 0;
 }
 
@@ -299,6 +302,8 @@ static void request_of(const measure_ctx *c, const measure_target *t, unsigned s
     rq->cpu = c->cpu;
     rq->counter = c->counter;
     rq->digest_bits = t->digest_bits;
+    rq->exchange_ns = c->exchange_ns;
+    rq->emulated = c->emulated;
 }
 
 /* The record of target T at SIZE from its planned trials PO (taken under
@@ -335,7 +340,7 @@ static int finish_cell(measure_ctx *c, const measure_target *t, unsigned size,
     json_object_set_new(env, "cpu", json_integer(c->cpu)); /* the measuring core */
     record_input in = {t->build, t->kat, t->lib, t->lib_sha, t->flags_kind,
                        t->flags, size, cmd, env, &c->settings, po, &mem, failure,
-                       inconsistent, &vr};
+                       inconsistent, &vr, c->exchange_ns};
     json_t *rec = record_build(&in, err);
     rc = rec ? hb_json_save(path, rec, err) : -1;
     json_decref(rec);

@@ -75,23 +75,10 @@ static void measure_model(window_model *m)
     free(dig);
 }
 
-static double exchange_ns = OUTSIDE_EXCHANGE_NS;
-static int emulated;
-
-void outside_set_emulated(int on)
-{
-    emulated = on ? 1 : 0;
-}
-
-int outside_emulated(void)
-{
-    return emulated;
-}
-
-double outside_set_exchange(const double *untimed_ns, size_t n)
+double outside_exchange_of(const double *untimed_ns, size_t n)
 {
     double *v = n ? malloc(n * sizeof *v) : NULL;
-    exchange_ns = OUTSIDE_EXCHANGE_NS;
+    double exchange_ns = OUTSIDE_EXCHANGE_NS;
     if (!v)
         return exchange_ns;
     memcpy(v, untimed_ns, n * sizeof *v);
@@ -102,13 +89,8 @@ double outside_set_exchange(const double *untimed_ns, size_t n)
     return exchange_ns;
 }
 
-double outside_exchange_ns(void)
-{
-    return exchange_ns;
-}
-
 unsigned long long outside_allowance_ns(unsigned long long size, unsigned long long calls,
-                                        size_t d)
+                                        size_t d, double exchange_ns)
 {
     static window_model model;
     static int measured;
@@ -118,6 +100,8 @@ unsigned long long outside_allowance_ns(unsigned long long size, unsigned long l
     }
     double work = (double)size * model.base_ns_per_byte + (double)calls * model.word_ns +
                   (double)calls * (double)d * model.fold_ns_per_byte;
+    if (exchange_ns <= 0)
+        exchange_ns = OUTSIDE_EXCHANGE_NS;
     return (unsigned long long)(OUTSIDE_ALLOWANCE_FACTOR * work + exchange_ns);
 }
 

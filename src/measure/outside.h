@@ -86,26 +86,18 @@ typedef struct trial_outside {
 /* The window's untimed work for a trial of CALLS calls on SIZE-byte
  * messages with D-byte digests, timed once per process on this host by
  * running the probe's own window code (probe_wire.h), times the factor,
- * plus the exchange. */
+ * plus EXCHANGE_NS, the allowance's fixed part (the trial request's, from
+ * outside_exchange_of; 0 means OUTSIDE_EXCHANGE_NS). */
 unsigned long long outside_allowance_ns(unsigned long long size, unsigned long long calls,
-                                        size_t d);
+                                        size_t d, double exchange_ns);
 
-/* Sets the allowance's fixed part from the untimed CPU time (window CPU
- * time minus loop time minus the modelled window work) that N trials of a
+/* The allowance's fixed part from the untimed CPU time (window CPU time
+ * minus loop time minus the modelled window work) that N trials of a
  * trusted library showed on this host: OUTSIDE_EXCHANGE_FACTOR times their
- * median, never less than OUTSIDE_EXCHANGE_NS. Returns the value set. */
-double outside_set_exchange(const double *untimed_ns, size_t n);
-
-/* The allowance's fixed part in force. */
-double outside_exchange_ns(void);
-
-/* Whether this stage's probes run under a user-mode emulator, as found with
- * the trusted library (measure.c): its own threads then add CPU time in
- * parallel that the probe's code did not use, so rule 2 cannot be applied;
- * trials record it. Set once per stage, never from a submitted library's
- * trial. */
-void outside_set_emulated(int on);
-int outside_emulated(void);
+ * median, never less than OUTSIDE_EXCHANGE_NS. The measure stage computes
+ * it once and hands it to every trial in its request (trial.h), with
+ * whether the probes run under a user-mode emulator. */
+double outside_exchange_of(const double *untimed_ns, size_t n);
 
 /* Checks the rules for a trial whose probe reported LOOP_NS; returns an
  * OUTSIDE_* verdict. WHY (WHYSZ bytes) says which rule broke, with the

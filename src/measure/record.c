@@ -279,7 +279,7 @@ static json_t *session_verification_json(const plan_outcome *o)
 
 /* How the timed digests were checked (verify.h), and the fixed part of the
  * outside rules' allowance in force (outside.h). */
-static json_t *verification_json(const verify_report *v)
+static json_t *verification_json(const verify_report *v, double exchange_ns)
 {
     int spot = v && v->spot_trial >= 0;
     return json_pack("{s:s, s:i, s:I, s:o, s:o, s:I}", "message_rule", TM_RULE,
@@ -288,7 +288,7 @@ static json_t *verification_json(const verify_report *v)
                      "spot_trial", spot ? json_integer(v->spot_trial) : json_null(),
                      "spot_call", spot ? json_integer((json_int_t)v->spot_call)
                                        : json_null(),
-                     "exchange_ns", (json_int_t)outside_exchange_ns());
+                     "exchange_ns", (json_int_t)exchange_ns);
 }
 
 static void set_identity(json_t *r, const record_input *in)
@@ -328,7 +328,7 @@ json_t *record_build(const record_input *in, hb_err *err)
     json_object_set_new(r, "memory", memory_json(in->outcome, in->memory));
     json_object_set_new(r, "verification", in->outcome->session
                                                ? session_verification_json(in->outcome)
-                                               : verification_json(in->verify));
+                                               : verification_json(in->verify, in->exchange_ns));
     json_object_set_new(r, "figure", json_string(in->outcome->session
                                                      ? in->outcome->figure : "probe_counter"));
     const char *failure = in->failure ? in->failure : "";

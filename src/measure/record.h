@@ -31,6 +31,8 @@ typedef struct record_input {
     const char *failure;        /* non-empty: the record is FAILED ... */
     int inconsistent;           /* ... or, with 1, INCONSISTENT */
     const verify_report *verify; /* the runner's check of the digests */
+    double exchange_ns;         /* one-shot trials: the outside rules' fixed
+                                   allowance their requests carried */
 } record_input;
 
 /* The record object (new reference), or NULL with ERR set. */

@@ -342,6 +342,13 @@ static void close_session(void *state, session_figure *f)
             procview_continue(s->pid);
             send_text(s, "end\n");
         }
+        /* its input ends here: a probe reads it to the end before it exits,
+         * and the sandbox's own process keeps the output pipe open until
+         * then, so no end of output could be seen before this */
+        if (s->child.to_child >= 0) {
+            close(s->child.to_child);
+            s->child.to_child = -1;
+        }
         char buf[256];
         /* anything it says after "end" is tampering */
         struct pollfd p = {s->child.from_child, POLLIN, 0};

@@ -404,9 +404,9 @@ static void converse(probe_link *l, const trial_request *rq, int sandboxed,
         res->outside.known = 1;
         res->outside.window_ns = (unsigned long long)((w1 - w0) * 1e9);
         res->outside.window_cpu_ns = (unsigned long long)(cpu1 - cpu0);
-        res->outside.allowance_ns = outside_allowance_ns(rq->size, rq->calls,
-                                                         (size_t)rq->digest_bits / 8);
-        res->outside.emulated = outside_emulated();
+        res->outside.allowance_ns = outside_allowance_ns(
+            rq->size, rq->calls, (size_t)rq->digest_bits / 8, rq->exchange_ns);
+        res->outside.emulated = rq->emulated;
     }
 }
 

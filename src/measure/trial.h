@@ -36,6 +36,10 @@ typedef struct trial_request {
     int memory;               /* 1: add --memory */
     int calibrate;            /* 1: pass calls as --calibrate */
     double timeout_s;
+    double exchange_ns;       /* the outside rules' fixed allowance on this
+                                 host (outside_exchange_of); 0: the default */
+    int emulated;             /* 1: the stage's probes run under a user-mode
+                                 emulator (found with the trusted library) */
 } trial_request;
 
 #define TRIAL_DIGEST_HEX (2 * 8192 + 1)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -339,9 +340,20 @@ static void test_outside_rules(void **state)
     assert_int_equal(outside_check(&o, 1, why, sizeof why), OUTSIDE_UNKNOWN);
     /* the allowance grows with the window's work and starts at the
      * exchange's share */
-    unsigned long long small = outside_allowance_ns(32, 1, 32);
+    unsigned long long small = outside_allowance_ns(32, 1, 32, 0);
     assert_true(small >= (unsigned long long)OUTSIDE_EXCHANGE_NS);
-    assert_true(outside_allowance_ns(65536, 100000, 64) > small);
+    assert_true(outside_allowance_ns(65536, 100000, 64, 0) > small);
+    /* the exchange comes with the request: a larger one moves the allowance
+     * by exactly the difference, and nothing else remembers it */
+    assert_int_equal(outside_allowance_ns(32, 1, 32, OUTSIDE_EXCHANGE_NS + 1000.0),
+                     small + 1000);
+    assert_int_equal(outside_allowance_ns(32, 1, 32, 0), small);
+    /* from a trusted library's untimed time: the factor times the median,
+     * never below the default */
+    double untimed[3] = {100e3, 300e3, 200e3}, tiny[1] = {1.0};
+    assert_true(fabs(outside_exchange_of(untimed, 3) - OUTSIDE_EXCHANGE_FACTOR * 200e3) < 1.0);
+    assert_true(fabs(outside_exchange_of(tiny, 1) - OUTSIDE_EXCHANGE_NS) < 1e-9);
+    assert_true(fabs(outside_exchange_of(NULL, 0) - OUTSIDE_EXCHANGE_NS) < 1e-9);
 }
 
 static void test_parse_line(void **state)
