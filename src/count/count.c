@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "common/fs.h"
@@ -154,8 +156,13 @@ static int list_text(char *out, size_t cap, const unsigned *v, int n, int width)
     return 0;
 }
 
-/* One run of the driver under cachegrind with CALLS per size, in SCRATCH
- * (shared by the runs of one library, so that they see the same paths). */
+/* One run of the driver under cachegrind with CALLS per size. Nothing of
+ * the host's disks is writable in its sandbox (its scratch is a private
+ * tmpfs): cachegrind writes its output file through its standard error
+ * (/dev/fd/2), a file hashbench opens in SCRATCH, a folder of its own that
+ * the step never sees, and Valgrind's log comes back on its standard
+ * output with the driver's answer, captured; hashbench writes that log
+ * into SCRATCH itself. */
 static int run_once(const char *lib, const char *shown, int bits, const unsigned *sizes,
                     const unsigned *calls, int n, uint64_t seed, const count_events *ev,
                     const char *scratch, run_out *r, hb_err *err)
@@ -167,7 +174,7 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
     if (hb_path_join(out_file, sizeof out_file, scratch, "cachegrind.out", err) < 0 ||
         hb_path_join(log, sizeof log, scratch, "valgrind.log", err) < 0)
         return -1;
-    snprintf(outopt, sizeof outopt, "--cachegrind-out-file=%s", out_file);
+    snprintf(outopt, sizeof outopt, "--cachegrind-out-file=/dev/fd/2");
     snprintf(bitstr, sizeof bitstr, "%d", bits);
     snprintf(seedstr, sizeof seedstr, "%016" PRIx64, seed);
     if (list_text(sizestr, sizeof sizestr, sizes, n, 0) != 0 ||
@@ -183,10 +190,10 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
         argv[a++] = (char *)tool[i];
         json_array_append_new(shownv, json_string(tool[i]));
     }
-    char *rest[] = {"--vgdb=no", outopt, (char *)count_driver_path(), "--lib", (char *)lib,
+    char *rest[] = {"--vgdb=no", "--log-fd=1", outopt, (char *)count_driver_path(), "--lib", (char *)lib,
                     "--digest-bits", bitstr, "--seed", seedstr, "--sizes", sizestr,
                     "--calls", callstr};
-    const char *rest_shown[] = {"--vgdb=no", "--cachegrind-out-file=cachegrind.out",
+    const char *rest_shown[] = {"--vgdb=no", "--log-fd=1", "--cachegrind-out-file=/dev/fd/2",
                                 "hashbench-count", "--lib", shown, "--digest-bits", bitstr,
                                 "--seed", seedstr, "--sizes", sizestr, "--calls", callstr};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) {
@@ -196,10 +203,20 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
     argv[a] = NULL;
     r->command = shownv;
     unlink(out_file);
+    /* cachegrind opens it again through /dev/fd/2, as the sandbox's user:
+     * it must be writable by that user (its folder, hashbench's own, is
+     * not reachable by any path from inside) */
+    int ofd = open(out_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (ofd < 0 || fchmod(ofd, 0622) != 0) {
+        if (ofd >= 0)
+            close(ofd);
+        return hb_fail_errno(err, "%s: cannot make cachegrind's output file", out_file);
+    }
+    close(ofd);
     hb_sandbox sb;
     memset(&sb, 0, sizeof sb);
     sb.profile = HB_SANDBOX_RUN;
-    sb.rw = scratch;
+    sb.tmpfs_scratch = 1;
     if (hb_sandbox_add_ro(&sb, count_driver_path(), err) != 0 ||
         hb_sandbox_add_ro(&sb, lib, err) != 0)
         return -1;
@@ -210,11 +227,16 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
     o.cpu_s = (unsigned long)COUNT_RUN_TIMEOUT_S + 2;
     o.as_bytes = COUNT_AS_BYTES;
     o.fsize_bytes = COUNT_OUT_LIMIT + (1 << 20);
-    o.stderr_path = log;
+    o.stderr_path = out_file;
     o.capture = &captured;
     o.capture_cap = 1 << 16;
     o.sandbox = hb_sandbox_enabled() ? &sb : NULL;
     if (hb_proc_exec(argv, &o, &res, err) != 0) {
+        free(captured);
+        return -1;
+    }
+    if (hb_write_atomic(log, captured ? captured : "", captured ? strlen(captured) : 0,
+                        err) != 0) {
         free(captured);
         return -1;
     }
@@ -225,7 +247,8 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
     if (!r->totals) {
         char reason[512];
         ct_valgrind_log_reason(log, reason, sizeof reason);
-        if (captured && strncmp(captured, "loadfail ", 9) == 0)
+        if (captured && (strncmp(captured, "loadfail ", 9) == 0 ||
+                         strstr(captured, "\nloadfail ")))
             snprintf(r->why, sizeof r->why, "%s%sthe library did not load under Valgrind",
                      reason, reason[0] ? "; " : "");
         else if (complete && res.exited && res.exit_code == 0)
