@@ -3,7 +3,14 @@
  * and libdl); this module decides which counter a campaign uses and why,
  * measures its rate against CLOCK_MONOTONIC_RAW, its read overhead and its
  * steadiness. Used by `hashbench clock`, the host check and the measurement
- * planner. No global state: the caller owns every counter_state. */
+ * planner. No global state: the caller owns every counter_state.
+ *
+ * To add a counter: a counter_kind and its read in probe/counter_read.h
+ * (the probe's in-window figure), its name and whether it counts core
+ * cycles here (counter_name, counter_from_name, counter_is_cycles), its choice in
+ * counter_select; a session's figure from outside is the probe's CPU time
+ * at the counter's measured rate unless the counter is opened on the probe
+ * from outside (procview.h, as perf cycles are). */
 #ifndef HB_MEASURE_COUNTER_H
 #define HB_MEASURE_COUNTER_H
 
