@@ -299,7 +299,9 @@ static void test_budget_all_disturbed(void **state)
     assert_int_equal(ilv_run(c, 3, &s, NULL, &err), 0);
     for (int i = 0; i < 2; i++) {
         assert_int_equal(c[i].out.stopped, PLAN_STOP_BUDGET);
-        assert_true(c[i].out.elapsed_s <= 0.2);
+        /* (its elapsed time is not held to the budget: the stop is decided
+         * on the pairs' predicted cost, which a loaded host stretches) */
+        assert_true(c[i].out.elapsed_s > 0);
         /* at most ten slots of 20 ms (its 10 ms and its pair's 10 ms); at
          * least one (a busy host stretches the sleeps, so no more is sure) */
         assert_true(c[i].out.n_trials >= 1 && c[i].out.n_trials <= 10);
