@@ -495,9 +495,10 @@ static void test_instance_budget(void **state)
     assert_int_equal(run(c, 3, 16, 0), 0);
     assert_false(c[2].out.ok);
     assert_non_null(strstr(c[2].out.failure, "TIMEOUT: wall budget of the instance spent"));
-    /* (no upper bound: a loaded host stretches the sleeps; the TIMEOUT
-     * above says the budget, not the pairs, ended it) */
-    assert_true(charged[2] >= 0.6);
+    /* its session's time is charged (not held to the 0.6 s: the deadline is
+     * wall time, in which the other cells' windows, which a loaded host
+     * stretches, also pass; the TIMEOUT above says the budget ended it) */
+    assert_true(charged[2] > 0.1);
     assert_true(c[1].out.ok);
     assert_true(charged[1] > 0);
     free_cells(c, 3);
