@@ -1,6 +1,6 @@
 /* The planners, as one const table: each entry names a planner and carries
  * its properties, so that no part of hashbench compares planner names.
- * The settings layer (campaign/settings.c) checks a name and takes its
+ * The settings layer (measure/settings.c) checks a name and takes its
  * default minimum from here, the planner code (plan.c, interleave.c,
  * windows.c) and the record (record.c) ask for the properties.
  *
