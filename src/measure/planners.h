@@ -4,10 +4,11 @@
  * default minimum from here, the planner code (plan.c, interleave.c,
  * windows.c) and the record (record.c) ask for the properties.
  *
- * To add a planner: one row here (its name, its minimum trials, how it
- * takes its trials, whether a budget rule applies and a line for --help),
- * and the code that takes its trials; the option parser, the settings'
- * validation, campaign.json and the record follow the row. */
+ * To add a planner: one row here (its name, its minimum trials, a default
+ * of measure/settings.h; how it takes its trials, whether a budget rule
+ * applies and a line for --help), and the code that takes its trials;
+ * the option parser, the settings' validation, campaign.json and the
+ * record follow the row. */
 #ifndef HB_MEASURE_PLANNERS_H
 #define HB_MEASURE_PLANNERS_H
 
