@@ -27,10 +27,10 @@
 #define COSTS_CALIB_MIN_NS 1e6
 #define COSTS_CALIB_ROUNDS 4
 
-double costs_estimate(const campaign_settings *s, double t1_ns, double rate_hz)
+double costs_estimate(const measure_settings *s, double t1_ns, double rate_hz)
 {
-    campaign_settings given = *s;
-    settings_resolve(&given);
+    measure_settings given = *s;
+    measure_settings_resolve(&given);
     plan_settings ps = {0};
     ps.planner = given.planner;
     ps.min_trials = given.trials;
@@ -97,7 +97,7 @@ static int entry_cost(const costs_request *rq, const json_t *e, double *cost,
     if (!status || strcmp(status, "BUILT") != 0 || !lib || bits <= 0 ||
         (excl && *excl))
         return 0;
-    const campaign_settings *s = rq->settings;
+    const measure_settings *s = &rq->settings->measure;
     for (int i = 0; i < s->n_sizes; i++) {
         double t1;
         if (calibrate(rq, lib, bits, (unsigned long long)s->sizes[i], &t1,

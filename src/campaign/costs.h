@@ -30,7 +30,7 @@ typedef struct costs_request {
  * calibrated T1_NS nanoseconds per call: the trials the planner would give
  * it (plan_trial_shape: their calls and warm-up, as many as its floors
  * need) plus a fixed start-up cost per probe process. */
-double costs_estimate(const campaign_settings *settings, double t1_ns,
+double costs_estimate(const measure_settings *settings, double t1_ns,
                       double rate_hz);
 
 /* Loads FILE, or calibrates the instances of RQ->run_dir/build.json and

@@ -1,146 +1,62 @@
-/* The planning settings (see settings.h): their defaults, their ranges, and
- * their JSON form in campaign.json. */
+/* The planning settings of a campaign (see settings.h): the campaign's own
+ * defaults, ranges and JSON form, around the measure stage's
+ * (measure/settings.c). */
 #include "campaign/settings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compile/profile.h"
-#include "measure/planners.h"
-
-int settings_planner_known(const char *planner)
-{
-    return plan_planner_find(planner) != NULL;
-}
-
-int settings_default_min_trials(const char *planner)
-{
-    const plan_planner *p = plan_planner_find(planner);
-    return p ? p->min_trials : SETTINGS_REFERENCE_TRIALS;
-}
 
 void settings_resolve(campaign_settings *s)
 {
-    static const unsigned sizes[] = SETTINGS_DEFAULT_SIZES;
     if (!s->profile[0])
         snprintf(s->profile, sizeof s->profile, "%s", SETTINGS_DEFAULT_PROFILE);
-    if (!s->planner[0])
-        snprintf(s->planner, sizeof s->planner, "%s", SETTINGS_DEFAULT_PLANNER);
-    if (s->n_sizes <= 0) {
-        for (int i = 0; i < SETTINGS_N_DEFAULT_SIZES; i++)
-            s->sizes[i] = sizes[i];
-        s->n_sizes = SETTINGS_N_DEFAULT_SIZES;
-    }
-    if (!(s->target_ci > 0))
-        s->target_ci = SETTINGS_DEFAULT_TARGET_CI;
-    if (s->trials <= 0)
-        s->trials = settings_default_min_trials(s->planner);
+    measure_settings_resolve(&s->measure);
     if (s->shard.n <= 0)
         s->shard.k = s->shard.n = 1;
     if (!(s->instance_budget_s > 0))
         s->instance_budget_s = SETTINGS_DEFAULT_INSTANCE_BUDGET_S;
 }
 
-/* The error of one setting: "ORIGIN: setting NAME is VALUE: ACCEPTED; TODO". */
-static int refuse(hb_err *err, const char *origin, const char *todo, const char *name,
-                  const char *value, const char *accepted)
-{
-    return hb_fail(err, "%s%s%s '%s' is not accepted: %s%s%s",
-                   origin ? origin : "", origin ? ": setting " : "", name, value,
-                   accepted, todo ? "; " : "", todo ? todo : "");
-}
-
-static int number_in(double v, double lo, double hi)
-{
-    return v >= lo && v <= hi;
-}
-
 int settings_validate(const campaign_settings *s, const char *origin,
                       const char *what_to_do, hb_err *err)
 {
-    char text[64], accepted[160], names[160], give[180];
+    char text[64], accepted[160];
     /* options are named as the command line spells them, campaign.json's
      * fields by their key */
     int json = origin != NULL;
-    if (s->planner[0] && !settings_planner_known(s->planner))
-        return refuse(err, origin, what_to_do, json ? "planner" : "--plan", s->planner,
-                      (snprintf(give, sizeof give, "give %s",
-                                plan_planner_names(names, sizeof names)), give));
+    if (measure_settings_validate(&s->measure, origin, what_to_do, err) < 0)
+        return -1;
     if (s->profile[0] && !profile_is_known(s->profile))
-        return refuse(err, origin, what_to_do, json ? "profile" : "--profile", s->profile,
-                      "give reference, performance or resource");
-    if (s->n_sizes < 0 || s->n_sizes > CAMPAIGN_MAX_SIZES) {
-        snprintf(text, sizeof text, "%d sizes", s->n_sizes);
-        snprintf(accepted, sizeof accepted, "give 1 to %d sizes", CAMPAIGN_MAX_SIZES);
-        return refuse(err, origin, what_to_do, json ? "sizes" : "--sizes", text, accepted);
-    }
-    for (int i = 0; i < s->n_sizes; i++)
-        if (s->sizes[i] < 1 || s->sizes[i] > SETTINGS_MAX_SIZE_BYTES) {
-            snprintf(text, sizeof text, "%u", s->sizes[i]);
-            snprintf(accepted, sizeof accepted, "give byte counts from 1 to %u",
-                     SETTINGS_MAX_SIZE_BYTES);
-            return refuse(err, origin, what_to_do, json ? "sizes" : "--sizes", text,
-                          accepted);
-        }
-    if (s->trials != 0 && (s->trials < SETTINGS_TRIALS_MIN || s->trials > SETTINGS_TRIALS_MAX)) {
-        snprintf(text, sizeof text, "%d", s->trials);
-        snprintf(accepted, sizeof accepted, "give a whole number from %d to %d",
-                 SETTINGS_TRIALS_MIN, SETTINGS_TRIALS_MAX);
-        return refuse(err, origin, what_to_do, json ? "trials" : "--trials", text, accepted);
-    }
-    if (s->target_ci != 0 &&
-        !number_in(s->target_ci, SETTINGS_TARGET_CI_MIN, SETTINGS_TARGET_CI_MAX)) {
-        snprintf(text, sizeof text, "%g", s->target_ci);
-        snprintf(accepted, sizeof accepted, "give a percentage from %g to %g",
-                 SETTINGS_TARGET_CI_MIN, SETTINGS_TARGET_CI_MAX);
-        return refuse(err, origin, what_to_do, json ? "target_ci_percent" : "--target-ci",
-                      text, accepted);
-    }
-    if (s->budget_s != 0 &&
-        !number_in(s->budget_s, SETTINGS_BUDGET_MIN_S, SETTINGS_BUDGET_MAX_S)) {
-        snprintf(text, sizeof text, "%g", s->budget_s);
-        snprintf(accepted, sizeof accepted, "give seconds from %g to %g",
-                 SETTINGS_BUDGET_MIN_S, SETTINGS_BUDGET_MAX_S);
-        return refuse(err, origin, what_to_do, json ? "budget_s" : "--budget", text,
-                      accepted);
-    }
+        return settings_refuse(err, origin, what_to_do, json ? "profile" : "--profile",
+                               s->profile, "give reference, performance or resource");
     if (s->instance_budget_s != 0 &&
-        !number_in(s->instance_budget_s, SETTINGS_INSTANCE_BUDGET_MIN_S,
-                   SETTINGS_INSTANCE_BUDGET_MAX_S)) {
+        !(s->instance_budget_s >= SETTINGS_INSTANCE_BUDGET_MIN_S &&
+          s->instance_budget_s <= SETTINGS_INSTANCE_BUDGET_MAX_S)) {
         snprintf(text, sizeof text, "%g", s->instance_budget_s);
         snprintf(accepted, sizeof accepted, "give seconds from %g to %g",
                  SETTINGS_INSTANCE_BUDGET_MIN_S, SETTINGS_INSTANCE_BUDGET_MAX_S);
-        return refuse(err, origin, what_to_do,
-                      json ? "instance_budget_s" : "--instance-budget", text, accepted);
+        return settings_refuse(err, origin, what_to_do,
+                               json ? "instance_budget_s" : "--instance-budget", text,
+                               accepted);
     }
     if (s->shard.n != 0 && (s->shard.n < 1 || s->shard.k < 1 || s->shard.k > s->shard.n)) {
         snprintf(text, sizeof text, "%d/%d", s->shard.k, s->shard.n);
-        return refuse(err, origin, what_to_do, json ? "shard" : "--shard", text,
-                      "give K/N with 1 <= K <= N");
+        return settings_refuse(err, origin, what_to_do, json ? "shard" : "--shard", text,
+                               "give K/N with 1 <= K <= N");
     }
     return 0;
 }
 
 json_t *campaign_settings_json(const campaign_settings *s)
 {
+    /* campaign.json's order: the measure stage's keys between the profile
+     * and the shard */
     json_t *o = json_object();
     json_object_set_new(o, "profile", s->profile[0] ? json_string(s->profile)
                                                     : json_null());
-    json_object_set_new(o, "planner", s->planner[0] ? json_string(s->planner)
-                                                    : json_null());
-    json_t *sizes = json_null();
-    if (s->n_sizes > 0) {
-        sizes = json_array();
-        for (int i = 0; i < s->n_sizes; i++)
-            json_array_append_new(sizes, json_integer(s->sizes[i]));
-    }
-    json_object_set_new(o, "sizes", sizes);
-    json_object_set_new(o, "target_ci_percent", s->target_ci > 0
-                        ? json_real(s->target_ci) : json_null());
-    json_object_set_new(o, "budget_s", s->budget_s > 0 ? json_real(s->budget_s)
-                                                       : json_null());
-    json_object_set_new(o, "trials", s->trials > 0 ? json_integer(s->trials)
-                                                   : json_null());
+    measure_settings_json(&s->measure, o);
     json_t *shard = json_null();
     if (s->shard.n > 0)
         shard = json_sprintf("%d/%d", s->shard.k, s->shard.n);
@@ -150,25 +66,6 @@ json_t *campaign_settings_json(const campaign_settings *s)
     return o;
 }
 
-static int wrong_type(hb_err *err, const char *file, const char *key, const char *want)
-{
-    return hb_fail(err, "%s: setting '%s' is not %s; fix or remove it (a missing "
-                   "setting takes its default), or start a new --run-dir", file, key,
-                   want);
-}
-
-/* V (not null) as a string field of S of capacity N. */
-static int text_field(const json_t *v, const char *file, const char *key, char *dst,
-                      size_t n, hb_err *err)
-{
-    if (!json_is_string(v))
-        return wrong_type(err, file, key, "a string");
-    if (strlen(json_string_value(v)) >= n)
-        return wrong_type(err, file, key, "a known name");
-    snprintf(dst, n, "%s", json_string_value(v));
-    return 0;
-}
-
 int settings_from_json(const json_t *o, const char *file, campaign_settings *s,
                        hb_err *err)
 {
@@ -176,52 +73,22 @@ int settings_from_json(const json_t *o, const char *file, campaign_settings *s,
     if (!o || json_is_null(o))
         return 0;
     if (!json_is_object(o))
-        return wrong_type(err, file, "settings", "an object");
+        return settings_wrong_type(err, file, "settings", "an object");
     const json_t *v;
     if ((v = json_object_get(o, "profile")) && !json_is_null(v) &&
-        text_field(v, file, "profile", s->profile, sizeof s->profile, err) < 0)
+        settings_text_field(v, file, "profile", s->profile, sizeof s->profile, err) < 0)
         return -1;
-    if ((v = json_object_get(o, "planner")) && !json_is_null(v) &&
-        text_field(v, file, "planner", s->planner, sizeof s->planner, err) < 0)
+    if (measure_settings_from_json(o, file, &s->measure, err) < 0)
         return -1;
-    if ((v = json_object_get(o, "sizes")) && !json_is_null(v)) {
-        size_t i;
-        json_t *x;
-        if (!json_is_array(v) || json_array_size(v) == 0 ||
-            json_array_size(v) > CAMPAIGN_MAX_SIZES)
-            return wrong_type(err, file, "sizes", "a list of 1 to 32 byte counts");
-        json_array_foreach(v, i, x) {
-            json_int_t b = json_integer_value(x);
-            if (!json_is_integer(x) || b < 1 || b > SETTINGS_MAX_SIZE_BYTES)
-                return wrong_type(err, file, "sizes", "a list of byte counts from 1 "
-                                  "to 2^30");
-            s->sizes[s->n_sizes++] = (unsigned)b;
-        }
-    }
-    if ((v = json_object_get(o, "target_ci_percent")) && !json_is_null(v)) {
-        if (!json_is_number(v) || !(json_number_value(v) > 0))
-            return wrong_type(err, file, "target_ci_percent", "a positive number");
-        s->target_ci = json_number_value(v);
-    }
-    if ((v = json_object_get(o, "budget_s")) && !json_is_null(v)) {
-        if (!json_is_number(v) || !(json_number_value(v) > 0))
-            return wrong_type(err, file, "budget_s", "a positive number of seconds");
-        s->budget_s = json_number_value(v);
-    }
-    if ((v = json_object_get(o, "trials")) && !json_is_null(v)) {
-        if (!json_is_integer(v) || json_integer_value(v) < 1 ||
-            json_integer_value(v) > SETTINGS_TRIALS_MAX)
-            return wrong_type(err, file, "trials", "a whole number of trials");
-        s->trials = (int)json_integer_value(v);
-    }
     if ((v = json_object_get(o, "instance_budget_s")) && !json_is_null(v)) {
         if (!json_is_number(v) || !(json_number_value(v) > 0))
-            return wrong_type(err, file, "instance_budget_s", "a positive number of seconds");
+            return settings_wrong_type(err, file, "instance_budget_s",
+                                       "a positive number of seconds");
         s->instance_budget_s = json_number_value(v);
     }
     if ((v = json_object_get(o, "shard")) && !json_is_null(v)) {
         if (!json_is_string(v) || shard_parse(json_string_value(v), &s->shard, NULL) < 0)
-            return wrong_type(err, file, "shard", "a shard K/N");
+            return settings_wrong_type(err, file, "shard", "a shard K/N");
     }
     return 0;
 }

@@ -142,7 +142,8 @@ int stages_measure(const campaign_options *o, const campaign_settings *s,
     m.run_dir = o->run_dir;
     m.probe_path = o->probe_path;
     m.cpu = o->cpu;
-    m.settings = *s;
+    m.settings = s->measure;
+    m.instance_budget_s = s->instance_budget_s;
     m.instances = (const char *const *)instances->v;
     m.n_instances = instances->n;
     m.time_failed = o->time_failed;

@@ -119,12 +119,12 @@ int cmd_count(int argc, char **argv)
     }
     if (!o.run_dir || optind != argc)
         return hb_cli_usage_error("count", "give --run-dir DIR, and no other argument");
-    for (int i = 0; i < sizes.n_sizes; i++)
-        if (sizes.sizes[i] > 1048576)
+    for (int i = 0; i < sizes.measure.n_sizes; i++)
+        if (sizes.measure.sizes[i] > 1048576)
             return hb_cli_usage_error("count", "--sizes: %u is above 1048576 bytes",
-                                      sizes.sizes[i]);
-    o.sizes = sizes.n_sizes ? sizes.sizes : NULL;
-    o.n_sizes = sizes.n_sizes;
+                                      sizes.measure.sizes[i]);
+    o.sizes = sizes.measure.n_sizes ? sizes.measure.sizes : NULL;
+    o.n_sizes = sizes.measure.n_sizes;
     const char **names = NULL;
     if (list) {
         names = calloc(strlen(list) + 1, sizeof *names);

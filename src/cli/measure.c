@@ -85,6 +85,9 @@ const char hb_usage_measure[] =
 
 typedef struct measure_cli {
     measure_options o;
+    campaign_settings settings; /* the planning settings as given; the
+                                   measure stage takes their measure part
+                                   and the instance budget */
     int allow_unfit_host;
     int no_wait;          /* --no-wait: refuse a core another campaign holds */
     char *inst_buf;
@@ -136,7 +139,7 @@ static int parse_args(int argc, char **argv, measure_cli *m)
         case OPT_ALLOW_UNFIT: m->allow_unfit_host = 1; break;
         case OPT_NO_WAIT: m->no_wait = 1; break;
         default:
-            rc = hb_opt_is_setting(ch) ? hb_opt_setting(ch, optarg, &m->o.settings, &err)
+            rc = hb_opt_is_setting(ch) ? hb_opt_setting(ch, optarg, &m->settings, &err)
                                        : hb_opt_getopt_error(ch, argv, &err);
         }
         if (rc < 0)
@@ -177,7 +180,7 @@ static void campaign_of(const measure_cli *m, campaign_options *c)
     c->no_independent_check = m->o.no_independent_check;
     c->host_root = "/";
     c->log = stderr;
-    c->settings = m->o.settings;
+    c->settings = m->settings;
 }
 
 int cmd_measure(int argc, char **argv)
@@ -198,6 +201,10 @@ int cmd_measure(int argc, char **argv)
         return 2;
     }
     m.o.probe_path = m.probe;
+    m.o.settings = m.settings.measure;
+    campaign_settings resolved = m.settings;
+    settings_resolve(&resolved); /* --instance-budget, else its default */
+    m.o.instance_budget_s = resolved.instance_budget_s;
     if (m.o.cpu < 0)
         m.o.cpu = hb_opt_default_cpu();
     if (!hb_is_dir(m.o.run_dir)) {

@@ -176,7 +176,7 @@ int hb_opt_timeout(const char *text, double *seconds, hb_err *err)
 }
 
 /* --sizes LIST: byte counts separated by commas. */
-static int parse_sizes(const char *list, campaign_settings *s, hb_err *err)
+static int parse_sizes(const char *list, measure_settings *s, hb_err *err)
 {
     int n = 0;
     const char *p = list;
@@ -187,9 +187,9 @@ static int parse_sizes(const char *list, campaign_settings *s, hb_err *err)
             v > SETTINGS_MAX_SIZE_BYTES)
             return hb_fail(err, "--sizes '%s' is not accepted: give byte counts "
                            "(1 to 2^30) separated by commas, e.g. 32,4096", list);
-        if (n == CAMPAIGN_MAX_SIZES)
+        if (n == MEASURE_MAX_SIZES)
             return hb_fail(err, "--sizes '%s' is not accepted: give at most %d sizes",
-                           list, CAMPAIGN_MAX_SIZES);
+                           list, MEASURE_MAX_SIZES);
         s->sizes[n++] = (unsigned)v;
         p = *end ? end + 1 : end;
     }
@@ -223,7 +223,7 @@ int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
     double x;
     switch (id) {
     case HB_OPT_PLAN:
-        if (set_name(one.planner, sizeof one.planner, text) < 0 ||
+        if (set_name(one.measure.planner, sizeof one.measure.planner, text) < 0 ||
             !settings_planner_known(text))
         {
             char names[160];
@@ -237,7 +237,7 @@ int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
                            "performance or resource", text);
         break;
     case HB_OPT_SIZES:
-        if (parse_sizes(text, &one, err) < 0)
+        if (parse_sizes(text, &one.measure, err) < 0)
             return -1;
         break;
     case HB_OPT_TRIALS:
@@ -245,20 +245,20 @@ int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
             return hb_fail(err, "--trials '%s' is not accepted: give a whole number "
                            "from %d to %d", text, SETTINGS_TRIALS_MIN,
                            SETTINGS_TRIALS_MAX);
-        one.trials = (int)n;
+        one.measure.trials = (int)n;
         break;
     case HB_OPT_TARGET_CI:
         if (real(text, SETTINGS_TARGET_CI_MIN, 0, SETTINGS_TARGET_CI_MAX, &x) < 0)
             return hb_fail(err, "--target-ci '%s' is not accepted: give a percentage "
                            "from %g to %g", text, SETTINGS_TARGET_CI_MIN,
                            SETTINGS_TARGET_CI_MAX);
-        one.target_ci = x;
+        one.measure.target_ci = x;
         break;
     case HB_OPT_BUDGET:
         if (real(text, SETTINGS_BUDGET_MIN_S, 0, SETTINGS_BUDGET_MAX_S, &x) < 0)
             return hb_fail(err, "--budget '%s' is not accepted: give seconds from %g "
                            "to %g", text, SETTINGS_BUDGET_MIN_S, SETTINGS_BUDGET_MAX_S);
-        one.budget_s = x;
+        one.measure.budget_s = x;
         break;
     case HB_OPT_INSTANCE_BUDGET:
         if (real(text, SETTINGS_INSTANCE_BUDGET_MIN_S, 0, SETTINGS_INSTANCE_BUDGET_MAX_S,
@@ -278,15 +278,17 @@ int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err)
     if (settings_validate(&one, NULL, NULL, err) < 0)
         return -1;
     switch (id) {
-    case HB_OPT_PLAN: memcpy(s->planner, one.planner, sizeof s->planner); break;
+    case HB_OPT_PLAN:
+        memcpy(s->measure.planner, one.measure.planner, sizeof s->measure.planner);
+        break;
     case HB_OPT_PROFILE: memcpy(s->profile, one.profile, sizeof s->profile); break;
     case HB_OPT_SIZES:
-        memcpy(s->sizes, one.sizes, sizeof s->sizes);
-        s->n_sizes = one.n_sizes;
+        memcpy(s->measure.sizes, one.measure.sizes, sizeof s->measure.sizes);
+        s->measure.n_sizes = one.measure.n_sizes;
         break;
-    case HB_OPT_TRIALS: s->trials = one.trials; break;
-    case HB_OPT_TARGET_CI: s->target_ci = one.target_ci; break;
-    case HB_OPT_BUDGET: s->budget_s = one.budget_s; break;
+    case HB_OPT_TRIALS: s->measure.trials = one.measure.trials; break;
+    case HB_OPT_TARGET_CI: s->measure.target_ci = one.measure.target_ci; break;
+    case HB_OPT_BUDGET: s->measure.budget_s = one.measure.budget_s; break;
     case HB_OPT_INSTANCE_BUDGET: s->instance_budget_s = one.instance_budget_s; break;
     default: s->shard = one.shard; break;
     }

@@ -3,10 +3,11 @@
  * beside its own, and hands their values to the parsers below, so that
  * e.g. --cpu accepts the same values in check, clock, measure and run. The
  * planning settings' options (--plan, --sizes, --trials, --target-ci,
- * --budget, --instance-budget, --profile, --shard) fill a campaign_settings and take their
- * ranges from campaign/settings.h. Parsers return 0, or -1 with ERR naming
- * the option, the value and what is accepted; the command prints it with
- * its usage (hb_cli_usage_error). */
+ * --budget, --instance-budget, --profile, --shard) fill a campaign_settings
+ * and take their ranges from campaign/settings.h (the campaign's own) and
+ * measure/settings.h (the measure stage's). Parsers return 0, or -1 with
+ * ERR naming the option, the value and what is accepted; the command
+ * prints it with its usage (hb_cli_usage_error). */
 #ifndef HB_CLI_OPTIONS_H
 #define HB_CLI_OPTIONS_H
 
@@ -97,7 +98,7 @@ double hb_opt_instance_budget(const char *run_dir, double given);
 int hb_opt_timeout(const char *text, double *seconds, hb_err *err);
 
 /* A planning setting's option (ID one of HB_OPT_PLAN .. HB_OPT_SHARD) into
- * S, checked against the range of campaign/settings.h. */
+ * S, checked against the range of campaign/settings.h or measure/settings.h. */
 int hb_opt_setting(int id, const char *text, campaign_settings *s, hb_err *err);
 
 /* 1 when ID is a planning setting's option. */

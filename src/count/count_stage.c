@@ -19,7 +19,6 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "campaign/settings.h"
 #include "common/clock.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -28,6 +27,7 @@
 #include "compile/override.h"
 #include "count/count_plan.h"
 #include "kat/kat.h"
+#include "measure/settings.h"
 #include "probe/trial_msg.h"
 #include "rundir/rundir.h"
 #include "runner/client.h"
@@ -42,10 +42,10 @@
  * left out. */
 static int stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *err)
 {
-    campaign_settings s;
+    measure_settings s;
     memset(&s, 0, sizeof s);
     if (o->sizes && o->n_sizes > 0) {
-        for (int i = 0; i < o->n_sizes && i < CAMPAIGN_MAX_SIZES; i++)
+        for (int i = 0; i < o->n_sizes && i < MEASURE_MAX_SIZES; i++)
             s.sizes[s.n_sizes++] = o->sizes[i];
     } else {
         char path[PATH_MAX];
@@ -56,13 +56,13 @@ static int stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *
             if (hb_json_load(path, &doc, err) != 0)
                 return -1;
             const json_t *st = json_object_get(doc, "settings");
-            int rc = st ? settings_from_json(st, path, &s, err) : 0;
+            int rc = st ? measure_settings_from_json(st, path, &s, err) : 0;
             json_decref(doc);
             if (rc != 0)
                 return -1;
         }
     }
-    settings_resolve(&s);
+    measure_settings_resolve(&s);
     *n = 0;
     for (int i = 0; i < s.n_sizes && *n < COUNT_MAX_SIZES; i++)
         if (s.sizes[i] <= COUNT_MAX_BYTES)

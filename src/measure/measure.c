@@ -39,7 +39,7 @@
 
 typedef struct measure_ctx {
     const measure_options *o;
-    campaign_settings given;  /* o->settings with the defaults filled in */
+    measure_settings given;   /* o->settings with the defaults filled in */
     plan_settings settings;
     counter_kind counter;
     double rate_hz;
@@ -522,7 +522,7 @@ static ibudget budget_of(const ilv_stage *st, size_t cell)
 {
     const measure_target *t = st->slots[cell].t;
     ibudget b = {st->c->o->run_dir, t->cand, t->inst,
-                 t->baseline ? 0 : st->c->given.instance_budget_s};
+                 t->baseline ? 0 : st->c->o->instance_budget_s};
     return b;
 }
 
@@ -700,10 +700,10 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
 {
     memset(c, 0, sizeof *c);
     c->o = o;
-    if (settings_validate(&o->settings, NULL, NULL, err) < 0)
+    if (measure_settings_validate(&o->settings, NULL, NULL, err) < 0)
         return -1;
     c->given = o->settings;
-    settings_resolve(&c->given);
+    measure_settings_resolve(&c->given);
     c->settings.planner = c->given.planner;
     c->settings.min_trials = c->given.trials;
     c->settings.target_ci_percent = c->given.target_ci;

@@ -13,18 +13,21 @@
 #ifndef HB_MEASURE_MEASURE_H
 #define HB_MEASURE_MEASURE_H
 
-#include "campaign/settings.h"
 #include "common/err.h"
 #include "common/progress.h"
+#include "measure/settings.h"
 
 typedef struct measure_options {
     const char *run_dir;
     const char *probe_path;          /* hashbench-probe */
     int cpu;                         /* -1: the last CPU this process may use */
-    campaign_settings settings;      /* planner, sizes, trials, target CI,
+    measure_settings settings;       /* planner, sizes, trials, target CI,
                                         budget; what it does not give takes
-                                        its default (settings_resolve); the
-                                        profile and shard are not read */
+                                        its default (measure_settings_resolve) */
+    double instance_budget_s;        /* each instance's wall budget over all
+                                        its processes (rundir/ibudget.h),
+                                        shared with the other stages;
+                                        <= 0: none */
     const char *const *instances;    /* NULL: all; "Inst" or "Cand/Inst" */
     int n_instances;
     int force;                       /* redo existing records */

@@ -3,7 +3,7 @@
  * one cold call), then the chosen rule sets calls per trial; the adaptive
  * rule sets its budget from the calibrated per-call time and recomputes the
  * statistics after each kept trial. The defaults (minimum trials, the
- * budget rule) come from campaign/settings.h. */
+ * budget rule) come from measure/settings.h. */
 #include "measure/plan.h"
 #include "measure/planners.h"
 
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "campaign/settings.h"
+#include "measure/settings.h"
 #include "measure/stats.h"
 #include "common/clock.h"
 

@@ -186,7 +186,7 @@ unsigned long long plan_adaptive_warmup_calls(double t1_ns);
 double plan_reference_cost_s(double t1_ns, int min_trials);
 
 /* The adaptive budget in seconds for S at T1_NS per call: budget_s when
- * explicit, else the budget rule of campaign/settings.h: the smaller of
+ * explicit, else the budget rule of measure/settings.h: the smaller of
  * budget_s and budget_fraction of plan_reference_cost_s (their defaults
  * there). (plan_execute raises an automatic
  * budget to the floors' cost; see above.) */
@@ -220,7 +220,7 @@ int plan_execute(const plan_settings *s, const trial_request *template,
 void plan_outcome_free(plan_outcome *o);
 
 /* S's minimum number of kept trials: min_trials, else the planner's
- * default (campaign/settings.h). */
+ * default (measure/settings.h). */
 int plan_min_trials(const plan_settings *s);
 
 /* The shape of the timed trials the planner of S gives a cell whose

@@ -3,18 +3,19 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "measure/settings.h"
 
 const plan_planner plan_planners[] = {
-    {"interleaved", 16, PLAN_TAKES_SESSIONS, 0,
+    {"interleaved", SETTINGS_INTERLEAVED_MIN_TRIALS, PLAN_TAKES_SESSIONS, 0,
      "windows of one sandboxed probe session per instance and size, each beside a "
      "window of the baseline, figures read from outside (the default)"},
-    {"interleaved-processes", 16, PLAN_TAKES_ROUNDS, 1,
+    {"interleaved-processes", SETTINGS_INTERLEAVED_MIN_TRIALS, PLAN_TAKES_ROUNDS, 1,
      "one probe process per trial, in shuffled rounds beside a baseline trial"},
-    {"adaptive", 5, PLAN_TAKES_SEQUENCE, 1,
+    {"adaptive", SETTINGS_REFERENCE_TRIALS, PLAN_TAKES_SEQUENCE, 1,
      "one probe process per trial, cell after cell, until the interval is tight"},
-    {"reference", 5, PLAN_TAKES_SEQUENCE, 0,
-     "the reference campaign's rule: 5 trials of min(20000, max(ceil(1 s / t1), 20)) "
-     "calls"},
+    {"reference", SETTINGS_REFERENCE_TRIALS, PLAN_TAKES_SEQUENCE, 0,
+     "the reference campaign's rule: " SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS)
+     " trials of min(20000, max(ceil(1 s / t1), 20)) calls"},
 };
 const size_t plan_n_planners = sizeof plan_planners / sizeof plan_planners[0];
 

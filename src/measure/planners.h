@@ -1,13 +1,14 @@
 /* The planners, as one const table: each entry names a planner and carries
  * its properties, so that no part of hashbench compares planner names.
- * The settings layer (campaign/settings.c) checks a name and takes its
+ * The settings layer (measure/settings.c) checks a name and takes its
  * default minimum from here, the planner code (plan.c, interleave.c,
  * windows.c) and the record (record.c) ask for the properties.
  *
- * To add a planner: one row here (its name, its minimum trials, how it
- * takes its trials, whether a budget rule applies and a line for --help),
- * and the code that takes its trials; the option parser, the settings'
- * validation, campaign.json and the record follow the row. */
+ * To add a planner: one row here (its name, its minimum trials, a default
+ * of measure/settings.h; how it takes its trials, whether a budget rule
+ * applies and a line for --help), and the code that takes its trials;
+ * the option parser, the settings' validation, campaign.json and the
+ * record follow the row. */
 #ifndef HB_MEASURE_PLANNERS_H
 #define HB_MEASURE_PLANNERS_H
 

@@ -8,10 +8,10 @@
 
 #include <math.h>
 #include <string.h>
-#include "campaign/settings.h"
 #include "kat/variants.h"
 #include "measure/drift.h"
 #include "measure/outside.h"
+#include "measure/settings.h"
 #include "measure/windows.h"
 #include "measure/xcheck.h"
 #include "report/esc.h"

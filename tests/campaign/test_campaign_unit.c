@@ -105,7 +105,7 @@ static void test_shard_assign_costs(void **state)
 static void test_costs_estimate(void **state)
 {
     (void)state;
-    campaign_settings s;
+    measure_settings s;
     memset(&s, 0, sizeof s);
     snprintf(s.planner, sizeof s.planner, "reference");
     s.trials = 5;
@@ -177,8 +177,8 @@ static json_t *settings(const char *planner, double budget)
     campaign_settings s;
     memset(&s, 0, sizeof s);
     if (planner)
-        snprintf(s.planner, sizeof s.planner, "%s", planner);
-    s.budget_s = budget;
+        snprintf(s.measure.planner, sizeof s.measure.planner, "%s", planner);
+    s.measure.budget_s = budget;
     return campaign_settings_json(&s);
 }
 

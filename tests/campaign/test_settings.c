@@ -1,7 +1,9 @@
-/* The planning settings (campaign/settings.h): their defaults, the ranges
- * settings_validate enforces, their JSON form, and a campaign.json whose
- * settings are out of range refused by campaign_run, naming the file,
- * before anything is written. */
+/* The planning settings of a campaign (campaign/settings.h, around the
+ * measure stage's of measure/settings.h): their defaults, the ranges
+ * settings_validate enforces, their JSON form (campaign.json's, unchanged
+ * since the measure stage's part moved into measure/), and a campaign.json
+ * whose settings are out of range refused by campaign_run, naming the
+ * file, before anything is written. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -24,14 +26,14 @@ static void test_defaults(void **state)
     campaign_settings s;
     memset(&s, 0, sizeof s);
     settings_resolve(&s);
-    assert_string_equal(s.planner, "interleaved");
+    assert_string_equal(s.measure.planner, "interleaved");
     assert_string_equal(s.profile, "reference");
-    assert_int_equal(s.n_sizes, 8);
-    assert_int_equal(s.sizes[0], 32);
-    assert_int_equal(s.sizes[7], 65536);
-    assert_true(s.target_ci == 0.5);
-    assert_true(s.budget_s == 0); /* the budget rule */
-    assert_int_equal(s.trials, 16); /* the interleaved planner's minimum */
+    assert_int_equal(s.measure.n_sizes, 8);
+    assert_int_equal(s.measure.sizes[0], 32);
+    assert_int_equal(s.measure.sizes[7], 65536);
+    assert_true(s.measure.target_ci == 0.5);
+    assert_true(s.measure.budget_s == 0); /* the budget rule */
+    assert_int_equal(s.measure.trials, 16); /* the interleaved planner's minimum */
     assert_int_equal(s.shard.k, 1);
     assert_int_equal(s.shard.n, 1);
     assert_int_equal(settings_default_min_trials("reference"), 5);
@@ -39,16 +41,16 @@ static void test_defaults(void **state)
     assert_int_equal(settings_default_min_trials("interleaved"), 16);
     /* given fields stay */
     memset(&s, 0, sizeof s);
-    snprintf(s.planner, sizeof s.planner, "reference");
-    s.target_ci = 2;
-    s.budget_s = 3;
-    s.sizes[0] = 64;
-    s.n_sizes = 1;
+    snprintf(s.measure.planner, sizeof s.measure.planner, "reference");
+    s.measure.target_ci = 2;
+    s.measure.budget_s = 3;
+    s.measure.sizes[0] = 64;
+    s.measure.n_sizes = 1;
     settings_resolve(&s);
-    assert_int_equal(s.trials, 5);
-    assert_true(s.target_ci == 2 && s.budget_s == 3);
-    assert_int_equal(s.n_sizes, 1);
-    assert_int_equal(s.sizes[0], 64);
+    assert_int_equal(s.measure.trials, 5);
+    assert_true(s.measure.target_ci == 2 && s.measure.budget_s == 3);
+    assert_int_equal(s.measure.n_sizes, 1);
+    assert_int_equal(s.measure.sizes[0], 64);
     /* the resolved settings are valid */
     hb_err err;
     assert_int_equal(settings_validate(&s, NULL, NULL, &err), 0);
@@ -72,35 +74,40 @@ static void test_validate_ranges(void **state)
     memset(&ok, 0, sizeof ok);
     assert_int_equal(settings_validate(&ok, NULL, NULL, &err), 0); /* nothing given */
     s = ok;
-    snprintf(s.planner, sizeof s.planner, "fast");
+    snprintf(s.measure.planner, sizeof s.measure.planner, "fast");
     refused(&s, "planner 'fast'");
     s = ok;
     snprintf(s.profile, sizeof s.profile, "turbo");
     refused(&s, "profile 'turbo'");
     s = ok;
-    s.n_sizes = 1;
-    s.sizes[0] = (1u << 30) + 1;
+    s.measure.n_sizes = 1;
+    s.measure.sizes[0] = (1u << 30) + 1;
     refused(&s, "sizes");
     s = ok;
-    s.trials = 1;
+    s.measure.trials = 1;
     refused(&s, "trials '1'");
-    s.trials = 1001;
+    s.measure.trials = 1001;
     refused(&s, "trials '1001'");
-    s.trials = 2;
+    s.measure.trials = 2;
     assert_int_equal(settings_validate(&s, NULL, NULL, &err), 0);
     s = ok;
-    s.target_ci = 101;
+    s.measure.target_ci = 101;
     refused(&s, "target_ci_percent");
     s = ok;
-    s.budget_s = -1;
+    s.measure.budget_s = -1;
     refused(&s, "budget_s");
+    s = ok;
+    s.instance_budget_s = 0.5;
+    refused(&s, "instance_budget_s '0.5'");
+    s.instance_budget_s = 1;
+    assert_int_equal(settings_validate(&s, NULL, NULL, &err), 0);
     s = ok;
     s.shard.k = 3;
     s.shard.n = 2;
     refused(&s, "shard '3/2'");
     /* without an origin the options are named as the command line spells them */
     s = ok;
-    snprintf(s.planner, sizeof s.planner, "fast");
+    snprintf(s.measure.planner, sizeof s.measure.planner, "fast");
     assert_int_equal(settings_validate(&s, NULL, NULL, &err), -1);
     assert_non_null(strstr(err.msg, "--plan 'fast'"));
     assert_non_null(strstr(err.msg, "interleaved, interleaved-processes, adaptive or reference"));
@@ -112,7 +119,7 @@ static void test_json_round_trip(void **state)
     campaign_settings s, back;
     memset(&s, 0, sizeof s);
     settings_resolve(&s);
-    s.budget_s = 0.3;
+    s.measure.budget_s = 0.3;
     json_t *j = campaign_settings_json(&s);
     hb_err err;
     assert_int_equal(settings_from_json(j, "D/campaign.json", &back, &err), 0);
@@ -126,12 +133,82 @@ static void test_json_round_trip(void **state)
     json_decref(j);
 }
 
+/* campaign.json's settings object is one flat object, its keys in the
+ * order every version wrote them: a run directory made before and after
+ * the measure stage's settings moved into measure/ holds the same text. */
+static void test_json_format(void **state)
+{
+    (void)state;
+    campaign_settings s;
+    memset(&s, 0, sizeof s);
+    settings_resolve(&s);
+    s.measure.budget_s = 0.25;
+    json_t *j = campaign_settings_json(&s);
+    char *text = json_dumps(j, JSON_COMPACT);
+    assert_string_equal(text,
+        "{\"profile\":\"reference\",\"planner\":\"interleaved\","
+        "\"sizes\":[32,128,512,1024,4096,8192,16384,65536],"
+        "\"target_ci_percent\":0.5,\"budget_s\":0.25,\"trials\":16,"
+        "\"shard\":\"1/1\",\"instance_budget_s\":1800.0}");
+    free(text);
+    json_decref(j);
+    /* nothing given: every key present, null */
+    memset(&s, 0, sizeof s);
+    j = campaign_settings_json(&s);
+    text = json_dumps(j, JSON_COMPACT);
+    assert_string_equal(text,
+        "{\"profile\":null,\"planner\":null,\"sizes\":null,"
+        "\"target_ci_percent\":null,\"budget_s\":null,\"trials\":null,"
+        "\"shard\":null,\"instance_budget_s\":null}");
+    free(text);
+    json_decref(j);
+}
+
+/* The settings of an older campaign.json (no shard, no instance budget)
+ * read back into both parts; a wrong type in either part names its key. */
+static void test_json_older_and_wrong(void **state)
+{
+    (void)state;
+    hb_err err;
+    campaign_settings s;
+    json_t *j = json_loads("{\"profile\": \"performance\", \"planner\": \"adaptive\", "
+                           "\"sizes\": [64, 4096], \"target_ci_percent\": 1.5, "
+                           "\"budget_s\": null, \"trials\": 7}", 0, NULL);
+    assert_non_null(j);
+    assert_int_equal(settings_from_json(j, "D/campaign.json", &s, &err), 0);
+    assert_string_equal(s.profile, "performance");
+    assert_string_equal(s.measure.planner, "adaptive");
+    assert_int_equal(s.measure.n_sizes, 2);
+    assert_int_equal(s.measure.sizes[1], 4096);
+    assert_true(s.measure.target_ci == 1.5 && s.measure.budget_s == 0);
+    assert_int_equal(s.measure.trials, 7);
+    assert_int_equal(s.shard.n, 0);
+    assert_true(s.instance_budget_s == 0);
+    json_decref(j);
+    static const char *const wrong[][2] = {
+        {"{\"profile\": 3}", "'profile' is not a string"},
+        {"{\"trials\": \"many\"}", "'trials' is not a whole number"},
+        {"{\"instance_budget_s\": -1}", "'instance_budget_s' is not a positive"},
+        {"{\"shard\": \"2/1\"}", "'shard' is not a shard K/N"},
+        {"[]", "'settings' is not an object"},
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        j = json_loads(wrong[i][0], 0, NULL);
+        assert_non_null(j);
+        assert_int_equal(settings_from_json(j, "D/campaign.json", &s, &err), -1);
+        if (!strstr(err.msg, "D/campaign.json: setting ") || !strstr(err.msg, wrong[i][1]) ||
+            !strstr(err.msg, "start a new --run-dir"))
+            fail_msg("%s: unexpected message: %s", wrong[i][0], err.msg);
+        json_decref(j);
+    }
+}
+
 /* The cost estimate asks the planner: the interleaved planner's trials come
  * with their paired baseline trials and its larger minimum. */
 static void test_costs_follow_planner(void **state)
 {
     (void)state;
-    campaign_settings s;
+    measure_settings s;
     memset(&s, 0, sizeof s);
     snprintf(s.planner, sizeof s.planner, "adaptive");
     double adaptive = costs_estimate(&s, 1e5, 2e9);
@@ -194,7 +271,7 @@ static void test_campaign_refuses_stored_settings(void **state)
      * made */
     snprintf(run, sizeof run, "%s/new", dir);
     o.run_dir = run;
-    snprintf(o.settings.planner, sizeof o.settings.planner, "fast");
+    snprintf(o.settings.measure.planner, sizeof o.settings.measure.planner, "fast");
     assert_int_equal(campaign_run(&o, &res, &err), -1);
     assert_non_null(strstr(err.msg, "'fast'"));
     assert_false(hb_is_dir(run));
@@ -207,6 +284,8 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_validate_ranges),
         cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_json_format),
+        cmocka_unit_test(test_json_older_and_wrong),
         cmocka_unit_test(test_costs_follow_planner),
         cmocka_unit_test(test_campaign_refuses_stored_settings),
     };

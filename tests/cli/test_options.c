@@ -1,6 +1,7 @@
 /* The shared options' parsers (src/cli/options.h): one range for --cpu (a
  * CPU index below CPU_SETSIZE), --jobs and --timeout, and the planning
- * settings' options checked against campaign/settings.h. */
+ * settings' options checked against campaign/settings.h and
+ * measure/settings.h. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -76,28 +77,28 @@ static void test_settings_options(void **state)
     hb_err err;
     assert_int_equal(hb_opt_setting(HB_OPT_PLAN, "fast", &s, &err), -1);
     assert_non_null(strstr(err.msg, "--plan 'fast'"));
-    assert_string_equal(s.planner, "");
+    assert_string_equal(s.measure.planner, "");
     assert_int_equal(hb_opt_setting(HB_OPT_PLAN, "reference", &s, &err), 0);
-    assert_string_equal(s.planner, "reference");
+    assert_string_equal(s.measure.planner, "reference");
     assert_int_equal(hb_opt_setting(HB_OPT_PROFILE, "turbo", &s, &err), -1);
     assert_non_null(strstr(err.msg, "--profile 'turbo'"));
     assert_int_equal(hb_opt_setting(HB_OPT_SIZES, "32,x", &s, &err), -1);
     assert_non_null(strstr(err.msg, "--sizes"));
     assert_int_equal(hb_opt_setting(HB_OPT_SIZES, "0", &s, &err), -1);
     assert_int_equal(hb_opt_setting(HB_OPT_SIZES, "32,4096", &s, &err), 0);
-    assert_int_equal(s.n_sizes, 2);
-    assert_int_equal(s.sizes[1], 4096);
+    assert_int_equal(s.measure.n_sizes, 2);
+    assert_int_equal(s.measure.sizes[1], 4096);
     assert_int_equal(hb_opt_setting(HB_OPT_TRIALS, "1", &s, &err), -1);
     assert_non_null(strstr(err.msg, "--trials '1'"));
     assert_int_equal(hb_opt_setting(HB_OPT_TRIALS, "2", &s, &err), 0);
-    assert_int_equal(s.trials, 2);
+    assert_int_equal(s.measure.trials, 2);
     assert_int_equal(hb_opt_setting(HB_OPT_TARGET_CI, "0", &s, &err), -1);
     assert_non_null(strstr(err.msg, "--target-ci"));
     assert_int_equal(hb_opt_setting(HB_OPT_TARGET_CI, "5", &s, &err), 0);
     assert_int_equal(hb_opt_setting(HB_OPT_BUDGET, "-1", &s, &err), -1);
     assert_non_null(strstr(err.msg, "--budget"));
     assert_int_equal(hb_opt_setting(HB_OPT_BUDGET, "0.3", &s, &err), 0);
-    assert_true(s.budget_s == 0.3 && s.target_ci == 5);
+    assert_true(s.measure.budget_s == 0.3 && s.measure.target_ci == 5);
     assert_int_equal(hb_opt_setting(HB_OPT_SHARD, "3/2", &s, &err), -1);
     assert_non_null(strstr(err.msg, "--shard"));
     assert_int_equal(hb_opt_setting(HB_OPT_SHARD, "1/2", &s, &err), 0);

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "campaign/settings.h"
+#include "measure/settings.h"
 #include "measure/counter.h"
 #include "measure/plan.h"
 #include "measure_fixture.h"

@@ -125,6 +125,7 @@ static int run(const char *planner, const unsigned *sizes, int n, int force,
         o.settings.sizes[o.settings.n_sizes++] = sizes[i];
     o.settings.target_ci = 1.0;
     o.settings.budget_s = 1.0;
+    o.instance_budget_s = 1800; /* a campaign's default (campaign/settings.h) */
     o.force = force;
     hb_err err;
     int rc = measure_run(&o, failed, &err);

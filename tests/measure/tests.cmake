@@ -17,6 +17,7 @@ target_link_libraries(mfix_parallel PRIVATE pthread)
 
 hb_add_test(test_measure_counter SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_counter.c)
 hb_add_test(test_measure_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_stats.c)
+hb_add_test(test_measure_settings SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_settings.c)
 hb_add_test(test_measure_probe SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_probe.c
             TIMEOUT 120)
 hb_add_test(test_measure_interleave SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_interleave.c)
