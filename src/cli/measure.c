@@ -202,9 +202,9 @@ int cmd_measure(int argc, char **argv)
     }
     m.o.probe_path = m.probe;
     m.o.settings = m.settings.measure;
-    campaign_settings resolved = m.settings;
-    settings_resolve(&resolved); /* --instance-budget, else its default */
-    m.o.instance_budget_s = resolved.instance_budget_s;
+    /* --instance-budget, else the campaign's, else its default (as kat and
+     * ct read it) */
+    m.o.instance_budget_s = hb_opt_instance_budget(m.o.run_dir, m.settings.instance_budget_s);
     if (m.o.cpu < 0)
         m.o.cpu = hb_opt_default_cpu();
     if (!hb_is_dir(m.o.run_dir)) {
