@@ -131,7 +131,8 @@ static void mark_phase(campaign_ctx *c, const char *phase, int done, int failed,
         json_object_set_new(object_at(c->session, "phase_seconds"), phase,
                             json_real(secs));
     char d[32];
-    if (done)
+    /* an unsharded run's split takes nothing and is not worth a line */
+    if (done && (strcmp(phase, "split") != 0 || c->settings.shard.n > 1))
         log_line(c->o, "%s: finished in %s", phase,
                  campaign_format_duration(secs, d, sizeof d));
 }
