@@ -604,6 +604,9 @@ void kat_status_text(const json_t *entry, char *buf, size_t bufsz)
         snprintf(buf, bufsz, "%s", status);
         return;
     }
+    /* a harness-default rebuild stops at its first failing file: the files
+     * after it are named as not run (kat_instance_spec) */
+    int stopped = strstr(str_or(entry, "reason", ""), "stopped at its first failing file") != NULL;
     fputs(status, fp);
     json_array_foreach(json_object_get(entry, "files"), i, f) {
         const char *v = str_or(f, "verdict", "");
@@ -615,6 +618,12 @@ void kat_status_text(const json_t *entry, char *buf, size_t bufsz)
     }
     json_array_foreach(json_object_get(entry, "files"), i, f) {
         const char *v = str_or(f, "verdict", "");
+        if (stopped && !strcmp(v, "NOTRUN")) {
+            short_name(str_or(f, "name", "?"), tag, sizeof tag);
+            fprintf(fp, "%s%s not run: stopped at the first failure",
+                    checked + unchecked++ ? "; " : " (", tag);
+            continue;
+        }
         if (json_is_null(json_object_get(f, "expected_sha256")) || !strcmp(v, "PASS") ||
             !strcmp(v, "MISMATCH"))
             continue;
