@@ -295,6 +295,9 @@ static void test_rebuild_stops_early(void **state)
         !strstr(str(e, "reason"), "KAT_2_23_Strict.txt not run"))
         fail_msg("the reason does not say where the rebuild stopped: %s", str(e, "reason"));
     assert_file_has(run, str(e, "log"), "KAT_2_23_Strict.txt - generated none");
+    char status[512];
+    kat_status_text(e, status, sizeof status);
+    assert_string_equal(status, "MISMATCH (2_12; 2_23 not run: stopped at the first failure)");
 
     /* the guide build ran both files */
     json_t *g = json_object_get(e, "guide");
