@@ -270,7 +270,12 @@ static void test_rebuild_stops_early(void **state)
     free(text);
 
     const char *pkgs[] = {pkg};
-    build_options bo = {run, "reference", NULL, 1, pkgs, 1, NULL, NULL, NULL};
+    build_options bo = {0};
+    bo.run_dir = run;
+    bo.profile = "reference";
+    bo.jobs = 1;
+    bo.packages = pkgs;
+    bo.n_packages = 1;
     assert_int_equal(build_run(&bo, &failed, &err), 0);
     char *logtext = NULL;
     size_t loglen = 0;
