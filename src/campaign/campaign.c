@@ -16,6 +16,7 @@
 #include "campaign/settings.h"
 #include "campaign/seed.h"
 #include "common/digest.h"
+#include "campaign/progress.h"
 #include "campaign/stages.h"
 #include "measure/drift.h"
 #include "common/fs.h"
@@ -102,6 +103,12 @@ static int phase_done(campaign_ctx *c, const char *phase, int *failed)
     return 1;
 }
 
+static void log_line(const campaign_options *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Records PHASE in campaign.json with its wall time in this session, and
+ * says on the log how long a finished one took ("build: finished in
+ * 12.3 s"). */
 static void mark_phase(campaign_ctx *c, const char *phase, int done, int failed,
                        const char *note)
 {
@@ -123,10 +130,12 @@ static void mark_phase(campaign_ctx *c, const char *phase, int done, int failed,
     if (c->session)
         json_object_set_new(object_at(c->session, "phase_seconds"), phase,
                             json_real(secs));
+    char d[32];
+    /* an unsharded run's split takes nothing and is not worth a line */
+    if (done && (strcmp(phase, "split") != 0 || c->settings.shard.n > 1))
+        log_line(c->o, "%s: finished in %s", phase,
+                 campaign_format_duration(secs, d, sizeof d));
 }
-
-static void log_line(const campaign_options *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 /* What a user can do about a bad setting read back from campaign.json. */
 #define STORED_SETTING_FIX "correct or remove it in that file (a setting left " \

@@ -1,9 +1,13 @@
 /* Progress display (see progress.h). The time left is estimated per phase
  * from the units finished since the phase began in this process, so work a
- * resumed campaign found already done does not make the estimate optimistic. */
+ * resumed campaign found already done does not make the estimate optimistic.
+ * The heartbeat is one thread that wakes every second (or at its interval,
+ * when shorter) and shows the last step again when nothing was shown for
+ * the interval; every field it reads is under the display's lock. */
 #include "campaign/progress.h"
 #include "common/progress.h"
 
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +19,18 @@ void campaign_progress_init(campaign_progress *p, FILE *fp, int tty)
     p->fp = fp;
     p->tty = tty >= 0 ? tty : isatty(fileno(fp));
     p->last_done = -1;
+    pthread_mutex_init(&p->lock, NULL);
+}
+
+const char *campaign_format_duration(double seconds, char *buf, size_t bufsz)
+{
+    if (seconds < 0)
+        seconds = 0;
+    if (seconds < 59.95)
+        snprintf(buf, bufsz, "%.1f s", seconds);
+    else
+        campaign_format_eta(seconds, buf, bufsz);
+    return buf;
 }
 
 const char *campaign_format_eta(double seconds, char *buf, size_t bufsz)
@@ -75,36 +91,131 @@ static void eta_text(const campaign_progress *p, const char *step, int done, int
     snprintf(buf, bufsz, ", time left ~%s", eta);
 }
 
-void campaign_progress_fn(void *ctx, const char *step, int done, int total)
+/* Shows STEP (the lock held); HEARTBEAT adds how long its stage has run. */
+static void show(campaign_progress *p, const char *step, int done, int total, int heartbeat)
 {
-    campaign_progress *p = ctx;
-    char eta[64];
-    if (!p || !p->fp)
-        return;
-    if (!step) { /* another message follows: end the terminal line first */
-        campaign_progress_end(p);
-        return;
-    }
-    track_phase(p, step, done);
+    char eta[64], ran[96] = "";
     eta_text(p, step, done, total, eta, sizeof eta);
+    if (heartbeat) {
+        char d[32];
+        snprintf(ran, sizeof ran, ", still under way, %s running for %s", p->phase,
+                 campaign_format_duration(hb_mono_s() - p->phase_start_s, d, sizeof d));
+    }
     if (p->tty) {
-        fprintf(p->fp, "\r\033[K%s: %d/%d%s", step, hb_progress_shown(done, total), total,
-                eta);
+        fprintf(p->fp, "\r\033[K%s: %d/%d%s%s", step, hb_progress_shown(done, total), total,
+                eta, ran);
         p->line_open = 1;
     } else {
-        if (done == p->last_done)
-            return;
-        fprintf(p->fp, "%s: %d/%d%s\n", step, hb_progress_shown(done, total), total, eta);
+        fprintf(p->fp, "%s: %d/%d%s%s\n", step, hb_progress_shown(done, total), total, eta,
+                ran);
         p->last_done = done;
     }
     fflush(p->fp);
+    p->shown_s = hb_mono_s();
 }
 
-void campaign_progress_end(campaign_progress *p)
+/* Ends the terminal line (the lock held). */
+static void end_line(campaign_progress *p)
 {
-    if (p && p->tty && p->line_open) {
+    if (p->tty && p->line_open) {
         fputc('\n', p->fp);
         fflush(p->fp);
         p->line_open = 0;
     }
+}
+
+void campaign_progress_fn(void *ctx, const char *step, int done, int total)
+{
+    campaign_progress *p = ctx;
+    if (!p || !p->fp)
+        return;
+    pthread_mutex_lock(&p->lock);
+    if (!step) { /* another message follows: end the terminal line first */
+        end_line(p);
+        p->shown_s = hb_mono_s();
+        pthread_mutex_unlock(&p->lock);
+        return;
+    }
+    track_phase(p, step, done);
+    snprintf(p->step, sizeof p->step, "%s", step);
+    p->done = done;
+    p->total = total;
+    if (p->tty || done != p->last_done)
+        show(p, step, done, total, 0);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void campaign_progress_end(campaign_progress *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    end_line(p);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void *heartbeat_main(void *arg)
+{
+    campaign_progress *p = arg;
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        double wait = p->beat_s < 1.0 ? p->beat_s / 2 : 1.0;
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        long long ns = until.tv_nsec + (long long)(wait * 1e9);
+        until.tv_sec += (time_t)(ns / 1000000000LL);
+        until.tv_nsec = (long)(ns % 1000000000LL);
+        pthread_cond_timedwait(&p->wake, &p->lock, &until);
+        if (!p->stop && p->step[0] && p->done < p->total &&
+            hb_mono_s() - p->shown_s >= p->beat_s)
+            show(p, p->step, p->done, p->total, 1);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+int campaign_progress_heartbeat(campaign_progress *p, double seconds)
+{
+    pthread_condattr_t ca;
+    if (p->beating || seconds <= 0 || !p->fp)
+        return -1;
+    p->beat_s = seconds;
+    p->stop = 0;
+    p->shown_s = hb_mono_s();
+    if (pthread_condattr_init(&ca) != 0)
+        return -1;
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    int rc = pthread_cond_init(&p->wake, &ca);
+    pthread_condattr_destroy(&ca);
+    if (rc != 0)
+        return -1;
+    /* the thread takes no signal: SIGINT, SIGCHLD and the rest stay with
+     * the threads that handle them */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&p->beat, NULL, heartbeat_main, p);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
+        pthread_cond_destroy(&p->wake);
+        return -1;
+    }
+    p->beating = 1;
+    return 0;
+}
+
+void campaign_progress_stop(campaign_progress *p)
+{
+    if (!p)
+        return;
+    if (p->beating) {
+        pthread_mutex_lock(&p->lock);
+        p->stop = 1;
+        pthread_cond_signal(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+        pthread_join(p->beat, NULL);
+        pthread_cond_destroy(&p->wake);
+        p->beating = 0;
+    }
+    campaign_progress_end(p);
 }

@@ -2,11 +2,19 @@
  * common/progress.h. On a terminal it keeps one line updated in place with
  * the step, done/total and an estimate of the time left; otherwise it prints
  * a plain line whenever a unit finishes, so logs and batch-system output stay
- * readable. The caller owns the campaign_progress (usually on its stack). */
+ * readable. A unit can take minutes (an instance measured at every size), so
+ * with a heartbeat started the step under way is shown again, with the time
+ * its stage has run, whenever nothing was shown for the heartbeat's
+ * interval. The caller owns the campaign_progress (usually on its stack). */
 #ifndef HB_CAMPAIGN_PROGRESS_H
 #define HB_CAMPAIGN_PROGRESS_H
 
+#include <pthread.h>
 #include <stdio.h>
+
+/* The heartbeat interval of `hashbench run`: a long stage shows a line at
+ * least this often. */
+#define CAMPAIGN_HEARTBEAT_S 10.0
 
 typedef struct campaign_progress {
     FILE *fp;
@@ -16,10 +24,34 @@ typedef struct campaign_progress {
     int phase_done0;      /* DONE when the phase began (resumed work) */
     int last_done;        /* last DONE printed (plain mode) */
     int line_open;        /* a terminal line is showing */
+    /* the last step shown, for the heartbeat */
+    char step[400];
+    int done, total;
+    double shown_s;       /* monotonic seconds of the last line */
+    pthread_mutex_t lock;  /* the fields above, against the heartbeat */
+    pthread_cond_t wake;
+    pthread_t beat;
+    int beating;           /* 1: the heartbeat thread runs */
+    int stop;
+    double beat_s;
 } campaign_progress;
 
 /* Prepares P for FP; TTY -1 means detect with isatty. */
 void campaign_progress_init(campaign_progress *p, FILE *fp, int tty);
+
+/* Starts P's heartbeat: while a step is under way (DONE < TOTAL), a line
+ * "STEP: N/TOTAL, still under way, STAGE running for T" is shown whenever
+ * nothing was shown for SECONDS. Returns 0, or -1 when the thread cannot
+ * be started (the display then works without it). Signals stay with the
+ * other threads. Stop it with campaign_progress_stop before P goes away. */
+int campaign_progress_heartbeat(campaign_progress *p, double seconds);
+
+/* Stops the heartbeat (if any) and ends the terminal line. */
+void campaign_progress_stop(campaign_progress *p);
+
+/* Formats a duration of SECONDS as "0.4 s", "12.3 s", "3 min 20 s" or
+ * "2 h 05 min" into BUF (at least 32 bytes); returns BUF. */
+const char *campaign_format_duration(double seconds, char *buf, size_t bufsz);
 
 /* The hb_progress_fn: CTX is a campaign_progress. A NULL STEP ends the
  * terminal line, so that a message printed next starts on a line of its

@@ -1,5 +1,7 @@
 /* hashbench init: writes a starting hashbench.ini into a package from what
- * discovery found (src/compile/init.c), for the user to edit. Options only. */
+ * discovery found (src/compile/init.c), for the user to edit. Options only;
+ * it compiles the package's sources (in the sandbox) to find which of them
+ * conflict, so main.c sets up the sandbox first. */
 #include "cli/cli.h"
 #include "cli/options.h"
 
@@ -13,30 +15,40 @@
 
 const char hb_summary_init[] = "write a starting hashbench.ini for a package from discovery";
 const char hb_usage_init[] =
-    "usage: hashbench init PACKAGE [--print]\n"
+    "usage: hashbench init PACKAGE [--print] [--cc COMPILER]\n"
     "\n"
     "Writes PACKAGE/hashbench.ini from what `hashbench build` would discover:\n"
     "the candidate, then one [instance] section per instance found with its\n"
     "folder, sources, digest size and variant, and a comment wherever discovery\n"
-    "was unsure (a folder whose sources define CryptHash several times becomes\n"
-    "one section per defining file). Edit it (docs/OVERRIDE.md), then run\n"
-    "hashbench build. An existing hashbench.ini is never overwritten.\n"
-    "  --print   print the file instead of writing it\n";
+    "was unsure. A folder whose sources cannot be linked together is split:\n"
+    "each source is compiled on its own with the reference flags (in the\n"
+    "sandbox) and the global symbols it defines are read; sources that define\n"
+    "the same symbol (two CryptHash, or variant files that each define\n"
+    "CryptHash_512, pad_message, ... behind one wrapper) get a section each,\n"
+    "with the sources that conflict with none, and a comment names the files\n"
+    "and the symbols. Edit it (docs/OVERRIDE.md), then run hashbench build.\n"
+    "An existing hashbench.ini is never overwritten.\n"
+    "  --print          print the file instead of writing it\n"
+    "  --cc COMPILER    C compiler (default: $CC, else cc)\n";
 
 int cmd_init(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"print", no_argument, NULL, HB_OPT_OWN}, HB_OPTIONS_END};
-    const char *package = NULL;
+        {"print", no_argument, NULL, HB_OPT_OWN},
+        {"cc", required_argument, NULL, HB_OPT_OWN + 1}, HB_OPTIONS_END};
+    const char *package = NULL, *cc = NULL;
     int print = 0, ch;
     hb_err err;
     hb_opt_start();
     while ((ch = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-        if (ch != HB_OPT_OWN) {
+        if (ch == HB_OPT_OWN) {
+            print = 1;
+        } else if (ch == HB_OPT_OWN + 1) {
+            cc = optarg;
+        } else {
             hb_opt_getopt_error(ch, argv, &err);
             return hb_cli_usage_error("init", "%s", err.msg);
         }
-        print = 1;
     }
     if (argc - optind > 1)
         return hb_cli_usage_error("init", "give one PACKAGE folder");
@@ -46,7 +58,7 @@ int cmd_init(int argc, char **argv)
         return hb_cli_usage_error("init", "give the PACKAGE folder");
     char *text = NULL, path[PATH_MAX];
     int n = 0;
-    if (init_override_text(package, &text, &n, &err) != 0) {
+    if (init_override_text(package, cc, &text, &n, &err) != 0) {
         fprintf(stderr, "hashbench init: %s\n", err.msg);
         return 2;
     }

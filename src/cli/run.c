@@ -16,6 +16,7 @@
 #include "campaign/progress.h"
 #include "dataset/layout.h"
 #include "campaign/table.h"
+#include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "rundir/lock.h"
@@ -50,7 +51,11 @@ const char hb_usage_run[] =
     "  --shard-costs FILE   balance the shards by calibrated cost: the first\n"
     "                       shard calibrates every instance into FILE (a path\n"
     "                       all shards share), the others read it\n"
-    "  --profile P          build profile: reference, performance, resource\n"
+    "  --profile P          build profile: reference (default: the flags of the\n"
+    "                       published campaign, -std=c99 -Wpedantic -Wall\n"
+    "                       -Wextra -O2), performance (-O3 -march=x86-64 -mavx2\n"
+    "                       -mtune=native -flto ...) or resource (-Os ...); the\n"
+    "                       guide's flags word for word, plus -fPIC -shared\n"
     "  --plan P             planner: interleaved (default), interleaved-processes,\n"
     "                       adaptive or reference (hashbench measure --help)\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
@@ -229,19 +234,27 @@ static int add_example(const hb_walk_entry *e, void *ctx, hb_err *err)
     return HB_WALK_CONTINUE;
 }
 
-/* The bundled examples: HB_SOURCE_DIR/examples, or examples/ next to the
- * executable or one folder up; every subfolder is a package. *OUT holds
- * malloc'd paths (sorted) the caller frees. */
+#ifndef HB_DATA_FROM_EXE
+#define HB_DATA_FROM_EXE "../../share/hashbench"
+#endif
+
+/* The bundled examples: those an installed hashbench carries
+ * (HB_DATA_FROM_EXE/examples from the executable's folder, CMakeLists.txt),
+ * else HB_SOURCE_DIR/examples, or examples/ next to the executable or one
+ * folder up; every subfolder is a package. *OUT holds malloc'd paths
+ * (sorted) the caller frees. */
 static int find_examples(char ***out, size_t *n)
 {
-    char cands[3][PATH_MAX];
+    char cands[4][PATH_MAX];
     hb_err ignored;
-    if (hb_path_join(cands[0], PATH_MAX, HB_SOURCE_DIR, "examples", &ignored) < 0 ||
-        hb_path_join(cands[1], PATH_MAX, hb_cli_exe_dir, "examples", &ignored) < 0 ||
-        hb_path_join(cands[2], PATH_MAX, hb_cli_exe_dir, "../examples", &ignored) < 0)
+    if (hb_path_join(cands[0], PATH_MAX, hb_cli_exe_dir, HB_DATA_FROM_EXE "/examples",
+                     &ignored) < 0 ||
+        hb_path_join(cands[1], PATH_MAX, HB_SOURCE_DIR, "examples", &ignored) < 0 ||
+        hb_path_join(cands[2], PATH_MAX, hb_cli_exe_dir, "examples", &ignored) < 0 ||
+        hb_path_join(cands[3], PATH_MAX, hb_cli_exe_dir, "../examples", &ignored) < 0)
         return -1;
     examples x = {NULL, 0};
-    for (int c = 0; c < 3 && x.n == 0; c++)
+    for (int c = 0; c < 4 && x.n == 0; c++)
         hb_walk(cands[c], 1, HB_WALK_MISSING_OK, add_example, &x, &ignored);
     *out = x.v;
     *n = x.n;
@@ -459,6 +472,10 @@ int cmd_run(int argc, char **argv)
     campaign_progress_init(&prog, stderr, -1);
     o.progress = campaign_progress_fn;
     o.progress_ctx = &prog;
+    /* a unit can take minutes: the step under way is shown again at least
+     * every CAMPAIGN_HEARTBEAT_S (without the thread, the display works as
+     * before) */
+    campaign_progress_heartbeat(&prog, CAMPAIGN_HEARTBEAT_S);
 
     catch_interrupts(&o, argc, argv);
     /* both filled before any use: a stage that fails without a message
@@ -477,16 +494,19 @@ int cmd_run(int argc, char **argv)
         co.instance_budget_s = hb_opt_instance_budget(o.run_dir, o.settings.instance_budget_s);
         co.progress = o.progress;
         co.progress_ctx = o.progress_ctx;
-        campaign_progress_init(&prog, stderr, -1);
         hb_lock lock = HB_LOCK_NONE;
+        double t0 = hb_mono_s();
+        char d[32];
         rc = rundir_lock(o.run_dir, "run --ct", stderr, &lock, &err);
         if (rc == 0)
             rc = ct_run(&co, &found, &na, &err);
         hb_unlock(&lock);
         campaign_progress_end(&prog);
         if (rc == 0)
-            fprintf(stderr, "constant-time stage: %d instance(s) with findings, %d not "
-                    "analysable (%s/%s/)\n", found, na, o.run_dir, CT_DIR);
+            fprintf(stderr, "ct: finished in %s: %d instance(s) with findings, %d not "
+                    "analysable (%s/%s/)\n",
+                    campaign_format_duration(hb_mono_s() - t0, d, sizeof d), found, na,
+                    o.run_dir, CT_DIR);
     }
     if (rc == 0 && want_count) {
         /* the instruction-count stage after the campaign (src/count/count.h) */
@@ -497,13 +517,16 @@ int cmd_run(int argc, char **argv)
         no.jobs = o.jobs;
         no.progress = o.progress;
         no.progress_ctx = o.progress_ctx;
-        campaign_progress_init(&prog, stderr, -1);
+        double t0 = hb_mono_s();
+        char d[32];
         rc = count_run(&no, &counted, &not, &err);
         campaign_progress_end(&prog);
         if (rc == 0)
-            fprintf(stderr, "instruction-count stage: %d record(s) counted, %d not (%s/%s/)\n",
-                    counted, not, o.run_dir, RUNDIR_COUNT);
+            fprintf(stderr, "count: finished in %s: %d record(s) counted, %d not (%s/%s/)\n",
+                    campaign_format_duration(hb_mono_s() - t0, d, sizeof d), counted, not,
+                    o.run_dir, RUNDIR_COUNT);
     }
+    campaign_progress_stop(&prog);
     if (rc < 0)
         fprintf(stderr, "hashbench run: %s\n", err.msg);
     else

@@ -265,7 +265,8 @@ static void compile_without_header(build_ctx *c, build_task *t, hb_err *err)
         return;
     }
     compile_job job = {&c->tc, t->in->package, &flags, &t->in->sources,
-                       &t->in->excluded, t->library, t->log, 0};
+                       &t->in->excluded, t->library, t->log, 0,
+                       t->in->override_at[0] ? t->in->override_at : NULL};
     compile_outcome again;
     if (compile_instance(&job, &again, err) != 0) {
         strlist_free(&flags);
@@ -288,7 +289,8 @@ static void run_one(build_ctx *c, build_task *t)
         return;
     }
     compile_job job = {&c->tc, t->in->package, &t->flags, &t->in->sources,
-                       &t->in->excluded, t->library, t->log, 0};
+                       &t->in->excluded, t->library, t->log, 0,
+                       t->in->override_at[0] ? t->in->override_at : NULL};
     if (compile_instance(&job, &t->out, &err) != 0) {
         t->out.built = 0;
         snprintf(t->out.reason, sizeof t->out.reason, "%s", err.msg);
@@ -812,7 +814,7 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     if (rc == 0 && !(sources = source_list(&in, err)))
         rc = -1;
     compile_outcome o;
-    compile_job job = {&tc, r->package, &flags, &r->sources, NULL, lib, log, 0};
+    compile_job job = {&tc, r->package, &flags, &r->sources, NULL, lib, log, 0, NULL};
     if (rc == 0)
         rc = compile_instance(&job, &o, err);
     if (rc == 0)

@@ -344,13 +344,34 @@ static int is_cause_line(const char *line, size_t n)
     return 0;
 }
 
-/* Appends to REASON (of SIZE bytes) why an override file is probably
- * needed: several of the job's sources define CryptHash, or the linker
- * found functions defined twice (several variant files of one folder). */
+/* The symbol a linker's "multiple definition of `NAME'" complaint in
+ * CAUSE names, into NAME ("" when CAUSE is not such a complaint). */
+static void twice_defined(const char *cause, char *name, size_t size)
+{
+    const char *p = strstr(cause, "multiple definition of");
+    name[0] = '\0';
+    if (!p)
+        return;
+    p += strlen("multiple definition of");
+    p += strspn(p, " `'\"\xe2\x80\x98"); /* ` ' " or a typographic quote */
+    size_t n = strcspn(p, "`'\" ;\xe2");
+    if (n >= size)
+        n = size - 1;
+    memcpy(name, p, n);
+    name[n] = '\0';
+}
+
+/* Appends to REASON (of SIZE bytes) what to change when several of the
+ * job's sources define CryptHash, or the linker found a function defined
+ * twice (several variant files of one folder). The way out depends on
+ * where the source list came from: for a discovered instance, an override
+ * file (hashbench init writes one, split per variant file); for a section
+ * of hashbench.ini (written by hand or by init), that section's sources,
+ * never init again. */
 static void append_override_hint(const compile_job *job, const char *cause,
                                  char *reason, size_t size)
 {
-    char names[512] = "";
+    char names[512] = "", twice[128];
     size_t used = 0;
     int defs = 0;
     for (int i = 0; i < job->sources->n; i++) {
@@ -369,26 +390,35 @@ static void append_override_hint(const compile_job *job, const char *cause,
         }
         free(text);
     }
+    twice_defined(cause, twice, sizeof twice);
+    if (defs < 2 && !twice[0])
+        return;
     size_t n = strlen(reason);
     if (defs >= 2)
-        snprintf(reason + n, size - n, "; %d of its sources define CryptHash (%s): the "
-                 "folder probably serves several instances, so an override file is "
-                 "probably needed (one [instance] section each, with its sources; see "
-                 "docs/OVERRIDE.md, or start from hashbench init)", defs, names);
-    else if (strstr(cause, "multiple definition of"))
-        snprintf(reason + n, size - n, "; functions are defined in more than one of "
-                 "its sources: the folder probably holds several variant files, so an "
-                 "override file is probably needed (list the sources of each instance; "
-                 "see docs/OVERRIDE.md, or start from hashbench init)");
+        n += (size_t)snprintf(reason + n, n < size ? size - n : 0, "; %d of its sources "
+                              "define CryptHash (%s)", defs, names);
+    else
+        n += (size_t)snprintf(reason + n, n < size ? size - n : 0, "; %s is defined in "
+                              "more than one of its sources", twice);
+    if (n >= size)
+        return;
+    if (job->override_at)
+        snprintf(reason + n, size - n, ": each library links one variant, so list in %s "
+                 "only one of the files that define %s, and give each other one a section "
+                 "of its own (same dir, its own name and digest_bits; docs/OVERRIDE.md)",
+                 job->override_at, defs >= 2 ? "CryptHash" : twice);
+    else
+        snprintf(reason + n, size - n, ": the folder probably %s, so an override file "
+                 "is needed: hashbench init %s writes one with a section per variant "
+                 "file (docs/OVERRIDE.md)", defs >= 2 ? "serves several instances"
+                 : "holds several variant files", job->package);
 }
 
-/* The reason of a failed compile: HOW, plus the first line of OUTPUT that
- * says what is wrong (a compiler error or a linker complaint such as
- * "multiple definition of", never the driver's "ld returned 1 exit
- * status" summary), cut to 300 characters, and when the folder looks like
- * it serves several instances, that an override file is probably needed. */
-static void compile_failure_reason(const compile_job *job, const char *output,
-                                   const char *how, char *reason, size_t size)
+/* The first line of OUTPUT that says what is wrong (a compiler error or a
+ * linker complaint such as "multiple definition of", never the driver's
+ * "ld returned 1 exit status" summary, which is taken only when nothing
+ * else is there), cut to 300 characters, into CAUSE ("" when none). */
+static void first_cause(const char *output, char *cause, size_t size)
 {
     const char *line = output ? output : "", *fallback = NULL;
     size_t n = 0, fallback_n = 0;
@@ -409,9 +439,18 @@ static void compile_failure_reason(const compile_job *job, const char *output,
     }
     if (n > 300)
         n = 300;
+    snprintf(cause, size, "%.*s", (int)n, line);
+}
+
+/* The reason of a failed compile: HOW, plus the first line of OUTPUT that
+ * says what is wrong (first_cause), and when the folder looks like it
+ * serves several instances, what to change (append_override_hint). */
+static void compile_failure_reason(const compile_job *job, const char *output,
+                                   const char *how, char *reason, size_t size)
+{
     char cause[320];
-    snprintf(cause, sizeof cause, "%.*s", (int)n, line);
-    if (n > 0)
+    first_cause(output, cause, sizeof cause);
+    if (cause[0])
         snprintf(reason, size, "compiler failed (%s): %s", how, cause);
     else
         snprintf(reason, size, "compiler failed (%s)", how);
@@ -623,6 +662,44 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
     if (rc == 0)
         rc = hb_write_atomic(job->log, text, len, err);
     free(text);
+    return rc;
+}
+
+int compile_object(const compile_job *job, int *compiled, char *why, size_t whysz,
+                   hb_err *err)
+{
+    char tmp[PATH_MAX], *text = NULL, *output = NULL, how[128], refused[200];
+    size_t len = 0;
+    *compiled = 0;
+    why[0] = '\0';
+    if (job->sources->n != 1)
+        return hb_fail(err, "compile_object takes one source, not %d", job->sources->n);
+    if (snprintf(tmp, sizeof tmp, "%s.part", job->library) >= (int)sizeof tmp)
+        return hb_fail(err, "%s: path too long", job->library);
+    FILE *log = open_memstream(&text, &len); /* the command, not kept */
+    if (!log)
+        return hb_fail(err, "out of memory");
+    hb_proc_result r;
+    int rc = run_compiler(job, tmp, log, &output, &r, refused, sizeof refused, err);
+    fclose(log);
+    free(text);
+    if (rc == 0) {
+        if (refused[0])
+            snprintf(why, whysz, "%s", refused);
+        else if (r.exited && r.exit_code == 0 && hb_is_file(tmp) &&
+                 rename(tmp, job->library) == 0)
+            *compiled = 1;
+        else if (r.exited && r.exit_code == 0)
+            snprintf(why, whysz, "the compiler wrote no object file");
+        else {
+            char cause[320];
+            first_cause(output, cause, sizeof cause);
+            snprintf(why, whysz, "compiler failed (%s)%s%s",
+                     hb_proc_describe(&r, how, sizeof how), cause[0] ? ": " : "", cause);
+        }
+    }
+    free(output);
+    unlink(tmp);
     return rc;
 }
 

@@ -69,6 +69,11 @@ typedef struct compile_job {
     const char *library;       /* final library path */
     const char *log;           /* log path */
     double timeout_s;          /* 0: COMPILE_TIMEOUT_S */
+    const char *override_at;   /* where the sources were listed, e.g.
+                                  "/pkg/hashbench.ini:12 [instance X]"; NULL
+                                  for a discovered instance. A failure's
+                                  advice names it instead of pointing at
+                                  hashbench init */
 } compile_job;
 
 typedef struct compile_outcome {
@@ -82,6 +87,14 @@ typedef struct compile_outcome {
  * error). Returns -1 only when the harness itself failed (folders or log
  * could not be written); err says why. */
 int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err);
+
+/* Compiles JOB's one source into the object file JOB->library (JOB->flags
+ * must hold -c; JOB->log is not written), in the compile sandbox as a
+ * library is. *compiled gets 1 when the object is in place; 0 when the
+ * compiler refused the source, with its first complaint in WHY (WHYSZ
+ * bytes). Returns -1 only when the harness itself failed. */
+int compile_object(const compile_job *job, int *compiled, char *why, size_t whysz,
+                   hb_err *err);
 
 /* Writes a log that records an instance which was not compiled, with REASON. */
 int compile_write_refusal(const char *log, const char *reason, hb_err *err);

@@ -421,6 +421,8 @@ static int apply_override(const override_file *o, const override_instance *oi,
     snprintf(in->instance, sizeof in->instance, "%s", oi->name);
     snprintf(in->algorithm_instance, sizeof in->algorithm_instance, "%s",
              shared ? shared : base ? base->algorithm_instance : oi->name);
+    snprintf(in->override_at, sizeof in->override_at, "%s:%ld [instance %s]", o->path,
+             oi->line, oi->name);
     snprintf(in->skip, sizeof in->skip, "%s", oi->skip);
     snprintf(in->exclude_timing, sizeof in->exclude_timing, "%s", oi->exclude_timing);
     const char *dir = oi->dir[0] ? oi->dir : base ? base->source_dir : NULL;

@@ -47,6 +47,9 @@ typedef struct discover_instance {
     char error[1024];        /* non-empty: BUILDFAIL before compiling; the
                                 instance name was then made valid by
                                 replacing bad characters with '_' */
+    char override_at[4400];  /* "<path>/hashbench.ini:LINE [instance NAME]"
+                                for an instance of the override file, ""
+                                for a discovered one */
 } discover_instance;
 
 typedef struct discover_list {

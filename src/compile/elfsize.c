@@ -1,5 +1,6 @@
-/* Static size and dynamic-symbol check of a shared library through libelf:
- * see elfsize.h for what counts as what. */
+/* Static size and dynamic-symbol check of a shared library, and the global
+ * definitions of an object file, through libelf: see elfsize.h for what
+ * counts as what. */
 #include "compile/elfsize.h"
 
 #include <fcntl.h>
@@ -117,4 +118,41 @@ int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *er
     }
     close_elf(fd, elf);
     return 0;
+}
+
+int elfsize_defined_globals(const char *path, strlist *out, hb_err *err)
+{
+    int fd;
+    Elf *elf;
+    if (open_elf(path, &fd, &elf, err) != 0)
+        return -1;
+    strlist found = {0};
+    int tables = 0, rc = 0;
+    Elf_Scn *scn = NULL;
+    while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+            continue;
+        tables++;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t count = d && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+        for (size_t i = 0; rc == 0 && i < count; i++) {
+            GElf_Sym s;
+            if (!gelf_getsym(d, (int)i, &s) || GELF_ST_BIND(s.st_info) != STB_GLOBAL ||
+                s.st_shndx == SHN_UNDEF || s.st_shndx == SHN_COMMON)
+                continue;
+            const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+            if (name && name[0] && !strlist_contains(&found, name) &&
+                strlist_push(&found, name) != 0)
+                rc = hb_fail(err, "out of memory");
+        }
+    }
+    close_elf(fd, elf);
+    if (rc == 0 && tables == 0)
+        rc = hb_fail(err, "%s: no symbol table", path);
+    strlist_sort(&found);
+    if (rc == 0 && strlist_push_all(out, &found) != 0)
+        rc = hb_fail(err, "out of memory");
+    strlist_free(&found);
+    return rc;
 }

@@ -1,5 +1,5 @@
-/* Static footprint and exported symbols of a built library, read with
- * libelf. The static size is the anchor's "ELF image": the sum of p_memsz
+/* Static footprint and exported symbols of a built library, and the global
+ * definitions of a compiled source (hashbench init), read with libelf. The static size is the anchor's "ELF image": the sum of p_memsz
  * over the PT_LOAD program headers (what the loader maps). Its split comes
  * from the section headers, counting only sections with SHF_ALLOC (those
  * that are loaded), each in exactly one class:
@@ -16,6 +16,7 @@
 #define HB_COMPILE_ELFSIZE_H
 
 #include "common/err.h"
+#include "common/strlist.h"
 
 typedef struct elfsize_info {
     unsigned long long image;
@@ -32,5 +33,13 @@ int elfsize_measure(const char *path, elfsize_info *out, hb_err *err);
  * (a global or weak symbol with a section index, i.e. not an undefined
  * reference), else 0. */
 int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *err);
+
+/* Appends to OUT, sorted, the names of the symbols that the object file
+ * PATH (a compiled source, `cc -c`) defines with global binding: its
+ * functions and variables that another file cannot define too without the
+ * link failing. Weak and local (static) symbols are left out, and so are
+ * common symbols (the linker merges them) and undefined references. Fails
+ * on a file that is not ELF or has no symbol table. */
+int elfsize_defined_globals(const char *path, strlist *out, hb_err *err);
 
 #endif

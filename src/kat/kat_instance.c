@@ -34,6 +34,7 @@
 typedef struct child_report {
     int finished;
     int n_done;
+    int stopped;            /* stop_at_first_failure ended the run early */
     unsigned long long cur_len;
     char sha256[KAT_KIND_COUNT][HB_SHA256_HEX];
     double seconds[KAT_KIND_COUNT];     /* wall clock, measured here */
@@ -138,64 +139,6 @@ static void classify(const plan *p, const child_report *rep, const kat_gen_ctx *
                  "(%s)%s%s%s", hb_proc_describe(res, how, sizeof how), where,
                  c->detail[0] ? ": " : "", c->detail);
     }
-}
-
-/* Generates the planned files one after another, each in its own runner,
- * within the instance's time limit. Returns 0 with REP and O filled, or -1
- * on hashbench's own failure (err; nothing is recorded, so a later run
- * checks the instance again). */
-static int run_files(const kat_instance_spec *s, const plan *p, child_report *rep,
-                     outcome *o, hb_err *err)
-{
-    double timeout = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S;
-    double start = hb_mono_s();
-    /* the instance's wall budget, shared with its other stages: a spent
-     * one is TIMEOUT before anything runs; one smaller than the KAT's own
-     * limit becomes the limit, and a time-out then names it */
-    ibudget b = {s->run_dir, p->cand, p->inst, s->instance_budget_s};
-    int limited = 0;
-    if (ibudget_step_timeout(&b, timeout, &timeout, &limited, err) != 0)
-        return -1;
-    o->status = NULL;
-    o->reason[0] = '\0';
-    if (ibudget_spent(&b, err) == 1) {
-        o->status = "TIMEOUT";
-        ibudget_reason(&b, o->reason, sizeof o->reason);
-        return 0;
-    }
-    kat_gen_ctx c;
-    memset(&c, 0, sizeof c);
-    c.lib = p->lib;
-    c.digest_bits = p->digest_bits;
-    c.as_bytes = s->full ? KAT_AS_LIMIT_FULL : KAT_AS_LIMIT;
-    for (int i = 0; i < p->n; i++) {
-        double left = timeout - (hb_mono_s() - start), t0 = hb_mono_s();
-        c.timeout_s = left > KAT_MIN_FILE_S ? left : KAT_MIN_FILE_S;
-        int rc = kat_generate(&c, p->kinds[i], p->paths[i], rep->sha256[i], err);
-        hb_err cerr;
-        if (ibudget_charge(&b, IBUDGET_KAT, hb_mono_s() - t0, &cerr) != 0 && rc >= 0) {
-            *err = cerr;
-            return -1;
-        }
-        if (rc < 0) {
-            char why[HB_ERR_MAX];
-            snprintf(why, sizeof why, "%s", err->msg);
-            return hb_fail(err, "%s: hashbench could not write the KAT text (%s). This "
-                           "is not the instance's fault: free space in the run directory "
-                           "and run again; the instance is checked again", p->names[i],
-                           why);
-        }
-        if (rc == 1) {
-            rep->cur_len = c.cur_len;
-            classify(p, rep, &c, timeout, limited ? &b : NULL, o);
-            return 0;
-        }
-        rep->seconds[i] = c.proc.wall_s;
-        rep->cpu_seconds[i] = c.proc.cpu_s;
-        rep->n_done = i + 1;
-    }
-    rep->finished = 1;
-    return 0;
 }
 
 /* ---- comparison ---- */
@@ -317,6 +260,75 @@ static void compare_one(const expectations *x, const plan *p, int i, const char 
     } else {
         f->verdict = "NOKAT";
     }
+}
+
+/* Generates the planned files one after another, each in its own runner,
+ * within the instance's time limit. With S->stop_at_first_failure each file
+ * is compared with its submitted vectors (X) as soon as it is generated,
+ * and the first that does not match ends the run (REP->stopped; the files
+ * after it are not generated). Returns 0 with REP and O filled, or -1 on
+ * hashbench's own failure (err; nothing is recorded, so a later run checks
+ * the instance again). */
+static int run_files(const kat_instance_spec *s, const plan *p, const expectations *x,
+                     child_report *rep, outcome *o, hb_err *err)
+{
+    double timeout = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S;
+    double start = hb_mono_s();
+    /* the instance's wall budget, shared with its other stages: a spent
+     * one is TIMEOUT before anything runs; one smaller than the KAT's own
+     * limit becomes the limit, and a time-out then names it */
+    ibudget b = {s->run_dir, p->cand, p->inst, s->instance_budget_s};
+    int limited = 0;
+    if (ibudget_step_timeout(&b, timeout, &timeout, &limited, err) != 0)
+        return -1;
+    o->status = NULL;
+    o->reason[0] = '\0';
+    if (ibudget_spent(&b, err) == 1) {
+        o->status = "TIMEOUT";
+        ibudget_reason(&b, o->reason, sizeof o->reason);
+        return 0;
+    }
+    kat_gen_ctx c;
+    memset(&c, 0, sizeof c);
+    c.lib = p->lib;
+    c.digest_bits = p->digest_bits;
+    c.as_bytes = s->full ? KAT_AS_LIMIT_FULL : KAT_AS_LIMIT;
+    for (int i = 0; i < p->n; i++) {
+        double left = timeout - (hb_mono_s() - start), t0 = hb_mono_s();
+        c.timeout_s = left > KAT_MIN_FILE_S ? left : KAT_MIN_FILE_S;
+        int rc = kat_generate(&c, p->kinds[i], p->paths[i], rep->sha256[i], err);
+        hb_err cerr;
+        if (ibudget_charge(&b, IBUDGET_KAT, hb_mono_s() - t0, &cerr) != 0 && rc >= 0) {
+            *err = cerr;
+            return -1;
+        }
+        if (rc < 0) {
+            char why[HB_ERR_MAX];
+            snprintf(why, sizeof why, "%s", err->msg);
+            return hb_fail(err, "%s: hashbench could not write the KAT text (%s). This "
+                           "is not the instance's fault: free space in the run directory "
+                           "and run again; the instance is checked again", p->names[i],
+                           why);
+        }
+        if (rc == 1) {
+            rep->cur_len = c.cur_len;
+            classify(p, rep, &c, timeout, limited ? &b : NULL, o);
+            return 0;
+        }
+        rep->seconds[i] = c.proc.wall_s;
+        rep->cpu_seconds[i] = c.proc.cpu_s;
+        rep->n_done = i + 1;
+        if (s->stop_at_first_failure && i + 1 < p->n) {
+            file_result f;
+            compare_one(x, p, i, rep->sha256[i], &f);
+            if (strcmp(f.verdict, "MISMATCH") == 0) {
+                rep->stopped = 1;
+                break;
+            }
+        }
+    }
+    rep->finished = 1;
+    return 0;
 }
 
 /* The instance status from the file verdicts (the child finished). */
@@ -469,6 +481,21 @@ static const char *judge(const plan *p, const child_report *rep, const json_t *b
     return aggregate(p, f, reason, rsz);
 }
 
+/* Appends to REASON (RSZ bytes) that the run stopped at its first failing
+ * file and which files were therefore not run. */
+static void note_stopped(const plan *p, const child_report *rep, char *reason, size_t rsz)
+{
+    size_t n = strlen(reason);
+    n += (size_t)snprintf(reason + n, n < rsz ? rsz - n : 0, "%sstopped at its first "
+                          "failing file (%s), as the guide build had already failed:",
+                          n ? "; " : "", p->names[rep->n_done - 1]);
+    for (int i = rep->n_done; i < p->n && n < rsz; i++)
+        n += (size_t)snprintf(reason + n, rsz - n, "%s%s", i > rep->n_done ? ", " : " ",
+                              p->names[i]);
+    if (n < rsz)
+        snprintf(reason + n, rsz - n, " not run");
+}
+
 int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err)
 {
     plan p;
@@ -483,11 +510,18 @@ int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err)
     child_report *rep = calloc(1, sizeof *rep);
     if (!rep)
         return hb_fail(err, "out of memory for the KAT report");
-    int rc = run_files(s, &p, rep, &o, err);
+    expectations x;
+    if (s->stop_at_first_failure)
+        load_expectations(s->build, &x);
+    int rc = run_files(s, &p, s->stop_at_first_failure ? &x : NULL, rep, &o, err);
+    if (s->stop_at_first_failure)
+        free_expectations(&x);
     json_t *files = json_array(), *not_checked = kat_instance_not_checked(s->build, s->loop,
                                                                           s->full);
     if (rc == 0) {
         const char *status = judge(&p, rep, s->build, &o, f, reason, sizeof reason);
+        if (rep->stopped)
+            note_stopped(&p, rep, reason, sizeof reason);
         rc = write_log(s, &p, lib_sha, rep, f, status, reason, not_checked, log_sha, files,
                        err);
         if (rc == 0)
@@ -570,6 +604,9 @@ void kat_status_text(const json_t *entry, char *buf, size_t bufsz)
         snprintf(buf, bufsz, "%s", status);
         return;
     }
+    /* a harness-default rebuild stops at its first failing file: the files
+     * after it are named as not run (kat_instance_spec) */
+    int stopped = strstr(str_or(entry, "reason", ""), "stopped at its first failing file") != NULL;
     fputs(status, fp);
     json_array_foreach(json_object_get(entry, "files"), i, f) {
         const char *v = str_or(f, "verdict", "");
@@ -581,6 +618,12 @@ void kat_status_text(const json_t *entry, char *buf, size_t bufsz)
     }
     json_array_foreach(json_object_get(entry, "files"), i, f) {
         const char *v = str_or(f, "verdict", "");
+        if (stopped && !strcmp(v, "NOTRUN")) {
+            short_name(str_or(f, "name", "?"), tag, sizeof tag);
+            fprintf(fp, "%s%s not run: stopped at the first failure",
+                    checked + unchecked++ ? "; " : " (", tag);
+            continue;
+        }
         if (json_is_null(json_object_get(f, "expected_sha256")) || !strcmp(v, "PASS") ||
             !strcmp(v, "MISMATCH"))
             continue;

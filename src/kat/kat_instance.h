@@ -22,6 +22,12 @@ typedef struct kat_instance_spec {
     double timeout_s;      /* for the whole generation; <= 0: 600 s */
     double instance_budget_s; /* the instance's wall budget over all its
                                  processes (rundir/ibudget.h); <= 0: none */
+    int stop_at_first_failure; /* 1: compare each file as soon as it is
+                                  generated and stop at the first that does
+                                  not match its submitted vectors (the
+                                  harness-default rebuild of a guide build
+                                  that already failed): the files after it
+                                  are NOTRUN and the reason says so */
 } kat_instance_spec;
 
 /* Runs the KATs of S->build's library and writes its log. *out gets a new

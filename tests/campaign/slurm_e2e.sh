@@ -2,14 +2,14 @@
 # A campaign under a real Slurm: starts munged, slurmctld and slurmd on this
 # machine as a one-node cluster (its CPUs the partition; its own slurm.conf,
 # munge key and state in a private temporary folder, ports of its own), then
-# runs the README's Slurm section as written (the scripts between its
-# "<!-- slurm:NAME -->" markers, copied out of README.md, with the test's
+# runs the Slurm section of docs/CAMPAIGNS.md as written (the scripts between
+# its "<!-- slurm:NAME -->" markers, copied out of that file, with the test's
 # own campaign.env: two shards, two packages, one size):
 #  1. the job array and the merge job (sbatch --array, --dependency=afterok):
 #     the merged, published dataset has the same records and KAT verdicts as
 #     an unsharded run of the same packages, and validate finds 0 problems;
 #  2. the campaign again with one array task cancelled (scancel) while it
-#     runs, resubmitted as the README says: the merged dataset equals the
+#     runs, resubmitted as docs/CAMPAIGNS.md says: the merged dataset equals the
 #     unkilled one (records and verdicts), validate 0 problems.
 # Stops the daemons it started. Skipped (exit 77) where Slurm cannot start
 # (not root, packages missing, daemons refusing), except under CI=true,
@@ -126,24 +126,24 @@ ok "one-node cluster up ($NODE, $CPUS CPUs, port $PORT)"
 ) >/dev/null 2>&1 &
 WATCHER=$!
 
-# ---- the README's scripts ------------------------------------------------
+# ---- the scripts of docs/CAMPAIGNS.md --------------------------------------
 
-# The code block after "<!-- slurm:$1 -->" in README.md.
+# The code block after "<!-- slurm:$1 -->" in docs/CAMPAIGNS.md.
 readme_block() {
     awk -v m="<!-- slurm:$1 -->" '
         $0 == m { found = 1; next }
         found == 1 && /^```/ { found = 2; next }
         found == 2 && /^```/ { exit }
-        found == 2 { print }' "$SRC/README.md"
+        found == 2 { print }' "$SRC/docs/CAMPAIGNS.md"
 }
 for b in campaign.env campaign.sbatch merge.sbatch submit resubmit; do
     readme_block "$b" >"$T/$b"
-    [ -s "$T/$b" ] || { bad "README.md has no '<!-- slurm:$b -->' block"; exit 1; }
+    [ -s "$T/$b" ] || { bad "docs/CAMPAIGNS.md has no '<!-- slurm:$b -->' block"; exit 1; }
 done
 
 SIZES=64
 OPTS="--sizes $SIZES --budget 0.3 --target-ci 5 --no-loop --allow-unfit-host"
-# A campaign folder as the README expects it: the scripts, pkgs/, and the
+# A campaign folder as docs/CAMPAIGNS.md expects it: the scripts, pkgs/, and the
 # test's campaign.env.
 new_campaign() {
     mkdir -p "$1/pkgs"

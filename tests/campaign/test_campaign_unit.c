@@ -2,7 +2,7 @@
  * cost model and the shared costs file, reconciling
  * planning settings with campaign.json, the absolute-path scan of publish,
  * merging the build entries of folders that share an instance name, the
- * progress line, and the closing table of `hashbench run`. */
+ * progress line and its heartbeat, and the closing table of `hashbench run`. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -423,6 +423,45 @@ static void test_progress_break(void **state)
     }
 }
 
+/* The heartbeat shows the step under way again whenever nothing was shown
+ * for its interval, with how long the stage has run, and is silent once
+ * the stage's units are all done; durations read as people write them. */
+static void test_progress_heartbeat(void **state)
+{
+    (void)state;
+    char buf[32];
+    assert_string_equal(campaign_format_duration(0.42, buf, sizeof buf), "0.4 s");
+    assert_string_equal(campaign_format_duration(12.34, buf, sizeof buf), "12.3 s");
+    assert_string_equal(campaign_format_duration(200, buf, sizeof buf), "3 min 20 s");
+    FILE *fp = tmpfile();
+    assert_non_null(fp);
+    campaign_progress p;
+    campaign_progress_init(&p, fp, 0);
+    assert_int_equal(campaign_progress_heartbeat(&p, 0.2), 0);
+    campaign_progress_fn(&p, "measure A/a", 0, 2);
+    usleep(1100 * 1000);
+    campaign_progress_fn(&p, "measure A/a", 2, 2);
+    usleep(600 * 1000);
+    campaign_progress_stop(&p);
+    rewind(fp);
+    char line[512];
+    int beats = 0, after_end = 0, ended = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (strstr(line, "measure A/a: 2/2"))
+            ended = 1;
+        if (strstr(line, "measure A/a: 1/2, still under way, measure running for ")) {
+            beats++;
+            after_end += ended;
+        }
+    }
+    fclose(fp);
+    /* 1.1 s at 0.2 s: about five; at least three on a loaded host */
+    if (beats < 3)
+        fail_msg("%d heartbeat lines in 1.1 s at an interval of 0.2 s", beats);
+    assert_int_equal(ended, 1);
+    assert_int_equal(after_end, 0);
+}
+
 /* The run's table counts each instance's own records: X beside X_ (whose
  * record names start with "X__" too) shows 1/1, X_ shows 1/2. */
 static void test_table_counts_own_records(void **state)
@@ -557,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_progress_plain_and_tty),
         cmocka_unit_test(test_progress_eta),
         cmocka_unit_test(test_progress_break),
+        cmocka_unit_test(test_progress_heartbeat),
         cmocka_unit_test(test_table_counts_own_records),
         cmocka_unit_test(test_table_whole),
     };

@@ -16,7 +16,7 @@ add_test(NAME test_separate_e2e
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/separate_e2e.sh)
 set_tests_properties(test_separate_e2e PROPERTIES TIMEOUT 300
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
-# The README's Slurm section run as written on a one-node Slurm cluster the
+# The Slurm section of docs/CAMPAIGNS.md run as written on a one-node Slurm cluster the
 # test starts itself: the job array, the merge job, a cancelled and
 # resubmitted task (skipped where Slurm cannot start, a failure under CI).
 add_test(NAME test_campaign_slurm

@@ -1,9 +1,15 @@
 # The command line: the shared options' parsers and ranges (cmocka, on
-# src/cli/options.c), and the real hashbench refusing --cpu out of range in
-# every command and `run --plan fast` before anything is built.
+# src/cli/options.c), the real hashbench refusing --cpu out of range in
+# every command and `run --plan fast` before anything is built, and
+# `make install` into a temporary DESTDIR, the installed copy building and
+# running a small campaign on its own (with each stage's duration).
 hb_add_test(test_cli_options SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_options.c
   ${CMAKE_SOURCE_DIR}/src/cli/options.c)
 add_test(NAME test_cli_options_e2e
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/options_cli.sh)
 set_tests_properties(test_cli_options_e2e PROPERTIES TIMEOUT 120
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+add_test(NAME test_install_e2e
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_e2e.sh)
+set_tests_properties(test_install_e2e PROPERTIES TIMEOUT 300 COST 30
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

@@ -2,7 +2,10 @@
  * packages written by the tests and compiled with the system compiler:
  * nothing a package ships is run, a broken instance is BUILDFAIL with its
  * log while the others build, the one-folder-many-instances layout builds
- * every instance with its own name and size (checked through dlopen), the
+ * every instance with its own name and size (checked through dlopen),
+ * hashbench init splitting a folder of variant files that share function
+ * names (the fixture package fixtures/Garnish) into sections that build,
+ * with advice that never points back at what just failed, the
  * performance flags, the static size against readelf, the CryptHash check,
  * resuming, the harness-default rebuild, the baseline entry, the command's
  * exit codes, no program of the package found through a relative PATH entry
@@ -15,6 +18,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
@@ -244,7 +248,8 @@ static void test_one_folder_init_override(void **state)
     const char *why = str(entry(b, "OneDir", "Multi"), "reason");
     if (!strstr(why, "multiple definition of") || strstr(why, "collect2") ||
         !strstr(why, "2 of its sources define CryptHash (multi_256.c, multi_512.c)") ||
-        !strstr(why, "override file is probably needed") || !strstr(why, "docs/OVERRIDE.md"))
+        !strstr(why, "an override file is needed: hashbench init ") ||
+        !strstr(why, "docs/OVERRIDE.md"))
         fail_msg("the reason does not name the cause and the override: %s", why);
     json_decref(b);
 
@@ -252,12 +257,13 @@ static void test_one_folder_init_override(void **state)
     int n = 0;
     hb_err err;
     snprintf(pkg, sizeof pkg, "%s/OneDir", fx_root);
-    if (init_override_text(pkg, &text, &n, &err) != 0)
+    if (init_override_text(pkg, NULL, &text, &n, &err) != 0)
         fail_msg("init: %s", err.msg);
     assert_int_equal(n, 2);
     assert_non_null(strstr(text, "[instance Multi_multi_256]\n"));
     assert_non_null(strstr(text, "sources = common.c multi_256.c\n"));
-    assert_non_null(strstr(text, "# unsure: 2 of its sources define CryptHash"));
+    assert_non_null(strstr(text, "# unsure: 2 of its sources define the same global symbols"));
+    assert_non_null(strstr(text, "#   CryptHash, multi_check in multi_256.c, multi_512.c\n"));
     assert_non_null(strstr(text, "# left out: KAT_CryptHash.c"));
     /* the edit: the second instance is 512 bits, as the header cannot say */
     char *second = strstr(text, "[instance Multi_multi_512]");
@@ -269,7 +275,7 @@ static void test_one_folder_init_override(void **state)
     assert_int_equal(hb_write_atomic(ini, text, strlen(text), &err), 0);
     free(text);
     /* init never overwrites the file a user may have edited */
-    assert_int_equal(init_override_text(pkg, &text, &n, &err), -1);
+    assert_int_equal(init_override_text(pkg, NULL, &text, &n, &err), -1);
     assert_non_null(strstr(err.msg, "hashbench.ini exists"));
 
     b = build("run_onedir_ini", "reference", "OneDir", NULL, 0);
@@ -295,6 +301,131 @@ static void test_one_folder_init_override(void **state)
         dlclose(h);
     }
     json_decref(b);
+}
+
+/* Copies the fixture package tests/compile/fixtures/NAME (one instance
+ * folder deep) into fx_root/NAME. */
+static void copy_fixture(const char *name, const char *inst_dir)
+{
+    char from[PATH_MAX], to[PATH_MAX];
+    snprintf(from, sizeof from, "%s/tests/compile/fixtures/%s/%s", getenv("HB_SOURCE_DIR"),
+             name, inst_dir);
+    DIR *d = opendir(from);
+    if (!d)
+        fail_msg("%s: cannot open the fixture (is HB_SOURCE_DIR set?)", from);
+    struct dirent *e;
+    hb_err err;
+    while ((e = readdir(d)) != NULL) {
+        char src[PATH_MAX + 256];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(src, sizeof src, "%s/%s", from, e->d_name);
+        snprintf(to, sizeof to, "%s/%s/%s/%s", fx_root, name, inst_dir, e->d_name);
+        if (hb_mkdirs_for(to, &err) != 0 || hb_copy_file(src, to, &err) != 0)
+            fail_msg("copying %s: %s", src, err.msg);
+    }
+    closedir(d);
+}
+
+/* The real-package case: one wrapper file defines CryptHash, and three
+ * variant files each define the same internal functions (CryptHash_512,
+ * pad_message, garnish_digest_bits) plus a static helper of the same name.
+ * Discovery makes one instance of all five sources, whose link fails; its
+ * advice names hashbench init. init compiles each source alone, reads the
+ * symbols, and writes one section per variant file with the wrapper and
+ * the shared helper; the static helper is no conflict. With the one digest
+ * size the header could not give filled in, every section builds, and each
+ * library is its own variant. A section that lists two variant files fails
+ * with advice naming that section, never init (which wrote it). */
+static void test_init_splits_variant_files(void **state)
+{
+    (void)state;
+    const char *dir = REF "Garnish";
+    copy_fixture("Garnish", dir);
+    json_t *b = build("run_garnish", "reference", "Garnish", NULL, 1);
+    const char *why = str(entry(b, "Garnish", "Garnish"), "reason");
+    if (!strstr(why, "multiple definition of") ||
+        !strstr(why, "is defined in more than one of its sources") ||
+        !strstr(why, "hashbench init "))
+        fail_msg("the discovered instance's failure does not point at init: %s", why);
+    json_decref(b);
+
+    char pkg[PATH_MAX], ini[PATH_MAX + 32], *text = NULL;
+    int n = 0;
+    hb_err err;
+    snprintf(pkg, sizeof pkg, "%s/Garnish", fx_root);
+    if (init_override_text(pkg, NULL, &text, &n, &err) != 0)
+        fail_msg("init: %s", err.msg);
+    assert_int_equal(n, 3);
+    const char *want[] = {
+        "# unsure: 3 of its sources define the same global symbols",
+        "#   CryptHash_512, garnish_digest_bits, pad_message in garnish_cap256.c, "
+        "garnish_cap512.c, garnish_lite.c\n",
+        "each with the sources that conflict with no other: garnish_api.c, garnish_util.c.\n",
+        "[instance Garnish_garnish_cap256]\ndir = " REF "Garnish\n"
+        "sources = garnish_api.c garnish_cap256.c garnish_util.c\ndigest_bits = 256\n",
+        "[instance Garnish_garnish_cap512]\ndir = " REF "Garnish\n"
+        "sources = garnish_api.c garnish_cap512.c garnish_util.c\ndigest_bits = 256\n",
+        "[instance Garnish_garnish_lite]\ndir = " REF "Garnish\n"
+        "sources = garnish_api.c garnish_lite.c garnish_util.c\ndigest_bits = 256\n",
+        "# left out: KAT_Garnish.c"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(text, want[i]))
+            fail_msg("init's file lacks '%s':\n%s", want[i], text);
+    assert_null(strstr(text, "mix")); /* static: no conflict */
+    /* the one edit: the 512-bit variant's digest size */
+    char *bits = strstr(strstr(text, "[instance Garnish_garnish_cap512]"), "digest_bits = 256");
+    memcpy(bits + strlen("digest_bits = "), "512", 3);
+    snprintf(ini, sizeof ini, "%s/hashbench.ini", pkg);
+    assert_int_equal(hb_write_atomic(ini, text, strlen(text), &err), 0);
+
+    b = build("run_garnish_ini", "reference", "Garnish", NULL, 0);
+    const char *names[] = {"Garnish_garnish_cap256", "Garnish_garnish_cap512",
+                           "Garnish_garnish_lite"};
+    const int sizes[] = {256, 512, 256};
+    unsigned char digests[3][64];
+    for (int i = 0; i < 3; i++) {
+        char lib[PATH_MAX];
+        json_t *e = entry(b, "Garnish", names[i]);
+        assert_string_equal(str(e, "status"), "BUILT");
+        /* no ALGORITHM_INSTANCE define: the section's name is its KAT label */
+        assert_string_equal(str(e, "algorithm_instance"), names[i]);
+        snprintf(lib, sizeof lib, "%s/run_garnish_ini/%s", fx_root, str(e, "library"));
+        void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            fail_msg("dlopen %s: %s", lib, dlerror());
+        int (*hash)(int, const unsigned char *, unsigned long long, unsigned char *) =
+            (int (*)(int, const unsigned char *, unsigned long long, unsigned char *))
+                dlsym(h, "CryptHash");
+        assert_non_null(hash);
+        assert_null(dlsym(h, "pad_message"));
+        memset(digests[i], 0, sizeof digests[i]);
+        assert_int_equal(hash(sizes[i], (const unsigned char *)"abc", 24, digests[i]), 0);
+        assert_int_not_equal(hash(sizes[i] == 256 ? 512 : 256, (const unsigned char *)"abc",
+                                  24, digests[i] + 32), 0);
+        dlclose(h);
+    }
+    assert_memory_not_equal(digests[0], digests[2], 32); /* two variants of 256 bits */
+    json_decref(b);
+
+    /* two variant files in one section: the advice names the section */
+    char *cap = strstr(text, "sources = garnish_api.c garnish_cap256.c garnish_util.c\n");
+    assert_non_null(cap);
+    size_t at = (size_t)(cap - text) + strlen("sources = garnish_api.c garnish_cap256.c");
+    char *edited = malloc(strlen(text) + 32);
+    assert_non_null(edited);
+    snprintf(edited, strlen(text) + 32, "%.*s garnish_lite.c%s", (int)at, text, text + at);
+    assert_int_equal(hb_write_atomic(ini, edited, strlen(edited), &err), 0);
+    b = build("run_garnish_twice", "reference", "Garnish", NULL, 1);
+    why = str(entry(b, "Garnish", "Garnish_garnish_cap256"), "reason");
+    if (strstr(why, "hashbench init") || !strstr(why, "hashbench.ini:") ||
+        !strstr(why, "[instance Garnish_garnish_cap256]") ||
+        !strstr(why, "is defined in more than one of its sources") ||
+        !strstr(why, "give each other one a section of its own"))
+        fail_msg("the advice does not say what to change in the section: %s", why);
+    json_decref(b);
+    free(edited);
+    free(text);
 }
 
 /* A package whose own CryptHash declaration clashes with the visibility
@@ -1051,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_broken_instance_buildfail),
         cmocka_unit_test(test_one_folder_many_instances),
         cmocka_unit_test(test_one_folder_init_override),
+        cmocka_unit_test(test_init_splits_variant_files),
         cmocka_unit_test(test_visibility_clash),
         cmocka_unit_test(test_performance_flags),
         cmocka_unit_test(test_candidate_id_clash),

@@ -8,7 +8,9 @@
  * result until the submitted vectors change. The submitted vectors are
  * text files in a nested Test_Vectors folder, one with CR LF line ends and
  * trailing blanks, so the canonical comparison is exercised too; they come
- * from the fixture built as a GNU-mode module by CMake. */
+ * from the fixture built as a GNU-mode module by CMake. A rebuild that
+ * fails as well stops at its first failing file, and the stage's log times
+ * it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -74,11 +76,12 @@ static void copy_crlf(const char *src, const char *dst)
     free(text);
 }
 
-static int run_kat(const char *run, int *failed)
+static int run_kat_log(const char *run, int *failed, FILE *log)
 {
     kat_options o = {0};
     hb_err err;
     o.run_dir = run;
+    o.log = log;
     o.timeout_s = 120;
     int rc = stages_kat_with_rebuilds(&o, failed, &err);
     if (rc != 0)
@@ -86,9 +89,18 @@ static int run_kat(const char *run, int *failed)
     return rc;
 }
 
+static int run_kat(const char *run, int *failed)
+{
+    return run_kat_log(run, failed, NULL);
+}
+
 /* The reference texts: the fixture as a GNU-mode module, no vectors. */
 static void reference_texts(const char *run)
 {
+    char done[1100];
+    snprintf(done, sizeof done, "%s/kat.json", run);
+    if (hb_is_file(done)) /* made by an earlier test of this program */
+        return;
     int failed = -1;
     assert_int_equal(hb_mkdirs(run, &(hb_err){{0}}), 0);
     json_t *b = kt_build_new();
@@ -229,10 +241,88 @@ static void test_fallback(void **state)
     json_decref(e);
 }
 
+/* A rebuild that fails too stops at its first failing file: the submitted
+ * KAT_2_12 is wrong in its first record, so both the guide build and the
+ * harness-default rebuild MISMATCH there. The guide build runs every file
+ * (its result is the published one); the rebuild's KAT_2_23 is not run, its
+ * reason names where it stopped, and the stage's log says how long the
+ * rebuild's KAT took and that it stopped. */
+static void test_rebuild_stops_early(void **state)
+{
+    char ref[1024], pkg[1024], run[1024], path[4096];
+    int failed = -1;
+    hb_err err;
+    (void)state;
+    snprintf(ref, sizeof ref, "%s/ref", root);
+    snprintf(pkg, sizeof pkg, "%s/Stop", root);
+    snprintf(run, sizeof run, "%s/run_stop", root);
+    reference_texts(ref);
+    make_package(pkg, ref);
+    /* the first record's digest, one hex digit changed */
+    char *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/Test_Vectors/v1/Strict/KAT_2_12_Strict.txt", pkg);
+    assert_int_equal(hb_read_file(path, &text, &len, &err), 0);
+    char *dst = strstr(text, "Dst = ");
+    assert_non_null(dst);
+    dst[6] = dst[6] == '0' ? '1' : '0';
+    assert_int_equal(hb_write_atomic(path, text, len, &err), 0);
+    free(text);
+
+    const char *pkgs[] = {pkg};
+    build_options bo = {0};
+    bo.run_dir = run;
+    bo.profile = "reference";
+    bo.jobs = 1;
+    bo.packages = pkgs;
+    bo.n_packages = 1;
+    assert_int_equal(build_run(&bo, &failed, &err), 0);
+    char *logtext = NULL;
+    size_t loglen = 0;
+    FILE *log = open_memstream(&logtext, &loglen);
+    assert_non_null(log);
+    assert_int_equal(run_kat_log(run, &failed, log), 0);
+    fclose(log);
+    assert_int_equal(failed, 1);
+
+    json_t *e = kt_kat_entry(run, "Stop", "Strict");
+    assert_non_null(e);
+    assert_string_equal(str(e, "status"), "MISMATCH");
+    assert_string_equal(str(e, "flags_kind"), "harness-default");
+    json_t *files = json_object_get(e, "files");
+    assert_int_equal(json_array_size(files), 2);
+    json_t *f0 = json_array_get(files, 0), *f1 = json_array_get(files, 1);
+    assert_string_equal(str(f0, "name"), "KAT_2_12_Strict.txt");
+    assert_string_equal(str(f0, "verdict"), "MISMATCH");
+    assert_string_equal(str(f1, "verdict"), "NOTRUN");
+    assert_true(json_is_null(json_object_get(f1, "generated_sha256")));
+    if (!strstr(str(e, "reason"), "stopped at its first failing file (KAT_2_12_Strict.txt)") ||
+        !strstr(str(e, "reason"), "KAT_2_23_Strict.txt not run"))
+        fail_msg("the reason does not say where the rebuild stopped: %s", str(e, "reason"));
+    assert_file_has(run, str(e, "log"), "KAT_2_23_Strict.txt - generated none");
+    char status[512];
+    kat_status_text(e, status, sizeof status);
+    assert_string_equal(status, "MISMATCH (2_12; 2_23 not run: stopped at the first failure)");
+
+    /* the guide build ran both files */
+    json_t *g = json_object_get(e, "guide");
+    assert_string_equal(str(g, "status"), "MISMATCH");
+    assert_file_has(run, str(g, "log"), "KAT_2_23_Strict.txt ");
+    snprintf(path, sizeof path, "%s/%s", run, str(g, "log"));
+    assert_false(kt_contains(path, "KAT_2_23_Strict.txt - generated none"));
+    json_decref(e);
+
+    if (!logtext || !strstr(logtext, "kat Stop/Strict: harness-default rebuild: MISMATCH in ") ||
+        !strstr(logtext, " s (1 of 2 files not run: stopped at its first failing file)\n"))
+        fail_msg("the stage's log does not time the rebuild's KAT: %s", logtext ? logtext : "");
+    free(logtext);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_rebuild_stops_early),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
