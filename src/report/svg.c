@@ -1,8 +1,9 @@
 /* SVG line charts for the report pages: see svg.h. The plot box is fixed;
  * the legend grows below it, two entries a row. Y ticks are 1-2-5 steps from
  * zero, or, on a log10 axis, 1-2-5 of each decade (finer steps when the
- * axis spans less than about a decade, so that it has at least four); X
- * ticks are the distinct sizes in the data. */
+ * axis spans less than about a decade, so that it has at least four); a
+ * ratio axis (log, with a reference) spans the same nice factor below and
+ * above its reference. X ticks are the distinct sizes in the data. */
 #include "report/svg.h"
 
 #include <math.h>
@@ -28,8 +29,9 @@ static const char *const dashes[] = {"", "6 3", "2 3", "8 3 2 3"};
 
 typedef struct bounds {
     double xmin, xmax, ymin, ymax, ystep;
-    int logy; /* values spread over more than LOGY_SPREAD: log10 y axis */
-    int linx; /* the spec's x_linear */
+    int logy;    /* values spread over more than LOGY_SPREAD, or asked: log10 */
+    int linx;    /* the spec's x_linear */
+    double xpad; /* pixels kept free inside each end of the x axis */
 } bounds;
 
 /* A point to draw: finite, and on a log2 axis positive. */
@@ -68,6 +70,26 @@ static double step125(double v, int up)
     return d;
 }
 
+/* 1 when some series of SPEC has intervals: series are then set apart. */
+static int any_intervals(const svg_chart_spec *spec)
+{
+    for (size_t j = 0; j < spec->nseries; j++)
+        if (spec->series[j].lo && spec->series[j].hi)
+            return 1;
+    return 0;
+}
+
+/* The smallest factor of 1.05, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20, 50, 100 ...
+ * that is at least F. */
+static double nice_factor(double f)
+{
+    static const double steps[] = {1.05, 1.1, 1.2, 1.5, 2.0, 3.0, 5.0};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (f <= steps[i])
+            return steps[i];
+    return step125(f, 1);
+}
+
 /* A value that can be drawn: finite, and on a forced log axis positive. */
 static int y_ok(const svg_chart_spec *spec, double y)
 {
@@ -89,7 +111,7 @@ static void widen(bounds *b, double y)
 
 static bounds find_bounds(const svg_chart_spec *spec)
 {
-    bounds b = {INFINITY, -INFINITY, INFINITY, 0.0, 1.0, 0, spec->x_linear};
+    bounds b = {INFINITY, -INFINITY, INFINITY, 0.0, 1.0, 0, spec->x_linear, 0.0};
     for (size_t i = 0; i < spec->nseries; i++) {
         const svg_series *s = &spec->series[i];
         for (size_t k = 0; k < s->n; k++) {
@@ -117,9 +139,20 @@ static bounds find_bounds(const svg_chart_spec *spec)
         b.xmin /= 2.0;
         b.xmax *= 2.0;
     }
+    if (any_intervals(spec) && spec->nseries > 1 && !b.linx)
+        b.xpad = 14.0; /* room for the series set apart at the end sizes */
     if (spec->log_y && !isfinite(b.ymin)) {
         b.ymin = 0.5; /* no data: an empty axis around 1 */
         b.ymax = 2.0;
+    }
+    if (spec->log_y && spec->ref_y > 0.0 && b.ymin > 0.0) {
+        /* a ratio axis: the same factor below and above the reference, so
+         * that 2x faster and 2x slower lie the same distance from it */
+        double f = nice_factor(fmax(b.ymax / spec->ref_y, spec->ref_y / b.ymin) * 1.02);
+        b.logy = 1;
+        b.ymin = spec->ref_y / f;
+        b.ymax = spec->ref_y * f;
+        return b;
     }
     if (b.ymin > 0.0 && isfinite(b.ymin) && (spec->log_y || b.ymax / b.ymin > LOGY_SPREAD)) {
         b.logy = 1;
@@ -144,8 +177,8 @@ static double px(const bounds *b, double x)
 {
     if (b->linx)
         return PLOT_L + plot_w() * (x - b->xmin) / (b->xmax - b->xmin);
-    return PLOT_L + plot_w() * (log2(x) - log2(b->xmin)) /
-                        (log2(b->xmax) - log2(b->xmin));
+    return PLOT_L + b->xpad + (plot_w() - 2.0 * b->xpad) * (log2(x) - log2(b->xmin)) /
+                                  (log2(b->xmax) - log2(b->xmin));
 }
 
 static double py(const bounds *b, double y)
@@ -165,6 +198,15 @@ static void y_tick(FILE *fp, const bounds *b, double v, int dec)
             PLOT_L - 6.0, y + 4.0, dec, v);
 }
 
+/* A tick at V labelled with as many decimals as it needs: 0.05, 1.5, 2000. */
+static void log_tick(FILE *fp, const bounds *b, double v)
+{
+    int dec = 0;
+    while (dec < 9 && fabs(v * pow(10.0, dec) - round(v * pow(10.0, dec))) > 1e-6)
+        dec++;
+    y_tick(fp, b, v, dec);
+}
+
 /* The ticks of a log axis: the multiples F (NF of them) of each decade
  * within the axis; writes them when FP is not NULL. Returns their number. */
 static int log_ticks(FILE *fp, const bounds *b, const double *f, size_t nf)
@@ -175,17 +217,21 @@ static int log_ticks(FILE *fp, const bounds *b, const double *f, size_t nf)
         for (size_t k = 0; k < nf && d * f[k] <= b->ymax * (1.0 + 1e-9); k++) {
             if (d * f[k] < b->ymin * (1.0 - 1e-9))
                 continue;
-            /* as many decimals as the value needs: 0.05, 1.5, 2000 */
-            double v = d * f[k];
-            int dec = 0;
-            while (dec < 9 && fabs(v * pow(10.0, dec) - round(v * pow(10.0, dec))) > 1e-6)
-                dec++;
             if (fp)
-                y_tick(fp, b, v, dec);
+                log_tick(fp, b, d * f[k]);
             n++;
         }
     }
     return n;
+}
+
+/* The ticks of a log axis narrower than the multiples above can mark: 1-2-5
+ * steps of the value, as on a linear axis, placed on the log scale. */
+static void narrow_log_ticks(FILE *fp, const bounds *b)
+{
+    double step = nice_step(b->ymax - b->ymin);
+    for (double k = ceil(b->ymin / step - 1e-9); k * step <= b->ymax * (1.0 + 1e-9); k++)
+        log_tick(fp, b, k * step);
 }
 
 static void y_axis(FILE *fp, const bounds *b, const char *label)
@@ -199,8 +245,10 @@ static void y_axis(FILE *fp, const bounds *b, const char *label)
             log_ticks(fp, b, f3, 3);
         else if (log_ticks(NULL, b, f6, 6) >= 4)
             log_ticks(fp, b, f6, 6);
-        else
+        else if (log_ticks(NULL, b, f9, 11) >= 4)
             log_ticks(fp, b, f9, 11);
+        else
+            narrow_log_ticks(fp, b);
     } else {
         /* Tick labels with as many decimals as the step needs (0, 0.5, 1.0 ...). */
         int dec = b->ystep >= 1.0 ? 0 : (int)ceil(-log10(b->ystep) - 1e-9);
@@ -282,10 +330,7 @@ static void series_style(FILE *fp, size_t i)
  * spread symmetrically around each size so that their bars stay apart. */
 static double dodge(const svg_chart_spec *spec, size_t i)
 {
-    int any = 0;
-    for (size_t j = 0; j < spec->nseries && !any; j++)
-        any = spec->series[j].lo && spec->series[j].hi;
-    if (!any || spec->nseries < 2)
+    if (!any_intervals(spec) || spec->nseries < 2)
         return 0.0;
     double step = fmin(DODGE_MAX, 48.0 / (double)spec->nseries);
     return ((double)i - (double)(spec->nseries - 1) / 2.0) * step;

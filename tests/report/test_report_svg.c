@@ -177,14 +177,17 @@ static void test_ratio_log_axis_with_intervals(void **state)
     double rx, ry;
     assert_int_equal(sscanf(ref, "<line class=\"reference\" x1=\"%lf\" y1=\"%lf\"", &rx, &ry), 2);
     assert_true(fabs(ry - y1) < 0.01);
-    /* ticks 1-2-5 of each decade */
+    /* ticks 1-2-5 of each decade, 1/5 to 5 around the reference */
+    assert_non_null(strstr(text, ">0.2</text>"));
+    assert_non_null(strstr(text, ">5</text>"));
     assert_non_null(strstr(text, ">0.5</text>"));
     assert_non_null(strstr(text, ">1</text>"));
     assert_non_null(strstr(text, ">2</text>"));
     free(text);
 }
 
-/* Ratios close to 1 still get a readable log axis: finer ticks than 1-2-5. */
+/* Ratios close to 1 still get a readable log axis: ticks finer than 1-2-5
+ * (the axis spans 1/1.1 to 1.1, the same factor either side of 1). */
 static void test_narrow_log_axis_ticks(void **state)
 {
     (void)state;
@@ -192,8 +195,16 @@ static void test_narrow_log_axis_ticks(void **state)
     svg_series s = {"a", 3, sizes, y, NULL, NULL};
     svg_chart_spec spec = {"t", "size", "ratio", &s, 1, 0, 0, 1, 1.0};
     char *text = chart_spec(&spec);
-    assert_non_null(strstr(text, ">0.7</text>"));
-    assert_non_null(strstr(text, ">1.5</text>"));
+    assert_non_null(strstr(text, ">0.95</text>"));
+    assert_non_null(strstr(text, ">1</text>"));
+    assert_non_null(strstr(text, ">1.05</text>"));
+    assert_non_null(strstr(text, ">1.1</text>"));
+    /* the reference line halfway up the plot */
+    const char *ref = strstr(text, "<line class=\"reference\" x1=\"");
+    double rx, ry;
+    assert_non_null(ref);
+    assert_int_equal(sscanf(ref, "<line class=\"reference\" x1=\"%lf\" y1=\"%lf\"", &rx, &ry), 2);
+    assert_true(fabs(ry - (44.0 + 150.0)) < 0.1);
     assert_int_equal(rt_count_str(text, "class=\"interval\""), 0);
     free(text);
 }
