@@ -233,7 +233,7 @@ def wrapped_cells(b, table_index):
 
 def chart_facts(b, svg_index):
     """Points, interval bars (each with whether it spans a point at its x), the
-    y-axis tick labels with their heights, and the axis label of a main svg."""
+    y-axis tick labels with their heights, and the y-axis label of a main svg."""
     return b.js('''(() => {
         const s = document.querySelectorAll('main svg')[%d];
         if (!s) return null;
@@ -249,8 +249,8 @@ def chart_facts(b, svg_index):
         const ticks = [...s.querySelectorAll('text[text-anchor="end"]')]
             .map(t => [parseFloat(t.textContent), parseFloat(t.getAttribute('y'))])
             .filter(t => isFinite(t[0]));
-        const label = [...s.querySelectorAll('text')].map(t => t.textContent)
-            .filter(t => t.includes('log scale') || t.includes('ratio') || t.includes('B / A'));
+        const label = [...s.querySelectorAll('text[transform*="rotate"]')]
+            .map(t => t.textContent);
         const drawn = s.getBoundingClientRect();
         return {circles: circles.length, bars: bars, ticks: ticks, labels: label,
                 reference: s.querySelectorAll('line.reference').length,
@@ -289,7 +289,8 @@ def check_chart(c, label, chart, points, bars):
             f'{label}: {len(chart["bars"])} interval bars drawn, the table has {bars} intervals')
     c.check(bars > 0 and all(h > 0 and around for h, around in chart['bars']),
             f'{label}: every interval bar has a height and spans its point')
-    c.check(any('log scale' in t for t in chart['labels']), f'{label}: axis labelled log scale')
+    c.check(any('log scale' in t for t in chart['labels']),
+            f'{label}: value axis labelled log scale ({chart["labels"]})')
     c.check(log_axis(chart['ticks']), f'{label}: log axis (ticks {chart["ticks"]})')
     c.check(chart['reference'] == 1, f'{label}: reference line at 1')
     print(f'{label}: {chart["circles"]} points, {len(chart["bars"])} interval bars, '
