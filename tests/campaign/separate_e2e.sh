@@ -112,8 +112,9 @@ else
     cat "$T/report.log" "$T/validate.log"; bad "report or validate"
 fi
 WHY='MISMATCH (2_12, 2_23; Loop not checked: skipped with --no-loop; timed with --time-failed)'
-grep -q '| SM3 | MISMATCH \[[0-9]*\] |' "$T/site/x86_t/summary.md" &&
-    grep -qxF -- "- [1] $WHY" "$T/site/x86_t/summary.md" &&
+# the summary's KAT cell is the status word with the number of its note
+NOTE=$(sed -n 's/.*| SM3 | MISMATCH \[\([0-9]*\)\] |.*/\1/p' "$T/site/x86_t/summary.md" | head -1)
+[ -n "$NOTE" ] && grep -qxF -- "- [$NOTE] $WHY" "$T/site/x86_t/summary.md" &&
     grep -q "| SM3 (KAT MISMATCH, timed with --time-failed) | 64 B |" "$T/site/x86_t/SM3X.md" &&
     "$B" export "$T/data" --csv "$T/all.csv" >/dev/null 2>&1 &&
     grep -q ',SM3X,SM3,.*,"MISMATCH (2_12, 2_23; Loop not checked: skipped with --no-loop; timed with --time-failed)",' "$T/all.csv" &&
