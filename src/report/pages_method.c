@@ -171,9 +171,14 @@ static void scalar_rows(FILE *fp, const json_t *obj, const fact_table *t)
     const char *key;
     json_t *v;
     for (size_t i = 0; i < t->n; i++) {
-        v = json_object_get(obj, t->facts[i].key);
+        const char *k = t->facts[i].key;
+        size_t len = strlen(k);
+        v = json_object_get(obj, k);
+        /* where a value was read from says nothing when it was not read */
+        if (json_is_null(v) && len > 7 && !strcmp(k + len - 7, "_source"))
+            continue;
         if (v && !json_is_object(v) && !json_is_array(v))
-            fact_row(fp, t, t->facts[i].key, v);
+            fact_row(fp, t, k, v);
     }
     json_object_foreach((json_t *)obj, key, v)
         if (!json_is_object(v) && !json_is_array(v) && !fact_of(t, key))
