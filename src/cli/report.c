@@ -9,6 +9,7 @@
 const char hb_summary_report[] = "write the report pages and HTML site of a dataset";
 const char hb_usage_report[] =
     "usage: hashbench report DATA --out SITE [--self-assessment FILE]\n"
+    "                        [--compare DIR]...\n"
     "\n"
     "Reads the published dataset DATA (DATA/<system>/campaign.json, build.json,\n"
     "kat.json, " RUNDIR_KAT "/, " RUNDIR_RECORDS "/) and writes into SITE:\n"
@@ -19,15 +20,20 @@ const char hb_usage_report[] =
     "The same dataset always gives byte-identical pages.\n"
     "With --self-assessment FILE (docs/SELF_ASSESSMENT.md), each candidate page\n"
     "the file claims figures for gets a section holding them against the\n"
-    "system's figures.\n";
+    "system's figures.\n"
+    "With --compare DIR (a folder written by 'hashbench compare A B --out DIR';\n"
+    "repeat for several), the comparison is installed as SITE/compare/<name of\n"
+    "DIR>/ and listed on SITE/index.html.\n";
 
 int cmd_report(int argc, char **argv)
 {
-    enum { OPT_OUT = HB_OPT_OWN, OPT_SA };
+    enum { OPT_OUT = HB_OPT_OWN, OPT_SA, OPT_COMPARE, MAX_COMPARE = 64 };
     const struct option longopts[] = {{"out", required_argument, NULL, OPT_OUT},
                                       {"self-assessment", required_argument, NULL, OPT_SA},
+                                      {"compare", required_argument, NULL, OPT_COMPARE},
                                       HB_OPTIONS_END};
-    const char *data = NULL, *out = NULL, *sa = NULL;
+    const char *data = NULL, *out = NULL, *sa = NULL, *compare[MAX_COMPARE];
+    size_t ncompare = 0;
     hb_err err = {{0}};
     int ch;
     hb_opt_start();
@@ -36,7 +42,12 @@ int cmd_report(int argc, char **argv)
             out = optarg;
         else if (ch == OPT_SA)
             sa = optarg;
-        else {
+        else if (ch == OPT_COMPARE) {
+            if (ncompare == MAX_COMPARE)
+                return hb_cli_usage_error("report", "at most %d --compare folders",
+                                          MAX_COMPARE);
+            compare[ncompare++] = optarg;
+        } else {
             hb_opt_getopt_error(ch, argv, &err);
             return hb_cli_usage_error("report", "%s", err.msg);
         }
@@ -48,7 +59,8 @@ int cmd_report(int argc, char **argv)
     }
     if (!data || !out)
         return hb_cli_usage_error("report", "give the dataset folder and --out SITE");
-    if (report_site_sa(data, out, sa, &err) < 0) {
+    report_options opt = {sa, compare, ncompare};
+    if (report_site_opts(data, out, &opt, &err) < 0) {
         fprintf(stderr, "hashbench report: %s\n", err.msg);
         return 2;
     }

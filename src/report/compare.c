@@ -356,10 +356,12 @@ int compare_svg(FILE *fp, const compare_result *r, hb_err *err)
     long long *sizes = malloc((r->nrows + 1) * sizeof *sizes);
     double *xs = malloc((r->nrows + 1) * sizeof *xs);
     double *ys = malloc((r->nrows + 1) * (r->nrows + 1) * sizeof *ys);
+    double *los = malloc((r->nrows + 1) * (r->nrows + 1) * sizeof *los);
+    double *his = malloc((r->nrows + 1) * (r->nrows + 1) * sizeof *his);
     svg_series *series = calloc(r->nrows + 1, sizeof *series);
     json_t *names = json_array();
     int rc = 0;
-    if (!sizes || !xs || !ys || !series || !names) {
+    if (!sizes || !xs || !ys || !los || !his || !series || !names) {
         rc = hb_fail(err, "comparison chart: out of memory");
         goto done;
     }
@@ -382,27 +384,34 @@ int compare_svg(FILE *fp, const compare_result *r, hb_err *err)
             series[nser].n = nsz;
             series[nser].x = xs;
             series[nser].y = ys + nser * nsz;
+            series[nser].lo = los + nser * nsz;
+            series[nser].hi = his + nser * nsz;
             for (size_t k = 0; k < nsz; k++)
-                ys[nser * nsz + k] = NAN;
+                ys[nser * nsz + k] = los[nser * nsz + k] = his[nser * nsz + k] = NAN;
             nser++;
         }
         for (size_t k = 0; k < nsz; k++)
-            if (sizes[k] == w->size)
+            if (sizes[k] == w->size) {
                 ys[(nser - 1) * nsz + k] = w->ratio;
+                los[(nser - 1) * nsz + k] = w->lo;
+                his[(nser - 1) * nsz + k] = w->hi;
+            }
     }
     for (size_t k = 0; k < nser; k++)
         series[k].name = json_string_value(json_array_get(names, k));
     char title[600];
-    snprintf(title, sizeof title, "%s against %s: B / A at each message size",
+    snprintf(title, sizeof title, "%s against %s: B / A with its 95 %% interval",
              r->label_b, r->label_a);
     svg_chart_spec spec = {title, "message size (log scale)", "B / A (1: no difference)",
-                           series, nser, 0, 0};
+                           series, nser, 0, 0, 1, 1.0};
     if (svg_chart(fp, &spec) < 0)
         rc = hb_fail(err, "comparison chart: write error");
 done:
     free(sizes);
     free(xs);
     free(ys);
+    free(los);
+    free(his);
     free(series);
     json_decref(names);
     return rc;
@@ -416,6 +425,21 @@ static int save(const char *out_dir, const char *name, const char *text, size_t 
     if (hb_path_join(path, sizeof path, out_dir, name, err) < 0)
         return -1;
     return hb_write_atomic(path, text, len, err);
+}
+
+json_t *compare_summary_json(const compare_result *r)
+{
+    size_t n[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < r->nrows; i++)
+        n[r->rows[i].verdict]++;
+    return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}",
+                     "kind", COMPARE_SUMMARY_KIND, "a", r->label_a, "b", r->label_b,
+                     "rows", (json_int_t)r->nrows, "slower", (json_int_t)n[CMP_SLOWER],
+                     "faster", (json_int_t)n[CMP_FASTER],
+                     "no_difference", (json_int_t)n[CMP_SAME],
+                     "undecided", (json_int_t)n[CMP_UNDECIDED],
+                     "not_compared", (json_int_t)(json_array_size(r->only_a) +
+                                                  json_array_size(r->only_b)));
 }
 
 int compare_write_pages(const char *out_dir, const compare_result *r, hb_err *err)
@@ -438,7 +462,8 @@ int compare_write_pages(const char *out_dir, const compare_result *r, hb_err *er
     }
     if (rc == 0 && (!md || !mdh || !svg))
         rc = hb_fail_errno(err, "%s: comparison pages", out_dir);
-    html_page hp = {NULL, NULL, NULL, "comparison", "compare", "compare.svg", svg};
+    html_page hp = {NULL, NULL, NULL, "comparison", "compare", "compare.svg", svg,
+                    NULL};
     if (rc == 0 && (f = open_memstream(&html, &nhtml))) {
         rc = html_render(f, &hp, mdh, nmdh, err);
         fclose(f);
@@ -451,6 +476,14 @@ int compare_write_pages(const char *out_dir, const compare_result *r, hb_err *er
         rc = save(out_dir, "compare.svg", svg, nsvg, err);
     if (rc == 0)
         rc = save(out_dir, "compare.html", html, nhtml, err);
+    json_t *sum = rc == 0 ? compare_summary_json(r) : NULL;
+    char *sum_text = sum ? json_dumps(sum, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (rc == 0 && !sum_text)
+        rc = hb_fail(err, "%s: comparison summary: out of memory", out_dir);
+    if (rc == 0)
+        rc = save(out_dir, COMPARE_SUMMARY_FILE, sum_text, strlen(sum_text), err);
+    free(sum_text);
+    json_decref(sum);
     free(md);
     free(mdh);
     free(svg);

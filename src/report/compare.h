@@ -13,7 +13,8 @@
  * 1 + min_change, "faster" when the whole interval is below 1 and B / A is
  * under 1 - min_change, else "no difference detected". Results render as a
  * terminal table, a Markdown page (with a chart of B / A against message
- * size) and that page in HTML. */
+ * size, each row's interval as a bar on a log axis) and that page in HTML,
+ * with a small summary (compare.json) by which a report site links it. */
 #ifndef HB_REPORT_COMPARE_H
 #define HB_REPORT_COMPARE_H
 
@@ -78,7 +79,18 @@ void compare_print_text(FILE *fp, const compare_result *r);
 int compare_md(FILE *fp, const compare_result *r, const char *ext, hb_err *err);
 int compare_svg(FILE *fp, const compare_result *r, hb_err *err);
 
-/* Writes OUT_DIR/compare.md, compare.svg and compare.html. */
+#define COMPARE_SUMMARY_FILE "compare.json"
+#define COMPARE_SUMMARY_KIND "hashbench-comparison"
+
+/* The comparison in brief, a new object: {"kind": COMPARE_SUMMARY_KIND,
+ * "a", "b": the systems' names, "rows", and per verdict "slower",
+ * "faster", "no_difference", "undecided", and "not_compared"}. NULL when out
+ * of memory. */
+json_t *compare_summary_json(const compare_result *r);
+
+/* Writes OUT_DIR/compare.md, compare.svg, compare.html and the summary
+ * COMPARE_SUMMARY_FILE; `hashbench report --compare OUT_DIR` links them
+ * from a site (report/site_compare.h). */
 int compare_write_pages(const char *out_dir, const compare_result *r, hb_err *err);
 
 #endif

@@ -1,6 +1,7 @@
 /* String escaping for Markdown, XML and file names: see esc.h. The UTF-8
  * walk is shared by the Markdown and XML escapers: each passes a function
- * that writes one ASCII character its own way. */
+ * that writes one ASCII character its own way, given the characters around
+ * it (the Markdown escaper decides by context, so that text stays readable). */
 #include "report/esc.h"
 
 #include <string.h>
@@ -30,17 +31,21 @@ static int utf8_seq_len(const unsigned char *s)
     return n;
 }
 
-typedef void (*ascii_writer)(FILE *fp, char c);
+/* Writes the ASCII character P[0]; START is the string's first byte, so
+ * that P[-1] may be read when P > START. Control characters around P read
+ * as the spaces they are written as. */
+typedef void (*ascii_writer)(FILE *fp, const unsigned char *p, const unsigned char *start);
 
 static void walk(FILE *fp, const char *s, ascii_writer put)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    const unsigned char *start = (const unsigned char *)(s ? s : "");
+    const unsigned char *p = start;
     while (*p) {
         if (*p < 0x20 || *p == 0x7F) {
             fputc(' ', fp);
             p++;
         } else if (*p < 0x80) {
-            put(fp, (char)*p);
+            put(fp, p, start);
             p++;
         } else {
             int n = utf8_seq_len(p);
@@ -55,22 +60,67 @@ static void walk(FILE *fp, const char *s, ascii_writer put)
     }
 }
 
-static void put_md(FILE *fp, char c)
+static int is_alnum(unsigned char c)
 {
-    if (c != '\0' && strchr("\\`*_{}[]()<>#+!|~&", c))
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int is_punct(unsigned char c)
+{
+    return c > 0x20 && c < 0x7F && !is_alnum(c);
+}
+
+/* The first byte after the run of C that P is in, and the last before it. */
+static unsigned char after_run(const unsigned char *p)
+{
+    while (p[1] == p[0])
+        p++;
+    return p[1];
+}
+
+static unsigned char before_run(const unsigned char *p, const unsigned char *start)
+{
+    while (p > start && p[-1] == p[0])
+        p--;
+    return p > start ? p[-1] : ' ';
+}
+
+/* Markdown (CommonMark with the table extension, as md4c and common
+ * renderers read it), for text that never starts a line: a backslash only
+ * before punctuation or at the end (where it would escape or break a line);
+ * '_' only where its run is not inside a word (an underscore between
+ * letters or digits cannot start or end emphasis: x86_1, mem_total_kb); '&'
+ * only where an entity could follow; '#' only after a blank or at the start
+ * (where a run could close a heading); '`', '*', '[', ']', '<', '|' and
+ * '~' always (code, emphasis, links, autolinks, table cells, strike-out).
+ * Parentheses, '+', '-', '!', '>' and the rest mean nothing inside a line. */
+static void put_md(FILE *fp, const unsigned char *p, const unsigned char *start)
+{
+    unsigned char c = *p, prev = p > start ? p[-1] : ' ';
+    int esc;
+    switch (c) {
+    case '\\': esc = p[1] == '\0' || is_punct(p[1]); break;
+    case '_': esc = !(is_alnum(before_run(p, start)) && is_alnum(after_run(p))); break;
+    case '&': esc = is_alnum(p[1]) || p[1] == '#'; break;
+    case '#': esc = prev == ' ' || prev < 0x20 || p == start; break;
+    case '`': case '*': case '[': case ']': case '<': case '|': case '~': esc = 1; break;
+    default: esc = 0;
+    }
+    if (esc)
         fputc('\\', fp);
     fputc(c, fp);
 }
 
-static void put_xml(FILE *fp, char c)
+static void put_xml(FILE *fp, const unsigned char *p, const unsigned char *start)
 {
-    switch (c) {
+    (void)start;
+    switch (*p) {
     case '&': fputs("&amp;", fp); break;
     case '<': fputs("&lt;", fp); break;
     case '>': fputs("&gt;", fp); break;
     case '"': fputs("&quot;", fp); break;
     case '\'': fputs("&#39;", fp); break;
-    default: fputc(c, fp);
+    default: fputc(*p, fp);
     }
 }
 

@@ -9,10 +9,14 @@
 
 #include <stdio.h>
 
-/* Markdown text: every ASCII punctuation character that Markdown or its
- * table extension could read as markup (including '|', '<', '&', '`') is
- * backslash-escaped, so the text renders literally, also inside table
- * cells. Never place the result at the start of a line. */
+/* Markdown text: a backslash is put before a character only where
+ * Markdown or its table extension would otherwise read it as markup ('|',
+ * '<', '`', '*', '[', ']', '~' always; '_' unless inside a word like
+ * x86_1; '&' before what could be an entity; '#' after a blank; '\' before
+ * punctuation), so the text renders literally, also inside table cells and
+ * link texts, and reads as plain text in the .md file ("gcc (Debian
+ * 12.2.0-14+deb12u1)" stays as it is). Never place the result at the start
+ * of a line. */
 void esc_md(FILE *fp, const char *s);
 
 /* XML/HTML text and attribute values: & < > " ' as entities. */

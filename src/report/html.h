@@ -18,6 +18,9 @@ typedef struct html_page {
     const char *stem;         /* file stem of this page in its folder ("summary") */
     const char *svg_name;     /* image the Markdown shows, e.g. "SM3.svg"; NULL none */
     const char *svg_text;     /* that chart's SVG, inlined in its place */
+    const char *root;         /* a page of no system inside a site (a linked
+                                 comparison): the path from it to the site's
+                                 root ("../../"), for the breadcrumb; NULL none */
 } html_page;
 
 /* Renders MD (LEN bytes) as page P into FP. */

@@ -124,7 +124,10 @@ void pages_scalar(FILE *fp, const json_t *v);
 
 /* The series for a chart: cycles/byte of each instance of CAND (all
  * candidates when CAND is NULL) at each size; with RATIO, its ratio to the
- * baseline (pages_ratio: paired where the records have pairs). */
+ * baseline (pages_ratio: paired where the records have pairs) with the
+ * paired ratio's recorded 95 % interval as a bar, on a log axis with a
+ * reference line at 1 standing for the baseline, whose own series is left
+ * out. */
 int pages_chart(FILE *fp, const report_system *s, const char *cand,
                 const char *title, int ratio, hb_err *err);
 

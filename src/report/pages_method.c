@@ -18,20 +18,171 @@
 #include "report/numfmt.h"
 #include "report/svg.h"
 
-/* All scalar fields of OBJ as "| key | value |" rows. */
-static void scalar_rows(FILE *fp, const json_t *obj)
+/* How a field of a recorded object is put in words on the method page: its
+ * name, and for a number its unit. In the host's environment (measure/host.h)
+ * a null field was looked for and not found: the host does not offer it; in
+ * the campaign's settings (campaign/settings.h) it was left to its default. */
+typedef enum {
+    FACT_TEXT, FACT_KB, FACT_KHZ, FACT_YESNO, FACT_ONOFF, FACT_CPUS, FACT_SECONDS,
+    FACT_PERCENT
+} fact_kind;
+
+typedef struct host_fact {
+    const char *key;
+    const char *words;
+    fact_kind kind;
+} host_fact;
+
+static const host_fact host_facts[] = {
+    {"arch", "architecture", FACT_TEXT},
+    {"cpu_model", "processor", FACT_TEXT},
+    {"cpu_model_source", "processor name read from", FACT_TEXT},
+    {"ncpu", "logical processors", FACT_TEXT},
+    {"hypervisor", "virtual machine", FACT_YESNO},
+    {"mem_total_kb", "memory", FACT_KB},
+    {"os", "operating system", FACT_TEXT},
+    {"kernel", "kernel release", FACT_TEXT},
+    {"governor", "frequency governor", FACT_TEXT},
+    {"cpufreq_driver", "frequency driver", FACT_TEXT},
+    {"scaling_min_khz", "lowest frequency allowed", FACT_KHZ},
+    {"scaling_max_khz", "highest frequency allowed", FACT_KHZ},
+    {"cur_khz", "frequency at the time", FACT_KHZ},
+    {"turbo", "turbo or boost", FACT_ONOFF},
+    {"turbo_source", "turbo state read from", FACT_TEXT},
+    {"smt", "simultaneous multithreading (SMT)", FACT_ONOFF},
+    {"smt_control", "SMT control of the kernel", FACT_TEXT},
+    {"smt_source", "SMT state read from", FACT_TEXT},
+    {"perf_event_paranoid", "kernel.perf_event_paranoid (hardware counters "
+                            "allowed to users at 1 or below)", FACT_TEXT},
+    {"isolated", "CPUs isolated from the scheduler", FACT_CPUS},
+    {"nohz_full", "CPUs without the timer tick (nohz_full)", FACT_CPUS},
+    {"loadavg1", "load average over one minute", FACT_TEXT},
+};
+
+static const host_fact setting_facts[] = {
+    {"profile", "build profile", FACT_TEXT},
+    {"planner", "planner", FACT_TEXT},
+    {"trials", "trials per (instance, size)", FACT_TEXT},
+    {"target_ci_percent", "interval aimed at (adaptive planner)", FACT_PERCENT},
+    {"budget_s", "time budget per (instance, size)", FACT_SECONDS},
+    {"instance_budget_s", "time budget per instance", FACT_SECONDS},
+    {"shard", "shard of the campaign", FACT_TEXT},
+};
+
+/* A list of fields in words and what their null means. */
+typedef struct fact_table {
+    const host_fact *facts;
+    size_t n;
+    const char *null_words;
+} fact_table;
+
+static const fact_table host_table = {host_facts, sizeof host_facts / sizeof host_facts[0],
+                                      "unavailable on this host"};
+static const fact_table settings_table = {setting_facts,
+                                          sizeof setting_facts / sizeof setting_facts[0],
+                                          "the default"};
+
+/* Where a value came from, in words, for the *_source fields. */
+static const char *source_words(const char *key, const char *v)
+{
+    static const struct { const char *key, *value, *words; } known[] = {
+        {"cpu_model_source", "model name", "the model name line of /proc/cpuinfo"},
+        {"cpu_model_source", "CPU implementer/part",
+         "the CPU implementer and part codes of /proc/cpuinfo"},
+        {"turbo_source", "intel_pstate/no_turbo", "intel_pstate's no_turbo switch"},
+        {"turbo_source", "cpufreq/boost", "cpufreq's boost switch"},
+        {"smt_source", "smt/active", "the kernel's smt/active"},
+        {"smt_source", "smt/control", "the kernel's smt/control"},
+        {"smt_source", "topology", "the CPU topology (thread siblings)"},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(known[i].key, key) && !strcmp(known[i].value, v))
+            return known[i].words;
+    return NULL;
+}
+
+/* The words of the field KEY in T, or NULL when T does not know it. */
+static const host_fact *fact_of(const fact_table *t, const char *key)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->facts[i].key, key))
+            return &t->facts[i];
+    return NULL;
+}
+
+/* Writes KEY's name in words (a field this version does not know: its key
+ * with spaces for underscores). */
+static void fact_name(FILE *fp, const fact_table *t, const char *key)
+{
+    const host_fact *f = fact_of(t, key);
+    if (f) {
+        esc_md(fp, f->words);
+        return;
+    }
+    char words[128];
+    snprintf(words, sizeof words, "%s", key);
+    for (char *c = words; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+    esc_md(fp, words);
+}
+
+/* Writes the value V of KEY in words: T's words for null, units for
+ * sizes, frequencies, seconds and percentages. */
+static void fact_value(FILE *fp, const fact_table *t, const char *key, const json_t *v)
+{
+    const host_fact *f = fact_of(t, key);
+    fact_kind kind = f ? f->kind : FACT_TEXT;
+    char num[NUMFMT_MAX];
+    if (json_is_null(v)) {
+        fputs(t->null_words, fp);
+    } else if (kind == FACT_SECONDS && json_is_number(v)) {
+        fprintf(fp, "%g s", json_number_value(v)); /* a setting as it was given */
+    } else if (kind == FACT_PERCENT && json_is_number(v)) {
+        fprintf(fp, "±%g %%", json_number_value(v));
+    } else if (kind == FACT_KB && json_is_integer(v)) {
+        fprintf(fp, "%lld MiB", (long long)(json_integer_value(v) / 1024));
+    } else if (kind == FACT_KHZ && json_is_integer(v)) {
+        fputs(pages_rate((double)json_integer_value(v) * 1e3, num, sizeof num), fp);
+    } else if (kind == FACT_ONOFF && json_is_boolean(v)) {
+        fputs(json_is_true(v) ? "on" : "off", fp);
+    } else if (kind == FACT_CPUS && json_is_string(v) && !json_string_value(v)[0]) {
+        fputs("none", fp);
+    } else if (json_is_string(v) && source_words(key, json_string_value(v))) {
+        fputs(source_words(key, json_string_value(v)), fp);
+    } else {
+        pages_scalar(fp, v);
+    }
+}
+
+static void fact_row(FILE *fp, const fact_table *t, const char *key, const json_t *v)
+{
+    fputs("| ", fp);
+    fact_name(fp, t, key);
+    fputs(" | ", fp);
+    fact_value(fp, t, key, v);
+    fputs(" |\n", fp);
+}
+
+/* The scalar fields of OBJ as "| fact | value |" rows in words: the fields
+ * T knows in its order, then any other. */
+static void scalar_rows(FILE *fp, const json_t *obj, const fact_table *t)
 {
     const char *key;
     json_t *v;
-    json_object_foreach((json_t *)obj, key, v) {
-        if (json_is_object(v) || json_is_array(v))
+    for (size_t i = 0; i < t->n; i++) {
+        const char *k = t->facts[i].key;
+        size_t len = strlen(k);
+        v = json_object_get(obj, k);
+        /* where a value was read from says nothing when it was not read */
+        if (json_is_null(v) && len > 7 && !strcmp(k + len - 7, "_source"))
             continue;
-        fputs("| ", fp);
-        esc_md(fp, key);
-        fputs(" | ", fp);
-        pages_scalar(fp, v);
-        fputs(" |\n", fp);
+        if (v && !json_is_object(v) && !json_is_array(v))
+            fact_row(fp, t, k, v);
     }
+    json_object_foreach((json_t *)obj, key, v)
+        if (!json_is_object(v) && !json_is_array(v) && !fact_of(t, key))
+            fact_row(fp, t, key, v);
 }
 
 static void host_changes(FILE *fp, const json_t *start, const json_t *end)
@@ -48,11 +199,14 @@ static void host_changes(FILE *fp, const json_t *start, const json_t *end)
         if (json_is_object(v) || json_is_array(v) || json_equal(v, w))
             continue;
         fputs(changes++ ? "; " : "Changed by the end of the campaign: ", fp);
-        esc_md(fp, key);
+        fact_name(fp, &host_table, key);
         fputs(" ", fp);
-        pages_scalar(fp, v);
+        fact_value(fp, &host_table, key, v);
         fputs(" → ", fp);
-        pages_scalar(fp, w);
+        if (w)
+            fact_value(fp, &host_table, key, w);
+        else
+            fputs("not recorded", fp);
     }
     fputs(changes ? ".\n\n" : "The environment at the end of the campaign was the "
                               "same as at the start.\n\n", fp);
@@ -67,7 +221,7 @@ static void sec_host(FILE *fp, const report_system *s)
         fputs("The host environment was not recorded.\n\n", fp);
     } else {
         pages_table_head(fp, h, 2, "ll");
-        scalar_rows(fp, env);
+        scalar_rows(fp, env, &host_table);
         fputs("\n", fp);
         const json_t *cenv = json_object_get(s->campaign, "environment");
         if (json_object_get(cenv, "start") == env)
@@ -111,7 +265,7 @@ static void sec_counter(FILE *fp, const report_system *s)
         fputs(": ", fp);
         esc_md(fp, pc.description);
     }
-    fprintf(fp, "; rate %s, measured against CLOCK\\_MONOTONIC\\_RAW",
+    fprintf(fp, "; rate %s, measured against CLOCK_MONOTONIC_RAW",
             pages_rate(pc.rate_hz, rate, sizeof rate));
     if (pc.nominal_hz == pc.nominal_hz && pc.nominal_hz > 0) {
         fprintf(fp, "; the hardware states %s (", pages_rate(pc.nominal_hz, rate, sizeof rate));
@@ -120,12 +274,12 @@ static void sec_counter(FILE *fp, const report_system *s)
     }
     fputs(". ", fp);
     if (pc.is_cycles)
-        fputs("It counts core cycles (hardware event through perf\\_event\\_open).", fp);
+        fputs("It counts core cycles (hardware event through perf_event_open).", fp);
     else
         fprintf(fp, "It does **not** count core cycles: the tables say \"%s\". Core "
-                    "cycles need perf\\_event\\_open with a hardware counter, which "
+                    "cycles need perf_event_open with a hardware counter, which "
                     "this host did not allow.", pc.unit);
-    fputs(" Every trial also records CLOCK\\_MONOTONIC\\_RAW nanoseconds; a trial "
+    fputs(" Every trial also records CLOCK_MONOTONIC_RAW nanoseconds; a trial "
           "whose counter-to-time rate departs from the host's clock is marked "
           "disturbed, kept as evidence and repeated.\n\n", fp);
 }
@@ -195,8 +349,8 @@ static void sec_kat_policy(FILE *fp, const report_system *s)
     static const char *const words[] = {"PASS", "MISMATCH", "NOKAT", "CRASH", "TIMEOUT",
                                         "OVERFLOW", "ERROR", "LOADFAIL", "BASELINE"};
     fputs("## KAT policy\n\nEach instance is run on the official KAT procedure "
-          "(messages from the official DRNG, the KAT\\_2\\_12, KAT\\_2\\_23 and "
-          "KAT\\_Loop files; KAT\\_2\\_33 only in a full run) and compared line by "
+          "(messages from the official DRNG, the KAT_2_12, KAT_2_23 and "
+          "KAT_Loop files; KAT_2_33 only in a full run) and compared line by "
           "line, on a canonical form, with the submitted vectors or their "
           "manifest. An instance whose library misbehaved under test (CRASH, "
           "TIMEOUT, LOADFAIL, OVERFLOW, ERROR) is not timed. A MISMATCH is "
@@ -272,7 +426,7 @@ static void sec_variants(FILE *fp, const report_system *s)
             n[w] += strcmp(report_str(v, "verdict", ""), verdicts[w]) == 0;
     }
     fprintf(fp, "## Variants compared\n\nWhere a candidate submits one instance (the "
-                "same ALGORITHM\\_INSTANCE and digest length) in several variants, such "
+                "same ALGORITHM_INSTANCE and digest length) in several variants, such "
                 "as its Reference and Optimized implementations, every variant that "
                 "built hashes the same %lld messages, each variant in its own sandboxed "
                 "runner process, and hashbench compares every digest with the first "
@@ -366,7 +520,7 @@ static void sessions_checks(FILE *fp, const report_system *s)
             "submitter did not write where there is some: OpenSSL when the "
             "instance's submitted vectors show a standard function, else another "
             "variant of the instance, else the same library in a fresh process; "
-            "each record names it (verified\\_by). %zu calls per (instance, size) "
+            "each record names it (verified_by). %zu calls per (instance, size) "
             "are checked, so that a library faking 1 %% of its calls is caught "
             "with 99 %% probability; a disagreement makes the record "
             "INCONSISTENT.\n\n",
@@ -384,7 +538,7 @@ static void sec_planner(FILE *fp, const report_system *s)
     if (json_is_object(plan)) {
         static const char *const h[] = {"Setting", "Value"};
         pages_table_head(fp, h, 2, "ll");
-        scalar_rows(fp, plan);
+        scalar_rows(fp, plan, &settings_table);
         const json_t *sizes = json_object_get(plan, "sizes");
         if (json_is_array(sizes)) {
             fputs("| sizes (bytes) |", fp);
@@ -422,9 +576,9 @@ static void sec_planner(FILE *fp, const report_system *s)
                 (long long)json_integer_value(json_object_get(shard, "n")));
         const json_t *rule = json_object_get(shard, "rule");
         if (json_is_string(rule) && json_string_value(rule)[0]) {
-            fputs(" \\(", fp);
+            fputs(" (", fp);
             esc_md(fp, json_string_value(rule));
-            fputs("\\)", fp);
+            fputs(")", fp);
         }
     } else {
         pages_scalar(fp, shard);
@@ -490,12 +644,13 @@ static void sec_drift(FILE *fp, const report_system *s)
 int pages_method_svg(FILE *fp, const report_system *s, hb_err *err)
 {
     const drift_series *d = &s->drift;
-    svg_series one = {"baseline speed (relative to its median)", d->n, d->t_s, d->speed};
+    svg_series one = {"baseline speed (relative to its median)", d->n, d->t_s, d->speed,
+                      NULL, NULL};
     char title[512];
     snprintf(title, sizeof title, "%s: the baseline's speed during the measurement",
              s->name);
     svg_chart_spec spec = {title, "seconds since the start of the measurement",
-                           "relative speed", &one, 1, 1, 1};
+                           "relative speed", &one, 1, 1, 1, 0, 0.0};
     int rc = svg_chart(fp, &spec) < 0 ? hb_fail(err, "drift chart of %s: write error",
                                                 s->name) : 0;
     return rc;
@@ -504,23 +659,23 @@ int pages_method_svg(FILE *fp, const report_system *s, hb_err *err)
 static void sec_statistics(FILE *fp)
 {
     fputs("## Statistics\n\nOnly trials not marked disturbed enter the figures. "
-          "With m\\_i = ticks\\_i / calls\\_i the mean of trial i over k kept "
+          "With m_i = ticks_i / calls_i the mean of trial i over k kept "
           "trials:\n\n"
           "- mean per call = Σ ticks / Σ calls; per byte = that / message size; "
           "mean time = Σ ns / Σ calls; MB/s = message size × Σ calls / Σ ns × "
           "1000 (10^6 bytes per second); n = Σ calls = trials × calls per trial.\n"
-          "- median and quartiles of the m\\_i by linear interpolation between "
-          "order statistics; min and max of the m\\_i.\n"
-          "- CV = sample standard deviation of the m\\_i / their mean × 100.\n"
+          "- median and quartiles of the m_i by linear interpolation between "
+          "order statistics; min and max of the m_i.\n"
+          "- CV = sample standard deviation of the m_i / their mean × 100.\n"
           "- 95 % confidence interval by batch means: the k kept trials, in the "
           "order they were taken, are cut into b = max(2, ⌊√k⌋) consecutive "
-          "batches; with M\\_j = Σ ticks / Σ calls of batch j, the interval is mean "
-          "per call ± t(0.975, b − 1) × sd(M\\_j) / √b. Trials taken close "
+          "batches; with M_j = Σ ticks / Σ calls of batch j, the interval is mean "
+          "per call ± t(0.975, b − 1) × sd(M_j) / √b. Trials taken close "
           "together share the host's state of that moment and are not "
           "independent; batches spread over the rounds come much closer to it, and "
           "few batches give a wide interval rather than a false precision "
           "(records written before this rule say interval iid: ± t(0.975, k − 1) × "
-          "sd(m\\_i) / √k).\n"
+          "sd(m_i) / √k).\n"
           "- Which figure is which: every mean column (per call, per byte, time, "
           "MB/s, and its interval) is the guide's mean, Σ ticks / Σ calls over the "
           "kept trials; every paired ratio is the median of pair ratios below, "
@@ -528,11 +683,11 @@ static void sec_statistics(FILE *fp)
           "- Ratio to the baseline (the median of pair ratios): over every pair of "
           "trials taken side by side, disturbed ones included (a library can make "
           "its own trials look disturbed, so none is left out), in the order "
-          "taken, r\\_k = (ticks\\_k / calls\\_k) / (the paired baseline "
-          "trial's ticks / calls); the ratio is the median of the r\\_k. Time "
+          "taken, r_k = (ticks_k / calls_k) / (the paired baseline "
+          "trial's ticks / calls); the ratio is the median of the r_k. Time "
           "that anything adds to the instance's own trials (a one-sided "
           "disturbance: a trial can be slowed, never sped up) can only raise its "
-          "r\\_k, and the median can then only rise: no such noise pushes the "
+          "r_k, and the median can then only rise: no such noise pushes the "
           "ratio down, and a few slow trials on either side move it by at most as "
           "many order statistics, where they move a mean of ratios without bound. "
           "Its 95 % interval is a circular block bootstrap: runs of L = "
@@ -548,10 +703,10 @@ static void sec_statistics(FILE *fp)
           "instance and of the baseline over the same pairs.\n"
           "- Records measured before that estimator publish the geometric mean "
           "of the paired ratios, which every record still holds: over the pairs "
-          "where both trials were kept, q\\_i = m\\_i / (the paired baseline "
-          "trial's ticks / calls); the ratio is exp(mean(ln q\\_i)) and its "
+          "where both trials were kept, q_i = m_i / (the paired baseline "
+          "trial's ticks / calls); the ratio is exp(mean(ln q_i)) and its "
           "interval exp(mean ± t(0.975, b − 1) × sd / √b) over batches of the "
-          "ln q\\_i as above.\n\n"
+          "ln q_i as above.\n\n"
           "Number style: counts from 10 000 up as 18.6 k or 1.41 M (three "
           "significant digits), smaller counts as integers; times to three "
           "significant digits.\n\n", fp);
@@ -559,8 +714,8 @@ static void sec_statistics(FILE *fp)
 
 static void sec_memory(FILE *fp)
 {
-    fputs("## Memory method\n\nStatic size: the sum of p\\_memsz of the library's "
-          "PT\\_LOAD segments (the ELF image) and its text, rodata, data and bss "
+    fputs("## Memory method\n\nStatic size: the sum of p_memsz of the library's "
+          "PT_LOAD segments (the ELF image) and its text, rodata, data and bss "
           "sections. Baseline RSS: VmRSS of the measuring process after loading "
           "and setup, before timing; peak RSS: VmHWM at its end. These are "
           "process-level upper bounds; the algorithm's own peak stack is found by "
@@ -627,7 +782,7 @@ static void sec_timing_checks(FILE *fp, const report_system *s)
             "untimed work of the window as hashbench times it on this host, plus "
             "a share for the exchange measured with hashbench's own library, at "
             "least %g µs); by %g ms more in the last two cases. Within those %g "
-            "ms a trial is disturbed (outside\\_cpu) and repeated; a cell where "
+            "ms a trial is disturbed (outside_cpu) and repeated; a cell where "
             "that happens to more than %g %% of its trials (at least %d) is "
             "INCONSISTENT. An INCONSISTENT record has no figures.\n\n",
             OUTSIDE_CLOCK_PPM * 1e-4, OUTSIDE_INSIDE_SLACK_NS * 1e-3,

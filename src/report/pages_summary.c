@@ -1,7 +1,13 @@
 /* The per-system summary (every instance of every candidate: cycles/byte at
  * each size, and the ratio to the baseline instance of the same dataset) and
  * the site index (systems, their candidates, summary and method links). See
- * pages.h for the contract. */
+ * pages.h for the contract.
+ *
+ * The summary's tables are read at a glance, on one screen width: sizes are
+ * columns, the KAT column holds the short status ("PASS", "MISMATCH") with a
+ * numbered note under the table for what was checked (one note per distinct
+ * text, shared by the rows that have it), and a ratio cell is "1.46× ±0.6 %"
+ * (the paired ratio's recorded interval, half its width in percent). */
 #include "report/pages.h"
 
 #include <math.h>
@@ -17,6 +23,94 @@ static double cpb(const report_system *s, const char *cand, const char *inst, lo
     return r && r->derived ? report_num(r->derived, "ticks_per_byte") : NAN;
 }
 
+/* The numbered notes under a table: each distinct text gets one number,
+ * in order of first use. */
+typedef struct table_notes {
+    json_t *texts; /* array of strings, note k + 1 at index k */
+} table_notes;
+
+/* The number of TEXT's note, adding it when new. */
+static size_t note_ref(table_notes *n, const char *text)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(n->texts, i, v)
+        if (strcmp(json_string_value(v), text) == 0)
+            return i + 1;
+    json_array_append_new(n->texts, json_string(text));
+    return json_array_size(n->texts);
+}
+
+/* A blank line and "- [k] text" for every note, escaped (nothing without
+ * notes); frees the notes. */
+static void notes_print(FILE *fp, table_notes *n)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(n->texts, i, v) {
+        fprintf(fp, "%s- [%zu] ", i ? "" : "\n", i + 1);
+        esc_md(fp, json_string_value(v));
+        fputs("\n", fp);
+    }
+    json_decref(n->texts);
+    n->texts = NULL;
+}
+
+/* The KAT cell: the status word alone ("PASS", "not tested") when the
+ * status says nothing more, else that word and the number of a note giving
+ * the whole status ("MISMATCH [2]" for "MISMATCH (2_12, 2_23, Loop; not
+ * timed)"). */
+static void kat_cell(FILE *fp, const report_system *s, const char *cand, const char *inst,
+                     table_notes *notes)
+{
+    char status[1024];
+    pages_kat_status(s, cand, inst, status, sizeof status);
+    char *detail = strstr(status, " (");
+    fputs(" ", fp);
+    if (!detail) {
+        esc_md(fp, status);
+    } else {
+        size_t k = note_ref(notes, status);
+        *detail = '\0';
+        esc_md(fp, status);
+        fprintf(fp, " [%zu]", k);
+    }
+    fputs(" |", fp);
+}
+
+/* A ratio to the baseline as a compact cell: " 1.46× ±0.6 % |" when paired
+ * with an interval (half its width, as a percentage of the ratio, to two
+ * significant digits), " 1.05× unpaired |", " 1 (baseline) |" or " — |". */
+static void ratio_cell(FILE *fp, const report_system *s, const char *cand,
+                       const char *inst, long long size)
+{
+    char num[NUMFMT_MAX];
+    int paired;
+    double lo, hi;
+    if (rundir_is_baseline(cand, inst)) {
+        fputs(report_find_record(s, cand, inst, size) ? " 1 (baseline) |" : " — |", fp);
+        return;
+    }
+    double v = pages_ratio(s, cand, inst, size, &paired, &lo, &hi);
+    if (!isfinite(v)) {
+        fputs(" — |", fp);
+        return;
+    }
+    fprintf(fp, " %s×", numfmt_sig3(v, num, sizeof num));
+    if (paired && isfinite(lo) && isfinite(hi)) {
+        double pm = (hi - lo) / 2.0 / v * 100.0;
+        if (pm >= 10.0)
+            fprintf(fp, " ±%.0f %%", pm);
+        else if (pm >= 0.01)
+            fprintf(fp, " ±%.2g %%", pm);
+        else
+            fputs(" ±<0.01 %", fp);
+    } else if (!paired) {
+        fputs(" unpaired", fp);
+    }
+    fputs(" |", fp);
+}
+
 static void cell_num(FILE *fp, double v, const char *suffix)
 {
     char num[NUMFMT_MAX];
@@ -26,25 +120,27 @@ static void cell_num(FILE *fp, double v, const char *suffix)
         fputs(" — |", fp);
 }
 
-/* The heading of a table whose columns are the message sizes. */
+/* The heading of a table whose columns are the message sizes, after
+ * Candidate, Instance and FIRST (NULL: no such column). */
 static void size_head(FILE *fp, const json_t *sizes, const char *first, const char *extra)
 {
     char num[NUMFMT_MAX];
     size_t n = json_array_size(sizes);
-    fprintf(fp, "| Candidate | Instance | %s |", first);
+    fputs("| Candidate | Instance |", fp);
+    if (first)
+        fprintf(fp, " %s |", first);
     for (size_t i = 0; i < n; i++)
         fprintf(fp, " %s |", numfmt_msg_size(json_integer_value(json_array_get(sizes, i)),
                                              num, sizeof num));
     if (extra)
         fprintf(fp, " %s |", extra);
-    fputs("\n| --- | --- | --- |", fp);
+    fputs(first ? "\n| --- | --- | --- |" : "\n| --- | --- |", fp);
     for (size_t i = 0; i < n + (extra != NULL); i++)
         fputs(" ---: |", fp);
     fputs("\n", fp);
 }
 
-static void row_start(FILE *fp, const report_system *s, const char *cand,
-                      const char *inst, const char *ext)
+static void row_start(FILE *fp, const char *cand, const char *inst, const char *ext)
 {
     char stem[256];
     pages_candidate_stem(cand, stem, sizeof stem);
@@ -52,26 +148,24 @@ static void row_start(FILE *fp, const report_system *s, const char *cand,
     pages_link(fp, cand, stem, ext);
     fputs(" | ", fp);
     esc_md(fp, inst);
-    fputs(" | ", fp);
-    char status[1024];
-    pages_kat_status(s, cand, inst, status, sizeof status);
-    esc_md(fp, status);
     fputs(" |", fp);
 }
 
+/* A row of a table whose columns are the sizes, after Candidate and Instance. */
+typedef void (*row_writer)(FILE *fp, const report_system *s, const char *cand,
+                           const char *inst, const json_t *sizes, table_notes *notes);
+
 /* Calls ROW for every (candidate, instance) of the system. */
 static void each_instance(FILE *fp, const report_system *s, const json_t *sizes,
-                          const char *ext,
-                          void (*row)(FILE *, const report_system *, const char *,
-                                      const char *, const json_t *))
+                          const char *ext, row_writer row, table_notes *notes)
 {
     size_t i, k;
     json_t *c, *inst;
     json_array_foreach(s->candidates, i, c) {
         json_t *insts = report_instances(s, json_string_value(c));
         json_array_foreach(insts, k, inst) {
-            row_start(fp, s, json_string_value(c), json_string_value(inst), ext);
-            row(fp, s, json_string_value(c), json_string_value(inst), sizes);
+            row_start(fp, json_string_value(c), json_string_value(inst), ext);
+            row(fp, s, json_string_value(c), json_string_value(inst), sizes, notes);
             fputs("\n", fp);
         }
         json_decref(insts);
@@ -79,18 +173,20 @@ static void each_instance(FILE *fp, const report_system *s, const json_t *sizes,
 }
 
 static void cpb_row(FILE *fp, const report_system *s, const char *cand,
-                    const char *inst, const json_t *sizes)
+                    const char *inst, const json_t *sizes, table_notes *notes)
 {
+    kat_cell(fp, s, cand, inst, notes);
     for (size_t i = 0; i < json_array_size(sizes); i++)
         cell_num(fp, cpb(s, cand, inst, json_integer_value(json_array_get(sizes, i))), "");
-    pages_ratio_cell(fp, s, cand, inst, SIZE_64K);
+    ratio_cell(fp, s, cand, inst, SIZE_64K);
 }
 
 static void ratio_row(FILE *fp, const report_system *s, const char *cand,
-                      const char *inst, const json_t *sizes)
+                      const char *inst, const json_t *sizes, table_notes *notes)
 {
+    (void)notes;
     for (size_t i = 0; i < json_array_size(sizes); i++)
-        pages_ratio_cell(fp, s, cand, inst, json_integer_value(json_array_get(sizes, i)));
+        ratio_cell(fp, s, cand, inst, json_integer_value(json_array_get(sizes, i)));
 }
 
 static void summary_intro(FILE *fp, const report_system *s, const pages_counter *pc,
@@ -124,7 +220,10 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
                           "the ratio is the geometric mean of those pairs' ratios, with its "
                           "95 % interval (batch means over the rounds)");
     fputs(". A ratio marked *unpaired* divides two figures taken at different moments "
-          "and moves with the host's speed.\n\n", fp);
+          "and moves with the host's speed. In the KAT column, a number refers to the "
+          "note under the table: the known-answer files compared (2_12 is "
+          "KAT_2_12, Loop is KAT_Loop) and, for an instance that failed them, "
+          "whether it was timed.\n\n", fp);
     pages_drift_warning(fp, s, ext);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
         fputs("This dataset has no baseline record at 64 KiB: ratios are shown as —.\n\n", fp);
@@ -136,12 +235,17 @@ int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *
     json_t *sizes = report_sizes(s, NULL);
     pages_counter_of(s, &pc);
     summary_intro(fp, s, &pc, ext);
+    table_notes notes = {json_array()};
     fprintf(fp, "## %s per byte\n\n", pc.unit);
     size_head(fp, sizes, "KAT", "ratio to SM3 at 64 KiB");
-    each_instance(fp, s, sizes, ext, cpb_row);
-    fputs("\n## Ratio to the baseline at each size\n\n", fp);
-    size_head(fp, sizes, "KAT", NULL);
-    each_instance(fp, s, sizes, ext, ratio_row);
+    each_instance(fp, s, sizes, ext, cpb_row, &notes);
+    notes_print(fp, &notes);
+    fputs("\n## Ratio to the baseline at each size\n\n"
+          "Each ratio with half its 95 % interval; the chart below draws the "
+          "interval as a bar, on a log scale (2× slower and 2× faster lie the same "
+          "distance from the baseline's line at 1).\n\n", fp);
+    size_head(fp, sizes, NULL, NULL);
+    each_instance(fp, s, sizes, ext, ratio_row, NULL);
     fputs("\n![chart](summary.svg)\n\n", fp);
     pages_count_summary(fp, s, ext);
     pages_ct_summary(fp, s, ext);

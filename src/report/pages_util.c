@@ -136,6 +136,7 @@ typedef struct chart_data {
     svg_series *series;
     double *xs;
     double *ys;
+    double *los, *his; /* the ratios' intervals (ratio charts) */
     json_t *names;
     size_t n;
 } chart_data;
@@ -154,14 +155,18 @@ static void chart_add(chart_data *c, const report_system *s, const char *cand,
     sr->n = nsz;
     sr->x = c->xs;
     sr->y = c->ys + c->n * nsz;
+    sr->lo = ratio ? c->los + c->n * nsz : NULL;
+    sr->hi = ratio ? c->his + c->n * nsz : NULL;
     for (size_t k = 0; k < nsz; k++) {
         long long size = json_integer_value(json_array_get(sizes, k));
         const report_record *r = report_find_record(s, cand, inst, size);
         int paired;
-        double lo, hi;
+        double lo = NAN, hi = NAN;
         c->ys[c->n * nsz + k] = ratio ? pages_ratio(s, cand, inst, size, &paired, &lo, &hi)
                                 : r && r->derived ? report_num(r->derived, "ticks_per_byte")
                                                   : NAN;
+        c->los[c->n * nsz + k] = lo;
+        c->his[c->n * nsz + k] = hi;
     }
     c->n++;
 }
@@ -181,12 +186,13 @@ int pages_chart(FILE *fp, const report_system *s, const char *cand,
         cap += json_array_size(insts);
         json_decref(insts);
     }
+    size_t npts = (cap ? cap : 1) * (nsz ? nsz : 1);
     chart_data c = {calloc(cap ? cap : 1, sizeof *c.series),
                     calloc(nsz ? nsz : 1, sizeof *c.xs),
-                    calloc((cap ? cap : 1) * (nsz ? nsz : 1), sizeof *c.ys),
-                    json_array(), 0};
+                    calloc(npts, sizeof *c.ys), calloc(npts, sizeof *c.los),
+                    calloc(npts, sizeof *c.his), json_array(), 0};
     int rc = 0;
-    if (!c.series || !c.xs || !c.ys) {
+    if (!c.series || !c.xs || !c.ys || !c.los || !c.his) {
         rc = hb_fail(err, "chart for %s: out of memory", s->name);
         goto done;
     }
@@ -200,7 +206,9 @@ int pages_chart(FILE *fp, const report_system *s, const char *cand,
         size_t k;
         json_t *inst;
         json_array_foreach(insts, k, inst)
-            chart_add(&c, s, cn, json_string_value(inst), sizes, cand == NULL, ratio);
+            /* a ratio chart draws the baseline as its reference line at 1 */
+            if (!(ratio && rundir_is_baseline(cn, json_string_value(inst))))
+                chart_add(&c, s, cn, json_string_value(inst), sizes, cand == NULL, ratio);
         json_decref(insts);
     }
     for (size_t k = 0; k < c.n; k++)
@@ -208,15 +216,18 @@ int pages_chart(FILE *fp, const report_system *s, const char *cand,
     pages_counter pc;
     pages_counter_of(s, &pc);
     char ylabel[128];
-    snprintf(ylabel, sizeof ylabel, ratio ? "ratio to the baseline (paired)"
+    snprintf(ylabel, sizeof ylabel, ratio ? "ratio to the baseline (1: as fast)"
                                           : "%s per byte", pc.unit);
-    svg_chart_spec spec = {title, "message size (log scale)", ylabel, c.series, c.n, 0, 0};
+    svg_chart_spec spec = {title, "message size (log scale)", ylabel, c.series, c.n, 0, 0,
+                           ratio, ratio ? 1.0 : 0.0};
     if (svg_chart(fp, &spec) < 0)
         rc = hb_fail(err, "chart for %s: write error", s->name);
 done:
     free(c.series);
     free(c.xs);
     free(c.ys);
+    free(c.los);
+    free(c.his);
     json_decref(c.names);
     json_decref(sizes);
     return rc;
@@ -236,8 +247,8 @@ int pages_summary_svg(FILE *fp, const report_system *s, hb_err *err)
     char title[512];
     pages_counter pc;
     pages_counter_of(s, &pc);
-    snprintf(title, sizeof title, "All instances on %s: ratio to the baseline at each "
-             "size (paired)", s->name);
+    snprintf(title, sizeof title, "All instances on %s: ratio to the baseline, with "
+             "its 95 %% interval", s->name);
     return pages_chart(fp, s, NULL, title, 1, err);
 }
 
@@ -326,9 +337,9 @@ int pages_missing(FILE *fp, const report_system *s, const char *cand,
         fputs(": the instance did not build, so there is no library to time", fp);
         const char *why = report_str(b, "reason", "");
         if (why[0]) {
-            fputs(" \\(", fp);
+            fputs(" (", fp);
             esc_md(fp, why);
-            fputs("\\)", fp);
+            fputs(")", fp);
         }
         fputs("\n", fp);
         return 1;

@@ -12,6 +12,7 @@
 #include "dataset/paths.h"
 #include "report/pages.h"
 #include "report/selfassess.h"
+#include "report/site_compare.h"
 
 typedef struct page_job {
     const report_dataset *ds;
@@ -22,6 +23,8 @@ typedef struct page_job {
     const char *label;        /* breadcrumb label */
     int (*md)(FILE *fp, const struct page_job *j, const char *ext, hb_err *err);
     int (*svg)(FILE *fp, const struct page_job *j, hb_err *err); /* NULL: no chart */
+    const site_comparison *cmp; /* the index: comparisons it lists */
+    size_t ncmp;
 } page_job;
 
 /* A page under construction: a memory stream and the buffer it fills. */
@@ -71,7 +74,7 @@ static int run_job(const page_job *j, hb_err *err)
     mem_close(&svg);
     snprintf(svg_name, sizeof svg_name, "%s.svg", j->stem);
     html_page hp = {j->ds, j->sys, j->cand, j->label, j->stem,
-                    j->svg ? svg_name : NULL, svg.text};
+                    j->svg ? svg_name : NULL, svg.text, NULL};
     if (rc == 0 && (rc = mem_open(&html, err)) == 0)
         rc = html_render(html.fp, &hp, mdh.text, mdh.len, err);
     mem_close(&html);
@@ -120,7 +123,10 @@ static int svg_method(FILE *fp, const page_job *j, hb_err *err)
 
 static int md_index(FILE *fp, const page_job *j, const char *ext, hb_err *err)
 {
-    return pages_index_md(fp, j->ds, ext, err);
+    if (pages_index_md(fp, j->ds, ext, err) < 0)
+        return -1;
+    site_compare_index(fp, j->cmp, j->ncmp, ext);
+    return ferror(fp) ? hb_fail(err, "index: write error") : 0;
 }
 
 static int system_pages(const report_dataset *ds, const report_system *s,
@@ -132,8 +138,9 @@ static int system_pages(const report_dataset *ds, const report_system *s,
         return hb_fail(err, "%s: path too long", out_dir);
     if (hb_mkdirs(dir, err) < 0)
         return -1;
-    page_job summary = {ds, s, NULL, dir, "summary", "summary", md_summary, svg_summary};
-    page_job method = {ds, s, NULL, dir, "method", "method", md_method, svg_method};
+    page_job summary = {ds, s, NULL, dir, "summary", "summary", md_summary, svg_summary,
+                        NULL, 0};
+    page_job method = {ds, s, NULL, dir, "method", "method", md_method, svg_method, NULL, 0};
     if (run_job(&summary, err) < 0 || run_job(&method, err) < 0)
         return -1;
     size_t i;
@@ -142,7 +149,7 @@ static int system_pages(const report_dataset *ds, const report_system *s,
         char cstem[256];
         pages_candidate_stem(json_string_value(c), cstem, sizeof cstem);
         page_job job = {ds, s, json_string_value(c), dir, cstem, json_string_value(c),
-                        md_candidate, svg_candidate};
+                        md_candidate, svg_candidate, NULL, 0};
         if (run_job(&job, err) < 0)
             return -1;
     }
@@ -151,7 +158,14 @@ static int system_pages(const report_dataset *ds, const report_system *s,
 
 int report_site(const char *data_dir, const char *out_dir, hb_err *err)
 {
-    return report_site_sa(data_dir, out_dir, NULL, err);
+    return report_site_opts(data_dir, out_dir, NULL, err);
+}
+
+int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
+                   hb_err *err)
+{
+    report_options opt = {sa_path, NULL, 0};
+    return report_site_opts(data_dir, out_dir, &opt, err);
 }
 
 /* Loads SA_PATH into SA and holds it against every system of DS once, so
@@ -173,26 +187,62 @@ static int load_self_assessment(const char *sa_path, report_dataset *ds, sa_file
     return 0;
 }
 
-int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
-                   hb_err *err)
+/* Loads the N comparisons of DIRS into CMP (caller's array of N). */
+static int load_comparisons(const char *const *dirs, size_t n, site_comparison *cmp,
+                            hb_err *err)
 {
-    report_dataset ds;
-    sa_file sa = {0};
-    if (report_dataset_load(data_dir, &ds, err) < 0)
-        return -1;
-    if (report_check_paths(&ds, err) < 0 ||
-        (sa_path && load_self_assessment(sa_path, &ds, &sa, err) < 0)) {
-        report_dataset_free(&ds);
+    for (size_t i = 0; i < n; i++) {
+        if (site_compare_load(dirs[i], &cmp[i], err) < 0) {
+            while (i-- > 0)
+                site_compare_free(&cmp[i]);
+            return -1;
+        }
+    }
+    if (site_compare_names_distinct(cmp, n, err) < 0) {
+        for (size_t i = 0; i < n; i++)
+            site_compare_free(&cmp[i]);
         return -1;
     }
-    int rc = hb_mkdirs(out_dir, err);
-    for (size_t i = 0; i < ds.nsys && rc == 0; i++)
-        rc = system_pages(&ds, &ds.sys[i], out_dir, err);
-    page_job index = {&ds, NULL, NULL, out_dir, "index", "index", md_index, NULL};
-    if (rc == 0)
-        rc = run_job(&index, err);
-    report_dataset_free(&ds);
-    if (sa_path)
-        sa_free(&sa);
+    return 0;
+}
+
+int report_site_opts(const char *data_dir, const char *out_dir, const report_options *opt,
+                     hb_err *err)
+{
+    report_options none = {NULL, NULL, 0};
+    report_dataset ds;
+    sa_file sa = {0};
+    if (!opt)
+        opt = &none;
+    site_comparison *cmp = calloc(opt->ncompare ? opt->ncompare : 1, sizeof *cmp);
+    if (!cmp)
+        return hb_fail(err, "report: out of memory");
+    if (load_comparisons(opt->compare_dirs, opt->ncompare, cmp, err) < 0) {
+        free(cmp);
+        return -1;
+    }
+    int rc = report_dataset_load(data_dir, &ds, err);
+    if (rc == 0 && (report_check_paths(&ds, err) < 0 ||
+                    (opt->sa_path && load_self_assessment(opt->sa_path, &ds, &sa, err) < 0))) {
+        report_dataset_free(&ds);
+        rc = -1;
+    }
+    if (rc == 0) {
+        rc = hb_mkdirs(out_dir, err);
+        for (size_t i = 0; i < ds.nsys && rc == 0; i++)
+            rc = system_pages(&ds, &ds.sys[i], out_dir, err);
+        for (size_t i = 0; i < opt->ncompare && rc == 0; i++)
+            rc = site_compare_install(&cmp[i], out_dir, err);
+        page_job index = {&ds, NULL, NULL, out_dir, "index", "index", md_index, NULL,
+                          cmp, opt->ncompare};
+        if (rc == 0)
+            rc = run_job(&index, err);
+        report_dataset_free(&ds);
+        if (opt->sa_path)
+            sa_free(&sa);
+    }
+    for (size_t i = 0; i < opt->ncompare; i++)
+        site_compare_free(&cmp[i]);
+    free(cmp);
     return rc;
 }

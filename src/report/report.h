@@ -3,7 +3,9 @@
  *
  * report_site writes into OUT_DIR, for each system S and candidate C:
  *   S/C.md, S/C.svg, S/C.html; S/summary.{md,svg,html}; S/method.{md,html};
- * and index.md, index.html at the top. System and candidate names become
+ * and index.md, index.html at the top; with comparisons (report_options),
+ * compare/<name>/compare.{md,svg,html,json} for each, listed by the index
+ * (report/site_compare.h). System and candidate names become
  * file names through esc_file_component (characters outside [A-Za-z0-9._-]
  * become '_'). The same dataset always gives byte-identical files; one
  * whose path fields break the dataset's path rule (dataset/paths.h) is refused
@@ -23,6 +25,19 @@ int report_site(const char *data_dir, const char *out_dir, hb_err *err);
  * not have. */
 int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
                    hb_err *err);
+
+typedef struct report_options {
+    const char *sa_path;              /* a self-assessment, or NULL */
+    const char *const *compare_dirs;  /* folders written by `compare --out` */
+    size_t ncompare;
+} report_options;
+
+/* report_site with OPT (NULL: none): the self-assessment as in
+ * report_site_sa, and each comparison of COMPARE_DIRS installed into the
+ * site and linked from its index. Fails before writing anything when a
+ * comparison folder holds no comparison or two would share a name. */
+int report_site_opts(const char *data_dir, const char *out_dir, const report_options *opt,
+                     hb_err *err);
 
 /* Writes CSV_PATH (atomically; "-": standard output): a header and one row
  * per record (system, candidate, instance, size) with the headline and

@@ -853,7 +853,8 @@ int sa_write_pages(const char *out_dir, const sa_result *r, hb_err *err)
         rc = sa_md(f, r, NULL, 1, err);
         fclose(f);
     }
-    html_page hp = {NULL, NULL, NULL, "self-assessment", "self-assessment", NULL, NULL};
+    html_page hp = {NULL, NULL, NULL, "self-assessment", "self-assessment", NULL, NULL,
+                    NULL};
     if (rc == 0 && md && (f = open_memstream(&html, &nhtml))) {
         rc = html_render(f, &hp, md, nmd, err);
         fclose(f);

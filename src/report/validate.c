@@ -28,6 +28,7 @@
 #include "dataset/hostdata.h"
 #include "dataset/paths.h"
 #include "report/report.h"
+#include "report/site_compare.h"
 
 typedef struct vctx {
     const char *root;
@@ -685,9 +686,30 @@ static int check_site(vctx *v, const char *site, hb_err *err)
     if (hb_path_join(fresh, sizeof fresh, tmp && tmp[0] ? tmp : "/tmp",
                      "hashbench-validate-XXXXXX", err) < 0)
         return -1;
-    if (!mkdtemp(fresh))
+    /* comparisons installed in the site (report --compare) are regenerated
+     * from their installed copy: the index lists them, their figures come
+     * from two datasets that are not this one */
+    json_t *cmp = json_array();
+    if (site_compare_found(site, cmp, err) < 0) {
+        json_decref(cmp);
+        return -1;
+    }
+    const char **dirs = calloc(json_array_size(cmp) + 1, sizeof *dirs);
+    if (!dirs) {
+        json_decref(cmp);
+        return hb_fail(err, "validate: out of memory");
+    }
+    for (size_t k = 0; k < json_array_size(cmp); k++)
+        dirs[k] = json_string_value(json_array_get(cmp, k));
+    report_options opt = {NULL, dirs, json_array_size(cmp)};
+    if (!mkdtemp(fresh)) {
+        free(dirs);
+        json_decref(cmp);
         return hb_fail_errno(err, "%s: cannot create a temporary folder", fresh);
-    int rc = report_site(v->root, fresh, err);
+    }
+    int rc = report_site_opts(v->root, fresh, &opt, err);
+    free(dirs);
+    json_decref(cmp);
     if (rc == 0) {
         json_t *want = json_array(), *have = json_array();
         hb_json_list_files(fresh, want);

@@ -10,8 +10,17 @@ tables and an inline SVG chart on the summary and candidate pages, the six
 report sections in order, markup from a KAT log shown as text, no script
 element anywhere, then visits every page the site links to and requires that
 each loads, that every local link points at an existing file, and that no page
-logs a console error or requests anything outside the site folder. Screenshots
-of the summary and candidate pages are saved into the artifact folder.
+logs a console error or requests anything outside the site folder.
+
+At a glance, in a 1400 px wide window: the summary, candidate and method pages
+and the comparison scroll neither the page nor any table sideways; the
+summary's KAT cells, names and figures each stay on one line; the summary's
+ratio chart draws one point per ratio of its table and one interval bar per
+ratio with an interval, each bar around its point, on a log axis (tick labels
+at heights proportional to the log of their values); the method page shows no
+record field names; the comparison linked from the index (the site is
+generated with `report --compare`) draws its rows with their interval bars.
+Screenshots of those pages are saved into the artifact folder.
 
 Usage: check_site.py SITE_DIR ARTIFACT_DIR [CHROMIUM]
 Exit status: 0 all checks passed, 1 a check failed, 77 chromium missing
@@ -20,6 +29,7 @@ Exit status: 0 all checks passed, 1 a check failed, 77 chromium missing
 import base64
 import fcntl
 import json
+import math
 import os
 import re
 import select
@@ -31,6 +41,7 @@ import time
 from urllib.parse import unquote, urldefrag, urljoin, urlparse
 
 WAIT_S = 30
+WIDTH = 1400
 SECTIONS = ['1 Basic information', '2 Assessment environment',
             '3 Functional testing (KAT)', '4 Performance',
             '5 Resource consumption', '6 Constant-time evidence',
@@ -115,7 +126,7 @@ class Browser:
         for domain in ('Page', 'Runtime', 'Network', 'Log'):
             self.send(domain + '.enable')
         self.send('Emulation.setDeviceMetricsOverride',
-                  {'width': 1280, 'height': 900, 'deviceScaleFactor': 1, 'mobile': False})
+                  {'width': WIDTH, 'height': 900, 'deviceScaleFactor': 1, 'mobile': False})
 
     def js(self, expr):
         res = self.send('Runtime.evaluate', {'expression': expr, 'returnByValue': True})
@@ -196,7 +207,94 @@ def page_facts(b):
         text: document.querySelector('main') ? document.querySelector('main').innerText : '',
         links: [...document.querySelectorAll('a[href]')].map(a => a.href),
         overflow: document.documentElement.scrollWidth > window.innerWidth + 1,
+        width: window.innerWidth,
+        scrolling_tables: [...document.querySelectorAll('main table')]
+            .filter(t => t.scrollWidth > t.clientWidth + 1)
+            .map(t => [t.scrollWidth, t.clientWidth, t.innerText.slice(0, 60)]),
     }))()''')
+
+
+def wrapped_cells(b, table_index):
+    """Cells of the TABLE_INDEX-th table of main whose text takes more than one line."""
+    return b.js('''(() => {
+        const t = document.querySelectorAll('main table')[%d];
+        if (!t) return null;
+        const out = [];
+        for (const td of t.querySelectorAll('td, th')) {
+            const r = document.createRange();
+            r.selectNodeContents(td);
+            const tops = new Set([...r.getClientRects()].filter(x => x.width > 0)
+                                 .map(x => Math.round(x.top)));
+            if (tops.size > 1) out.push(td.innerText);
+        }
+        return out;
+    })()''' % table_index)
+
+
+def chart_facts(b, svg_index):
+    """Points, interval bars (each with whether it spans a point at its x), the
+    y-axis tick labels with their heights, and the y-axis label of a main svg."""
+    return b.js('''(() => {
+        const s = document.querySelectorAll('main svg')[%d];
+        if (!s) return null;
+        const circles = [...s.querySelectorAll('circle')].map(c =>
+            [parseFloat(c.getAttribute('cx')), parseFloat(c.getAttribute('cy'))]);
+        const bars = [...s.querySelectorAll('path.interval')].map(p => {
+            const bb = p.getBBox();
+            const x = bb.x + bb.width / 2;
+            const around = circles.some(c => Math.abs(c[0] - x) < 0.6 &&
+                                             c[1] >= bb.y - 0.6 && c[1] <= bb.y + bb.height + 0.6);
+            return [bb.height, around];
+        });
+        const ticks = [...s.querySelectorAll('text[text-anchor="end"]')]
+            .map(t => [parseFloat(t.textContent), parseFloat(t.getAttribute('y'))])
+            .filter(t => isFinite(t[0]));
+        const label = [...s.querySelectorAll('text[transform*="rotate"]')]
+            .map(t => t.textContent);
+        const drawn = s.getBoundingClientRect();
+        return {circles: circles.length, bars: bars, ticks: ticks, labels: label,
+                reference: s.querySelectorAll('line.reference').length,
+                size: [drawn.width, drawn.height]};
+    })()''' % svg_index)
+
+
+def table_cells(b, table_index):
+    """The text of every data cell of the TABLE_INDEX-th table, row by row."""
+    return b.js('''(() => {
+        const t = document.querySelectorAll('main table')[%d];
+        return t ? [...t.querySelectorAll('tbody tr')].map(r =>
+            [...r.querySelectorAll('td')].map(td => td.innerText)) : null;
+    })()''' % table_index)
+
+
+def log_axis(ticks):
+    """True when the tick labels' heights are linear in the log of their values."""
+    ticks = [t for t in ticks if t[0] > 0]
+    if len(ticks) < 3:
+        return False
+    (v0, y0), (v1, y1) = ticks[0], ticks[-1]
+    if v0 == v1:
+        return False
+    per = (y1 - y0) / (math.log10(v1) - math.log10(v0))
+    return all(abs(y - (y0 + per * (math.log10(v) - math.log10(v0)))) < 1.0 for v, y in ticks)
+
+
+def check_chart(c, label, chart, points, bars):
+    c.check(chart is not None, f'{label}: chart present')
+    if chart is None:
+        return
+    c.check(chart['circles'] == points,
+            f'{label}: {chart["circles"]} points drawn, the table has {points} figures')
+    c.check(len(chart['bars']) == bars,
+            f'{label}: {len(chart["bars"])} interval bars drawn, the table has {bars} intervals')
+    c.check(bars > 0 and all(h > 0 and around for h, around in chart['bars']),
+            f'{label}: every interval bar has a height and spans its point')
+    c.check(any('log scale' in t for t in chart['labels']),
+            f'{label}: value axis labelled log scale ({chart["labels"]})')
+    c.check(log_axis(chart['ticks']), f'{label}: log axis (ticks {chart["ticks"]})')
+    c.check(chart['reference'] == 1, f'{label}: reference line at 1')
+    print(f'{label}: {chart["circles"]} points, {len(chart["bars"])} interval bars, '
+          f'{len(chart["ticks"])} log ticks')
 
 
 def inspect(c, b, label, site_url, min_tables):
@@ -209,6 +307,8 @@ def inspect(c, b, label, site_url, min_tables):
     c.check(bool(f['chart']) and f['chart'][0] > 300 and f['chart'][1] > 200,
             f'{label}: chart drawn at a readable size ({f["chart"]})')
     c.check(not f['overflow'], f'{label}: page fits the window width')
+    c.check(f['width'] == WIDTH, f'{label}: window {f["width"]} px wide')
+    c.check(not f['scrolling_tables'], f'{label}: tables scroll sideways: {f["scrolling_tables"]}')
     print(f'{label}: {b.url()[len(site_url):]}: {f["tables"]} tables, {f["svgs"]} svg')
     return f
 
@@ -241,9 +341,22 @@ def main():
         c.check(b.url() == site_url + 'x86_1/summary.html', 'followed the link to a summary')
         f = inspect(c, b, 'summary', site_url, 2)
         c.check('ratio to SM3 at 64 KiB' in f['text'], 'summary: ratio column at 64 KiB')
-        c.check(re.search(r'\d× \(±[\d.]+ %\)', f['text']) is not None,
+        c.check(re.search(r'\d× ±[\d.]+ %', f['text']) is not None,
                 'summary: paired ratios with their interval')
         c.check("This host's speed drifted by" in f['text'], 'summary: drift warning')
+        # at a glance: the two tables on one line per cell, the KAT cell short
+        for t in (0, 1):
+            w = wrapped_cells(b, t)
+            c.check(w == [], f'summary: cells of table {t + 1} wrap: {w}')
+        kat = [row[2] for row in table_cells(b, 0)]
+        c.check(all(len(k) <= 16 for k in kat), f'summary: KAT cells compact: {kat}')
+        c.check(any(re.fullmatch(r'MISMATCH \[\d+\]', k) for k in kat),
+                f'summary: a failed KAT refers to its note: {kat}')
+        ratios = [cell for row in table_cells(b, 1) for cell in row[2:]]
+        check_chart(c, 'summary chart', chart_facts(b, 0),
+                    sum('×' in r and 'baseline' not in r for r in ratios),
+                    sum('±' in r for r in ratios))
+        b.screenshot(os.path.join(artifacts, 'summary-first-screen.png'), False)
         b.screenshot(os.path.join(artifacts, 'summary.png'), True)
 
         b.click('main a[href="method.html"]')
@@ -256,6 +369,12 @@ def main():
         c.check('seconds since the start of the measurement' in b.js(
             'Array.from(document.querySelectorAll("svg")).map(s => s.textContent).join(" ")'),
                 'method: the chart is the baseline speed against time')
+        c.check(f['width'] == WIDTH and not f['overflow'] and not f['scrolling_tables'],
+                f'method: no sideways scroll ({f["scrolling_tables"]})')
+        fields = [k for k in ('mem_total_kb', 'cpu_model_source', 'scaling_max_khz',
+                              'turbo_source', 'loadavg1') if k in f['text']]
+        c.check(not fields, f'method: record field names shown: {fields}')
+        c.check('unavailable on this host' in f['text'], 'method: says what the host lacks')
         b.screenshot(os.path.join(artifacts, 'method.png'), True)
         b.goto(site_url + 'x86_1/summary.html')
 
@@ -273,6 +392,20 @@ def main():
         b.click('nav.crumbs a')
         c.check(b.url() == site_url + 'index.html', 'breadcrumb back to the index')
 
+        # the comparison given to the report, linked from the index
+        b.click('main a[href^="compare/"]')
+        c.check(re.fullmatch(re.escape(site_url) + r'compare/[^/]+/compare\.html', b.url())
+                is not None, f'followed the link to the comparison ({b.url()})')
+        f = page_facts(b)
+        c.check(not f['overflow'] and not f['scrolling_tables'],
+                f'comparison: no sideways scroll ({f["scrolling_tables"]})')
+        rows = table_cells(b, 0) or []
+        check_chart(c, 'comparison chart', chart_facts(b, 0), len(rows),
+                    sum(1 for r in rows if re.search(r'\d – \d', r[7])))
+        b.screenshot(os.path.join(artifacts, 'compare.png'), True)
+        b.click('nav.crumbs a')
+        c.check(b.url() == site_url + 'index.html', 'comparison: breadcrumb back to the index')
+
         # Every page the site links to: loads, no script, local links resolve.
         todo, seen = [site_url + 'index.html'], set()
         while todo:
@@ -284,6 +417,8 @@ def main():
             f = page_facts(b)
             c.check(f['scripts'] == 0, f'{url}: no script element')
             c.check(not f['overflow'], f'{url}: page fits the window width')
+            c.check(not f['scrolling_tables'], f'{url}: tables scroll sideways: '
+                                               f'{f["scrolling_tables"]}')
             for link in f['links']:
                 target = urldefrag(urljoin(url, link))[0]
                 if not target.startswith(site_url):
@@ -294,7 +429,7 @@ def main():
                 if target.endswith('.html'):
                     todo.append(target)
         print(f'visited {len(seen)} pages')
-        c.check(len(seen) >= 5, f'crawl reached {len(seen)} pages')
+        c.check(len(seen) >= 12, f'crawl reached {len(seen)} pages')
     except (RuntimeError, TimeoutError, OSError) as e:
         c.check(False, f'browsing failed: {e}')
     finally:

@@ -9,7 +9,10 @@
  * self-assessment made of the measured figures is all within, and with one
  * figure 30 % off, exactly that figure is flagged, in CSV, JSON and the
  * text of a published page. Every derived figure of a derived dataset is
- * recomputed from its trials (stats_derive_record). */
+ * recomputed from its trials (stats_derive_record). A comparison given to
+ * the report is installed in the site, listed by its index with its verdict
+ * counts and a link both ways, and the site still validates byte for byte;
+ * a folder without a comparison is refused before anything is written. */
 #include <setjmp.h>
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +27,8 @@
 #include "report/csv.h"
 #include "report/report.h"
 #include "report/selfassess.h"
+#include "report/site_compare.h"
+#include "report/validate.h"
 #include "report_test_util.h"
 
 /* A copy of the synthetic dataset whose x86_1 records keep the trials of
@@ -222,15 +227,112 @@ static void test_x86_against_arm(void **state)
     assert_non_null(strstr(html, "<svg"));
     assert_int_equal(rt_count(html, "<tr>"), 15); /* header and 14 rows */
     free(html);
+    /* the chart: B / A on a log axis, each row's interval a bar */
+    rt_join(path, dir, "compare.svg");
+    char *svg = rt_read(path, NULL);
+    assert_non_null(strstr(svg, "B / A (1: no difference) (log scale)"));
+    assert_int_equal(rt_count(svg, "class=\"interval\""), (int)r.nrows);
+    assert_int_equal(rt_count(svg, "<circle "), (int)r.nrows);
+    assert_int_equal(rt_count(svg, "class=\"reference\""), 1);
+    free(svg);
     rt_join(path, dir, "compare.md");
     char *md = rt_read(path, NULL);
-    assert_non_null(strstr(md, "# Comparison: arm\\_1 against x86\\_1"));
-    assert_non_null(strstr(md, "Whirl / Whirl\\_512 at 64 KiB: FAILED on x86\\_1"));
+    assert_non_null(strstr(md, "# Comparison: arm_1 against x86_1"));
+    assert_non_null(strstr(md, "Whirl / Whirl_512 at 64 KiB: FAILED on x86_1"));
     free(md);
     rt_rmtree(dir);
     compare_free(&r);
     report_dataset_free(&da);
     report_dataset_free(&db);
+}
+
+/* A comparison written with --out and given to the report: installed as
+ * SITE/compare/<folder name>/, listed on the index (Markdown and HTML) with
+ * its verdict counts, its page linking back to the index, and the site
+ * validating byte for byte with it. */
+static void test_compare_linked_from_site(void **state)
+{
+    (void)state;
+    char a[4096], b[4096], tmp[4096], dir[4096], site[4096], path[4096];
+    report_dataset da, db;
+    compare_result r;
+    hb_err err = {{0}};
+    rt_join(a, rt_dataset(), "x86_1");
+    rt_join(b, rt_dataset(), "arm_1");
+    compare(a, b, &da, &db, &r);
+    rt_tempdir(tmp);
+    rt_join(dir, tmp, "x86-vs-arm");
+    if (compare_write_pages(dir, &r, &err) != 0)
+        fail_msg("%s", err.msg);
+    compare_free(&r);
+    report_dataset_free(&da);
+    report_dataset_free(&db);
+    json_t *sum = rt_load_json(dir, "compare.json");
+    assert_string_equal(json_string_value(json_object_get(sum, "kind")),
+                        "hashbench-comparison");
+    assert_int_equal(json_integer_value(json_object_get(sum, "rows")), 14);
+    assert_int_equal(json_integer_value(json_object_get(sum, "slower")), 14);
+    json_decref(sum);
+
+    const char *dirs[] = {dir};
+    report_options opt = {NULL, dirs, 1};
+    rt_join(site, tmp, "site");
+    if (report_site_opts(rt_dataset(), site, &opt, &err) != 0)
+        fail_msg("report: %s", err.msg);
+    rt_join(path, site, "index.md");
+    char *index = rt_read(path, NULL);
+    assert_non_null(strstr(index, "## Comparisons\n"));
+    assert_non_null(strstr(index, "- [arm_1 against x86_1](compare/x86-vs-arm/compare.md): "
+                                  "14 rows compared, 14 slower, 0 faster, 0 with no "
+                                  "difference detected; 1 not compared.\n"));
+    free(index);
+    rt_join(path, site, "index.html");
+    index = rt_read(path, NULL);
+    assert_non_null(strstr(index, "<a href=\"compare/x86-vs-arm/compare.html\">arm_1 "
+                                  "against x86_1</a>"));
+    free(index);
+    rt_join(path, site, "compare/x86-vs-arm/compare.html");
+    char *page = rt_read(path, NULL);
+    assert_non_null(page);
+    assert_non_null(strstr(page, "<a href=\"../../index.html\">hashbench results</a> › "
+                                 "<strong>comparison</strong>"));
+    assert_non_null(strstr(page, "<svg"));
+    free(page);
+    rt_join(path, site, "compare/x86-vs-arm/compare.svg");
+    char *svg = rt_read(path, NULL);
+    assert_non_null(svg);
+    free(svg);
+
+    /* validate regenerates the site with the comparison it holds */
+    char *out = NULL;
+    size_t len;
+    report_validate_stats st;
+    FILE *fp = open_memstream(&out, &len);
+    assert_non_null(fp);
+    int rc = report_validate(rt_dataset(), site, fp, &st, &err);
+    fclose(fp);
+    if (rc != 0)
+        fail_msg("validate --site with a comparison: %d (%s)\n%s", rc, err.msg, out);
+    free(out);
+
+    /* a folder without a comparison is refused, and nothing is written */
+    char empty[4096], site2[4096];
+    rt_tempdir(empty);
+    const char *bad[] = {empty};
+    report_options opt2 = {NULL, bad, 1};
+    rt_join(site2, tmp, "site2");
+    assert_int_equal(report_site_opts(rt_dataset(), site2, &opt2, &err), -1);
+    assert_non_null(strstr(err.msg, "no comparison here (no compare.json); write one with "
+                                    "'hashbench compare A B --out"));
+    rt_join(path, site2, "index.html");
+    assert_null(rt_read(path, NULL));
+    /* two comparisons of one name are refused */
+    const char *twice[] = {dir, dir};
+    report_options opt3 = {NULL, twice, 2};
+    assert_int_equal(report_site_opts(rt_dataset(), site2, &opt3, &err), -1);
+    assert_non_null(strstr(err.msg, "both would be the site's comparison 'x86-vs-arm'"));
+    rt_rmtree(empty);
+    rt_rmtree(tmp);
 }
 
 /* ---- self-assessment ---- */
@@ -515,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_same_host_no_difference),
         cmocka_unit_test(test_twice_the_work_is_2x_slower),
         cmocka_unit_test(test_x86_against_arm),
+        cmocka_unit_test(test_compare_linked_from_site),
         cmocka_unit_test(test_self_assessment_csv_json),
         cmocka_unit_test(test_self_assessment_text),
         cmocka_unit_test(test_csv_reader),

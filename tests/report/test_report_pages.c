@@ -100,17 +100,17 @@ static void test_sections_in_order(void **state)
     assert_in_order(h, chart, 5);
     /* The MISMATCH instance is footnoted with its cause and the fallback; its
      * status says what was checked and that it was timed only on request. */
-    assert_non_null(strstr(m, "MISMATCH \\(2\\_12, 2\\_23, Loop; timed with "
-                              "--time-failed\\) \\[1\\]"));
+    assert_non_null(strstr(m, "MISMATCH (2_12, 2_23, Loop; timed with "
+                              "--time-failed) \\[1\\]"));
     /* and its figures carry it */
-    assert_non_null(strstr(m, "| Whirl\\_512 \\(KAT MISMATCH, timed with --time-failed\\) | "));
+    assert_non_null(strstr(m, "| Whirl_512 (KAT MISMATCH, timed with --time-failed) | "));
     assert_non_null(strstr(m, "build flags: harness-default"));
     /* Instances without figures are named with the reason. */
-    assert_non_null(strstr(m, "**Whirl\\_1024**: BUILDFAIL"));
+    assert_non_null(strstr(m, "**Whirl_1024**: BUILDFAIL"));
     /* A build failure is footnoted in section 3 with the build's own reason. */
-    assert_non_null(strstr(m, "**Whirl\\_1024**: not KAT-tested (build status BUILDFAIL: "
+    assert_non_null(strstr(m, "**Whirl_1024**: not KAT-tested (build status BUILDFAIL: "
                               "whirl1024.c:12: error: unknown type name u128)."));
-    assert_non_null(strstr(m, "**Whirl\\_512**: FAILED record at 64 KiB"));
+    assert_non_null(strstr(m, "**Whirl_512**: FAILED record at 64 KiB"));
     free(m);
     free(h);
     rt_rmtree(site);
@@ -134,8 +134,8 @@ static void test_variants_shown(void **state)
     static const char *const order[] = {"\n## 3 Functional testing (KAT)\n",
                                         "\n### Variants compared\n", "\n## 4 Performance\n"};
     assert_in_order(x86, order, 3);
-    assert_non_null(strstr(x86, "| Whirl\\_256 | **Whirl\\_256** (Reference), "
-                                "**Whirl\\_256-Optimized** (Optimized) | 1000, 0–16384 bits "
+    assert_non_null(strstr(x86, "| Whirl_256 | **Whirl_256** (Reference), "
+                                "**Whirl_256-Optimized** (Optimized) | 1000, 0–16384 bits "
                                 "| DISAGREE \\[1\\] | `"));
     snprintf(want, sizeof want, "first on message %lld (%lld bits) (the second line printed "
              "by `hashbench drng %s-%lld 32 %lld`)",
@@ -217,7 +217,7 @@ static void test_median_ratio_shown(void **state)
     assert_true(lo < v && v < hi);
     char *page = site_file(site, "x86_1/Whirl.md");
     snprintf(pm, sizeof pm, "%.3g", (hi - lo) / 2 / v * 100);
-    snprintf(want, sizeof want, "| Whirl\\_256 | 1 KiB | %.3g× (±%s %%) | %lld |\n", v, pm,
+    snprintf(want, sizeof want, "| Whirl_256 | 1 KiB | %.3g× (±%s %%) | %lld |\n", v, pm,
              (long long)json_integer_value(json_object_get(m, "pairs")));
     assert_non_null(strstr(page, want));
     assert_non_null(strstr(page, "it is the median of the pairs' ratios"));
@@ -238,6 +238,30 @@ static void test_median_ratio_shown(void **state)
     rt_rmtree(site);
 }
 
+/* The summary's KAT cell of INST is WORD and a note number, and that note
+ * under the table is the whole status FULL. */
+static void assert_kat_note(const char *sum, const char *inst, const char *word,
+                            const char *full)
+{
+    char want[512];
+    unsigned k = 0;
+    snprintf(want, sizeof want, "| %s | %s [", inst, word);
+    const char *row = strstr(sum, want);
+    if (!row)
+        fail_msg("no row '%s'", want);
+    assert_int_equal(sscanf(row + strlen(want), "%u] |", &k), 1);
+    snprintf(want, sizeof want, "\n- [%u] %s\n", k, full);
+    if (!strstr(sum, want))
+        fail_msg("no note '%s'", want);
+}
+
+/* The half-width of an interval as the summary's ratio cell gives it. */
+static void pm_text(char *out, size_t outsz, double v, double lo, double hi)
+{
+    double pm = (hi - lo) / 2 / v * 100;
+    snprintf(out, outsz, pm >= 10 ? "%.0f" : "%.2g", pm);
+}
+
 /* x86_1's records are paired (the interleaved planner): the summary shows
  * their paired ratios with the interval; arm_1's are not: the ratio of the
  * figures, marked unpaired. x86_1's host drifted by about 30 %: its pages
@@ -252,14 +276,16 @@ static void test_summary_ratio(void **state)
     double sm3 = record_ratio("x86_1/records/SM3/SM3__hash_65536.json", &lo, &hi);
     assert_true(sm3 > 0 && lo < sm3 && sm3 < hi);
     assert_non_null(strstr(sum, "ratio to SM3 at 64 KiB"));
-    snprintf(pm, sizeof pm, "%.3g", (hi - lo) / 2 / sm3 * 100);
-    snprintf(want, sizeof want, " %.3g× (±%s %%) |\n", sm3, pm);
+    pm_text(pm, sizeof pm, sm3, lo, hi);
+    snprintf(want, sizeof want, " %.3g× ±%s %% |\n", sm3, pm);
     assert_non_null(strstr(sum, want));
-    snprintf(want, sizeof want, "| Whirl\\_256 | PASS \\(2\\_12, 2\\_23, Loop\\) | %.3g |",
-             record_cpb(
-        "x86_1/records/Whirl/Whirl_256__hash_32.json"));
-    assert_non_null(strstr(sum, want));
-    assert_non_null(strstr(sum, "| OpenSSL\\_SM3 | BASELINE |"));
+    /* the KAT cell is the status word; what was checked is its note */
+    assert_kat_note(sum, "Whirl_256", "PASS", "PASS (2_12, 2_23, Loop)");
+    const char *row = strstr(sum, "| Whirl_256 | PASS [");
+    snprintf(want, sizeof want, "] | %.3g |",
+             record_cpb("x86_1/records/Whirl/Whirl_256__hash_32.json"));
+    assert_true(row && strstr(row, want) && strstr(row, want) < strchr(row, '\n'));
+    assert_non_null(strstr(sum, "| OpenSSL_SM3 | BASELINE |"));
     assert_non_null(strstr(sum, " 1 (baseline) |"));
     assert_non_null(strstr(sum, "This host's speed drifted by"));
     char *method = site_file(site, "x86_1/method.md");
@@ -276,6 +302,121 @@ static void test_summary_ratio(void **state)
     assert_non_null(strstr(sum, want));
     assert_null(strstr(sum, "This host's speed drifted by"));
     free(sum);
+    rt_rmtree(site);
+}
+
+/* The summary at a glance: the ratio chart draws one point per ratio and
+ * one interval bar per paired ratio with an interval (counted from the
+ * records), on a log axis, with the baseline as the reference line at 1;
+ * the ratio table has no KAT column, and every KAT note is used once. */
+static void test_summary_chart_and_notes(void **state)
+{
+    (void)state;
+    char site[4096], dir[4096], rel[512];
+    make_site(rt_dataset(), site);
+    rt_join(dir, rt_dataset(), "x86_1/records");
+    json_t *files = rt_list_files(dir);
+    int points = 0, bars = 0;
+    size_t i;
+    json_t *f;
+    json_array_foreach(files, i, f) {
+        if (!strncmp(json_string_value(f), "baseline/", 9))
+            continue;
+        snprintf(rel, sizeof rel, "x86_1/records/%s", json_string_value(f));
+        json_t *r = rt_load_json(rt_dataset(), rel);
+        const json_t *d = json_object_get(r, "derived");
+        const json_t *pr = json_object_get(d, "paired_ratio");
+        if (json_is_object(d))
+            points++;
+        if (json_is_number(json_object_get(pr, "ci95_low")) &&
+            json_is_number(json_object_get(pr, "ci95_high")))
+            bars++;
+        json_decref(r);
+    }
+    json_decref(files);
+    assert_true(points >= 10 && bars >= 8);
+    char *svg = site_file(site, "x86_1/summary.svg");
+    assert_int_equal(rt_count(svg, "<circle "), points);
+    assert_int_equal(rt_count(svg, "class=\"interval\""), bars);
+    assert_int_equal(rt_count(svg, "class=\"reference\""), 1);
+    assert_non_null(strstr(svg, "ratio to the baseline (1: as fast) (log scale)"));
+    assert_null(strstr(svg, "baseline / OpenSSL_SM3"));
+    free(svg);
+    char *html = site_file(site, "x86_1/summary.html");
+    assert_non_null(strstr(html, "<main class=\"summary\">"));
+    assert_int_equal(rt_count(html, "class=\"interval\""), bars);
+    free(html);
+    char *sum = site_file(site, "x86_1/summary.md");
+    const char *ratio = strstr(sum, "## Ratio to the baseline at each size\n");
+    assert_non_null(ratio);
+    assert_non_null(strstr(ratio, "\n| Candidate | Instance | 32 B | 1 KiB | 64 KiB |\n"));
+    assert_null(strstr(ratio, "PASS"));
+    /* notes 1.. are each listed once and each is used by a row */
+    for (unsigned k = 1;; k++) {
+        char note[32], use[32];
+        snprintf(note, sizeof note, "\n- [%u] ", k);
+        snprintf(use, sizeof use, " [%u] |", k);
+        if (!strstr(sum, note))
+            break;
+        assert_int_equal(rt_count(sum, note), 1);
+        assert_true(rt_count(sum, use) >= 1);
+    }
+    assert_int_equal(rt_count(sum, "\n- [1] "), 1);
+    free(sum);
+    rt_rmtree(site);
+}
+
+/* The method page in words: no field name of the record, "unavailable on
+ * this host" where the host offers no value, units on sizes and rates; the
+ * planner's settings too; the Markdown without needless escapes. */
+static void test_method_in_words(void **state)
+{
+    (void)state;
+    char site[4096];
+    make_site(rt_dataset(), site);
+    char *m = site_file(site, "x86_1/method.md");
+    static const char *const keys[] = {"mem_total_kb", "cpu_model_source", "scaling_max_khz",
+                                       "turbo_source", "loadavg1", "budget_s",
+                                       "target_ci_percent"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strstr(m, keys[i]))
+            fail_msg("the method page names the field %s", keys[i]);
+    const char *host = strstr(m, "## Host and its checks\n");
+    const char *end = host ? strstr(host, "## Counter") : NULL;
+    assert_non_null(end);
+    for (const char *p = strstr(host, "not recorded"); p; p = strstr(p + 1, "not recorded"))
+        assert_true(p > end);
+    json_t *c = rt_load_json(rt_dataset(), "x86_1/campaign.json");
+    const json_t *env = json_object_get(json_object_get(c, "environment"), "start");
+    char want[200];
+    snprintf(want, sizeof want, "| memory | %lld MiB |\n",
+             (long long)json_integer_value(json_object_get(env, "mem_total_kb")) / 1024);
+    assert_non_null(strstr(m, want));
+    assert_true(json_is_null(json_object_get(env, "governor")));
+    assert_non_null(strstr(m, "| frequency governor | unavailable on this host |\n"));
+    assert_non_null(strstr(m, "| processor name read from | the model name line of "
+                              "/proc/cpuinfo |\n"));
+    assert_non_null(strstr(m, "| CPUs isolated from the scheduler | none |\n"));
+    assert_non_null(strstr(m, "Changed by the end of the campaign: load average over one "
+                              "minute 0.12 → 0.31."));
+    assert_non_null(strstr(m, "| time budget per (instance, size) | 10 s |\n"));
+    assert_non_null(strstr(m, "| interval aimed at (adaptive planner) | ±0.5 % |\n"));
+    json_decref(c);
+    /* readable as text: the compiler as it printed itself, names as they are */
+    assert_non_null(strstr(m, "compiler: gcc (Debian 12.2.0-14+deb12u1) 12.2.0."));
+    assert_non_null(strstr(m, "CLOCK_MONOTONIC_RAW"));
+    assert_null(strstr(m, "\\("));
+    assert_null(strstr(m, "\\_"));
+    char *h = site_file(site, "x86_1/method.html");
+    assert_non_null(strstr(h, "compiler: gcc (Debian 12.2.0-14+deb12u1) 12.2.0."));
+    assert_non_null(strstr(h, "<td>memory</td>"));
+    free(h);
+    char *sum = site_file(site, "x86_1/summary.md");
+    assert_null(strstr(sum, "\\("));
+    assert_null(strstr(sum, "\\_"));
+    assert_non_null(strstr(sum, "# Summary: x86_1\n"));
+    free(sum);
+    free(m);
     rt_rmtree(site);
 }
 
@@ -353,9 +494,9 @@ static void test_candidate_named_summary(void **state)
     char *cand = site_file(site, "x86_1/Summary.candidate.md");
     char *cand2 = site_file(site, "x86_1/method.candidate.html");
     char *index = site_file(site, "index.html");
-    assert_ptr_equal(strstr(sum, "# Summary: x86\\_1\n"), sum);
-    assert_ptr_equal(strstr(method, "# Method: x86\\_1\n"), method);
-    assert_ptr_equal(strstr(cand, "# Summary on x86\\_1\n"), cand);
+    assert_ptr_equal(strstr(sum, "# Summary: x86_1\n"), sum);
+    assert_ptr_equal(strstr(method, "# Method: x86_1\n"), method);
+    assert_ptr_equal(strstr(cand, "# Summary on x86_1\n"), cand);
     assert_non_null(strstr(cand2, "<h1>method on x86_1</h1>"));
     assert_non_null(strstr(sum, "[Summary](Summary.candidate.md)"));
     assert_non_null(strstr(sum, "[method](method.candidate.md)"));
@@ -381,9 +522,10 @@ static void test_markup_escaped(void **state)
     char *html = site_file(site, "x86_1/Whirl.html");
     char *svg = site_file(site, "x86_1/Whirl.svg");
     char *sum = site_file(site, "x86_1/summary.html");
-    /* Markdown: every special backslash-escaped, the table pipe too. */
-    assert_non_null(strstr(md, "W\\<script\\>alert\\(2\\)\\</script\\>\\|x"));
-    assert_non_null(strstr(md, "got \\<script\\>alert\\(1\\)\\</script\\> \\|"));
+    /* Markdown: what it would read as markup is backslash-escaped (the
+     * opening angle bracket, the table pipe), the rest left as it is. */
+    assert_non_null(strstr(md, "W\\<script>alert(2)\\</script>\\|x"));
+    assert_non_null(strstr(md, "got \\<script>alert(1)\\</script> \\|"));
     /* HTML: no script element at all, the text shown as text. */
     assert_int_equal(rt_count(html, "<script"), 0);
     assert_int_equal(rt_count(sum, "<script"), 0);
@@ -494,12 +636,12 @@ static void test_kat_wording_and_not_timed(void **state)
     }
     make_site(data, site);
     char *sum = site_file(site, "x86_1/summary.md");
-    assert_non_null(strstr(sum, "| Whirl\\_512 | MISMATCH \\(2\\_12, 2\\_23, Loop; not timed\\) |"));
-    assert_non_null(strstr(sum, "| SM3 | PASS \\(2\\_12, 2\\_23, Loop; 2\\_33 not checked: "
-                                "needs --full\\) |"));
+    assert_kat_note(sum, "Whirl_512", "MISMATCH", "MISMATCH (2_12, 2_23, Loop; not timed)");
+    assert_kat_note(sum, "SM3", "PASS", "PASS (2_12, 2_23, Loop; 2_33 not checked: "
+                                        "needs --full)");
     char *m = site_file(site, "x86_1/Whirl.md");
-    assert_non_null(strstr(m, "| Whirl\\_512 | MISMATCH \\(2\\_12, 2\\_23, Loop; not timed\\) \\[1\\]"));
-    assert_non_null(strstr(m, "- **Whirl\\_512**: MISMATCH \\(2\\_12, 2\\_23, Loop; not timed\\): "
+    assert_non_null(strstr(m, "| Whirl_512 | MISMATCH (2_12, 2_23, Loop; not timed) \\[1\\]"));
+    assert_non_null(strstr(m, "- **Whirl_512**: MISMATCH (2_12, 2_23, Loop; not timed): "
                               "an instance that fails its known-answer tests is not timed"));
     assert_null(strstr(m, "timed with --time-failed"));
     free(sum);
@@ -520,17 +662,17 @@ static void test_submission_order(void **state)
     /* the ratio table of section 4, whose rows carry the plain names */
     const char *perf = strstr(page, "Ratio to the baseline (OpenSSL's SM3)");
     assert_non_null(perf);
-    const char *a = strstr(perf, "| Whirl\\_256 | 32 B");
-    const char *b = strstr(perf, "| Whirl\\_512 | 32 B");
-    const char *c = strstr(perf, "| Whirl\\_256-Optimized | 32 B");
+    const char *a = strstr(perf, "| Whirl_256 | 32 B");
+    const char *b = strstr(perf, "| Whirl_512 | 32 B");
+    const char *c = strstr(perf, "| Whirl_256-Optimized | 32 B");
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(c);
     assert_true(a < b && b < c);
     free(page);
     char *sum = site_file(site, "x86_1/summary.md");
-    b = strstr(sum, "| Whirl\\_512 |");
-    c = strstr(sum, "| Whirl\\_256-Optimized |");
+    b = strstr(sum, "| Whirl_512 |");
+    c = strstr(sum, "| Whirl_256-Optimized |");
     assert_true(b && c && b < c);
     free(sum);
     rt_rmtree(site);
@@ -544,6 +686,8 @@ int main(void)
         cmocka_unit_test(test_variants_shown),
         cmocka_unit_test(test_counter_named),
         cmocka_unit_test(test_summary_ratio),
+        cmocka_unit_test(test_summary_chart_and_notes),
+        cmocka_unit_test(test_method_in_words),
         cmocka_unit_test(test_median_ratio_shown),
         cmocka_unit_test(test_kat_wording_and_not_timed),
         cmocka_unit_test(test_markup_escaped),

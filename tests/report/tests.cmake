@@ -3,6 +3,7 @@
 # (written by tests/report/make_data.py), plus the command-line front ends.
 hb_add_test(report_numfmt SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_numfmt.c)
 hb_add_test(report_svg SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_svg.c LIBS m)
+hb_add_test(report_esc SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_esc.c)
 hb_add_test(report_pages TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_pages.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
@@ -28,6 +29,15 @@ add_test(NAME report_cli_site
   COMMAND ${HB_EXPECT} --line
     "validate: 30 records, 11 KAT logs, 12 compiler logs, 32 pages checked; 0 problems"
     sh -c "rm -rf report-cli-site && \"$0\" report \"$1\" --out report-cli-site && \"$0\" validate \"$1\" --site report-cli-site"
+    $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+# A comparison linked from the site (compare --out, report --compare): the
+# index lists it, and validate regenerates the site with it, 4 more files
+# (compare.md, .svg, .html, .json).
+add_test(NAME report_cli_site_compare
+  COMMAND ${HB_EXPECT} --line
+    "validate: 30 records, 11 KAT logs, 12 compiler logs, 36 pages checked; 0 problems"
+    sh -c "rm -rf report-cli-sc report-cli-sc-cmp && \"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --out report-cli-sc-cmp >/dev/null && \"$0\" report \"$1\" --out report-cli-sc --compare report-cli-sc-cmp >/dev/null && grep -qF '[arm_1 against x86_1](compare/report-cli-sc-cmp/compare.md)' report-cli-sc/index.md && \"$0\" validate \"$1\" --site report-cli-sc"
     $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 add_test(NAME report_cli_export

@@ -1197,13 +1197,13 @@ static const char *page_row(const char *page, const char *inst, const char *afte
 
 /* 1 when the table row at ROW (its leading newline) has a cell that is
  * WORD, or WORD with footnote marks or with what its KAT checked, e.g.
- * "PASS \\(2\\_12, 2\\_23\\)". */
+ * "PASS (2_12, 2_23)" or "PASS [1]". */
 static int row_has(const char *row, const char *word)
 {
     size_t len = strcspn(row + 1, "\n");
     char cell[80];
-    static const char *const forms[] = {"| %s |", "| %s \\[", "| %s \\("};
-    for (int marked = 0; marked < 3; marked++) {
+    static const char *const forms[] = {"| %s |", "| %s \\[", "| %s (", "| %s ["};
+    for (int marked = 0; marked < 4; marked++) {
         snprintf(cell, sizeof cell, forms[marked], word);
         const char *hit = strstr(row + 1, cell);
         if (hit && (size_t)(hit - (row + 1)) < len)
