@@ -8,7 +8,7 @@
 
 const char hb_summary_report[] = "write the report pages and HTML site of a dataset";
 const char hb_usage_report[] =
-    "usage: hashbench report DATA --out SITE [--self-assessment FILE]\n"
+    "usage: hashbench report DATA --out SITE [--self-assessment FILE] [--notes FILE]\n"
     "\n"
     "Reads the published dataset DATA (DATA/<system>/campaign.json, build.json,\n"
     "kat.json, " RUNDIR_KAT "/, " RUNDIR_RECORDS "/) and writes into SITE:\n"
@@ -19,15 +19,20 @@ const char hb_usage_report[] =
     "The same dataset always gives byte-identical pages.\n"
     "With --self-assessment FILE (docs/SELF_ASSESSMENT.md), each candidate page\n"
     "the file claims figures for gets a section holding them against the\n"
-    "system's figures.\n";
+    "system's figures.\n"
+    "The evaluator's notes (a caveat per instance, the cause of KATs that do not\n"
+    "pass; docs/FORMATS.md, notes.txt) come from DATA/<system>/notes.txt; with\n"
+    "--notes FILE from FILE instead, for every system (a draft: validate --site\n"
+    "compares with the dataset's own notes).\n";
 
 int cmd_report(int argc, char **argv)
 {
-    enum { OPT_OUT = HB_OPT_OWN, OPT_SA };
+    enum { OPT_OUT = HB_OPT_OWN, OPT_SA, OPT_NOTES };
     const struct option longopts[] = {{"out", required_argument, NULL, OPT_OUT},
                                       {"self-assessment", required_argument, NULL, OPT_SA},
+                                      {"notes", required_argument, NULL, OPT_NOTES},
                                       HB_OPTIONS_END};
-    const char *data = NULL, *out = NULL, *sa = NULL;
+    const char *data = NULL, *out = NULL, *sa = NULL, *notes = NULL;
     hb_err err = {{0}};
     int ch;
     hb_opt_start();
@@ -36,6 +41,8 @@ int cmd_report(int argc, char **argv)
             out = optarg;
         else if (ch == OPT_SA)
             sa = optarg;
+        else if (ch == OPT_NOTES)
+            notes = optarg;
         else {
             hb_opt_getopt_error(ch, argv, &err);
             return hb_cli_usage_error("report", "%s", err.msg);
@@ -48,7 +55,7 @@ int cmd_report(int argc, char **argv)
     }
     if (!data || !out)
         return hb_cli_usage_error("report", "give the dataset folder and --out SITE");
-    if (report_site_sa(data, out, sa, &err) < 0) {
+    if (report_site_ex(data, out, sa, notes, &err) < 0) {
         fprintf(stderr, "hashbench report: %s\n", err.msg);
         return 2;
     }

@@ -24,6 +24,15 @@ int report_site(const char *data_dir, const char *out_dir, hb_err *err);
 int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
                    hb_err *err);
 
+/* report_site_sa with the evaluator's notes NOTES_PATH (NULL: each system's
+ * own DATA/<system>/notes.txt; report/notes.h) in place of every system's
+ * notes: each of its sections must name an instance of at least one system.
+ * Fails before writing anything when a system's notes file (or NOTES_PATH)
+ * does not parse, or names an instance the system (or, for NOTES_PATH, no
+ * system) has, with "FILE:LINE: ..." and what to do. */
+int report_site_ex(const char *data_dir, const char *out_dir, const char *sa_path,
+                   const char *notes_path, hb_err *err);
+
 /* Writes CSV_PATH (atomically; "-": standard output): a header and one row
  * per record (system, candidate, instance, size) with the headline and
  * dispersion figures, the paired ratio to the baseline and its interval, RFC

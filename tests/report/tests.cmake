@@ -7,6 +7,18 @@ hb_add_test(report_pages TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_pages.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
 target_include_directories(report_pages PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
+# The candidate page against the published layout (sections 4, 5 and 7 row
+# by row with tests/report/published_x86_1_Whirl.txt, the page's top), and
+# the evaluator's notes file (parse errors, where notes show, validate).
+hb_add_test(report_layout TIMEOUT 120
+  SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_layout.c
+          ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
+target_include_directories(report_layout PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
+hb_add_test(report_notes TIMEOUT 120
+  SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_notes.c
+          ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c
+  LIBS PkgConfig::LIBCRYPTO)
+target_include_directories(report_notes PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
 hb_add_test(report_validate TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_validate.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
