@@ -42,6 +42,15 @@ add_test(NAME report_cli_site
     sh -c "rm -rf report-cli-site && \"$0\" report \"$1\" --out report-cli-site && \"$0\" validate \"$1\" --site report-cli-site"
     $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+# report --notes FILE through the command line: a section naming no
+# instance stops it with exit status 2 and one line naming FILE:LINE and
+# what to do; a good file's caveat reaches the summary.
+add_test(NAME report_cli_notes
+  COMMAND ${HB_EXPECT} --line
+    "hashbench report: notes-cli.txt:3: [Whirl/Nope]: no system of the dataset has such an instance; name CANDIDATE/INSTANCE as its pages do, or remove the section"
+    sh -c "rm -rf report-cli-notes && printf '[Whirl/Whirl_256]\\ncaveat = cli caveat\\n[Whirl/Nope]\\ncaveat = x\\n' >notes-cli.txt && \"$0\" report \"$1\" --out report-cli-notes --notes notes-cli.txt 2>&1; test $? -eq 2 || exit 1; printf '[Whirl/Whirl_256]\\ncaveat = cli caveat\\n' >notes-cli.txt && \"$0\" report \"$1\" --out report-cli-notes --notes notes-cli.txt >/dev/null && grep -q 'cli caveat' report-cli-notes/x86_1/summary.md"
+    $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 add_test(NAME report_cli_export
   COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/report/check_export.py
     $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data report-cli.csv
