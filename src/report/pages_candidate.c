@@ -732,9 +732,9 @@ static void perf_intro(cand_ctx *c)
     }
     fprintf(fp, ", rate %s. ", pages_rate(c->pc.rate_hz, rate, sizeof rate));
     if (!c->pc.is_cycles)
-        fprintf(fp, "Where the guide's table says cycles, the figures below are **%s, "
-                    "not core cycles**: the counter ticks at a fixed rate whatever the "
-                    "core clock does. ", c->pc.unit);
+        fprintf(fp, "The columns that the guide's tables fill with the core's clock "
+                    "count hold **%s, not core cycles** here: the counter ticks at a "
+                    "fixed rate whatever the core clock does. ", c->pc.unit);
     if (c->pc.mixed)
         fputs("Records of this system used more than one counter; see each record. ", fp);
     fputs("Mean per call = sum of counter values / sum of calls over the kept trials; "
