@@ -8,7 +8,7 @@
 
 const char hb_summary_report[] = "write the report pages and HTML site of a dataset";
 const char hb_usage_report[] =
-    "usage: hashbench report DATA --out SITE [--self-assessment FILE]\n"
+    "usage: hashbench report DATA --out SITE [--self-assessment FILE] [--notes FILE]\n"
     "                        [--compare DIR]...\n"
     "\n"
     "Reads the published dataset DATA (DATA/<system>/campaign.json, build.json,\n"
@@ -23,16 +23,21 @@ const char hb_usage_report[] =
     "system's figures.\n"
     "With --compare DIR (a folder written by 'hashbench compare A B --out DIR';\n"
     "repeat for several), the comparison is installed as SITE/compare/<name of\n"
-    "DIR>/ and listed on SITE/index.html.\n";
+    "DIR>/ and listed on SITE/index.html.\n"
+    "The evaluator's notes (a caveat per instance, the cause of KATs that do not\n"
+    "pass; docs/FORMATS.md, notes.txt) come from DATA/<system>/notes.txt; with\n"
+    "--notes FILE from FILE instead, for every system (a draft: validate --site\n"
+    "compares with the dataset's own notes).\n";
 
 int cmd_report(int argc, char **argv)
 {
-    enum { OPT_OUT = HB_OPT_OWN, OPT_SA, OPT_COMPARE, MAX_COMPARE = 64 };
+    enum { OPT_OUT = HB_OPT_OWN, OPT_SA, OPT_COMPARE, OPT_NOTES, MAX_COMPARE = 64 };
     const struct option longopts[] = {{"out", required_argument, NULL, OPT_OUT},
                                       {"self-assessment", required_argument, NULL, OPT_SA},
                                       {"compare", required_argument, NULL, OPT_COMPARE},
+                                      {"notes", required_argument, NULL, OPT_NOTES},
                                       HB_OPTIONS_END};
-    const char *data = NULL, *out = NULL, *sa = NULL, *compare[MAX_COMPARE];
+    const char *data = NULL, *out = NULL, *sa = NULL, *notes = NULL, *compare[MAX_COMPARE];
     size_t ncompare = 0;
     hb_err err = {{0}};
     int ch;
@@ -42,6 +47,8 @@ int cmd_report(int argc, char **argv)
             out = optarg;
         else if (ch == OPT_SA)
             sa = optarg;
+        else if (ch == OPT_NOTES)
+            notes = optarg;
         else if (ch == OPT_COMPARE) {
             if (ncompare == MAX_COMPARE)
                 return hb_cli_usage_error("report", "at most %d --compare folders",
@@ -59,7 +66,7 @@ int cmd_report(int argc, char **argv)
     }
     if (!data || !out)
         return hb_cli_usage_error("report", "give the dataset folder and --out SITE");
-    report_options opt = {sa, compare, ncompare};
+    report_options opt = {sa, compare, ncompare, notes};
     if (report_site_opts(data, out, &opt, &err) < 0) {
         fprintf(stderr, "hashbench report: %s\n", err.msg);
         return 2;

@@ -14,6 +14,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/walk.h"
+#include "report/notes.h"
 #include "rundir/rundir.h"
 
 typedef struct name_list {
@@ -338,6 +339,29 @@ static int load_drift(report_system *s, hb_err *err)
     return rc == 0 ? 0 : hb_fail(err, "%s: out of memory", s->name);
 }
 
+/* DIR/notes.txt when there is one; a file that does not parse leaves no
+ * notes and its error in S->notes_error, for report to refuse and validate
+ * to list. */
+static int load_notes(report_system *s, const char *dir, hb_err *err)
+{
+    char path[4096];
+    hb_err perr = {{0}};
+    s->notes = json_object();
+    if (hb_path_join(path, sizeof path, dir, NOTES_FILE, err) < 0)
+        return -1;
+    if (!hb_is_file(path))
+        return 0;
+    s->notes_file = strdup(path);
+    json_t *n;
+    if (notes_load(path, &n, &perr) < 0) {
+        s->notes_error = strdup(perr.msg);
+        return 0;
+    }
+    json_decref(s->notes);
+    s->notes = n;
+    return 0;
+}
+
 static int load_system(report_dataset *ds, const char *name, hb_err *err)
 {
     char dir[4096];
@@ -351,7 +375,7 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
         load_optional(dir, RUNDIR_KAT_JSON, &s->kat, err) < 0 ||
         load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0 ||
         load_folder(s, ds->root, RUNDIR_COUNT, &s->count, 1, err) < 0 ||
-        load_drift(s, err) < 0)
+        load_drift(s, err) < 0 || load_notes(s, dir, err) < 0)
         return -1;
     s->candidates = all_candidates(s);
     return 0;
@@ -447,6 +471,9 @@ void report_dataset_free(report_dataset *ds)
         json_decref(s->ct);
         json_decref(s->count);
         drift_free(&s->drift);
+        json_decref(s->notes);
+        free(s->notes_file);
+        free(s->notes_error);
     }
     free(ds->sys);
     free(ds->root);
@@ -472,6 +499,34 @@ json_t *report_build_entry(const report_system *s, const char *cand, const char 
 json_t *report_kat_entry(const report_system *s, const char *cand, const char *inst)
 {
     return find_entry(s->kat, cand, inst);
+}
+
+int report_has_instance(const report_system *s, const char *cand, const char *inst)
+{
+    if (report_build_entry(s, cand, inst) || report_kat_entry(s, cand, inst))
+        return 1;
+    for (size_t i = 0; i < s->nrecs; i++)
+        if (strcmp(s->recs[i].candidate, cand) == 0 && strcmp(s->recs[i].instance, inst) == 0)
+            return 1;
+    return 0;
+}
+
+const char *report_notes_stranger(const report_system *s, const json_t *notes, long *line)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)notes, key, v) {
+        char cand[80];
+        const char *slash = strchr(key, '/');
+        *line = (long)json_integer_value(json_object_get(v, "line"));
+        if (!slash || (size_t)(slash - key) >= sizeof cand)
+            return key;
+        memcpy(cand, key, (size_t)(slash - key));
+        cand[slash - key] = '\0';
+        if (!report_has_instance(s, cand, slash + 1))
+            return key;
+    }
+    return NULL;
 }
 
 const report_record *report_find_record(const report_system *s, const char *cand,

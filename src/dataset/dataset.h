@@ -40,6 +40,13 @@ typedef struct report_system {
     drift_series drift;    /* the host's drift over the measure stage, from
                               the baseline's records, computed once at load
                               (n = 0 without baseline trials) */
+    json_t *notes;         /* the evaluator's notes (report/notes.h) of
+                              <system>/notes.txt, or of report --notes;
+                              an empty object when there are none */
+    char *notes_file;      /* where they come from (DATA/<system>/notes.txt
+                              or the --notes file); NULL when none */
+    char *notes_error;     /* the file's parse error ("FILE:LINE: ..."),
+                              NULL when it parsed (its notes are then empty) */
 } report_system;
 
 struct sa_file;
@@ -82,6 +89,14 @@ const json_t *report_ct_record(const report_system *s, const char *cand, const c
  * be NULL) gets its path relative to DATA. Borrowed. */
 const json_t *report_count_record(const report_system *s, const char *cand, const char *inst,
                                   long long size, const char **file);
+
+/* 1 when CAND/INST is an instance of S: in build.json, kat.json or a
+ * record. */
+int report_has_instance(const report_system *s, const char *cand, const char *inst);
+
+/* The first entry of NOTES (report/notes.h) that names no instance of S,
+ * with *LINE its line in the notes file; NULL when every one is known. */
+const char *report_notes_stranger(const report_system *s, const json_t *notes, long *line);
 
 /* The record of (CAND, INST, SIZE), or NULL. */
 const report_record *report_find_record(const report_system *s, const char *cand,

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "dataset/tree.h"
 #include "dataset/hostdata.h"
+#include "report/notes.h"
 #include "rundir/rundir.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -622,6 +623,30 @@ static int refuse_host_data(publish_ctx *c, hb_err *err)
     return rc;
 }
 
+/* The evaluator's notes (report/notes.h), when the run directory has them:
+ * copied as they are, once they parse (a bad file publishes nothing). */
+static int publish_notes(publish_ctx *c, hb_err *err)
+{
+    char src[PATH_MAX], dst[PATH_MAX];
+    char *text = NULL;
+    size_t len = 0;
+    json_t *notes;
+    hb_err perr = {{0}};
+    if (rundir_path(src, sizeof src, c->run_dir, NOTES_FILE, err) != 0 ||
+        hb_path_join(dst, sizeof dst, c->stage, NOTES_FILE, err) < 0)
+        return -1;
+    if (!hb_is_file(src))
+        return 0;
+    if (notes_load(src, &notes, &perr) < 0)
+        return hb_fail(err, "%s; nothing was published", perr.msg);
+    json_decref(notes);
+    if (hb_read_file(src, &text, &len, err) < 0)
+        return -1;
+    int rc = hb_write_atomic(dst, text, len, err);
+    free(text);
+    return rc;
+}
+
 /* The logs first, so that the documents citing them get the SHA-256 of the
  * published copies; campaign.json last, with what was redacted; then the
  * check that no host identifier is in any of it. */
@@ -637,7 +662,7 @@ static int assemble(publish_ctx *c, hb_err *err)
         tree_walk(c->run_dir, RUNDIR_CT, visit_ct, c, err) < 0 ||
         tree_walk(c->run_dir, RUNDIR_COUNT, visit_ct, c, err) < 0)
         return -1;
-    if (publish_campaign(c, err) < 0)
+    if (publish_notes(c, err) < 0 || publish_campaign(c, err) < 0)
         return -1;
     return refuse_host_data(c, err);
 }

@@ -1,5 +1,6 @@
 /* Publishing a run directory as one system of a dataset: DATA/ID/ receives
- * campaign.json, build.json, kat.json, the records, the KAT logs and the
+ * campaign.json, build.json, kat.json, the records, the KAT logs, the
+ * evaluator's notes (notes.txt, copied as they are once they parse) and the
  * compiler logs (their run-directory and package paths rewritten), with
  * every path field rewritten relative to DATA (e.g. a KAT log's becomes
  * "x86_1/" and its path in the run directory, rundir.h),

@@ -252,6 +252,43 @@ static void read_misc(const char *root, host_info *h)
     }
 }
 
+/* The distribution: PRETTY_NAME of os-release (its quotes removed), else
+ * NAME and VERSION; the file is the system's own description of itself. */
+static void read_os(const char *root, host_info *h)
+{
+    char *text = read_rel(root, "etc/os-release");
+    if (!text)
+        text = read_rel(root, "usr/lib/os-release");
+    if (!text)
+        return;
+    static const char *const keys[] = {"PRETTY_NAME=", "NAME="};
+    for (size_t k = 0; k < 2 && !h->os[0]; k++) {
+        for (char *line = text; line && *line;) {
+            char *nl = strchr(line, '\n');
+            if (nl)
+                *nl = '\0';
+            if (strncmp(line, keys[k], strlen(keys[k])) == 0) {
+                char *v = line + strlen(keys[k]);
+                size_t n = strlen(v);
+                if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+                    v[n - 1] = '\0';
+                    v++;
+                }
+                for (char *c = v; *c; c++)
+                    if ((unsigned char)*c < 0x20)
+                        *c = ' ';
+                snprintf(h->os, sizeof h->os, "%s", v);
+            }
+            if (nl)
+                *nl = '\n';
+            line = nl ? nl + 1 : NULL;
+            if (h->os[0])
+                break;
+        }
+    }
+    free(text);
+}
+
 static void host_init(host_info *h)
 {
     memset(h, 0, sizeof *h);
@@ -276,6 +313,7 @@ int host_read(const char *root, int cpu, host_info *out, hb_err *err)
     read_turbo(root, cpu < 0 ? 0 : cpu, out);
     read_smt(root, cpu < 0 ? 0 : cpu, out);
     read_misc(root, out);
+    read_os(root, out);
     return 0;
 }
 
@@ -302,6 +340,7 @@ json_t *host_info_json(const host_info *h)
     json_object_set_new(o, "cpu_model", json_string(h->cpu_model));
     json_object_set_new(o, "cpu_model_source", str_or_null(h->cpu_model_source));
     json_object_set_new(o, "kernel", json_string(h->kernel));
+    json_object_set_new(o, "os", str_or_null(h->os));
     json_object_set_new(o, "ncpu", json_integer(h->ncpu));
     json_object_set_new(o, "hypervisor", json_boolean(h->hypervisor));
     json_object_set_new(o, "mem_total_kb", long_or_null(h->mem_total_kb, -1));

@@ -1,7 +1,7 @@
 /* What the host looks like to a measurement: processor, kernel, frequency
  * scaling (governor, min/max/current frequency, turbo or boost), SMT,
  * perf_event_paranoid, isolated CPUs and load, read from procfs and sysfs
- * under a root folder. The live system is root "/"; tests pass a folder of
+ * under a root folder, and the distribution from its os-release file. The live system is root "/"; tests pass a folder of
  * captured files laid out the same way (ROOT/proc/cpuinfo,
  * ROOT/sys/devices/system/cpu/...). The campaign's host check judges these
  * facts; every record and campaign.json keeps them as host_info_json. */
@@ -16,6 +16,8 @@ typedef struct host_info {
     char cpu_model[128];       /* "model name", or built from implementer/part */
     char cpu_model_source[32]; /* "model name", "CPU implementer/part", "" */
     char kernel[128];          /* ROOT/proc/sys/kernel/osrelease (uname live) */
+    char os[128];              /* PRETTY_NAME of ROOT/etc/os-release (else
+                                  ROOT/usr/lib/os-release), "" unknown */
     int ncpu;                  /* processors listed in cpuinfo */
     char governor[32];         /* "" when there is no cpufreq for the CPU */
     char cpufreq_driver[32];   /* scaling_driver, "" unknown */

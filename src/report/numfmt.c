@@ -1,11 +1,13 @@
 /* The published number style: see numfmt.h. Three significant digits are
  * obtained by rounding to the right number of decimals for the value's
  * magnitude, re-checking after rounding (999.6 becomes "1000", which in
- * count style moves to the next unit). */
+ * count style moves to the next unit); counts keep a fixed number of
+ * decimals per unit, times lose their trailing zeros. */
 #include "report/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Decimals that give three significant digits for |v| (0 for v >= 100). */
 static int sig3_decimals(double v)
@@ -55,6 +57,17 @@ static int scaled3(double v, char *out, size_t outsz, const char *unit)
     return 0;
 }
 
+/* V in UNIT with DEC decimals; returns 1 when the rounded value reached
+ * 1000 (the caller moves up a unit). */
+static int fixed_unit(double v, int dec, char *out, size_t outsz, const char *unit)
+{
+    double r = round(v * pow(10.0, dec)) / pow(10.0, dec);
+    if (fabs(r) >= 1000.0)
+        return 1;
+    snprintf(out, outsz, "%.*f %s", dec, v, unit);
+    return 0;
+}
+
 char *numfmt_count(double v, char *out, size_t outsz)
 {
     static const char *const units[] = {"k", "M", "G", "T", "P"};
@@ -67,14 +80,33 @@ char *numfmt_count(double v, char *out, size_t outsz)
         snprintf(out, outsz, "%.0f", r == 0.0 ? 0.0 : r);
         return out;
     }
+    /* thousands with one decimal, millions and above with two */
     double scaled = v / 1000.0;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (!scaled3(scaled, out, outsz, units[i]))
+        if (!fixed_unit(scaled, i == 0 ? 1 : 2, out, outsz, units[i]))
             return out;
         scaled /= 1000.0;
     }
     snprintf(out, outsz, "%.3g", v);
     return out;
+}
+
+/* Drops the trailing zeros of the number at the start of OUT (and its
+ * point when nothing is left after it): "8.90 µs" -> "8.9 µs". */
+static void drop_trailing_zeros(char *out)
+{
+    char *dot = strchr(out, '.');
+    if (!dot)
+        return;
+    char *end = dot + 1;
+    while (*end >= '0' && *end <= '9')
+        end++;
+    char *z = end;
+    while (z > dot + 1 && z[-1] == '0')
+        z--;
+    if (z == dot + 1)
+        z = dot;
+    memmove(z, end, strlen(end) + 1);
 }
 
 char *numfmt_time_ns(double ns, char *out, size_t outsz)
@@ -86,12 +118,30 @@ char *numfmt_time_ns(double ns, char *out, size_t outsz)
     }
     double v = ns;
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (!scaled3(v, out, outsz, units[i]))
+        if (!scaled3(v, out, outsz, units[i])) {
+            drop_trailing_zeros(out);
             return out;
+        }
         v /= 1000.0;
     }
     char num[NUMFMT_MAX];
     snprintf(out, outsz, "%s s", numfmt_sig3(ns / 1e9, num, sizeof num));
+    drop_trailing_zeros(out);
+    return out;
+}
+
+char *numfmt_fixed1(double v, char *out, size_t outsz)
+{
+    if (!isfinite(v))
+        snprintf(out, outsz, "n/a");
+    else
+        snprintf(out, outsz, "%.1f", round(v * 10.0) == 0.0 ? 0.0 : v);
+    return out;
+}
+
+char *numfmt_msg_bytes(long long bytes, char *out, size_t outsz)
+{
+    snprintf(out, outsz, "%lld B", bytes);
     return out;
 }
 

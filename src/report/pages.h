@@ -3,7 +3,8 @@
  * system, and the site index. Every page writer takes the link extension EXT
  * (".md" for the published Markdown, ".html" for the Markdown that the HTML
  * site is rendered from) so that links between pages work in both forms;
- * nothing else differs. Writers print to the caller's stream, escape every
+ * nothing else differs, except that the candidate page's breadcrumb line is
+ * left out of the ".html" form (the HTML template draws its own). Writers print to the caller's stream, escape every
  * string from the dataset (esc_md) and return 0, or -1 with ERR filled. */
 #ifndef HB_REPORT_PAGES_H
 #define HB_REPORT_PAGES_H
@@ -93,6 +94,14 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
                        const json_t *insts, const char *unit);
 void pages_count_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_count_method(FILE *fp, const report_system *s);
+
+/* The evaluator's notes (report/notes.h, S->notes): on a candidate page,
+ * the caveats of CAND's instances INSTS as a short list (nothing when none
+ * has one); on the summary, every instance's caveat with a link to its
+ * candidate's page (nothing when no instance has one). */
+void pages_notes_caveats(FILE *fp, const report_system *s, const char *cand,
+                         const json_t *insts);
+void pages_notes_summary(FILE *fp, const report_system *s, const char *ext);
 
 /* SITE/index: the systems, their candidates and their summary pages. */
 int pages_index_md(FILE *fp, const report_dataset *ds, const char *ext, hb_err *err);

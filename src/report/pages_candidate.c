@@ -1,18 +1,27 @@
-/* The page of one candidate on one system, with the sections of the guide
- * §3.5: 1 Basic information, 2 Assessment environment, 3 Functional testing
- * (KAT) with a note for every non-PASS instance and the comparison of each
- * instance's variants, 4 Performance (headline and dispersion tables, chart,
- * instances without figures), 5 Resource consumption, 7 Raw evidence index.
- * See pages.h for the contract. */
+/* The page of one candidate on one system in the layout of the published
+ * measurement pages (the guide's §3.5): a heading with the candidate id and
+ * name, the breadcrumb and system switcher, an opening statement, the
+ * evaluator's caveats and the chart (so figures show in the first screen),
+ * then 1 Basic information, 2 Assessment environment, 3 Functional testing
+ * (KAT) with a footnote for every non-PASS instance, 4 Performance, 5
+ * Resource consumption, 6 Constant-time evidence and 7 Raw evidence index.
+ * Each published section keeps the published rows, columns, order and
+ * number style (numfmt.h); hashbench's additions (counter and host,
+ * variants, dispersion, paired ratios, instruction counts, the algorithm's
+ * own memory) follow as sub-sections headed "hashbench: ..." or as
+ * columns after the published ones. See pages.h for the contract. */
 #include "report/pages.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
+#include "kat/kat.h"
 #include "kat/kat_instance.h"
 #include "kat/variants.h"
 #include "report/esc.h"
+#include "report/notes.h"
 #include "report/numfmt.h"
 #include "report/selfassess.h"
 
@@ -46,42 +55,159 @@ static const json_t *inst_field(const cand_ctx *c, const char *inst, const char 
     return NULL;
 }
 
-static void row_item(FILE *fp, const char *item, const json_t *v)
+/* The candidate's display name: the algorithm of its build entries (the
+ * override file's `algorithm`), NULL when none is recorded. */
+static const char *display_name(const cand_ctx *c)
 {
-    fprintf(fp, "| %s | ", item);
-    pages_scalar(fp, v);
-    fputs(" |\n", fp);
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const json_t *alg = inst_field(c, inst_at(c, k), "algorithm");
+        if (json_is_string(alg) && json_string_value(alg)[0])
+            return json_string_value(alg);
+    }
+    return NULL;
 }
 
-static void sec_basic(cand_ctx *c)
+/* "x86-64" / "AArch64" as the guides write them; the recorded name else. */
+static const char *arch_words(const char *arch)
+{
+    if (!arch)
+        return "an unrecorded architecture";
+    if (strcmp(arch, "x86_64") == 0)
+        return "x86-64";
+    if (strcmp(arch, "aarch64") == 0)
+        return "AArch64";
+    return arch;
+}
+
+static int system_has(const report_system *s, const char *cand)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(s->candidates, i, v)
+        if (strcmp(json_string_value(v), cand) == 0)
+            return 1;
+    return 0;
+}
+
+/* The heading, the breadcrumb with the system switcher (in the Markdown
+ * only: the HTML template draws both itself), the opening statement, the
+ * evaluator's caveats and the chart, so that figures are in the first
+ * screen; the published sections follow. */
+static void page_top(cand_ctx *c, const report_dataset *ds, const char *ext,
+                     const char *stem)
 {
     FILE *fp = c->fp;
-    const json_t *alg = NULL, *profile = NULL;
-    for (size_t k = 0; k < c->ninsts; k++) {
-        const char *inst = inst_at(c, k);
-        if (!alg)
-            alg = inst_field(c, inst, "algorithm");
-        if (!profile)
-            profile = inst_field(c, inst, "profile");
-    }
-    if (!profile)
-        profile = json_object_get(c->s->build, "profile");
-    fputs("## 1 Basic information\n\n", fp);
-    static const char *const h1[] = {"Item", "Value"};
-    pages_table_head(fp, h1, 2, "ll");
-    fputs("| Candidate | ", fp);
+    const char *name = display_name(c);
+    const json_t *env = pages_environment(c->s);
+    fputs("# ", fp);
     esc_md(fp, c->cand);
-    fputs(" |\n", fp);
-    row_item(fp, "Algorithm", alg);
-    row_item(fp, "Build profile", profile);
-    fprintf(fp, "| Instances | %zu |\n\n", json_array_size(c->insts));
-    static const char *const h2[] = {"Instance", "Digest bits", "Variant",
-                                     "Build", "Flags kind"};
+    if (name && strcmp(name, c->cand) != 0) {
+        fputs(" ", fp);
+        esc_md(fp, name);
+    }
+    fputs(" — performance on ", fp);
+    esc_md(fp, arch_words(report_str(env, "arch", NULL)));
+    fputs(" (system ", fp);
+    esc_md(fp, c->s->name);
+    fputs(")\n\n", fp);
+    if (strcmp(ext, ".html") != 0) {
+        char target[1024], sys[256];
+        pages_link(fp, "hashbench results", "../index", ext);
+        fputs(" › ", fp);
+        pages_link(fp, c->s->name, "summary", ext);
+        fputs(" › ", fp);
+        esc_md(fp, c->cand);
+        fputs(" · system: ", fp);
+        int shown = 0;
+        for (size_t i = 0; i < ds->nsys; i++) {
+            const report_system *o = &ds->sys[i];
+            if (!system_has(o, c->cand))
+                continue;
+            fputs(shown++ ? " · " : "", fp);
+            if (o == c->s) {
+                fputs("**", fp);
+                esc_md(fp, o->name);
+                fputs("**", fp);
+                continue;
+            }
+            esc_file_component(o->name, sys, sizeof sys);
+            snprintf(target, sizeof target, "../%s/%s", sys, stem);
+            pages_link(fp, o->name, target, ext);
+        }
+        fputs(" · ", fp);
+        pages_link(fp, "method", "method", ext);
+        fputs("\n\n", fp);
+    }
+    fputs("These figures were taken by hashbench, independently of the submitter, on "
+          "test system ", fp);
+    esc_md(fp, c->s->name);
+    fputs(", and are laid out as items (1)–(7) of §3.5 of the NICCS x86 "
+          "self-assessment guide. They are an evaluator's measurement, not the "
+          "submission's own self-assessment.\n\n", fp);
+    pages_notes_caveats(fp, c->s, c->cand, c->insts);
+    fprintf(fp, "![%s per byte against message size (the figures of section 4)](%s.svg)\n\n",
+            c->pc.unit, stem);
+    pages_drift_warning(fp, c->s, ext);
+}
+
+/* "reference, optimized": the variants measured, in their first order. */
+static void variants_measured(cand_ctx *c)
+{
+    json_t *seen = json_array();
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const char *v = json_string_value(inst_field(c, inst_at(c, k), "variant"));
+        size_t i;
+        json_t *x;
+        int dup = 0;
+        if (!v)
+            continue;
+        json_array_foreach(seen, i, x)
+            dup |= strcmp(json_string_value(x), v) == 0;
+        if (!dup)
+            json_array_append_new(seen, json_string(v));
+    }
+    size_t i;
+    json_t *x;
+    json_array_foreach(seen, i, x) {
+        char low[128];
+        size_t n;
+        const char *v = json_string_value(x);
+        for (n = 0; v[n] && n + 1 < sizeof low; n++)
+            low[n] = (char)tolower((unsigned char)v[n]);
+        low[n] = '\0';
+        fputs(i ? ", " : "", c->fp);
+        esc_md(c->fp, low);
+    }
+    if (json_array_size(seen) == 0)
+        fputs("not recorded", c->fp);
+    json_decref(seen);
+}
+
+static void sec_basic(cand_ctx *c, const char *ext)
+{
+    FILE *fp = c->fp;
+    const char *name = display_name(c);
+    fputs("## 1. Basic information\n\n", fp);
+    fputs("- Category: cryptographic hash algorithm; function: hash\n- Algorithm: ", fp);
+    esc_md(fp, name ? name : c->cand);
+    fputs("\n- Implementation versions measured: ", fp);
+    variants_measured(c);
+    fputs("\n- Parameter sets: ", fp);
+    for (size_t k = 0; k < c->ninsts; k++) {
+        fputs(k ? ", " : "", fp);
+        esc_md(fp, inst_at(c, k));
+    }
+    if (!c->ninsts)
+        fputs("none recorded", fp);
+    fputs("\n- Measurement method: ", fp);
+    pages_link(fp, "method page of this system", "method", ext);
+    fputs("\n\n### hashbench: instances\n\n", fp);
+    static const char *const h2[] = {"instance", "digest bits", "variant", "build",
+                                     "build profile"};
     pages_table_head(fp, h2, 5, "lrlll");
     for (size_t k = 0; k < c->ninsts; k++) {
         const char *inst = inst_at(c, k);
-        const json_t *kat = report_kat_entry(c->s, c->cand, inst);
-        const json_t *fk = json_object_get(kat, "flags_kind");
+        const json_t *profile = inst_field(c, inst, "profile");
         fputs("| ", fp);
         esc_md(fp, inst);
         fputs(" | ", fp);
@@ -91,104 +217,128 @@ static void sec_basic(cand_ctx *c)
         fputs(" | ", fp);
         pages_scalar(fp, json_object_get(report_build_entry(c->s, c->cand, inst), "status"));
         fputs(" | ", fp);
-        pages_scalar(fp, fk ? fk : inst_field(c, inst, "flags_kind"));
+        pages_scalar(fp, profile ? profile : json_object_get(c->s->build, "profile"));
         fputs(" |\n", fp);
     }
     fputs("\n", fp);
 }
 
-static void env_processor(FILE *fp, const json_t *env)
+/* An environment value: the string, "on"/"off" for a flag, "unavailable"
+ * when the host did not offer it. */
+static void env_word(FILE *fp, const json_t *v)
 {
-    fputs("| Processor | ", fp);
-    pages_scalar(fp, json_object_get(env, "cpu_model"));
-    const json_t *ncpu = json_object_get(env, "ncpu");
-    const json_t *arch = json_object_get(env, "arch");
-    if (json_is_integer(ncpu))
-        fprintf(fp, "; %lld logical CPUs", (long long)json_integer_value(ncpu));
-    if (json_is_string(arch)) {
-        fputs("; ", fp);
-        esc_md(fp, json_string_value(arch));
-    }
-    if (json_is_true(json_object_get(env, "hypervisor")))
-        fputs("; virtual machine (hypervisor flag set)", fp);
-    fputs(" |\n", fp);
-}
-
-static void env_clock(FILE *fp, const json_t *env, const pages_counter *pc)
-{
-    char rate[64];
-    fputs("| Clock counter | ", fp);
-    esc_md(fp, pc->name);
-    if (pc->description[0]) {
-        fputs(" (", fp);
-        esc_md(fp, pc->description);
-        fputs(")", fp);
-    }
-    fprintf(fp, ", rate %s", pages_rate(pc->rate_hz, rate, sizeof rate));
-    if (pc->nominal_hz == pc->nominal_hz && pc->nominal_hz > 0) {
-        fprintf(fp, " (stated %s by ", pages_rate(pc->nominal_hz, rate, sizeof rate));
-        esc_md(fp, pc->nominal_source[0] ? pc->nominal_source : "the hardware");
-        fputs(")", fp);
-    }
-    fputs(pc->is_cycles ? "; core cycles" : "; **not core cycles**", fp);
-    fputs(" |\n| Clock state | governor ", fp);
-    pages_scalar(fp, json_object_get(env, "governor"));
-    fputs("; turbo/boost ", fp);
-    pages_scalar(fp, json_object_get(env, "turbo"));
-    fputs("; SMT ", fp);
-    pages_scalar(fp, json_object_get(env, "smt"));
-    fputs("; perf\\_event\\_paranoid ", fp);
-    pages_scalar(fp, json_object_get(env, "perf_event_paranoid"));
-    const json_t *maxk = json_object_get(env, "scaling_max_khz");
-    if (json_is_integer(maxk))
-        fprintf(fp, "; scaling max %s", pages_rate(json_integer_value(maxk) * 1e3,
-                                                   rate, sizeof rate));
-    fputs(" |\n", fp);
-}
-
-static void env_system(FILE *fp, const json_t *env, const report_system *s)
-{
-    char num[NUMFMT_MAX];
-    const json_t *mem = json_object_get(env, "mem_total_kb");
-    fputs("| Memory | ", fp);
-    if (json_is_number(mem))
-        fputs(numfmt_bytes(json_number_value(mem) * 1024.0, num, sizeof num), fp);
+    if (json_is_string(v) && json_string_value(v)[0])
+        esc_md(fp, json_string_value(v));
+    else if (json_is_boolean(v))
+        fputs(json_is_true(v) ? "on" : "off", fp);
+    else if (json_is_integer(v))
+        fprintf(fp, "%lld", (long long)json_integer_value(v));
     else
+        fputs("unavailable", fp);
+}
+
+/* The core the trials were pinned to: campaign.json's "cpu", else the
+ * environment's; -1 when neither says. */
+static long long measured_cpu(const cand_ctx *c, const json_t *env)
+{
+    const json_t *v = json_object_get(c->s->campaign, "cpu");
+    if (!json_is_integer(v))
+        v = json_object_get(env, "cpu");
+    return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+}
+
+/* A UTC time as the published pages write it: without the trailing 'Z'. */
+static void utc_cell(FILE *fp, const json_t *v)
+{
+    char buf[64];
+    if (!json_is_string(v) || !json_string_value(v)[0]) {
         fputs("not recorded", fp);
-    fputs(" |\n| OS / kernel | ", fp);
-    const json_t *os = json_object_get(env, "os");
-    if (json_is_string(os)) {
-        esc_md(fp, json_string_value(os));
-        fputs(", kernel ", fp);
-    } else {
-        fputs("Linux ", fp);
+        return;
     }
-    pages_scalar(fp, json_object_get(env, "kernel"));
-    fputs(" |\n| Compiler | ", fp);
-    pages_scalar(fp, json_object_get(s->build, "compiler_version"));
-    fputs(" |\n| Build tool | ", fp);
-    const json_t *tool = json_object_get(s->campaign, "tool");
-    pages_scalar(fp, tool ? tool : json_object_get(s->build, "tool"));
-    fputs(" |\n", fp);
-    row_item(fp, "Campaign start (UTC)", json_object_get(s->campaign, "start_utc"));
-    row_item(fp, "Campaign end (UTC)", json_object_get(s->campaign, "end_utc"));
+    snprintf(buf, sizeof buf, "%s", json_string_value(v));
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == 'Z')
+        buf[n - 1] = '\0';
+    esc_md(fp, buf);
 }
 
 static void sec_env(cand_ctx *c)
 {
     FILE *fp = c->fp;
+    char rate[64];
     const json_t *env = pages_environment(c->s);
-    fputs("## 2 Assessment environment\n\n", fp);
-    static const char *const h1[] = {"Item", "Value"};
+    fputs("## 2. Assessment environment\n\n", fp);
+    static const char *const h1[] = {"item", "value"};
     pages_table_head(fp, h1, 2, "ll");
-    fputs("| Test system | ", fp);
+    fputs("| processor | ", fp);
+    pages_scalar(fp, json_object_get(env, "cpu_model"));
+    long long cpu = measured_cpu(c, env);
+    const json_t *smt = json_object_get(env, "smt");
+    if (cpu >= 0)
+        fprintf(fp, " (CPU %lld, %s)", cpu, json_is_false(smt) ? "one core"
+                : json_is_true(smt) ? "one logical CPU, SMT on" : "one logical CPU");
+    fputs(" |\n| clock | max ", fp);
+    const json_t *maxk = json_object_get(env, "scaling_max_khz");
+    if (json_is_integer(maxk))
+        fputs(pages_rate(json_integer_value(maxk) * 1e3, rate, sizeof rate), fp);
+    else
+        fputs("unavailable", fp);
+    fputs(", governor ", fp);
+    env_word(fp, json_object_get(env, "governor"));
+    fputs(", turbo ", fp);
+    env_word(fp, json_object_get(env, "turbo"));
+    fputs(", SMT ", fp);
+    env_word(fp, smt);
+    fputs(" |\n| memory | ", fp);
+    const json_t *mem = json_object_get(env, "mem_total_kb");
+    if (json_is_integer(mem))
+        fprintf(fp, "%lld MiB", (long long)json_integer_value(mem) / 1024);
+    else
+        fputs("unavailable", fp);
+    fputs(" |\n| OS / kernel | ", fp);
+    const json_t *os = json_object_get(env, "os");
+    if (json_is_string(os) && json_string_value(os)[0])
+        esc_md(fp, json_string_value(os));
+    else
+        fputs("Linux (distribution not recorded)", fp);
+    fputs(" / ", fp);
+    pages_scalar(fp, json_object_get(env, "kernel"));
+    fputs(" |\n| compiler / build tool | ", fp);
+    pages_scalar(fp, json_object_get(c->s->build, "compiler_version"));
+    fputs(" / ", fp);
+    const json_t *tool = json_object_get(c->s->campaign, "tool");
+    pages_scalar(fp, tool ? tool : json_object_get(c->s->build, "tool"));
+    fputs(" |\n| campaign start / end (UTC) | ", fp);
+    utc_cell(fp, json_object_get(c->s->campaign, "start_utc"));
+    fputs(" / ", fp);
+    utc_cell(fp, json_object_get(c->s->campaign, "end_utc"));
+    fputs(" |\n\n### hashbench: counter, host and flags\n\n", fp);
+    pages_table_head(fp, h1, 2, "ll");
+    fputs("| test system | ", fp);
     esc_md(fp, c->s->name);
-    fputs(" |\n", fp);
-    env_processor(fp, env);
-    env_clock(fp, env, &c->pc);
-    env_system(fp, env, c->s);
-    fputs("\nFull compiler flags of each library as built:\n\n", fp);
-    static const char *const h2[] = {"Instance", "Flags kind", "Flags"};
+    fputs(" |\n| counter | ", fp);
+    esc_md(fp, c->pc.name);
+    if (c->pc.description[0]) {
+        fputs(" (", fp);
+        esc_md(fp, c->pc.description);
+        fputs(")", fp);
+    }
+    fprintf(fp, ", rate %s", pages_rate(c->pc.rate_hz, rate, sizeof rate));
+    if (c->pc.nominal_hz == c->pc.nominal_hz && c->pc.nominal_hz > 0) {
+        fprintf(fp, " (stated %s by ", pages_rate(c->pc.nominal_hz, rate, sizeof rate));
+        esc_md(fp, c->pc.nominal_source[0] ? c->pc.nominal_source : "the hardware");
+        fputs(")", fp);
+    }
+    fputs(c->pc.is_cycles ? "; core cycles" : "; **not core cycles**", fp);
+    fputs(" |\n| logical CPUs | ", fp);
+    pages_scalar(fp, json_object_get(env, "ncpu"));
+    fputs(" |\n| virtual machine | ", fp);
+    fputs(json_is_true(json_object_get(env, "hypervisor")) ? "yes (hypervisor flag set)"
+                                                          : "no hypervisor flag", fp);
+    fputs(" |\n| perf\\_event\\_paranoid | ", fp);
+    env_word(fp, json_object_get(env, "perf_event_paranoid"));
+    fputs(" |\n\nFull compiler flags of each library as built:\n\n", fp);
+    static const char *const h2[] = {"instance", "flags kind", "flags"};
     pages_table_head(fp, h2, 3, "lll");
     for (size_t k = 0; k < c->ninsts; k++) {
         const char *inst = inst_at(c, k);
@@ -241,29 +391,15 @@ static void log_excerpt(const char *root, const char *rel, const char *status,
     free(text);
 }
 
-static void kat_files_cell(FILE *fp, const json_t *kat)
+/* 1 when the instance's KAT row gets a footnote: not tested, not PASS (the
+ * baseline is the oracle and is not checked), a flag fallback, or an
+ * explanation in the evaluator's notes. */
+static int kat_needs_note(const cand_ctx *c, const char *inst)
 {
-    size_t i;
-    json_t *f;
-    const json_t *files = json_object_get(kat, "files");
-    if (json_array_size(files) == 0) {
-        fputs("none recorded", fp);
-        return;
-    }
-    json_array_foreach(files, i, f) {
-        if (i)
-            fputs("; ", fp);
-        esc_md(fp, report_str(f, "name", "?"));
-        fputs(" ", fp);
-        esc_md(fp, report_str(f, "verdict", "?"));
-    }
-}
-
-/* 1 when the instance's KAT row gets a note: not tested, not PASS (the
- * baseline is the oracle and is not checked), or a flag fallback. */
-static int kat_needs_note(const json_t *kat)
-{
+    const json_t *kat = report_kat_entry(c->s, c->cand, inst);
     const char *st = report_str(kat, "status", NULL);
+    if (notes_kat(c->s->notes, c->cand, inst))
+        return 1;
     if (!kat || !st)
         return 1;
     if (strcmp(report_str(kat, "flags_kind", "guide"), "guide") != 0)
@@ -276,9 +412,14 @@ static void kat_note(cand_ctx *c, const char *inst, int num)
     FILE *fp = c->fp;
     const json_t *kat = report_kat_entry(c->s, c->cand, inst);
     const json_t *build = report_build_entry(c->s, c->cand, inst);
-    fprintf(fp, "- \\[%d\\] **", num);
+    const char *mine = notes_kat(c->s->notes, c->cand, inst);
+    fprintf(fp, "\\[%d\\] **", num);
     esc_md(fp, inst);
     fputs("**: ", fp);
+    if (mine) {
+        esc_md(fp, mine);
+        fputs(" *(evaluator's note)* — hashbench recorded: ", fp);
+    }
     if (!kat) {
         fputs("not KAT-tested", fp);
         if (build) {
@@ -291,17 +432,23 @@ static void kat_note(cand_ctx *c, const char *inst, int num)
             }
             fputs(")", fp);
         }
-        fputs(".\n", fp);
+        fputs(".\n\n", fp);
         return;
     }
+    char status[1024];
+    pages_kat_status(c->s, c->cand, inst, status, sizeof status);
     const char *st = report_str(kat, "status", "not recorded");
-    esc_md(fp, st);
+    esc_md(fp, status);
     fputs(": ", fp);
     const char *reason = report_str(kat, "reason", "");
-    esc_md(fp, reason[0] ? reason : "no reason recorded");
+    esc_md(fp, reason[0] ? reason : strcmp(st, "PASS") == 0 ? "every file checked agrees"
+                                                           : "no reason recorded");
     fputs(".", fp);
     char line[512];
-    log_excerpt(c->root, report_str(kat, "log", NULL), st, line, sizeof line);
+    if (strcmp(st, "PASS") != 0)
+        log_excerpt(c->root, report_str(kat, "log", NULL), st, line, sizeof line);
+    else
+        line[0] = '\0';
     if (line[0]) {
         fputs(" Log: \"", fp);
         esc_md(fp, line);
@@ -315,31 +462,104 @@ static void kat_note(cand_ctx *c, const char *inst, int num)
         esc_md(fp, report_str(guide, "status", "not recorded"));
         fputs(").", fp);
     }
-    fputs("\n", fp);
+    fputs("\n\n", fp);
+}
+
+/* The manifest sentence: where the expected digests came from. */
+static void kat_source(cand_ctx *c)
+{
+    int manifest = 0, files = 0, tested = 0;
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const json_t *kat = report_kat_entry(c->s, c->cand, inst_at(c, k));
+        size_t i;
+        json_t *f;
+        tested += kat && strcmp(report_str(kat, "status", ""), "BASELINE") != 0;
+        json_array_foreach(json_object_get(kat, "files"), i, f) {
+            const char *from = report_str(f, "expected_from", "");
+            manifest += strcmp(from, "manifest") == 0;
+            files += strcmp(from, "file") == 0;
+        }
+    }
+    FILE *fp = c->fp;
+    if (!tested) {
+        fputs("No library of this candidate was checked against submitted vectors "
+              "(the baseline is OpenSSL's own implementation and serves as the "
+              "reference).\n\n", fp);
+        return;
+    }
+    fputs("Before any timing, each library hashed the messages of the submitted KAT "
+          "files and its output was compared with ", fp);
+    if (manifest) {
+        fputs("the SHA-256 digests of the candidate's manifest (", fp);
+        esc_md(fp, c->cand);
+        fputs("/kat.sha256, canonical text of each file)", fp);
+    }
+    if (manifest && files)
+        fputs(" and, for files it does not list, ", fp);
+    if (files || !manifest)
+        fputs("the submitted vector files themselves", fp);
+    fputs(".\n\n", fp);
+}
+
+/* The short KAT cell: the status, its footnote mark, and for a failed
+ * instance whether it was timed. */
+static void kat_cell(cand_ctx *c, const char *inst, int note)
+{
+    FILE *fp = c->fp;
+    const json_t *kat = report_kat_entry(c->s, c->cand, inst);
+    const char *st = report_str(kat, "status", NULL);
+    esc_md(fp, kat ? (st ? st : "not recorded") : "not tested");
+    if (note)
+        fprintf(fp, " \\[%d\\]", note);
+    if (kat && st && kat_status_failed(st)) {
+        int timed = 0;
+        for (size_t i = 0; i < c->s->nrecs && !timed; i++)
+            timed = strcmp(c->s->recs[i].candidate, c->cand) == 0 &&
+                    strcmp(c->s->recs[i].instance, inst) == 0;
+        fputs(timed ? " (timed with --time-failed)" : " (not timed)", fp);
+    }
+}
+
+/* What was checked, from the full status: "2_12, 2_23, Loop". */
+static void kat_checked_cell(cand_ctx *c, const char *inst)
+{
+    char status[1024];
+    const json_t *kat = report_kat_entry(c->s, c->cand, inst);
+    kat_status_text(kat, status, sizeof status);
+    char *open = strstr(status, " (");
+    size_t n = strlen(status);
+    if (!kat || !open || status[n - 1] != ')') {
+        fputs("—", c->fp);
+        return;
+    }
+    status[n - 1] = '\0';
+    esc_md(c->fp, open + 2);
 }
 
 static void sec_kat(cand_ctx *c)
 {
     FILE *fp = c->fp;
     int notes = 0;
-    fputs("## 3 Functional testing (KAT)\n\n", fp);
-    static const char *const h[] = {"Instance", "Status", "Build flags", "KAT files"};
+    fputs("## 3. Functional testing (KAT)\n\n", fp);
+    kat_source(c);
+    static const char *const h[] = {"instance", "build flags", "KAT",
+                                    "files checked (hashbench)"};
     pages_table_head(fp, h, 4, "llll");
     for (size_t k = 0; k < c->ninsts; k++) {
         const char *inst = inst_at(c, k);
         const json_t *kat = report_kat_entry(c->s, c->cand, inst);
-        char status[1024];
-        pages_kat_status(c->s, c->cand, inst, status, sizeof status);
         fputs("| ", fp);
         esc_md(fp, inst);
         fputs(" | ", fp);
-        esc_md(fp, status);
-        if (kat_needs_note(kat))
-            fprintf(fp, " \\[%d\\]", ++notes);
+        if (kat)
+            esc_md(fp, report_str(kat, "flags_kind", "not recorded"));
+        else
+            esc_md(fp, report_str(report_build_entry(c->s, c->cand, inst), "status",
+                                  "not built"));
         fputs(" | ", fp);
-        esc_md(fp, report_str(kat, "flags_kind", "not recorded"));
+        kat_cell(c, inst, kat_needs_note(c, inst) ? ++notes : 0);
         fputs(" | ", fp);
-        kat_files_cell(fp, kat);
+        kat_checked_cell(c, inst);
         fputs(" |\n", fp);
     }
     fputs("\n", fp);
@@ -347,14 +567,10 @@ static void sec_kat(cand_ctx *c)
         fputs("Every instance passed its known-answer tests with the guide's flags.\n\n", fp);
         return;
     }
-    fputs("Notes:\n\n", fp);
     notes = 0;
-    for (size_t k = 0; k < c->ninsts; k++) {
-        const char *inst = inst_at(c, k);
-        if (kat_needs_note(report_kat_entry(c->s, c->cand, inst)))
-            kat_note(c, inst, ++notes);
-    }
-    fputs("\n", fp);
+    for (size_t k = 0; k < c->ninsts; k++)
+        if (kat_needs_note(c, inst_at(c, k)))
+            kat_note(c, inst_at(c, k), ++notes);
 }
 
 /* "NAME (Variant)" of a member of a variants result. */
@@ -449,7 +665,7 @@ static void sec_variants(cand_ctx *c)
 {
     FILE *fp = c->fp;
     int groups = 0, notes = 0;
-    fputs("### Variants compared\n\n", fp);
+    fputs("### hashbench: variants compared\n\n", fp);
     for (size_t k = 0; k < c->ninsts; k++)
         groups += variants_at(c, k) != NULL;
     if (!groups) {
@@ -516,14 +732,15 @@ static void perf_intro(cand_ctx *c)
     }
     fprintf(fp, ", rate %s. ", pages_rate(c->pc.rate_hz, rate, sizeof rate));
     if (!c->pc.is_cycles)
-        fprintf(fp, "The figures below are **%s, not core cycles**: the counter "
-                    "ticks at a fixed rate whatever the core clock does. ", c->pc.unit);
+        fprintf(fp, "The columns that the guide's tables fill with the core's clock "
+                    "count hold **%s, not core cycles** here: the counter ticks at a "
+                    "fixed rate whatever the core clock does. ", c->pc.unit);
     if (c->pc.mixed)
         fputs("Records of this system used more than one counter; see each record. ", fp);
     fputs("Mean per call = sum of counter values / sum of calls over the kept trials; "
-          "MB/s = 10^6 bytes per second; n = trials × calls per trial; the 95 % "
-          "interval is by batch means over the trials in the order they were "
-          "taken (method page).\n\n", fp);
+          "MB/s = 10^6 bytes per second; n = calls timed (trials × calls per trial). "
+          "CV and the 95 % interval of the mean (batch means over the trials in the "
+          "order they were taken) are hashbench's additions.\n\n", fp);
 }
 
 /* The instance cell of a figures row: the name, and the KAT status of a
@@ -540,24 +757,34 @@ static void inst_cell(FILE *fp, const report_record *r, const char *inst)
     }
 }
 
+/* "100000 (5 × 20000)": calls timed, kept trials and calls per trial. */
+static void n_cell(FILE *fp, const report_record *r)
+{
+    const json_t *d = r->derived;
+    double n = report_num(d, "n"), trials = report_num(d, "trials");
+    double cpt = report_num(json_object_get(r->json, "plan"), "calls_per_trial");
+    if (!isfinite(n)) {
+        fputs("n/a", fp);
+        return;
+    }
+    fprintf(fp, "%.0f", n);
+    if (isfinite(trials) && isfinite(cpt) && trials * cpt == n)
+        fprintf(fp, " (%.0f × %.0f)", trials, cpt);
+    else if (isfinite(trials))
+        fprintf(fp, " (%.0f trials, calls per trial varied)", trials);
+}
+
 static void perf_row(FILE *fp, const report_record *r, const char *inst)
 {
     char a[NUMFMT_MAX], b[NUMFMT_MAX], p[NUMFMT_MAX];
     const json_t *d = r->derived;
-    const json_t *plan = json_object_get(r->json, "plan");
     inst_cell(fp, r, inst);
-    fprintf(fp, " | %s", numfmt_msg_size(r->size, a, sizeof a));
+    fprintf(fp, " | %s", numfmt_msg_bytes(r->size, a, sizeof a));
     fprintf(fp, " | %s", numfmt_count(report_num(d, "mean_ticks_per_call"), a, sizeof a));
-    fprintf(fp, " | %s", numfmt_sig3(report_num(d, "ticks_per_byte"), a, sizeof a));
+    fprintf(fp, " | %s", numfmt_fixed1(report_num(d, "ticks_per_byte"), a, sizeof a));
     fprintf(fp, " | %s", numfmt_time_ns(report_num(d, "mean_ns_per_call"), a, sizeof a));
-    fprintf(fp, " | %s", numfmt_sig3(report_num(d, "mb_per_s"), a, sizeof a));
-    fprintf(fp, " | %s (%s × ", numfmt_count(report_num(d, "n"), a, sizeof a),
-            numfmt_count(report_num(d, "trials"), p, sizeof p));
-    double cpt = report_num(plan, "calls_per_trial");
-    if (isfinite(cpt))
-        fprintf(fp, "%s)", numfmt_count(cpt, b, sizeof b));
-    else
-        fputs("varied)", fp);
+    fprintf(fp, " | %s | ", numfmt_fixed1(report_num(d, "mb_per_s"), a, sizeof a));
+    n_cell(fp, r);
     double cv = report_num(d, "cv_percent");
     fprintf(fp, " | %s", isfinite(cv) ? numfmt_sig3(cv, a, sizeof a) : "n/a");
     fputs(isfinite(cv) ? " %" : "", fp);
@@ -575,7 +802,7 @@ static void disp_row(FILE *fp, const report_record *r, const char *inst)
     char a[NUMFMT_MAX], b[NUMFMT_MAX];
     const json_t *d = r->derived;
     inst_cell(fp, r, inst);
-    fprintf(fp, " | %s", numfmt_msg_size(r->size, a, sizeof a));
+    fprintf(fp, " | %s", numfmt_msg_bytes(r->size, a, sizeof a));
     fprintf(fp, " | %s", numfmt_count(report_num(d, "median_trial_mean"), a, sizeof a));
     fprintf(fp, " | %s – %s", numfmt_count(report_num(d, "q1_trial_mean"), a, sizeof a),
             numfmt_count(report_num(d, "q3_trial_mean"), b, sizeof b));
@@ -587,7 +814,8 @@ static void disp_row(FILE *fp, const report_record *r, const char *inst)
             isfinite(retries) ? numfmt_count(retries, a, sizeof a) : "not recorded");
 }
 
-/* Calls ROW for every record of the candidate that has figures. */
+/* Calls ROW for every record of the candidate that has figures, in the
+ * submission's order of instances and ascending size. */
 static int perf_rows(cand_ctx *c, void (*row)(FILE *, const report_record *, const char *))
 {
     int n = 0;
@@ -605,16 +833,12 @@ static int perf_rows(cand_ctx *c, void (*row)(FILE *, const report_record *, con
     return n;
 }
 
-static FILE *fp_of(cand_ctx *c)
-{
-    return c->fp;
-}
-
 /* Who recomputed the sampled timed digests of each instance, over its
  * session records (verification.verified_by): only for records of the
  * session planner. */
 static void verified_list(cand_ctx *c)
 {
+    FILE *fp = c->fp;
     int any = 0;
     for (size_t k = 0; k < c->ninsts; k++) {
         const char *inst = inst_at(c, k), *by = NULL;
@@ -637,9 +861,8 @@ static void verified_list(cand_ctx *c)
             continue;
         if (!any)
             fputs("Timed digests recomputed by code other than the timed library's "
-                  "process (a sample of calls drawn after each window):\n\n", fp_of(c));
+                  "process (a sample of calls drawn after each window):\n\n", fp);
         any = 1;
-        FILE *fp = fp_of(c);
         fputs("- ", fp);
         esc_md(fp, inst);
         fputs(": ", fp);
@@ -647,34 +870,26 @@ static void verified_list(cand_ctx *c)
         fprintf(fp, ", %ld calls over %ld message sizes, all agreed\n", calls, recs);
     }
     if (any)
-        fputs("\n", fp_of(c));
+        fputs("\n", fp);
 }
 
-static void sec_perf(cand_ctx *c, const char *stem)
+/* 1 when the system has an instruction-count record of the candidate. */
+static int has_count_records(const cand_ctx *c)
+{
+    const char *key;
+    json_t *v;
+    size_t n = strlen(c->cand);
+    json_object_foreach(c->s->count, key, v)
+        if (strncmp(key, c->cand, n) == 0 && key[n] == '/')
+            return 1;
+    return 0;
+}
+
+static void sec_perf_ratios(cand_ctx *c)
 {
     FILE *fp = c->fp;
-    char h[6][128];
-    fputs("## 4 Performance\n\n", fp);
-    perf_intro(c);
-    snprintf(h[0], sizeof h[0], "mean %s", c->pc.unit);
-    snprintf(h[1], sizeof h[1], "%s/byte", c->pc.unit);
-    snprintf(h[2], sizeof h[2], "95 %% CI of mean %s", c->pc.unit);
-    const char *cols[] = {"Instance", "Message", h[0], h[1], "mean time", "MB/s",
-                          "n (trials × calls)", "CV", h[2]};
-    pages_table_head(fp, cols, 9, "lrrrrrrrr");
-    if (perf_rows(c, perf_row) == 0)
-        fputs("| no figures | | | | | | | | |\n", fp);
-    fputs("\n", fp);
-    pages_count_table(fp, c->s, c->cand, c->insts, c->pc.unit);
-    fprintf(fp, "![%s per byte against message size](%s.svg)\n\n", c->pc.unit, stem);
-    fprintf(fp, "Dispersion of the trial means (%s per call, kept trials only):\n\n",
-            c->pc.unit);
-    const char *dcols[] = {"Instance", "Message", "median", "Q1 – Q3", "min – max",
-                           "kept trials", "disturbed retries"};
-    pages_table_head(fp, dcols, 7, "lrrrrrr");
-    if (perf_rows(c, disp_row) == 0)
-        fputs("| no figures | | | | | | |\n", fp);
-    fputs("\nRatio to the baseline (OpenSSL's SM3) at the same message size. A "
+    fputs("### hashbench: paired ratio to the baseline\n\n"
+          "Ratio to the baseline (OpenSSL's SM3) at the same message size. A "
           "**paired** ratio comes from trials taken right beside a trial of the "
           "baseline, in the same round, so that both saw the host in the same "
           "state: ", fp);
@@ -687,7 +902,7 @@ static void sec_perf(cand_ctx *c, const char *stem)
     fputs(". The absolute figures above are not paired: each is one "
           "instance's own trials, spread over the measurement. An *unpaired* ratio "
           "divides two such figures.\n\n", fp);
-    const char *rcols[] = {"Instance", "Message", "ratio to the baseline", "pairs"};
+    const char *rcols[] = {"instance", "message", "ratio to the baseline", "pairs"};
     pages_table_head(fp, rcols, 4, "lrrr");
     int nratio = 0;
     for (size_t k = 0; k < c->ninsts; k++) {
@@ -700,7 +915,7 @@ static void sec_perf(cand_ctx *c, const char *stem)
             char a[NUMFMT_MAX];
             fputs("| ", fp);
             esc_md(fp, inst);
-            fprintf(fp, " | %s |", numfmt_msg_size(size, a, sizeof a));
+            fprintf(fp, " | %s |", numfmt_msg_bytes(size, a, sizeof a));
             pages_ratio_cell(fp, c->s, c->cand, inst, size);
             const json_t *pr = json_object_get(r->derived, "paired_ratio");
             fprintf(fp, " %s |\n", json_is_object(pr)
@@ -710,146 +925,245 @@ static void sec_perf(cand_ctx *c, const char *stem)
     }
     if (!nratio)
         fputs("| no figures | | | |\n", fp);
-    fputs("\nInstances without figures:\n\n", fp);
+    fputs("\n", fp);
+}
+
+static void sec_perf(cand_ctx *c)
+{
+    FILE *fp = c->fp;
+    char h[3][128];
+    fputs("## 4. Performance\n\n", fp);
+    perf_intro(c);
+    snprintf(h[0], sizeof h[0], "mean %s", c->pc.unit);
+    snprintf(h[1], sizeof h[1], "%s/byte", c->pc.unit);
+    snprintf(h[2], sizeof h[2], "95 %% CI of mean %s", c->pc.unit);
+    const char *cols[] = {"instance", "message", h[0], h[1], "mean time", "MB/s",
+                          "n", "CV", h[2]};
+    pages_table_head(fp, cols, 9, "lrrrrrrrr");
+    if (perf_rows(c, perf_row) == 0)
+        fputs("| no figures | | | | | | | | |\n", fp);
+    fputs("\n", fp);
+    fputs("### hashbench: instances without figures\n\n", fp);
     int lines = 0;
     for (size_t k = 0; k < c->ninsts; k++)
         lines += pages_missing(fp, c->s, c->cand, inst_at(c, k), c->sizes, 0);
     if (!lines)
         fputs("- none: every instance has figures at every size.\n", fp);
     fputs("\n", fp);
+    fprintf(fp, "### hashbench: dispersion of the trial means\n\n"
+                "Trial means in %s per call, kept trials only:\n\n", c->pc.unit);
+    const char *dcols[] = {"instance", "message", "median", "Q1 – Q3", "min – max",
+                           "kept trials", "disturbed retries"};
+    pages_table_head(fp, dcols, 7, "lrrrrrr");
+    if (perf_rows(c, disp_row) == 0)
+        fputs("| no figures | | | | | | |\n", fp);
+    fputs("\n", fp);
+    sec_perf_ratios(c);
+    if (has_count_records(c)) {
+        fputs("### hashbench: instructions per byte\n\n", fp);
+        pages_count_table(fp, c->s, c->cand, c->insts, c->pc.unit);
+    }
     verified_list(c);
 }
 
-static void static_row(FILE *fp, const char *inst, const json_t *b)
+/* A whole number of bytes or KiB from OBJ's KEY, "n/a" when absent. */
+static void int_cell(FILE *fp, const json_t *obj, const char *key, const char *unit)
 {
-    static const char *const parts[] = {"image", "text", "rodata", "data", "bss"};
-    const json_t *ss = json_object_get(b, "static_size");
-    char num[NUMFMT_MAX];
-    fputs("| ", fp);
-    esc_md(fp, inst);
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        double v = report_num(ss, parts[i]);
-        fprintf(fp, " | %s", isfinite(v) ? numfmt_bytes(v, num, sizeof num)
-                                         : "not recorded");
-    }
-    fputs(" |\n", fp);
+    double v = report_num(obj, key);
+    if (isfinite(v))
+        fprintf(fp, " | %.0f%s", v, unit);
+    else
+        fputs(" | n/a", fp);
 }
 
-static void mem_row(FILE *fp, const report_record *r, const char *inst)
+static void mem_row(FILE *fp, const report_record *r, const char *inst,
+                    const json_t *build)
 {
-    char num[NUMFMT_MAX];
     const json_t *m = json_object_get(r->json, "memory");
     fputs("| ", fp);
     esc_md(fp, inst);
-    fprintf(fp, " | %s", numfmt_msg_size(r->size, num, sizeof num));
-    static const char *const kb[] = {"rss_baseline_kb", "rss_peak_kb"};
-    for (size_t i = 0; i < 2; i++) {
-        double v = report_num(m, kb[i]);
-        fprintf(fp, " | %s", isfinite(v) ? numfmt_bytes(v * 1024.0, num, sizeof num)
-                                         : "not recorded");
-    }
-    double st = report_num(m, "stack_peak_bytes");
-    double hp = report_num(m, "heap_peak_bytes");
-    double na = report_num(m, "heap_allocs");
-    fprintf(fp, " | %s", isfinite(st) ? numfmt_bytes(st, num, sizeof num) : "not recorded");
-    fprintf(fp, " | %s", isfinite(hp) ? numfmt_bytes(hp, num, sizeof num) : "not recorded");
-    fprintf(fp, " (%s allocations) |\n", isfinite(na) ? numfmt_count(na, num, sizeof num)
-                                                     : "not recorded");
+    fprintf(fp, " | hash_%lld", r->size);
+    int_cell(fp, json_object_get(build, "static_size"), "image", "");
+    int_cell(fp, m, "rss_baseline_kb", " KiB");
+    int_cell(fp, m, "rss_peak_kb", " KiB");
+    fputs(" |\n", fp);
+}
+
+static void own_mem_row(FILE *fp, const report_record *r, const char *inst)
+{
+    const json_t *m = json_object_get(r->json, "memory");
+    fputs("| ", fp);
+    esc_md(fp, inst);
+    fprintf(fp, " | %lld B", r->size);
+    int_cell(fp, m, "stack_peak_bytes", "");
+    int_cell(fp, m, "heap_peak_bytes", "");
+    int_cell(fp, m, "heap_allocs", "");
+    fputs(" |\n", fp);
 }
 
 static void sec_resources(cand_ctx *c)
 {
     FILE *fp = c->fp;
-    fputs("## 5 Resource consumption\n\n", fp);
-    fputs("Static size of each library: the ELF image is the sum of p\\_memsz of "
-          "its PT\\_LOAD segments; text, rodata, data and bss are its sections.\n\n", fp);
-    static const char *const h1[] = {"Instance", "ELF image", "text", "rodata",
-                                     "data", "bss"};
-    pages_table_head(fp, h1, 6, "lrrrrr");
-    for (size_t k = 0; k < c->ninsts; k++)
-        static_row(fp, inst_at(c, k), report_build_entry(c->s, c->cand, inst_at(c, k)));
-    fputs("\nRun-time memory per message size: baseline RSS after loading and "
-          "setup, peak RSS (VmHWM) of the measuring process, and the "
-          "algorithm's own peak stack (painted stack around the call) and peak "
-          "heap (allocations tracked in the probe):\n\n", fp);
-    static const char *const h2[] = {"Instance", "Message", "baseline RSS", "peak RSS",
-                                     "peak stack", "peak heap"};
-    pages_table_head(fp, h2, 6, "lrrrrr");
+    fputs("## 5. Resource consumption\n\n", fp);
+    fputs("The static figure is the library's loadable image (the sum of p\\_memsz "
+          "over its PT\\_LOAD segments). Baseline RSS (after loading and setup) and "
+          "peak RSS (VmHWM) belong to the whole measuring process, probe and C "
+          "library included: both figures bound the algorithm's needs from above "
+          "rather than isolating them; its own stack and heap follow below.\n\n", fp);
+    static const char *const h1[] = {"instance", "operation", "static: ELF image (bytes)",
+                                     "baseline RSS", "peak RSS"};
+    pages_table_head(fp, h1, 5, "llrrr");
     int rows = 0;
-    for (size_t k = 0; k < c->ninsts; k++)
-        for (size_t i = 0; i < c->s->nrecs; i++) {
-            const report_record *r = &c->s->recs[i];
-            if (strcmp(r->candidate, c->cand) == 0 &&
-                strcmp(r->instance, inst_at(c, k)) == 0 && r->derived) {
-                mem_row(fp, r, inst_at(c, k));
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const char *inst = inst_at(c, k);
+        const json_t *b = report_build_entry(c->s, c->cand, inst);
+        for (size_t i = 0; i < json_array_size(c->sizes); i++) {
+            const report_record *r = report_find_record(
+                c->s, c->cand, inst, json_integer_value(json_array_get(c->sizes, i)));
+            if (r && r->derived) {
+                mem_row(fp, r, inst, b);
                 rows++;
             }
         }
+    }
     if (!rows)
-        fputs("| no figures | | | | | |\n", fp);
+        fputs("| no figures | | | | |\n", fp);
+    fputs("\n### hashbench: the algorithm's own stack and heap\n\n"
+          "Measured inside the probe around each call: the peak stack by painting "
+          "the stack below the caller, the heap by tracking allocations (bytes):\n\n", fp);
+    /* by message, as in section 4: "operation" and "peak" would make the
+     * table read as the published one (report/selfassess.c) */
+    static const char *const h2[] = {"instance", "message", "peak stack", "peak heap",
+                                     "heap allocations"};
+    pages_table_head(fp, h2, 5, "llrrr");
+    rows = 0;
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const char *inst = inst_at(c, k);
+        for (size_t i = 0; i < json_array_size(c->sizes); i++) {
+            const report_record *r = report_find_record(
+                c->s, c->cand, inst, json_integer_value(json_array_get(c->sizes, i)));
+            if (r && r->derived) {
+                own_mem_row(fp, r, inst);
+                rows++;
+            }
+        }
+    }
+    if (!rows)
+        fputs("| no figures | | | | |\n", fp);
+    fputs("\n### hashbench: static size by section\n\n", fp);
+    static const char *const h3[] = {"instance", "loadable image", "text", "rodata",
+                                     "data", "bss"};
+    pages_table_head(fp, h3, 6, "lrrrrr");
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const json_t *ss = json_object_get(
+            report_build_entry(c->s, c->cand, inst_at(c, k)), "static_size");
+        fputs("| ", fp);
+        esc_md(fp, inst_at(c, k));
+        static const char *const parts[] = {"image", "text", "rodata", "data", "bss"};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+            int_cell(fp, ss, parts[i], "");
+        fputs(" |\n", fp);
+    }
     fputs("\n", fp);
 }
 
-static void log_row(FILE *fp, const char *inst, const char *what, const char *log,
+/* PATH relative to the system's folder: without the leading "<system>/". */
+static void system_rel(FILE *fp, const cand_ctx *c, const char *path)
+{
+    size_t n = strlen(c->s->name);
+    if (strncmp(path, c->s->name, n) == 0 && path[n] == '/')
+        path += n + 1;
+    esc_md(fp, path);
+}
+
+static void log_row(cand_ctx *c, const char *inst, const char *what, const char *log,
                     const char *sha)
 {
+    FILE *fp = c->fp;
     fputs("| ", fp);
     esc_md(fp, inst);
-    fprintf(fp, " | %s | ", what);
-    esc_md(fp, log);
-    fputs(" | ", fp);
+    fprintf(fp, " | %s (sha256 ", what);
     if (sha && strlen(sha) >= 16)
-        fprintf(fp, "%.16s", sha);
+        fprintf(fp, "%.16s…", sha);
     else
         fputs("not recorded", fp);
+    fputs(") | ", fp);
+    system_rel(fp, c, log);
     fputs(" |\n", fp);
 }
 
+static void file_row(cand_ctx *c, const char *inst, const char *what, const char *file)
+{
+    FILE *fp = c->fp;
+    fputs("| ", fp);
+    esc_md(fp, inst);
+    fputs(" | ", fp);
+    esc_md(fp, what);
+    fputs(" | ", fp);
+    system_rel(fp, c, file);
+    fputs(" |\n", fp);
+}
+
+/* Per instance: its KAT log(s), then its records by ascending size, then
+ * its constant-time and instruction-count records. */
 static void sec_evidence(cand_ctx *c)
 {
     FILE *fp = c->fp;
-    fputs("## 7 Raw evidence index\n\n", fp);
-    fputs("Paths are relative to the dataset folder. KAT logs with the first 16 "
-          "hex digits of their SHA-256:\n\n", fp);
-    static const char *const h1[] = {"Instance", "Log", "File", "SHA-256 (first 16)"};
-    pages_table_head(fp, h1, 4, "llll");
-    int logs = 0;
+    fputs("## 7. Raw evidence index\n\n", fp);
+    fputs("Paths are relative to this system's folder ", fp);
+    esc_md(fp, c->s->name);
+    fputs("/ of the published dataset. Each record holds the probe's command, the "
+          "environment, the plan and every raw trial, so each figure above can be "
+          "derived again (`hashbench validate`).\n\n", fp);
+    static const char *const h1[] = {"instance", "item", "file"};
+    pages_table_head(fp, h1, 3, "lll");
+    int rows = 0;
     for (size_t k = 0; k < c->ninsts; k++) {
-        const json_t *kat = report_kat_entry(c->s, c->cand, inst_at(c, k));
+        const char *inst = inst_at(c, k);
+        const json_t *kat = report_kat_entry(c->s, c->cand, inst);
         const json_t *guide = json_object_get(kat, "guide");
-        if (report_str(kat, "log", NULL) && report_str(kat, "log", "")[0]) {
-            log_row(fp, inst_at(c, k), "KAT", report_str(kat, "log", ""),
+        if (report_str(kat, "log", "")[0]) {
+            log_row(c, inst, "KAT log", report_str(kat, "log", ""),
                     report_str(kat, "log_sha256", NULL));
-            logs++;
+            rows++;
         }
-        if (report_str(guide, "log", NULL)) {
-            log_row(fp, inst_at(c, k), "KAT, guide flags", report_str(guide, "log", ""),
+        if (report_str(guide, "log", "")[0]) {
+            log_row(c, inst, "KAT log, guide flags", report_str(guide, "log", ""),
                     report_str(guide, "log_sha256", NULL));
-            logs++;
+            rows++;
+        }
+        for (size_t i = 0; i < json_array_size(c->sizes); i++) {
+            long long size = json_integer_value(json_array_get(c->sizes, i));
+            const report_record *r = report_find_record(c->s, c->cand, inst, size);
+            char what[128];
+            if (!r)
+                continue;
+            const char *st = report_str(r->json, "status", "OK");
+            if (strcmp(st, "OK") != 0)
+                snprintf(what, sizeof what, "timing hash_%lld (%.40s)", size, st);
+            else
+                snprintf(what, sizeof what, "timing hash_%lld", size);
+            file_row(c, inst, what, r->file);
+            rows++;
+        }
+        const char *file = NULL;
+        if (report_ct_record(c->s, c->cand, inst, &file) && file) {
+            file_row(c, inst, "constant-time evidence", file);
+            rows++;
+        }
+        for (size_t i = 0; i < json_array_size(c->sizes); i++) {
+            long long size = json_integer_value(json_array_get(c->sizes, i));
+            char what[128];
+            file = NULL;
+            if (!report_count_record(c->s, c->cand, inst, size, &file) || !file)
+                continue;
+            snprintf(what, sizeof what, "instruction count hash_%lld", size);
+            file_row(c, inst, what, file);
+            rows++;
         }
     }
-    if (!logs)
-        fputs("| none | | | |\n", fp);
-    fputs("\nMeasurement records (one per instance and message size):\n\n", fp);
-    static const char *const h2[] = {"Instance", "Message", "Status", "Record file"};
-    pages_table_head(fp, h2, 4, "lrll");
-    int recs = 0;
-    char num[NUMFMT_MAX];
-    for (size_t i = 0; i < c->s->nrecs; i++) {
-        const report_record *r = &c->s->recs[i];
-        if (strcmp(r->candidate, c->cand) != 0)
-            continue;
-        fputs("| ", fp);
-        esc_md(fp, r->instance);
-        fprintf(fp, " | %s | ", numfmt_msg_size(r->size, num, sizeof num));
-        esc_md(fp, report_str(r->json, "status", "not recorded"));
-        fputs(" | ", fp);
-        esc_md(fp, r->file);
-        fputs(" |\n", fp);
-        recs++;
-    }
-    if (!recs)
-        fputs("| none | | | |\n", fp);
+    if (!rows)
+        fputs("| none | | |\n", fp);
     fputs("\n", fp);
 }
 
@@ -868,23 +1182,12 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     c.sizes = report_sizes(s, cand);
     pages_counter_of(s, &c.pc);
     pages_candidate_stem(cand, stem, sizeof stem);
-    fputs("# ", fp);
-    esc_md(fp, cand);
-    fputs(" on ", fp);
-    esc_md(fp, s->name);
-    fputs("\n\n", fp);
-    pages_link(fp, "Summary", "summary", ext);
-    fputs(" · ", fp);
-    pages_link(fp, "Method", "method", ext);
-    fputs(" · ", fp);
-    pages_link(fp, "All systems", "../index", ext);
-    fputs("\n\n", fp);
-    pages_drift_warning(fp, s, ext);
-    sec_basic(&c);
+    page_top(&c, ds, ext, stem);
+    sec_basic(&c, ext);
     sec_env(&c);
     sec_kat(&c);
     sec_variants(&c);
-    sec_perf(&c, stem);
+    sec_perf(&c);
     sec_resources(&c);
     pages_ct_section(fp, s, cand, c.insts, ext);
     sec_evidence(&c);

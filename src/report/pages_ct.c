@@ -121,7 +121,7 @@ void pages_ct_section(FILE *fp, const report_system *s, const char *cand, const 
 {
     size_t k;
     json_t *v;
-    fputs("## 6 Constant-time evidence\n\n", fp);
+    fputs("## 6. Constant-time evidence\n\n", fp);
     fputs("For each instance that passed its KATs: a taint check under Valgrind's "
           "memcheck (branches on, and memory indexes computed from, message bytes) "
           "and a timing test (an all-zero message against random messages of the "

@@ -249,6 +249,7 @@ int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *
     fputs("\n![chart](summary.svg)\n\n", fp);
     pages_count_summary(fp, s, ext);
     pages_ct_summary(fp, s, ext);
+    pages_notes_summary(fp, s, ext);
     fputs("## Instances without figures\n\n", fp);
     int lines = 0;
     size_t i, k;

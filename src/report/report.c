@@ -10,6 +10,7 @@
 #include "report/esc.h"
 #include "report/html.h"
 #include "dataset/paths.h"
+#include "report/notes.h"
 #include "report/pages.h"
 #include "report/selfassess.h"
 #include "report/site_compare.h"
@@ -164,7 +165,7 @@ int report_site(const char *data_dir, const char *out_dir, hb_err *err)
 int report_site_sa(const char *data_dir, const char *out_dir, const char *sa_path,
                    hb_err *err)
 {
-    report_options opt = {sa_path, NULL, 0};
+    report_options opt = {sa_path, NULL, 0, NULL};
     return report_site_opts(data_dir, out_dir, &opt, err);
 }
 
@@ -184,6 +185,63 @@ static int load_self_assessment(const char *sa_path, report_dataset *ds, sa_file
         sa_result_free(&r);
     }
     ds->self_assessment = sa;
+    return 0;
+}
+
+/* Each system's own notes must parse and name its instances. */
+static int check_own_notes(const report_dataset *ds, hb_err *err)
+{
+    for (size_t i = 0; i < ds->nsys; i++) {
+        const report_system *s = &ds->sys[i];
+        long line = 0;
+        const char *who;
+        if (s->notes_error)
+            return hb_fail(err, "%s; fix the file, or give another with --notes",
+                           s->notes_error);
+        if ((who = report_notes_stranger(s, s->notes, &line)) != NULL)
+            return hb_fail_at(err, s->notes_file, line, "[%s]: %s has no such instance; "
+                              "name CANDIDATE/INSTANCE as its pages do, or remove the "
+                              "section", who, s->name);
+    }
+    return 0;
+}
+
+/* NOTES_PATH in place of every system's notes; each of its sections must
+ * name an instance of some system. */
+static int use_notes(const char *notes_path, report_dataset *ds, hb_err *err)
+{
+    json_t *notes;
+    if (notes_load(notes_path, &notes, err) < 0)
+        return -1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(notes, key, v) {
+        int known = 0;
+        for (size_t i = 0; i < ds->nsys && !known; i++) {
+            json_t *one = json_object();
+            long line;
+            json_object_set(one, key, v);
+            known = report_notes_stranger(&ds->sys[i], one, &line) == NULL;
+            json_decref(one);
+        }
+        if (!known) {
+            hb_fail_at(err, notes_path, (long)json_integer_value(json_object_get(v, "line")),
+                       "[%s]: no system of the dataset has such an instance; name "
+                       "CANDIDATE/INSTANCE as its pages do, or remove the section", key);
+            json_decref(notes);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < ds->nsys; i++) {
+        report_system *s = &ds->sys[i];
+        json_decref(s->notes);
+        s->notes = json_incref(notes);
+        free(s->notes_file);
+        s->notes_file = strdup(notes_path);
+        free(s->notes_error);
+        s->notes_error = NULL;
+    }
+    json_decref(notes);
     return 0;
 }
 
@@ -209,7 +267,7 @@ static int load_comparisons(const char *const *dirs, size_t n, site_comparison *
 int report_site_opts(const char *data_dir, const char *out_dir, const report_options *opt,
                      hb_err *err)
 {
-    report_options none = {NULL, NULL, 0};
+    report_options none = {NULL, NULL, 0, NULL};
     report_dataset ds;
     sa_file sa = {0};
     if (!opt)
@@ -222,7 +280,9 @@ int report_site_opts(const char *data_dir, const char *out_dir, const report_opt
         return -1;
     }
     int rc = report_dataset_load(data_dir, &ds, err);
-    if (rc == 0 && (report_check_paths(&ds, err) < 0 ||
+    if (rc == 0 && ((opt->notes_path ? use_notes(opt->notes_path, &ds, err)
+                                     : check_own_notes(&ds, err)) < 0 ||
+                    report_check_paths(&ds, err) < 0 ||
                     (opt->sa_path && load_self_assessment(opt->sa_path, &ds, &sa, err) < 0))) {
         report_dataset_free(&ds);
         rc = -1;

@@ -30,12 +30,18 @@ typedef struct report_options {
     const char *sa_path;              /* a self-assessment, or NULL */
     const char *const *compare_dirs;  /* folders written by `compare --out` */
     size_t ncompare;
+    const char *notes_path;           /* the evaluator's notes in place of every
+                                         system's own DATA/<system>/notes.txt
+                                         (report/notes.h), or NULL */
 } report_options;
 
 /* report_site with OPT (NULL: none): the self-assessment as in
  * report_site_sa, and each comparison of COMPARE_DIRS installed into the
  * site and linked from its index. Fails before writing anything when a
- * comparison folder holds no comparison or two would share a name. */
+ * comparison folder holds no comparison or two would share a name, or
+ * when a system's notes file (or NOTES_PATH) does not parse or names an
+ * instance the system (for NOTES_PATH: no system) has, with "FILE:LINE:
+ * ..." and what to do. */
 int report_site_opts(const char *data_dir, const char *out_dir, const report_options *opt,
                      hb_err *err);
 

@@ -36,6 +36,7 @@ typedef struct vctx {
     report_validate_stats *st;
     hb_err *first; /* when set, keeps the first problem instead of printing */
     int bad_paths; /* path fields refused: the site cannot be regenerated */
+    int bad_notes; /* a notes file report refuses: likewise */
 } vctx;
 
 /* The path of NAME (a file or folder of the run directory's layout) in the
@@ -590,6 +591,50 @@ static void check_count(vctx *v, const report_system *s)
     }
 }
 
+/* The evaluator's notes (report/notes.h): the file parses, each section
+ * names an instance of the system, and a KAT explanation belongs to an
+ * instance whose KATs did not pass with the guide's flags (a stale one
+ * would explain a failure that is gone). */
+static void check_notes(vctx *v, const report_system *s)
+{
+    const char *key;
+    json_t *n;
+    if (s->notes_error) {
+        problem(v, "%s; fix the file (docs/FORMATS.md, notes.txt) and publish again",
+                s->notes_error);
+        v->bad_notes = 1;
+        return;
+    }
+    json_object_foreach(s->notes, key, n) {
+        json_t *one = json_object();
+        long line = (long)json_integer_value(json_object_get(n, "line"));
+        json_object_set(one, key, n);
+        long ignored;
+        int known = report_notes_stranger(s, one, &ignored) == NULL;
+        json_decref(one);
+        if (!known) {
+            problem(v, "%s:%ld: [%s]: %s has no such instance; name CANDIDATE/INSTANCE "
+                    "as its pages do, or remove the section", s->notes_file, line, key,
+                    s->name);
+            v->bad_notes = 1;
+            continue;
+        }
+        if (!json_object_get(n, "kat"))
+            continue;
+        char cand[80];
+        const char *slash = strchr(key, '/');
+        snprintf(cand, sizeof cand, "%.*s", (int)(slash - key), key);
+        const json_t *kat = report_kat_entry(s, cand, slash + 1);
+        const char *st = report_str(kat, "status", "");
+        if ((strcmp(st, "PASS") == 0 &&
+             strcmp(report_str(kat, "flags_kind", "guide"), "guide") == 0) ||
+            strcmp(st, "BASELINE") == 0)
+            problem(v, "%s:%ld: [%s]: kat explains KATs that do not pass, but the "
+                    "instance's status is %s; move the text to caveat or remove it",
+                    s->notes_file, line, key, st);
+    }
+}
+
 static void check_system(vctx *v, const report_system *s)
 {
     report_paths_of_system(s, path_problem, v);
@@ -602,6 +647,7 @@ static void check_system(vctx *v, const report_system *s)
     check_build_logs(v, s);
     check_ct(v, s);
     check_count(v, s);
+    check_notes(v, s);
 }
 
 /* check_links's visitor: a symbolic link is a problem. */
@@ -701,7 +747,7 @@ static int check_site(vctx *v, const char *site, hb_err *err)
     }
     for (size_t k = 0; k < json_array_size(cmp); k++)
         dirs[k] = json_string_value(json_array_get(cmp, k));
-    report_options opt = {NULL, dirs, json_array_size(cmp)};
+    report_options opt = {NULL, dirs, json_array_size(cmp), NULL};
     if (!mkdtemp(fresh)) {
         free(dirs);
         json_decref(cmp);
@@ -771,7 +817,7 @@ int report_validate_ex(const char *data_dir, const char *site_dir, const char *r
                             "'hashbench report'", site_dir);
     if (report_dataset_load(data_dir, &ds, err) < 0)
         return -1;
-    vctx v = {data_dir, out, st, NULL, 0};
+    vctx v = {data_dir, out, st, NULL, 0, 0};
     check_links(&v, data_dir);
     for (size_t i = 0; i < ds.nsys; i++)
         check_system(&v, &ds.sys[i]);
@@ -786,9 +832,10 @@ int report_validate_ex(const char *data_dir, const char *site_dir, const char *r
         return -1;
     /* 'hashbench report' refuses such a dataset: there is no site to compare
      * with, and the problems above already say why */
-    if (site_dir && v.bad_paths)
+    if (site_dir && (v.bad_paths || v.bad_notes))
         problem(&v, "%s: not compared: the site cannot be regenerated from a "
-                    "dataset with the path problems above", site_dir);
+                    "dataset with the %s problems above", site_dir,
+                v.bad_paths ? "path" : "notes");
     else if (site_dir && check_site(&v, site_dir, err) < 0)
         return -1;
     return st->problems ? 1 : 0;

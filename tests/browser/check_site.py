@@ -42,10 +42,10 @@ from urllib.parse import unquote, urldefrag, urljoin, urlparse
 
 WAIT_S = 30
 WIDTH = 1400
-SECTIONS = ['1 Basic information', '2 Assessment environment',
-            '3 Functional testing (KAT)', '4 Performance',
-            '5 Resource consumption', '6 Constant-time evidence',
-            '7 Raw evidence index']
+SECTIONS = ['1. Basic information', '2. Assessment environment',
+            '3. Functional testing (KAT)', '4. Performance',
+            '5. Resource consumption', '6. Constant-time evidence',
+            '7. Raw evidence index']
 
 
 class Browser:

@@ -31,6 +31,8 @@ static void test_intel_fixed(void **state)
     assert_string_equal(h.cpu_model, "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz");
     assert_string_equal(h.cpu_model_source, "model name");
     assert_string_equal(h.kernel, "5.15.0-91-generic");
+    /* the distribution, from the captured etc/os-release, quotes removed */
+    assert_string_equal(h.os, "Debian GNU/Linux 13 (trixie)");
     assert_int_equal(h.ncpu, 4);
     assert_string_equal(h.governor, "performance");
     assert_string_equal(h.cpufreq_driver, "intel_pstate");
@@ -60,6 +62,7 @@ static void test_arm_pinned(void **state)
     assert_non_null(strstr(h.cpu_model, "0x41"));
     assert_non_null(strstr(h.cpu_model, "0xd0c"));
     assert_string_equal(h.kernel, "6.1.0-18-arm64");
+    assert_string_equal(h.os, ""); /* no os-release captured */
     assert_int_equal(h.ncpu, 4);
     assert_string_equal(h.governor, "ondemand");
     assert_int_equal(h.scaling_min_khz, 2600000);

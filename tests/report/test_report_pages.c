@@ -83,25 +83,30 @@ static void test_sections_in_order(void **state)
     char site[4096];
     make_site(rt_dataset(), site);
     static const char *const md[] = {
-        "\n## 1 Basic information\n", "\n## 2 Assessment environment\n",
-        "\n## 3 Functional testing (KAT)\n", "\n## 4 Performance\n",
-        "\n## 5 Resource consumption\n", "\n## 7 Raw evidence index\n"};
+        "\n## 1. Basic information\n", "\n## 2. Assessment environment\n",
+        "\n## 3. Functional testing (KAT)\n", "\n## 4. Performance\n",
+        "\n## 5. Resource consumption\n", "\n## 7. Raw evidence index\n"};
     static const char *const html[] = {
-        "<h2>1 Basic information</h2>", "<h2>2 Assessment environment</h2>",
-        "<h2>3 Functional testing (KAT)</h2>", "<h2>4 Performance</h2>",
-        "<h2>5 Resource consumption</h2>", "<h2>7 Raw evidence index</h2>"};
+        "<h2>1. Basic information</h2>", "<h2>2. Assessment environment</h2>",
+        "<h2>3. Functional testing (KAT)</h2>", "<h2>4. Performance</h2>",
+        "<h2>5. Resource consumption</h2>", "<h2>7. Raw evidence index</h2>"};
     char *m = site_file(site, "x86_1/Whirl.md");
     char *h = site_file(site, "x86_1/Whirl.html");
     assert_in_order(m, md, 6);
     assert_in_order(h, html, 6);
-    /* The chart is inlined in the performance section, tables are real. */
-    static const char *const chart[] = {"<h2>4 Performance</h2>", "<table>", "<svg ",
-                                        "</svg>", "<h2>5 Resource consumption</h2>"};
-    assert_in_order(h, chart, 5);
-    /* The MISMATCH instance is footnoted with its cause and the fallback; its
-     * status says what was checked and that it was timed only on request. */
-    assert_non_null(strstr(m, "MISMATCH (2_12, 2_23, Loop; timed with "
-                              "--time-failed) \\[1\\]"));
+    /* The chart is inlined at the top, before section 1 (the first screen);
+     * tables are real. */
+    static const char *const chart[] = {"<main>", "<svg ", "</svg>",
+                                        "<h2>1. Basic information</h2>",
+                                        "<h2>4. Performance</h2>", "<table>",
+                                        "<h2>5. Resource consumption</h2>"};
+    assert_in_order(h, chart, 7);
+    /* The MISMATCH instance's short cell says it was timed only on request;
+     * its footnote says what was checked, the cause and the fallback. */
+    assert_non_null(strstr(m, "| Whirl_512 | harness-default | MISMATCH \\[1\\] (timed "
+                              "with --time-failed) |"));
+    assert_non_null(strstr(m, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; "
+                              "timed with --time-failed): "));
     /* and its figures carry it */
     assert_non_null(strstr(m, "| Whirl_512 (KAT MISMATCH, timed with --time-failed) | "));
     assert_non_null(strstr(m, "build flags: harness-default"));
@@ -131,8 +136,9 @@ static void test_variants_shown(void **state)
                                       "first_disagreement");
     assert_non_null(d);
     char *x86 = site_file(site, "x86_1/Whirl.md"), *arm = site_file(site, "arm_1/Whirl.md");
-    static const char *const order[] = {"\n## 3 Functional testing (KAT)\n",
-                                        "\n### Variants compared\n", "\n## 4 Performance\n"};
+    static const char *const order[] = {"\n## 3. Functional testing (KAT)\n",
+                                        "\n### hashbench: variants compared\n",
+                                        "\n## 4. Performance\n"};
     assert_in_order(x86, order, 3);
     assert_non_null(strstr(x86, "| Whirl_256 | **Whirl_256** (Reference), "
                                 "**Whirl_256-Optimized** (Optimized) | 1000, 0–16384 bits "
@@ -217,7 +223,7 @@ static void test_median_ratio_shown(void **state)
     assert_true(lo < v && v < hi);
     char *page = site_file(site, "x86_1/Whirl.md");
     snprintf(pm, sizeof pm, "%.3g", (hi - lo) / 2 / v * 100);
-    snprintf(want, sizeof want, "| Whirl_256 | 1 KiB | %.3g× (±%s %%) | %lld |\n", v, pm,
+    snprintf(want, sizeof want, "| Whirl_256 | 1024 B | %.3g× (±%s %%) | %lld |\n", v, pm,
              (long long)json_integer_value(json_object_get(m, "pairs")));
     assert_non_null(strstr(page, want));
     assert_non_null(strstr(page, "it is the median of the pairs' ratios"));
@@ -496,8 +502,10 @@ static void test_candidate_named_summary(void **state)
     char *index = site_file(site, "index.html");
     assert_ptr_equal(strstr(sum, "# Summary: x86_1\n"), sum);
     assert_ptr_equal(strstr(method, "# Method: x86_1\n"), method);
-    assert_ptr_equal(strstr(cand, "# Summary on x86_1\n"), cand);
-    assert_non_null(strstr(cand2, "<h1>method on x86_1</h1>"));
+    assert_ptr_equal(strstr(cand, "# Summary SM3 — performance on x86-64 (system x86_1)\n"),
+                     cand);
+    assert_non_null(strstr(cand2, "<h1>method Whirl — performance on x86-64 (system "
+                                  "x86_1)</h1>"));
     assert_non_null(strstr(sum, "[Summary](Summary.candidate.md)"));
     assert_non_null(strstr(sum, "[method](method.candidate.md)"));
     assert_non_null(strstr(cand, "(Summary.candidate.svg)"));
@@ -640,7 +648,9 @@ static void test_kat_wording_and_not_timed(void **state)
     assert_kat_note(sum, "SM3", "PASS", "PASS (2_12, 2_23, Loop; 2_33 not checked: "
                                         "needs --full)");
     char *m = site_file(site, "x86_1/Whirl.md");
-    assert_non_null(strstr(m, "| Whirl_512 | MISMATCH (2_12, 2_23, Loop; not timed) \\[1\\]"));
+    assert_non_null(strstr(m, "| Whirl_512 | harness-default | MISMATCH \\[1\\] (not timed) |"));
+    assert_non_null(strstr(m, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; "
+                              "not timed): "));
     assert_non_null(strstr(m, "- **Whirl_512**: MISMATCH (2_12, 2_23, Loop; not timed): "
                               "an instance that fails its known-answer tests is not timed"));
     assert_null(strstr(m, "timed with --time-failed"));

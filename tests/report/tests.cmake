@@ -8,6 +8,18 @@ hb_add_test(report_pages TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_pages.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
 target_include_directories(report_pages PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
+# The candidate page against the published layout (sections 4, 5 and 7 row
+# by row with tests/report/published_x86_1_Whirl.txt, the page's top), and
+# the evaluator's notes file (parse errors, where notes show, validate).
+hb_add_test(report_layout TIMEOUT 120
+  SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_layout.c
+          ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
+target_include_directories(report_layout PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
+hb_add_test(report_notes TIMEOUT 120
+  SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_notes.c
+          ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c
+  LIBS PkgConfig::LIBCRYPTO)
+target_include_directories(report_notes PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
 hb_add_test(report_validate TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_validate.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
@@ -38,6 +50,15 @@ add_test(NAME report_cli_site_compare
   COMMAND ${HB_EXPECT} --line
     "validate: 30 records, 11 KAT logs, 12 compiler logs, 36 pages checked; 0 problems"
     sh -c "rm -rf report-cli-sc report-cli-sc-cmp && \"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --out report-cli-sc-cmp >/dev/null && \"$0\" report \"$1\" --out report-cli-sc --compare report-cli-sc-cmp >/dev/null && grep -qF '[arm_1 against x86_1](compare/report-cli-sc-cmp/compare.md)' report-cli-sc/index.md && \"$0\" validate \"$1\" --site report-cli-sc"
+    $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
+  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+# report --notes FILE through the command line: a section naming no
+# instance stops it with exit status 2 and one line naming FILE:LINE and
+# what to do; a good file's caveat reaches the summary.
+add_test(NAME report_cli_notes
+  COMMAND ${HB_EXPECT} --line
+    "hashbench report: notes-cli.txt:3: [Whirl/Nope]: no system of the dataset has such an instance; name CANDIDATE/INSTANCE as its pages do, or remove the section"
+    sh -c "rm -rf report-cli-notes && printf '[Whirl/Whirl_256]\\ncaveat = cli caveat\\n[Whirl/Nope]\\ncaveat = x\\n' >notes-cli.txt && \"$0\" report \"$1\" --out report-cli-notes --notes notes-cli.txt 2>&1; test $? -eq 2 || exit 1; printf '[Whirl/Whirl_256]\\ncaveat = cli caveat\\n' >notes-cli.txt && \"$0\" report \"$1\" --out report-cli-notes --notes notes-cli.txt >/dev/null && grep -q 'cli caveat' report-cli-notes/x86_1/summary.md"
     $<TARGET_FILE:hashbench> ${CMAKE_SOURCE_DIR}/tests/report/data
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 add_test(NAME report_cli_export

@@ -1259,8 +1259,8 @@ static void check_status(campaign *c, const hcase *k, char **why)
         rb_appendf(why, "status: the page %s/%s.md shows no row of %s with %s\n", SYSTEM, cand,
                    inst, st);
     if (page && strcmp(st, "PASS") != 0) {
-        for (row = page_row(page, inst, "## 4 "); row; row = page_row(row + 1, inst, NULL)) {
-            const char *next = strstr(page, "## 5 ");
+        for (row = page_row(page, inst, "## 4. "); row; row = page_row(row + 1, inst, NULL)) {
+            const char *next = strstr(page, "## 5. ");
             if (next && row > next)
                 break;
             if (!row_has(row, st))
