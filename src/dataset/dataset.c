@@ -14,7 +14,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/walk.h"
-#include "report/notes.h"
+#include "dataset/notes.h"
 #include "rundir/rundir.h"
 
 typedef struct name_list {

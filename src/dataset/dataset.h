@@ -40,7 +40,7 @@ typedef struct report_system {
     drift_series drift;    /* the host's drift over the measure stage, from
                               the baseline's records, computed once at load
                               (n = 0 without baseline trials) */
-    json_t *notes;         /* the evaluator's notes (report/notes.h) of
+    json_t *notes;         /* the evaluator's notes (dataset/notes.h) of
                               <system>/notes.txt, or of report --notes;
                               an empty object when there are none */
     char *notes_file;      /* where they come from (DATA/<system>/notes.txt
@@ -94,7 +94,7 @@ const json_t *report_count_record(const report_system *s, const char *cand, cons
  * record. */
 int report_has_instance(const report_system *s, const char *cand, const char *inst);
 
-/* The first entry of NOTES (report/notes.h) that names no instance of S,
+/* The first entry of NOTES (dataset/notes.h) that names no instance of S,
  * with *LINE its line in the notes file; NULL when every one is known. */
 const char *report_notes_stranger(const report_system *s, const json_t *notes, long *line);
 

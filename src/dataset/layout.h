@@ -8,7 +8,8 @@
  * one moves aside to the staging folder's name + DATASET_OLD_SUFFIX and is
  * removed (publish.h). The operations on a dataset live beside this file:
  * publish.h, merge.h (joining shards' run directories first), sign.h,
- * dataset.h (loading it), paths.h and hostdata.h (what must not be in it). */
+ * dataset.h (loading it), notes.h (the evaluator's notes each system may
+ * hold as notes.txt), paths.h and hostdata.h (what must not be in it). */
 #ifndef HB_DATASET_LAYOUT_H
 #define HB_DATASET_LAYOUT_H
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include "dataset/tree.h"
 #include "dataset/hostdata.h"
-#include "report/notes.h"
+#include "dataset/notes.h"
 #include "rundir/rundir.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -623,7 +623,7 @@ static int refuse_host_data(publish_ctx *c, hb_err *err)
     return rc;
 }
 
-/* The evaluator's notes (report/notes.h), when the run directory has them:
+/* The evaluator's notes (dataset/notes.h), when the run directory has them:
  * copied as they are, once they parse (a bad file publishes nothing). */
 static int publish_notes(publish_ctx *c, hb_err *err)
 {

@@ -95,7 +95,7 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
 void pages_count_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_count_method(FILE *fp, const report_system *s);
 
-/* The evaluator's notes (report/notes.h, S->notes): on a candidate page,
+/* The evaluator's notes (dataset/notes.h, S->notes): on a candidate page,
  * the caveats of CAND's instances INSTS as a short list (nothing when none
  * has one); on the summary, every instance's caveat with a link to its
  * candidate's page (nothing when no instance has one). */

@@ -21,7 +21,7 @@
 #include "kat/kat_instance.h"
 #include "kat/variants.h"
 #include "report/esc.h"
-#include "report/notes.h"
+#include "dataset/notes.h"
 #include "report/numfmt.h"
 #include "report/selfassess.h"
 

@@ -1,11 +1,11 @@
-/* Where the evaluator's notes (report/notes.h) show on the pages: each
+/* Where the evaluator's notes (dataset/notes.h) show on the pages: each
  * instance's caveat on its candidate page, right under the opening
  * statement, and on the summary; the KAT explanations are section 3's
  * footnotes (pages_candidate.c). See pages.h for the contract. */
 #include "report/pages.h"
 
 #include "report/esc.h"
-#include "report/notes.h"
+#include "dataset/notes.h"
 
 void pages_notes_caveats(FILE *fp, const report_system *s, const char *cand,
                          const json_t *insts)

@@ -10,7 +10,7 @@
 #include "report/esc.h"
 #include "report/html.h"
 #include "dataset/paths.h"
-#include "report/notes.h"
+#include "dataset/notes.h"
 #include "report/pages.h"
 #include "report/selfassess.h"
 #include "report/site_compare.h"

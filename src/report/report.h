@@ -32,7 +32,7 @@ typedef struct report_options {
     size_t ncompare;
     const char *notes_path;           /* the evaluator's notes in place of every
                                          system's own DATA/<system>/notes.txt
-                                         (report/notes.h), or NULL */
+                                         (dataset/notes.h), or NULL */
 } report_options;
 
 /* report_site with OPT (NULL: none): the self-assessment as in

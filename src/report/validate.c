@@ -591,7 +591,7 @@ static void check_count(vctx *v, const report_system *s)
     }
 }
 
-/* The evaluator's notes (report/notes.h): the file parses, each section
+/* The evaluator's notes (dataset/notes.h): the file parses, each section
  * names an instance of the system, and a KAT explanation belongs to an
  * instance whose KATs did not pass with the guide's flags (a stale one
  * would explain a failure that is gone). */

@@ -275,7 +275,7 @@ static void test_compare_linked_from_site(void **state)
     json_decref(sum);
 
     const char *dirs[] = {dir};
-    report_options opt = {NULL, dirs, 1};
+    report_options opt = {NULL, dirs, 1, NULL};
     rt_join(site, tmp, "site");
     if (report_site_opts(rt_dataset(), site, &opt, &err) != 0)
         fail_msg("report: %s", err.msg);
@@ -319,7 +319,7 @@ static void test_compare_linked_from_site(void **state)
     char empty[4096], site2[4096];
     rt_tempdir(empty);
     const char *bad[] = {empty};
-    report_options opt2 = {NULL, bad, 1};
+    report_options opt2 = {NULL, bad, 1, NULL};
     rt_join(site2, tmp, "site2");
     assert_int_equal(report_site_opts(rt_dataset(), site2, &opt2, &err), -1);
     assert_non_null(strstr(err.msg, "no comparison here (no compare.json); write one with "
@@ -328,7 +328,7 @@ static void test_compare_linked_from_site(void **state)
     assert_null(rt_read(path, NULL));
     /* two comparisons of one name are refused */
     const char *twice[] = {dir, dir};
-    report_options opt3 = {NULL, twice, 2};
+    report_options opt3 = {NULL, twice, 2, NULL};
     assert_int_equal(report_site_opts(rt_dataset(), site2, &opt3, &err), -1);
     assert_non_null(strstr(err.msg, "both would be the site's comparison 'x86-vs-arm'"));
     rt_rmtree(empty);

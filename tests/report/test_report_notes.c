@@ -21,7 +21,7 @@
 #include <openssl/pem.h>
 
 #include "dataset/publish.h"
-#include "report/notes.h"
+#include "dataset/notes.h"
 #include "report/report.h"
 #include "dataset/sign.h"
 #include "report/validate.h"
@@ -210,14 +210,14 @@ static void test_validate_and_report_refuse(void **state)
     rt_join(other, data, "draft-notes.txt");
     rt_write(other, "[Whirl/Whirl_256]\ncaveat = draft caveat\n[Whirl/Nope]\ncaveat = x\n");
     memset(&err, 0, sizeof err);
-    assert_int_not_equal(report_site_ex(data, site, NULL, other, &err), 0);
+    assert_int_not_equal(report_site_opts(data, site, &(report_options){NULL, NULL, 0, other}, &err), 0);
     snprintf(want, sizeof want, "%s:3: [Whirl/Nope]: no system of the dataset has such "
              "an instance", other);
     if (!strstr(err.msg, want))
         fail_msg("report --notes: '%s'", err.msg);
     rt_write(other, "[Whirl/Whirl_256]\ncaveat = draft caveat\n");
     memset(&err, 0, sizeof err);
-    if (report_site_ex(data, site, NULL, other, &err) != 0)
+    if (report_site_opts(data, site, &(report_options){NULL, NULL, 0, other}, &err) != 0)
         fail_msg("report --notes: %s", err.msg);
     char *sum = site_file(site, "arm_1/summary.md");
     assert_non_null(strstr(sum, "draft caveat"));

@@ -13,8 +13,8 @@
  * Parsed notes are a JSON object "CANDIDATE/INSTANCE" -> {"line": N,
  * "caveat": "...", "kat": "..."} (each text key only when given), in the
  * file's order. */
-#ifndef HB_REPORT_NOTES_H
-#define HB_REPORT_NOTES_H
+#ifndef HB_DATASET_NOTES_H
+#define HB_DATASET_NOTES_H
 
 #include <jansson.h>
 #include "common/err.h"

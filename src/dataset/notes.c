@@ -2,7 +2,7 @@
  * manner of the override file, each mistake named by file and line with
  * what to do. Values are plain text, kept as written (trimmed); escaping is
  * the page writers' job. */
-#include "report/notes.h"
+#include "dataset/notes.h"
 
 #include <stdlib.h>
 #include <string.h>
