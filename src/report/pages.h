@@ -53,10 +53,12 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
 void pages_ratio_estimator(FILE *fp, const report_system *s, const char *cand,
                            const char *median_words, const char *mean_words);
 
-/* A table cell (" ... |") with that ratio: "1.68× (±9.7 %)" when paired,
- * "1.68× unpaired" when not, " — " without figures. */
+/* A table cell (" ... |") with that ratio: "1.68× (±9.7 %)" when paired
+ * (COMPACT: "1.68× ±9.7 %", the half-width to two significant digits, for
+ * the summary's wide tables), "1.68× unpaired" when not, " 1 (baseline) "
+ * for the baseline, " — " without figures. */
 void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
-                      const char *inst, long long size);
+                      const char *inst, long long size, int compact);
 
 /* When the drift is above DRIFT_WARN_PERCENT: a paragraph saying how much
  * absolute figures from this host vary, pointing to the paired ratios and

@@ -916,7 +916,7 @@ static void sec_perf_ratios(cand_ctx *c)
             fputs("| ", fp);
             esc_md(fp, inst);
             fprintf(fp, " | %s |", numfmt_msg_bytes(size, a, sizeof a));
-            pages_ratio_cell(fp, c->s, c->cand, inst, size);
+            pages_ratio_cell(fp, c->s, c->cand, inst, size, 0);
             const json_t *pr = json_object_get(r->derived, "paired_ratio");
             fprintf(fp, " %s |\n", json_is_object(pr)
                     ? numfmt_count(report_num(pr, "pairs"), a, sizeof a) : "none");

@@ -78,39 +78,6 @@ static void kat_cell(FILE *fp, const report_system *s, const char *cand, const c
     fputs(" |", fp);
 }
 
-/* A ratio to the baseline as a compact cell: " 1.46× ±0.6 % |" when paired
- * with an interval (half its width, as a percentage of the ratio, to two
- * significant digits), " 1.05× unpaired |", " 1 (baseline) |" or " — |". */
-static void ratio_cell(FILE *fp, const report_system *s, const char *cand,
-                       const char *inst, long long size)
-{
-    char num[NUMFMT_MAX];
-    int paired;
-    double lo, hi;
-    if (rundir_is_baseline(cand, inst)) {
-        fputs(report_find_record(s, cand, inst, size) ? " 1 (baseline) |" : " — |", fp);
-        return;
-    }
-    double v = pages_ratio(s, cand, inst, size, &paired, &lo, &hi);
-    if (!isfinite(v)) {
-        fputs(" — |", fp);
-        return;
-    }
-    fprintf(fp, " %s×", numfmt_sig3(v, num, sizeof num));
-    if (paired && isfinite(lo) && isfinite(hi)) {
-        double pm = (hi - lo) / 2.0 / v * 100.0;
-        if (pm >= 10.0)
-            fprintf(fp, " ±%.0f %%", pm);
-        else if (pm >= 0.01)
-            fprintf(fp, " ±%.2g %%", pm);
-        else
-            fputs(" ±<0.01 %", fp);
-    } else if (!paired) {
-        fputs(" unpaired", fp);
-    }
-    fputs(" |", fp);
-}
-
 static void cell_num(FILE *fp, double v, const char *suffix)
 {
     char num[NUMFMT_MAX];
@@ -178,7 +145,7 @@ static void cpb_row(FILE *fp, const report_system *s, const char *cand,
     kat_cell(fp, s, cand, inst, notes);
     for (size_t i = 0; i < json_array_size(sizes); i++)
         cell_num(fp, cpb(s, cand, inst, json_integer_value(json_array_get(sizes, i))), "");
-    ratio_cell(fp, s, cand, inst, SIZE_64K);
+    pages_ratio_cell(fp, s, cand, inst, SIZE_64K, 1);
 }
 
 static void ratio_row(FILE *fp, const report_system *s, const char *cand,
@@ -186,7 +153,7 @@ static void ratio_row(FILE *fp, const report_system *s, const char *cand,
 {
     (void)notes;
     for (size_t i = 0; i < json_array_size(sizes); i++)
-        ratio_cell(fp, s, cand, inst, json_integer_value(json_array_get(sizes, i)));
+        pages_ratio_cell(fp, s, cand, inst, json_integer_value(json_array_get(sizes, i)), 1);
 }
 
 static void summary_intro(FILE *fp, const report_system *s, const pages_counter *pc,

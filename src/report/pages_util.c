@@ -428,7 +428,7 @@ void pages_ratio_estimator(FILE *fp, const report_system *s, const char *cand,
 }
 
 void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
-                      const char *inst, long long size)
+                      const char *inst, long long size, int compact)
 {
     char num[NUMFMT_MAX], pm[NUMFMT_MAX];
     int paired;
@@ -443,10 +443,19 @@ void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
         return;
     }
     fprintf(fp, " %s×", numfmt_sig3(v, num, sizeof num));
-    if (paired && isfinite(lo) && isfinite(hi))
-        fprintf(fp, " (±%s %%)", numfmt_sig3((hi - lo) / 2.0 / v * 100.0, pm, sizeof pm));
-    else if (!paired)
+    if (paired && isfinite(lo) && isfinite(hi)) {
+        double half = (hi - lo) / 2.0 / v * 100.0;
+        if (!compact)
+            fprintf(fp, " (±%s %%)", numfmt_sig3(half, pm, sizeof pm));
+        else if (half >= 10.0)
+            fprintf(fp, " ±%.0f %%", half);
+        else if (half >= 0.01)
+            fprintf(fp, " ±%.2g %%", half);
+        else
+            fputs(" ±<0.01 %", fp);
+    } else if (!paired) {
         fputs(" unpaired", fp);
+    }
     fputs(" |", fp);
 }
 
