@@ -161,8 +161,9 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t 
     if (sandboxed && hb_sandbox_drop_privileges() != 0)
         _exit(125);
     /* After the drop: RLIMIT_NPROC counts the processes of the uid the step
-     * runs as (and means nothing to root). */
-    set_limit(RLIMIT_NPROC, o->nproc ? o->nproc : sandboxed ? HB_PROC_SANDBOX_NPROC : 0);
+     * runs as (and means nothing to root); in a sandbox it is the host-wide
+     * ceiling, each step's own limit is set inside (proc.h). */
+    set_limit(RLIMIT_NPROC, o->nproc ? o->nproc : sandboxed ? HB_PROC_SANDBOX_NPROC_HOST : 0);
     set_limit(RLIMIT_NOFILE, o->nofile ? o->nofile : sandboxed ? HB_PROC_SANDBOX_NOFILE : 0);
     if (sandboxed) {
         for (int i = 0; i < sb->nfds; i++)

@@ -25,7 +25,7 @@ typedef struct hb_proc_opts {
     const char *cwd;                 /* working folder of the child; NULL = ours
                                         (ignored in a sandbox: its scratch) */
     unsigned long nproc;             /* RLIMIT_NPROC; 0 = unlimited, except in a
-                                        sandbox (then HB_PROC_SANDBOX_NPROC) */
+                                        sandbox (then HB_PROC_SANDBOX_NPROC_HOST) */
     unsigned long nofile;            /* RLIMIT_NOFILE; 0 = as inherited, except
                                         in a sandbox (HB_PROC_SANDBOX_NOFILE) */
     const struct hb_sandbox *sandbox; /* run argv inside this sandbox (exec
@@ -34,11 +34,18 @@ typedef struct hb_proc_opts {
 } hb_proc_opts;
 
 /* The default process and descriptor limits of a sandboxed step. The
- * kernel counts RLIMIT_NPROC over every process of the sandbox's host uid
- * (nobody), side-by-side steps and unrelated services included, so the
- * limit stops a fork bomb, not a busy host; the runner and the probe may
- * not fork at all (their seccomp profile). */
-#define HB_PROC_SANDBOX_NPROC 1024
+ * kernel counts RLIMIT_NPROC over every process and thread of the
+ * sandbox's host uid (nobody), side-by-side steps and unrelated services
+ * included, and bubblewrap's user namespace keeps the limit bubblewrap
+ * started with as the ceiling of that host-wide count. A low ceiling let
+ * one step that holds idle threads (the runner allows them) stop every
+ * other step of the host from starting, so the ceiling is high
+ * (HB_PROC_SANDBOX_NPROC_HOST: it stops a runaway, not a busy host), and
+ * each step of hashbench's own lowers its limit to HB_STEP_NPROC
+ * (common/steplimit.h), counted over its own namespace only, before it
+ * loads a library. The runner and the probe may not fork at all (their
+ * seccomp profile). */
+#define HB_PROC_SANDBOX_NPROC_HOST 16384
 #define HB_PROC_SANDBOX_NOFILE 256
 
 /* Asks the kernel to spare this process when memory runs out (an

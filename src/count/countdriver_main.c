@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/steplimit.h"
 #include "count/count_plan.h"
 #include "probe/trial_msg.h"
 
@@ -105,6 +106,7 @@ int main(int argc, char **argv)
 {
     const char *lib = NULL, *seed_hex = NULL, *sizes_s = NULL, *calls_s = NULL;
     int bits = 0;
+    hb_step_limit_processes(); /* its threads, before the library is loaded */
     out_fd = dup(1);
     int null = open("/dev/null", O_WRONLY);
     if (out_fd < 0 || null < 0 || dup2(null, 1) < 0)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <valgrind/memcheck.h>
 
+#include "common/steplimit.h"
 #include "ct/ct_plan.h"
 #include "probe/counter_read.h"
 
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
     const char *lib = NULL, *counter = NULL;
     int bits = 0, mode = 0;
     long bytes = 0, n = 0;
+    hb_step_limit_processes(); /* its threads, before the library is loaded */
     out_fd = dup(1);
     int null = open("/dev/null", O_WRONLY);
     if (out_fd < 0 || null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)

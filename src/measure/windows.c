@@ -329,6 +329,17 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
     session_figure f;
     if (window(z, w, w->warm_calls, NULL, &f, err) != 0 || w->dead)
         return w->dead ? 0 : -1;
+    /* the warm-up is untimed: a library that works there (it can tell a
+     * warm-up: its messages are the window's before) gets no figure */
+    double warm_ns = (double)w->warm_calls * w->est_ns + z->exchange_ns;
+    if (!w->trusted && (double)f.cpu_ns > WINDOWS_CALIB_FACTOR * warm_ns + WINDOWS_WARMUP_SLACK_NS) {
+        char why[300];
+        snprintf(why, sizeof why, "INCONSISTENT: an untimed warm-up of %llu calls used %.1f ms "
+                 "of CPU time where its calls cost %.1f ms: work outside the timed windows",
+                 w->warm_calls, (double)f.cpu_ns / 1e6, warm_ns / 1e6);
+        fail_cell(w, SESSION_INCONSISTENT, why);
+        return 0;
+    }
     double target = WINDOWS_MIN_NS;
     if (WINDOWS_EXCHANGE_MULT * z->exchange_ns > target)
         target = WINDOWS_EXCHANGE_MULT * z->exchange_ns;

@@ -37,7 +37,9 @@
  * between its windows, digests the independent check does not reproduce,
  * or windows cheaper per call than calibration by more than
  * WINDOWS_CALIB_FACTOR twice (calibration is taken again once: the host's
- * speed moves) make the cell INCONSISTENT; the built-in baselines,
+ * speed moves), or an untimed warm-up that costs more than
+ * WINDOWS_CALIB_FACTOR times its calls (work where nothing is timed) make
+ * the cell INCONSISTENT; the built-in baselines,
  * hashbench's own code, are not held to calibration. A failed primary
  * baseline fails the cells it pairs; another failed baseline is left out
  * of the groups from then on. */
@@ -54,7 +56,9 @@
 
 #define WINDOWS_MIN_NS 3e6          /* a timed window's target length ... */
 #define WINDOWS_EXCHANGE_MULT 100.0 /* ... and at least this many exchanges */
-#define WINDOWS_WARMUP_NS 2e6       /* untimed calls before every window */
+#define WINDOWS_WARMUP_NS 2e6       /* untimed calls before every window ... */
+#define WINDOWS_WARMUP_SLACK_NS 3e6 /* ... which may cost WINDOWS_CALIB_FACTOR times
+                                       their calls and this, at most */
 #define WINDOWS_MIN_CALLS 8         /* calls in a timed window, at least */
 #define WINDOWS_MAX_BYTES (32u << 20) /* messages of one window, at most */
 #define WINDOWS_CALIB_FACTOR 3.0    /* a window's per-call cost against calibration */

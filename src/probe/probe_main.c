@@ -23,6 +23,7 @@
  * runs under the sandbox's RUN profile (no new processes), a session under
  * the SESSION profile (no threads, no timers either). */
 #include "common/fdio.h"
+#include "common/steplimit.h"
 #include "counter_read.h"
 #include "probe.h"
 #include "probe_codes.h"
@@ -659,6 +660,7 @@ static int run_session(const probe_args *a)
 
 int main(int argc, char **argv)
 {
+    hb_step_limit_processes(); /* its threads, before the library is loaded */
     if (channel_open() != 0)
         return PROBE_USAGE; /* not started by hashbench: nobody to tell */
     probe_args a;

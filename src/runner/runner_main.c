@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/fdio.h"
+#include "common/steplimit.h"
 #include "kat/guard.h"
 #include "probe/trial_msg.h"
 #include "runner/protocol.h"
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
 {
     const char *lib = NULL;
     int bits = 0;
+    hb_step_limit_processes(); /* its threads, before the library is loaded */
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--lib"))
             lib = argv[i + 1];

@@ -3,8 +3,9 @@
  * - the recognition of standard functions against NIST's CAVP vectors
  *   (Debian's python3-cryptography-vectors), written as KAT texts: each
  *   file is recognised as its own function, never a sibling of the same
- *   length; one wrong record, too few records or a KAT_Loop file are not
- *   enough;
+ *   length; one wrong record or too few records are not enough, records
+ *   of several files count together, and a KAT_Loop record is recomputed
+ *   as the loop (enough alone; a wrong one a disagreement);
  * - the choice on the bundled examples after their KAT stage (OpenSSL with
  *   the right function; SHAKE256 at 768 bits, no standard function, the
  *   same library; OpenSSL left out when not allowed or when a text no
@@ -175,26 +176,108 @@ static void test_vectors_not_enough(void **state)
     assert_int_equal(rsp_to_kat(rsp, path, 256, XCHECK_MIN_RECORDS - 1, -1),
                      XCHECK_MIN_RECORDS - 1);
     assert_int_equal(xcheck_match_vectors(paths, 1, 256, name, why, sizeof why, &err), 0);
-    assert_non_null(strstr(why, "SHA256: only 7 records"));
+    assert_non_null(strstr(why, "SHA256: only 2 records"));
 
-    /* The SM3 examples of the standard: right, but only six records. */
+    /* Records spread over files count together: KAT_2_23's three records
+     * (here two files of one and two) are enough. */
+    char path2[4096];
+    const char *two[] = {path, path2};
+    snprintf(path, sizeof path, "%s/KAT_2_12_one.txt", root);
+    snprintf(path2, sizeof path2, "%s/KAT_2_23_two.txt", root);
+    assert_int_equal(rsp_to_kat(rsp, path, 256, 1, -1), 1);
+    assert_int_equal(rsp_to_kat(rsp, path2, 256, 2, -1), 2);
+    assert_int_equal(xcheck_match_vectors(two, 2, 256, name, why, sizeof why, &err), 1);
+    assert_string_equal(name, "SHA256");
+
+    /* The SM3 examples of the standard: six right records are enough. */
     snprintf(rsp, sizeof rsp, "%s/SM3/oscca.txt", CAVP_DIR);
     snprintf(path, sizeof path, "%s/KAT_2_12_oscca.txt", root);
     assert_int_equal(rsp_to_kat(rsp, path, 256, 1000000, -1), 6);
-    assert_int_equal(xcheck_match_vectors(paths, 1, 256, name, why, sizeof why, &err), 0);
-    assert_non_null(strstr(why, "SM3: only 6 records"));
+    assert_int_equal(xcheck_match_vectors(paths, 1, 256, name, why, sizeof why, &err), 1);
+    assert_string_equal(name, "SM3");
 
-    /* Right records in a file named as KAT_Loop's are not plain records. */
+    /* Records in a file named as KAT_Loop's are read as KAT_Loop records:
+     * short messages are none. */
     snprintf(rsp, sizeof rsp, "%s/SHA2/SHA256ShortMsg.rsp", CAVP_DIR);
     snprintf(path, sizeof path, "%s/KAT_Loop_x.txt", root);
     assert_true(rsp_to_kat(rsp, path, 256, 1000000, -1) > XCHECK_MIN_RECORDS);
     assert_int_equal(xcheck_match_vectors(paths, 1, 256, name, why, sizeof why, &err), 0);
-    assert_non_null(strstr(why, "no submitted KAT file"));
+    assert_non_null(strstr(why, "SHA256: only 0 records"));
 
     /* No standard function at 768 bits. */
     snprintf(path, sizeof path, "%s/KAT_2_12_flip.txt", root);
     assert_int_equal(xcheck_match_vectors(paths, 1, 768, name, why, sizeof why, &err), 0);
     assert_non_null(strstr(why, "no standard function"));
+}
+
+/* Writes a KAT_Loop text (SPEC §3, but ROUNDS iterations) for the EVP
+ * function EVP into PATH and, with its digest's first byte changed, into
+ * BAD: m0 is 1024 bytes of a fixed pattern, the record's digest the loop's
+ * final h (computed here with plain EVP_Digest calls). */
+#define TEST_LOOP_ROUNDS 5000
+static void loop_to_kat(const char *path, const char *bad, const char *evp, long rounds)
+{
+    unsigned char m0[1024], m[1024], h[EVP_MAX_MD_SIZE], head[EVP_MAX_MD_SIZE];
+    unsigned int d = 0;
+    kat_writer w;
+    char sha[HB_SHA256_HEX];
+    hb_err err;
+    EVP_MD *md = EVP_MD_fetch(NULL, evp, NULL);
+    assert_non_null(md);
+    for (size_t i = 0; i < sizeof m0; i++)
+        m0[i] = (unsigned char)(i * 131u + 7u);
+    memcpy(m, m0, sizeof m);
+    assert_int_equal(EVP_Digest(m, sizeof m, h, &d, md, NULL), 1);
+    for (long r = 0; r < rounds; r++) {
+        memcpy(head, m, d);
+        memmove(m, m + d, sizeof m - d);
+        memcpy(m + sizeof m - d, head, d);
+        for (unsigned k = 0; k < d; k++)
+            m[k] ^= h[k];
+        assert_int_equal(EVP_Digest(m, sizeof m, h, &d, md, NULL), 1);
+    }
+    EVP_MD_free(md);
+    for (int k = 0; k < 2; k++) {
+        if (k == 1)
+            h[0] ^= 1;
+        if (kat_writer_open(&w, k ? bad : path, &err) != 0 ||
+            kat_writer_record(&w, m0, 8 * sizeof m0, h, (int)(8 * d), &err) != 0 ||
+            kat_writer_close(&w, sha, &err) != 0)
+            fail_msg("%s", err.msg);
+    }
+}
+
+/* A submission that passes on its KAT_Loop file alone is recognised from
+ * it (the loop recomputed with OpenSSL), and a wrong loop record is a
+ * disagreement; a loop of other length than the rule's is no evidence.
+ * SHA-224, where the digest length has few contenders, and loops of
+ * TEST_LOOP_ROUNDS iterations (the official million costs seconds). */
+static void test_vectors_loop(void **state)
+{
+    (void)state;
+    char rsp[4096], loop[4096], bad[4096], plain[4096], name[32], why[512];
+    hb_err err;
+    snprintf(loop, sizeof loop, "%s/KAT_Loop_SHA224.txt", root);
+    snprintf(bad, sizeof bad, "%s/KAT_Loop_bad.txt", root);
+    loop_to_kat(loop, bad, "SHA224", TEST_LOOP_ROUNDS);
+    const char *only[] = {loop};
+    assert_int_equal(xcheck_match_vectors_rounds(only, 1, 224, TEST_LOOP_ROUNDS, name, why,
+                                                 sizeof why, &err), 1);
+    assert_string_equal(name, "SHA224");
+    assert_int_equal(xcheck_match_vectors_rounds(only, 1, 224, TEST_LOOP_ROUNDS - 1, name,
+                                                 why, sizeof why, &err), 0);
+    assert_non_null(strstr(why, "SHA224 differs at KAT_Loop_SHA224.txt:"));
+
+    /* two plain SHA-224 records leave SHA-224 alone in the running; the
+     * wrong loop record ends it too */
+    snprintf(rsp, sizeof rsp, "%s/SHA2/SHA224ShortMsg.rsp", CAVP_DIR);
+    snprintf(plain, sizeof plain, "%s/KAT_2_12_224.txt", root);
+    assert_int_equal(rsp_to_kat(rsp, plain, 224, 2, -1), 2);
+    const char *wrong[] = {plain, bad};
+    assert_int_equal(xcheck_match_vectors_rounds(wrong, 2, 224, TEST_LOOP_ROUNDS, name, why,
+                                                 sizeof why, &err), 0);
+    assert_string_equal(name, "");
+    assert_non_null(strstr(why, "SHA224 differs at KAT_Loop_bad.txt:"));
 }
 
 /* ---- run directories ---- */
@@ -640,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_sample_size),
         cmocka_unit_test(test_cavp_names),
         cmocka_unit_test(test_vectors_not_enough),
+        cmocka_unit_test(test_vectors_loop),
         cmocka_unit_test(test_choose_examples),
         cmocka_unit_test(test_choose_fixture),
         cmocka_unit_test(test_runner_fails),
