@@ -1,8 +1,10 @@
 #!/bin/sh
 # End-to-end campaign test on the bundled examples with two small sizes:
-#  1. an uninterrupted run (the reference record set);
-#  2. the same campaign killed with SIGKILL at random moments ten times and
-#     resumed each time: it must end with the same (instance, size) set, every
+#  1. an uninterrupted run of every example (the default when no package is
+#     named), whose records of SM3, SHA2 and the baselines are the reference
+#     record set of the runs below, which take copies of SM3 and SHA2 only;
+#  2. a campaign killed with SIGKILL at random moments ten times and
+#     resumed each time: it must end with the reference set, every
 #     JSON file must parse, no record file may be rewritten once written, no
 #     trial pid may appear twice (nothing measured twice), and no temporary
 #     file of a killed writer may be left;
@@ -12,7 +14,9 @@
 #     with a different counter or costs file is refused by merge;
 #  5. the published dataset holds no absolute path;
 #  6. a library rebuilt after the campaign is tested and measured again on
-#     resume, the unchanged ones keep their records.
+#     resume, the unchanged ones keep their records (on the killed-and-
+#     resumed campaign, complete by then).
+# Candidates are named by their folders, so the record sets compare.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR; python3 checks JSON.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -54,14 +58,21 @@ print(n)
 EOF
 }
 
-# 1. the uninterrupted reference run
+# 1. the uninterrupted reference run of every bundled example
 "$B" run --run-dir "$T/ref" $OPTS >"$T/ref.log" 2>&1
 rc=$?
 if passed $rc "$T/ref" && [ -s "$T/ref/campaign.json" ]; then ok "uninterrupted run (exit $rc)"
 else bad "uninterrupted run exited $rc"; cat "$T/ref.log"; exit 1; fi
-record_set "$T/ref" >"$T/ref.set"
+record_set "$T/ref" >"$T/ref.all"
+grep -q '^SHA3/' "$T/ref.all" && ok "the default run took every example ($(wc -l <"$T/ref.all") records)" ||
+    bad "the run without packages did not measure the SHA-3 example"
+# the reference set of the runs below: SM3, SHA2 and the baselines
+grep -E '^(SM3|SHA2|baseline)/' "$T/ref.all" >"$T/ref.set"
 NREF=$(wc -l <"$T/ref.set")
-[ "$NREF" -ge 4 ] && ok "reference run has $NREF records" || bad "reference run has $NREF records"
+[ "$NREF" -ge 10 ] && ok "reference set: $NREF records" || bad "reference set: $NREF records"
+# the packages of the runs below: copies (section 6 rebuilds one)
+mkdir -p "$T/pkgs" && cp -R "$SRC/examples/SM3" "$SRC/examples/SHA2" "$T/pkgs/"
+PKGS="$T/pkgs/SM3 $T/pkgs/SHA2"
 
 # 2. ten SIGKILLs at random moments, each followed by a resume: the first
 #    five within 0.1-2.5 s of the start (checks, build, KAT), the last five
@@ -71,7 +82,8 @@ nrec() { find "$T/killed/records" -name '*.json' 2>/dev/null | wc -l; }
 i=1
 while [ $i -le 10 ]; do
     before=$(nrec)
-    "$B" run --run-dir "$T/killed" $OPTS >>"$T/killed.log" 2>&1 &
+    # shellcheck disable=SC2086
+    "$B" run --run-dir "$T/killed" $OPTS $PKGS >>"$T/killed.log" 2>&1 &
     pid=$!
     if [ $i -le 5 ]; then
         ms=$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%d", 100 + rand() * 2400 }')
@@ -99,7 +111,8 @@ done
 dead=$(sh -c 'echo $$')
 mkdir -p "$T/killed/records"
 echo '{"half": ' >"$T/killed/records/planted.json.tmp.$dead"
-"$B" run --run-dir "$T/killed" $OPTS >>"$T/killed.log" 2>&1
+# shellcheck disable=SC2086
+"$B" run --run-dir "$T/killed" $OPTS $PKGS >>"$T/killed.log" 2>&1
 rc=$?
 passed $rc "$T/killed" && ok "resumed run completed (exit $rc)" || { bad "resume exited $rc"; tail -5 "$T/killed.log"; }
 left=$(find "$T/killed" -name '*.tmp.*' | wc -l)
@@ -154,9 +167,11 @@ else bad "changed settings not refused (exit $rc)"; cat "$T/changed.log"; fi
 
 # 4. two shards at once on the two cores, then merge
 #    (with the constant-time stage, whose records the merge and publish carry)
-"$B" run --run-dir "$T/s1" --shard 1/2 --cpu 0 --shard-costs "$T/costs.json" $OPTS --ct >"$T/s1.log" 2>&1 &
+# shellcheck disable=SC2086
+"$B" run --run-dir "$T/s1" --shard 1/2 --cpu 0 --shard-costs "$T/costs.json" $OPTS --ct $PKGS >"$T/s1.log" 2>&1 &
 p1=$!
-"$B" run --run-dir "$T/s2" --shard 2/2 --cpu 1 --shard-costs "$T/costs.json" $OPTS --ct >"$T/s2.log" 2>&1 &
+# shellcheck disable=SC2086
+"$B" run --run-dir "$T/s2" --shard 2/2 --cpu 1 --shard-costs "$T/costs.json" $OPTS --ct $PKGS >"$T/s2.log" 2>&1 &
 p2=$!
 wait $p1; r1=$?
 wait $p2; r2=$?
@@ -272,23 +287,22 @@ for f in ("campaign.json", "build.json", "kat.json"):
     assert v.startswith("bubblewrap "), (f, v)
 EOF
 
-# 6. a library rebuilt after the campaign finished: resuming re-tests and
-#    re-measures that instance only, and every record and KAT result then
-#    names the library build.json names
-mkdir -p "$T/pkgs" && cp -R "$SRC/examples/SM3" "$SRC/examples/SHA2" "$T/pkgs/"
-"$B" run --run-dir "$T/rb" $OPTS "$T/pkgs/SM3" "$T/pkgs/SHA2" >"$T/rb1.log" 2>&1
-passed $? "$T/rb" || { bad "campaign before the rebuild"; cat "$T/rb1.log"; }
-find "$T/rb/records/SHA2" -name '*.json' -exec sha256sum {} + 2>/dev/null |
+# 6. a library rebuilt after the campaign finished (the killed-and-resumed
+#    one, complete): resuming re-tests and re-measures that instance only,
+#    and every record and KAT result then names the library build.json names
+find "$T/killed/records/SHA2" -name '*.json' -exec sha256sum {} + 2>/dev/null |
     awk '{ print $2, $1 }' >"$T/rb.sha2"
 [ "$(wc -l <"$T/rb.sha2")" -eq 4 ] && ok "4 SHA2 records before the rebuild" ||
     bad "SHA2 has $(wc -l <"$T/rb.sha2") records before the rebuild (4 expected: 2 instances, 2 sizes)"
 echo 'const char hb_e2e_rebuilt[] = "rebuilt";' \
     >>"$T/pkgs/SM3/Implementations/Reference_Implementation/SM3/sm3.c"
-"$B" build --run-dir "$T/rb" "$T/pkgs/SM3" "$T/pkgs/SHA2" >"$T/rb2.log" 2>&1 ||
+# shellcheck disable=SC2086
+"$B" build --run-dir "$T/killed" $PKGS >"$T/rb2.log" 2>&1 ||
     { bad "rebuild"; cat "$T/rb2.log"; }
-"$B" run --run-dir "$T/rb" $OPTS "$T/pkgs/SM3" "$T/pkgs/SHA2" >"$T/rb3.log" 2>&1
-passed $? "$T/rb" || { bad "resume after the rebuild"; cat "$T/rb3.log"; }
-python3 - "$T/rb" <<'EOF' && ok "resume after a rebuild: KAT results and records name the new library" ||
+# shellcheck disable=SC2086
+"$B" run --run-dir "$T/killed" $OPTS $PKGS >"$T/rb3.log" 2>&1
+passed $? "$T/killed" || { bad "resume after the rebuild"; cat "$T/rb3.log"; }
+python3 - "$T/killed" <<'EOF' && ok "resume after a rebuild: KAT results and records name the new library" ||
 import json, os, sys
 root = sys.argv[1]
 build = {(e["candidate"], e["instance"]): e["library_sha256"]
