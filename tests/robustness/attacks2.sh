@@ -8,14 +8,47 @@
 #   for work outside the timed windows.
 # (ThreadHoard is checked by sandbox_nproc, which costs a second, not the
 # 40 s its runners hold their threads.)
+#
+# Each folder of attacks2/ holds only what its package changes: the
+# packages are assembled from the SM3 example (its files, its manifest, its
+# sm3.c also as sm3_example.inc, which a fixture may include), the
+# fixture's files over them; ContextFakeDodge is ContextFake with only
+# KAT_2_23 in its manifest.
+#   attacks2.sh BUILD SOURCE            the test
+#   attacks2.sh --assemble OUT SOURCE   only assemble the packages into OUT
 set -eu
+
+# assemble SOURCE OUT: every package into OUT/<name>
+assemble() {
+    ex=$1/examples/SM3
+    for f in "$1"/tests/robustness/attacks2/*/; do
+        name=$(basename "$f")
+        rm -rf "${2:?}/$name"
+        cp -r "$ex" "$2/$name"
+        cp "$ex/Implementations/Reference_Implementation/SM3/sm3.c" \
+            "$2/$name/Implementations/Reference_Implementation/SM3/sm3_example.inc"
+        cp -r "$f/." "$2/$name/"
+    done
+    rm -rf "$2/ContextFakeDodge"
+    cp -r "$2/ContextFake" "$2/ContextFakeDodge"
+    grep ' SM3/KAT_2_23_SM3.txt$' "$2/ContextFake/kat.sha256" >"$2/ContextFakeDodge/kat.sha256"
+    [ -s "$2/ContextFakeDodge/kat.sha256" ]
+}
+
+if [ "${1:-}" = --assemble ]; then
+    mkdir -p "$2"
+    assemble "$3" "$2"
+    exit 0
+fi
 
 BUILD=$1
 SRC=$2
 B=$BUILD/hashbench
-A=$SRC/tests/robustness/attacks2
 DIR=$(mktemp -d /tmp/hb-attacks2.XXXXXX)
 trap 'rm -rf "$DIR"' EXIT
+A=$DIR/packages
+mkdir -p "$A"
+assemble "$SRC" "$A"
 
 status=0
 "$B" run --run-dir "$DIR/run" --sizes 32 --no-loop --allow-unfit-host \
