@@ -638,8 +638,8 @@ static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
     /* a built-in baseline no cell took a window of: measured alone */
     for (size_t i = 0; rc == 0 && i < n; i++) {
         wcell *b = &w[i];
-        for (int p = 0; rc == 0 && b->trusted && !b->c->pair_only &&
-                        b->c->out.n_trials == 0 && p < pairs && !b->dead; p++) {
+        int alone = b->trusted && !b->c->pair_only && b->c->out.n_trials == 0;
+        for (int p = 0; rc == 0 && alone && p < pairs && !b->dead; p++) {
             plan_trial t;
             rc = side(z, b, 0, &t, err);
             if (rc == 0 && !b->dead) {

@@ -78,9 +78,28 @@ static compare_verdict verdict_of(double ratio, double lo, double hi, double min
     return CMP_SAME;
 }
 
+/* A recorded drift D (percent) in words into OUT. */
+static void drift_words(double d, char *out, size_t cap)
+{
+    char n[NUMFMT_MAX];
+    if (isfinite(d))
+        snprintf(out, cap, "%s %%", numfmt_sig3(d, n, sizeof n));
+    else
+        snprintf(out, cap, "none recorded");
+}
+
+/* System S's recorded host drift (campaign.json host_drift.spread_percent),
+ * NaN when it recorded none. */
+static double drift_of(const report_system *s)
+{
+    const json_t *d = json_object_get(json_object_get(s->campaign, "host_drift"),
+                                      "spread_percent");
+    return json_is_number(d) && json_number_value(d) >= 0 ? json_number_value(d) : NAN;
+}
+
 /* Row R from the records RA and RB (both with figures). */
 static int compare_pair(const report_record *ra, const report_record *rb,
-                        double min_change, compare_row *r)
+                        double min_change, double host_margin, compare_row *r)
 {
     paired_figure pa, pb;
     memset(r, 0, sizeof *r);
@@ -128,6 +147,8 @@ static int compare_pair(const report_record *ra, const report_record *rb,
     }
     paired_free(&pa);
     paired_free(&pb);
+    r->lo /= 1.0 + host_margin;
+    r->hi *= 1.0 + host_margin;
     r->verdict = verdict_of(r->ratio, r->lo, r->hi, min_change);
     return rc;
 }
@@ -183,6 +204,12 @@ int compare_systems(const report_system *a, const report_system *b, double min_c
     out->label_a = a->name;
     out->label_b = b->name;
     out->min_change = min_change;
+    out->drift_a = drift_of(a);
+    out->drift_b = drift_of(b);
+    double worst = isfinite(out->drift_a) ? out->drift_a : 0.0;
+    if (isfinite(out->drift_b) && out->drift_b > worst)
+        worst = out->drift_b;
+    out->host_margin = worst / 2.0 / 100.0;
     out->only_a = json_array();
     out->only_b = json_array();
     out->rows = calloc(a->nrecs ? a->nrecs : 1, sizeof *out->rows);
@@ -196,7 +223,8 @@ int compare_systems(const report_system *a, const report_system *b, double min_c
             continue;
         const report_record *rb = report_find_record(b, ra->candidate, ra->instance,
                                                      ra->size);
-        if (compare_pair(ra, rb, min_change, &out->rows[out->nrows++]) < 0) {
+        if (compare_pair(ra, rb, min_change, out->host_margin,
+                         &out->rows[out->nrows++]) < 0) {
             compare_free(out);
             return hb_fail(err, "comparing %s with %s: out of memory", a->name, b->name);
         }
@@ -250,8 +278,13 @@ void compare_print_text(FILE *fp, const compare_result *r)
 {
     char fa[64], fb[64], x[32], lo[32], hi[32], size[NUMFMT_MAX], name[600];
     fprintf(fp, "A = %s, B = %s; B / A with its 95 %% interval (bootstrap); paired: "
-                "ratios to the baseline, unpaired: time per call\n\n", r->label_a,
+                "ratios to the baseline, unpaired: time per call\n", r->label_a,
             r->label_b);
+    if (r->host_margin > 0)
+        fprintf(fp, "intervals widened by +-%.3g %% for the hosts' drift during the "
+                    "measurements (half the larger of A's and B's recorded spread)\n",
+                r->host_margin * 100.0);
+    fputc('\n', fp);
     fprintf(fp, "%-36s %8s %-9s %12s %12s %8s %19s  %s\n", "instance", "message", "basis",
             "A", "B", "B / A", "95 % interval", "verdict");
     for (size_t i = 0; i < r->nrows; i++) {
@@ -307,6 +340,17 @@ int compare_md(FILE *fp, const compare_result *r, const char *ext, hb_err *err)
                 "interval lies on one side of 1 and B / A differs from 1 by more than "
                 "%s %%; otherwise no difference is detected.\n\n",
             COMPARE_RESAMPLES, numfmt_sig3(r->min_change * 100.0, pct, sizeof pct));
+    if (r->host_margin > 0) {
+        char h[NUMFMT_MAX], da[NUMFMT_MAX + 4], db[NUMFMT_MAX + 4];
+        drift_words(r->drift_a, da, sizeof da);
+        drift_words(r->drift_b, db, sizeof db);
+        fprintf(fp, "Each interval is widened by ±%s %%, half the larger drift of the two "
+                    "hosts' speed during their measurements (the baseline's speed, 10th to "
+                    "90th percentile: A %s, B %s): two campaigns meet a shared host at "
+                    "different moments, and the host's speed moves under a whole campaign, "
+                    "which no pairing within it removes.\n\n",
+                numfmt_sig3(r->host_margin * 100.0, h, sizeof h), da, db);
+    }
     fputs("| Candidate | Instance | Message | Basis | A | B | B / A | 95 % interval | "
           "Verdict |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |\n", fp);
     for (size_t i = 0; i < r->nrows; i++) {

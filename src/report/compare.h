@@ -9,6 +9,14 @@
  * their ratio, with a bootstrap over both sides' trial means: such a ratio
  * carries the two hosts' difference and is marked unpaired.
  *
+ * Two campaigns meet their hosts at different moments, and a shared host's
+ * speed moves under a whole campaign (not by one factor for every code), so
+ * the interval is widened by the hosts' own drift: half the larger of the
+ * two campaigns' recorded host_drift.spread_percent (the baseline's speed,
+ * P10 to P90, over its measure stage; campaign.json), as a factor on each
+ * side (lo / (1 + h), hi * (1 + h)). A quiet host's drift is small and
+ * costs little; a campaign that recorded none adds nothing.
+ *
  * Verdict: "slower" when the whole interval is above 1 and B / A exceeds
  * 1 + min_change, "faster" when the whole interval is below 1 and B / A is
  * under 1 - min_change, else "no difference detected". Results render as a
@@ -35,7 +43,8 @@ typedef struct compare_row {
     double a, a_lo, a_hi;  /* side A's figure and its recorded interval */
     double b, b_lo, b_hi;
     size_t a_n, b_n;       /* pairs (paired) or kept trials behind them */
-    double ratio, lo, hi;  /* B / A and its bootstrap 95 % interval */
+    double ratio, lo, hi;  /* B / A and its 95 % interval (bootstrap, widened
+                              by the hosts' drift) */
     compare_verdict verdict;
 } compare_row;
 
@@ -46,6 +55,8 @@ typedef struct compare_result {
     json_t *only_a, *only_b; /* "cand / inst" or "cand / inst at SIZE" not
                                 compared, with why (array of strings) */
     double min_change;
+    double host_margin;      /* h above (a fraction); 0: none recorded */
+    double drift_a, drift_b; /* each side's host_drift.spread_percent, NaN: none */
 } compare_result;
 
 /* Compares system A with system B. MIN_CHANGE as above (a fraction).

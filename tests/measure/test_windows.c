@@ -367,6 +367,22 @@ static void test_two_baselines_grouped(void **state)
     free_cells(c, 4);
 }
 
+/* A built-in baseline with no other cell at its size (a campaign of the
+ * baselines alone, as `bench/accuracy.sh` measures them) takes as many
+ * windows of its own as a cell takes groups, each a figure. */
+static void test_baseline_alone(void **state)
+{
+    (void)state;
+    set_libs();
+    ilv_cell *c = cells_for(1, 256);
+    assert_int_equal(run(c, 1, 6, 0), 0);
+    assert_true(c[0].out.ok);
+    assert_int_equal(c[0].out.n_trials, 6);
+    for (size_t k = 0; k < 6; k++)
+        assert_true(c[0].out.trials[k].r.calls > 0 && c[0].out.trials[k].r.ticks > 0);
+    free_cells(c, 1);
+}
+
 /* A package baseline P (cell 1, not trusted): a cell with its own groups
  * (with the built-in baseline) and a window in the groups of A, which
  * names it; its own record holds its own groups only, and it is held to
@@ -575,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_pairs_exact),
         cmocka_unit_test(test_two_baselines_grouped),
         cmocka_unit_test(test_package_baseline),
+        cmocka_unit_test(test_baseline_alone),
         cmocka_unit_test(test_faked_digests_caught),
         cmocka_unit_test(test_gained_cpu_inconsistent),
         cmocka_unit_test(test_slow_calibration_inconsistent),

@@ -150,3 +150,26 @@ int rt_count(const char *hay, const char *needle)
         n++;
     return n;
 }
+
+char *rt_site_file(const char *site, const char *rel)
+{
+    char path[4096];
+    rt_join(path, site, rel);
+    char *text = rt_read(path, NULL);
+    if (!text)
+        fail_msg("missing %s", rel);
+    return text;
+}
+
+char *rt_plain(const char *md)
+{
+    char *out = malloc(strlen(md) + 1), *o = out;
+    assert_non_null(out);
+    for (const char *p = md; *p; p++) {
+        if (*p == '\\' && p[1] && p[1] != '\n')
+            p++;
+        *o++ = *p;
+    }
+    *o = '\0';
+    return out;
+}

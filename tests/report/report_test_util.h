@@ -38,4 +38,10 @@ json_t *rt_list_files(const char *dir);
 /* Number of occurrences of NEEDLE in HAY. */
 int rt_count(const char *hay, const char *needle);
 
+/* The page REL of the site SITE (malloc'd); fails the test when missing. */
+char *rt_site_file(const char *site, const char *rel);
+
+/* MD as a reader sees it: backslash escapes removed (malloc'd). */
+char *rt_plain(const char *md);
+
 #endif

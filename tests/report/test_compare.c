@@ -188,6 +188,58 @@ static void test_twice_the_work_is_2x_slower(void **state)
     rm_side(b);
 }
 
+/* SYS's campaign.json records a host drift of SPREAD percent. */
+static void set_drift(const char *sys, double spread)
+{
+    json_t *c = rt_load_json(sys, "campaign.json");
+    json_object_set_new(c, "host_drift", json_pack("{s:f}", "spread_percent", spread));
+    rt_save_json(sys, "campaign.json", c);
+    json_decref(c);
+}
+
+/* The hosts' drift widens every interval: a 15 % slowdown found between two
+ * quiet campaigns is not a verdict beside a campaign whose host drifted by
+ * 40 % (half of it on each side of the interval), and the interval is the
+ * same one widened by exactly that factor. */
+static void test_host_drift_widens(void **state)
+{
+    (void)state;
+    char a[4096], b[4096];
+    report_dataset da, db, da2, db2; /* (rows borrow their records' names) */
+    compare_result quiet, drifting;
+    derived_system(a, 0, 1.0);
+    derived_system(b, 1, 1.15);
+    set_drift(a, 1.0);
+    compare(a, b, &da, &db, &quiet);
+    assert_true(fabs(quiet.host_margin - 0.005) < 1e-12);
+    set_drift(b, 40.0);
+    compare(a, b, &da2, &db2, &drifting);
+    print_rows(&drifting);
+    assert_true(fabs(drifting.host_margin - 0.20) < 1e-12);
+    assert_int_equal(quiet.nrows, drifting.nrows);
+    size_t sm3 = 0;
+    for (size_t i = 0; i < quiet.nrows; i++) {
+        const compare_row *q = &quiet.rows[i], *w = &drifting.rows[i];
+        if (strcmp(q->candidate, "SM3"))
+            continue;
+        sm3++;
+        assert_int_equal(q->verdict, CMP_SLOWER);
+        assert_int_equal(w->verdict, CMP_SAME);
+        assert_true(fabs(w->ratio - q->ratio) < 1e-12);
+        assert_true(fabs(w->lo * 1.20 - q->lo * 1.005) < 1e-9);
+        assert_true(fabs(w->hi / 1.20 - q->hi / 1.005) < 1e-9);
+    }
+    assert_int_equal(sm3, 3);
+    compare_free(&quiet);
+    compare_free(&drifting);
+    report_dataset_free(&da);
+    report_dataset_free(&db);
+    report_dataset_free(&da2);
+    report_dataset_free(&db2);
+    rm_side(a);
+    rm_side(b);
+}
+
 static void test_x86_against_arm(void **state)
 {
     (void)state;
@@ -618,6 +670,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_host_no_difference),
         cmocka_unit_test(test_twice_the_work_is_2x_slower),
+        cmocka_unit_test(test_host_drift_widens),
         cmocka_unit_test(test_x86_against_arm),
         cmocka_unit_test(test_compare_linked_from_site),
         cmocka_unit_test(test_self_assessment_csv_json),

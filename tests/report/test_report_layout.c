@@ -157,16 +157,6 @@ static void compare_section(const char *page, const char *heading, const char *f
     table_free(&want);
 }
 
-static char *site_file(const char *site, const char *rel)
-{
-    char path[4096];
-    rt_join(path, site, rel);
-    char *text = rt_read(path, NULL);
-    if (!text)
-        fail_msg("missing %s", rel);
-    return text;
-}
-
 static void test_sections_as_published(void **state)
 {
     (void)state;
@@ -180,7 +170,7 @@ static void test_sections_as_published(void **state)
     rt_join(fixture_path, src, "tests/report/published_x86_1_Whirl.txt");
     char *fixture = rt_read(fixture_path, NULL);
     assert_non_null(fixture);
-    char *page = site_file(site, "x86_1/Whirl.md");
+    char *page = rt_site_file(site, "x86_1/Whirl.md");
     compare_section(page, "\n## 4. Performance\n", fixture, "4. Performance");
     compare_section(page, "\n## 5. Resource consumption\n", fixture,
                     "5. Resource consumption");
@@ -225,20 +215,6 @@ static void name_and_os(const char *data)
     json_decref(c);
 }
 
-/* MD as a reader sees it: backslash escapes removed (malloc'd). */
-static char *plain(const char *md)
-{
-    char *out = malloc(strlen(md) + 1), *o = out;
-    assert_non_null(out);
-    for (const char *p = md; *p; p++) {
-        if (*p == '\\' && p[1] && p[1] != '\n')
-            p++;
-        *o++ = *p;
-    }
-    *o = '\0';
-    return out;
-}
-
 /* LINE is a whole line of the plain text TEXT. */
 static void assert_line(const char *text, const char *line)
 {
@@ -258,9 +234,9 @@ static void test_page_top(void **state)
     rt_tempdir(site);
     if (report_site(data, site, &err) != 0)
         fail_msg("report_site: %s", err.msg);
-    char *raw = site_file(site, "x86_1/Whirl.md"), *raw_arm = site_file(site, "arm_1/Whirl.md");
-    char *md = plain(raw), *arm = plain(raw_arm);
-    char *html = site_file(site, "x86_1/Whirl.html");
+    char *raw = rt_site_file(site, "x86_1/Whirl.md"), *raw_arm = rt_site_file(site, "arm_1/Whirl.md");
+    char *md = rt_plain(raw), *arm = rt_plain(raw_arm);
+    char *html = rt_site_file(site, "x86_1/Whirl.html");
     /* the heading: id, display name, architecture and system */
     assert_ptr_equal(strstr(md, "# Whirl Whirlwind — performance on x86-64 (system x86_1)\n"),
                      md);

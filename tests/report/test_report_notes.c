@@ -86,30 +86,6 @@ static void write_notes(const char *data, const char *text)
     rt_write(path, text);
 }
 
-static char *site_file(const char *site, const char *rel)
-{
-    char path[4096];
-    rt_join(path, site, rel);
-    char *text = rt_read(path, NULL);
-    if (!text)
-        fail_msg("missing %s", rel);
-    return text;
-}
-
-/* MD with its backslash escapes removed (malloc'd). */
-static char *plain(const char *md)
-{
-    char *out = malloc(strlen(md) + 1), *o = out;
-    assert_non_null(out);
-    for (const char *p = md; *p; p++) {
-        if (*p == '\\' && p[1] && p[1] != '\n')
-            p++;
-        *o++ = *p;
-    }
-    *o = '\0';
-    return out;
-}
-
 static void test_notes_shown(void **state)
 {
     (void)state;
@@ -120,10 +96,10 @@ static void test_notes_shown(void **state)
     rt_tempdir(site);
     if (report_site(data, site, &err) != 0)
         fail_msg("report_site: %s", err.msg);
-    char *raw = site_file(site, "x86_1/summary.md"), *sum = plain(raw);
+    char *raw = rt_site_file(site, "x86_1/summary.md"), *sum = rt_plain(raw);
     free(raw);
-    raw = site_file(site, "x86_1/Whirl.md");
-    char *page = plain(raw);
+    raw = rt_site_file(site, "x86_1/Whirl.md");
+    char *page = rt_plain(raw);
     free(raw);
     /* the caveat on the summary, with the candidate's page linked */
     assert_non_null(strstr(sum, "\n## Evaluator's notes\n"));
@@ -139,10 +115,10 @@ static void test_notes_shown(void **state)
                                  "hashbench recorded: MISMATCH (2_12, 2_23, Loop; timed "
                                  "with --time-failed): "));
     /* the other system has no notes */
-    raw = site_file(site, "arm_1/summary.md");
+    raw = rt_site_file(site, "arm_1/summary.md");
     assert_null(strstr(raw, "Evaluator's notes"));
     free(raw);
-    char *html = site_file(site, "x86_1/summary.html");
+    char *html = rt_site_file(site, "x86_1/summary.html");
     assert_non_null(strstr(html, CAVEAT));
     free(html);
     /* the notes are part of the dataset: validate --site agrees */
@@ -219,7 +195,7 @@ static void test_validate_and_report_refuse(void **state)
     memset(&err, 0, sizeof err);
     if (report_site_opts(data, site, &(report_options){NULL, NULL, 0, other}, &err) != 0)
         fail_msg("report --notes: %s", err.msg);
-    char *sum = site_file(site, "arm_1/summary.md");
+    char *sum = rt_site_file(site, "arm_1/summary.md");
     assert_non_null(strstr(sum, "draft caveat"));
     free(sum);
     rt_rmtree(site);

@@ -27,16 +27,6 @@ static void make_site(const char *data, char *site)
         fail_msg("report_site: %s", err.msg);
 }
 
-static char *site_file(const char *site, const char *rel)
-{
-    char path[4096];
-    rt_join(path, site, rel);
-    char *text = rt_read(path, NULL);
-    if (!text)
-        fail_msg("missing %s", rel);
-    return text;
-}
-
 static void test_every_page_exists(void **state)
 {
     (void)state;
@@ -50,16 +40,16 @@ static void test_every_page_exists(void **state)
             for (size_t e = 0; e < 3; e++) {
                 char rel[256];
                 snprintf(rel, sizeof rel, "%s/%s.%s", systems[s], stems[c], ext[e]);
-                free(site_file(site, rel));
+                free(rt_site_file(site, rel));
             }
         }
         char rel[256];
         snprintf(rel, sizeof rel, "%s/method.md", systems[s]);
-        free(site_file(site, rel));
+        free(rt_site_file(site, rel));
         snprintf(rel, sizeof rel, "%s/method.html", systems[s]);
-        free(site_file(site, rel));
+        free(rt_site_file(site, rel));
     }
-    char *index = site_file(site, "index.html");
+    char *index = rt_site_file(site, "index.html");
     assert_non_null(strstr(index, "href=\"x86_1/summary.html\""));
     assert_non_null(strstr(index, "href=\"arm_1/Whirl.html\""));
     free(index);
@@ -90,8 +80,8 @@ static void test_sections_in_order(void **state)
         "<h2>1. Basic information</h2>", "<h2>2. Assessment environment</h2>",
         "<h2>3. Functional testing (KAT)</h2>", "<h2>4. Performance</h2>",
         "<h2>5. Resource consumption</h2>", "<h2>7. Raw evidence index</h2>"};
-    char *m = site_file(site, "x86_1/Whirl.md");
-    char *h = site_file(site, "x86_1/Whirl.html");
+    char *m = rt_site_file(site, "x86_1/Whirl.md");
+    char *h = rt_site_file(site, "x86_1/Whirl.html");
     assert_in_order(m, md, 6);
     assert_in_order(h, html, 6);
     /* The chart is inlined at the top, before section 1 (the first screen);
@@ -135,7 +125,7 @@ static void test_variants_shown(void **state)
     const json_t *d = json_object_get(json_array_get(json_object_get(v, "members"), 1),
                                       "first_disagreement");
     assert_non_null(d);
-    char *x86 = site_file(site, "x86_1/Whirl.md"), *arm = site_file(site, "arm_1/Whirl.md");
+    char *x86 = rt_site_file(site, "x86_1/Whirl.md"), *arm = rt_site_file(site, "arm_1/Whirl.md");
     static const char *const order[] = {"\n## 3. Functional testing (KAT)\n",
                                         "\n### hashbench: variants compared\n",
                                         "\n## 4. Performance\n"};
@@ -153,7 +143,7 @@ static void test_variants_shown(void **state)
     assert_non_null(strstr(x86, want));
     assert_non_null(strstr(arm, "(Optimized) | 1000, 0–16384 bits | AGREE | `"));
     assert_null(strstr(arm, "differs from"));
-    char *sm3 = site_file(site, "x86_1/SM3.md"), *method = site_file(site, "x86_1/method.md");
+    char *sm3 = rt_site_file(site, "x86_1/SM3.md"), *method = rt_site_file(site, "x86_1/method.md");
     assert_non_null(strstr(sm3, "No instance of this candidate was compared across variants"));
     assert_non_null(strstr(method, "## Variants compared\n"));
     assert_non_null(strstr(method, "Groups compared on this system: 1 (AGREE 0, DISAGREE 1, "
@@ -171,8 +161,8 @@ static void test_counter_named(void **state)
     (void)state;
     char site[4096];
     make_site(rt_dataset(), site);
-    char *x86 = site_file(site, "x86_1/SM3.md");
-    char *arm = site_file(site, "arm_1/SM3.md");
+    char *x86 = rt_site_file(site, "x86_1/SM3.md");
+    char *arm = rt_site_file(site, "arm_1/SM3.md");
     assert_non_null(strstr(x86, "| mean TSC ticks | TSC ticks/byte |"));
     assert_non_null(strstr(x86, "TSC ticks, not core cycles"));
     assert_null(strstr(x86, "mean cycles"));
@@ -221,20 +211,20 @@ static void test_median_ratio_shown(void **state)
     double lo = json_number_value(json_object_get(m, "ci95_low"));
     double hi = json_number_value(json_object_get(m, "ci95_high"));
     assert_true(lo < v && v < hi);
-    char *page = site_file(site, "x86_1/Whirl.md");
+    char *page = rt_site_file(site, "x86_1/Whirl.md");
     snprintf(pm, sizeof pm, "%.3g", (hi - lo) / 2 / v * 100);
     snprintf(want, sizeof want, "| Whirl_256 | 1024 B | %.3g× (±%s %%) | %lld |\n", v, pm,
              (long long)json_integer_value(json_object_get(m, "pairs")));
     assert_non_null(strstr(page, want));
     assert_non_null(strstr(page, "it is the median of the pairs' ratios"));
     assert_non_null(strstr(page, "predates that estimator, the ratio is the geometric mean"));
-    char *sum = site_file(site, "x86_1/summary.md");
+    char *sum = rt_site_file(site, "x86_1/summary.md");
     assert_non_null(strstr(sum, "the ratio is the median of those pairs' ratios"));
-    char *method = site_file(site, "x86_1/method.md");
+    char *method = rt_site_file(site, "x86_1/method.md");
     assert_non_null(strstr(method, "Ratio to the baseline (the median of pair ratios)"));
     assert_non_null(strstr(method, "is the guide's mean, Σ ticks / Σ calls"));
     /* arm_1 has no median: its summary keeps the words of earlier versions */
-    char *arm = site_file(site, "arm_1/summary.md");
+    char *arm = rt_site_file(site, "arm_1/summary.md");
     assert_null(strstr(arm, "median of those pairs"));
     free(page);
     free(sum);
@@ -277,7 +267,7 @@ static void test_summary_ratio(void **state)
     (void)state;
     char site[4096], want[160], pm[32];
     make_site(rt_dataset(), site);
-    char *sum = site_file(site, "x86_1/summary.md");
+    char *sum = rt_site_file(site, "x86_1/summary.md");
     double lo, hi;
     double sm3 = record_ratio("x86_1/records/SM3/SM3__hash_65536.json", &lo, &hi);
     assert_true(sm3 > 0 && lo < sm3 && sm3 < hi);
@@ -294,14 +284,14 @@ static void test_summary_ratio(void **state)
     assert_non_null(strstr(sum, "| OpenSSL_SM3 | BASELINE |"));
     assert_non_null(strstr(sum, " 1 (baseline) |"));
     assert_non_null(strstr(sum, "This host's speed drifted by"));
-    char *method = site_file(site, "x86_1/method.md");
+    char *method = rt_site_file(site, "x86_1/method.md");
     assert_non_null(strstr(method, "![the baseline's relative speed against time](method.svg)"));
     free(method);
-    char *svg = site_file(site, "x86_1/method.svg");
+    char *svg = rt_site_file(site, "x86_1/method.svg");
     assert_non_null(strstr(svg, "seconds since the start of the measurement"));
     free(svg);
     free(sum);
-    sum = site_file(site, "arm_1/summary.md");
+    sum = rt_site_file(site, "arm_1/summary.md");
     double base = record_cpb("arm_1/records/baseline/OpenSSL_SM3__hash_65536.json");
     double a256 = record_cpb("arm_1/records/Whirl/Whirl_256__hash_65536.json");
     snprintf(want, sizeof want, " %.3g× unpaired |\n", a256 / base);
@@ -341,18 +331,18 @@ static void test_summary_chart_and_notes(void **state)
     }
     json_decref(files);
     assert_true(points >= 10 && bars >= 8);
-    char *svg = site_file(site, "x86_1/summary.svg");
+    char *svg = rt_site_file(site, "x86_1/summary.svg");
     assert_int_equal(rt_count(svg, "<circle "), points);
     assert_int_equal(rt_count(svg, "class=\"interval\""), bars);
     assert_int_equal(rt_count(svg, "class=\"reference\""), 1);
     assert_non_null(strstr(svg, "ratio to the baseline (1: as fast) (log scale)"));
     assert_null(strstr(svg, "baseline / OpenSSL_SM3"));
     free(svg);
-    char *html = site_file(site, "x86_1/summary.html");
+    char *html = rt_site_file(site, "x86_1/summary.html");
     assert_non_null(strstr(html, "<main class=\"summary\">"));
     assert_int_equal(rt_count(html, "class=\"interval\""), bars);
     free(html);
-    char *sum = site_file(site, "x86_1/summary.md");
+    char *sum = rt_site_file(site, "x86_1/summary.md");
     const char *ratio = strstr(sum, "## Ratio to the baseline at each size\n");
     assert_non_null(ratio);
     assert_non_null(strstr(ratio, "\n| Candidate | Instance | 32 B | 1 KiB | 64 KiB |\n"));
@@ -380,7 +370,7 @@ static void test_method_in_words(void **state)
     (void)state;
     char site[4096];
     make_site(rt_dataset(), site);
-    char *m = site_file(site, "x86_1/method.md");
+    char *m = rt_site_file(site, "x86_1/method.md");
     static const char *const keys[] = {"mem_total_kb", "cpu_model_source", "scaling_max_khz",
                                        "turbo_source", "loadavg1", "budget_s",
                                        "target_ci_percent"};
@@ -413,11 +403,11 @@ static void test_method_in_words(void **state)
     assert_non_null(strstr(m, "CLOCK_MONOTONIC_RAW"));
     assert_null(strstr(m, "\\("));
     assert_null(strstr(m, "\\_"));
-    char *h = site_file(site, "x86_1/method.html");
+    char *h = rt_site_file(site, "x86_1/method.html");
     assert_non_null(strstr(h, "compiler: gcc (Debian 12.2.0-14+deb12u1) 12.2.0."));
     assert_non_null(strstr(h, "<td>memory</td>"));
     free(h);
-    char *sum = site_file(site, "x86_1/summary.md");
+    char *sum = rt_site_file(site, "x86_1/summary.md");
     assert_null(strstr(sum, "\\("));
     assert_null(strstr(sum, "\\_"));
     assert_non_null(strstr(sum, "# Summary: x86_1\n"));
@@ -495,11 +485,11 @@ static void test_candidate_named_summary(void **state)
     rename_candidate(data, "x86_1", "SM3", "Summary");
     rename_candidate(data, "x86_1", "Whirl", "method");
     make_site(data, site);
-    char *sum = site_file(site, "x86_1/summary.md");
-    char *method = site_file(site, "x86_1/method.md");
-    char *cand = site_file(site, "x86_1/Summary.candidate.md");
-    char *cand2 = site_file(site, "x86_1/method.candidate.html");
-    char *index = site_file(site, "index.html");
+    char *sum = rt_site_file(site, "x86_1/summary.md");
+    char *method = rt_site_file(site, "x86_1/method.md");
+    char *cand = rt_site_file(site, "x86_1/Summary.candidate.md");
+    char *cand2 = rt_site_file(site, "x86_1/method.candidate.html");
+    char *index = rt_site_file(site, "index.html");
     assert_ptr_equal(strstr(sum, "# Summary: x86_1\n"), sum);
     assert_ptr_equal(strstr(method, "# Method: x86_1\n"), method);
     assert_ptr_equal(strstr(cand, "# Summary SM3 — performance on x86-64 (system x86_1)\n"),
@@ -526,10 +516,10 @@ static void test_markup_escaped(void **state)
     rt_copy_dataset(data);
     rename_instance(data, "x86_1", "Whirl_256", "W<script>alert(2)</script>|x");
     make_site(data, site);
-    char *md = site_file(site, "x86_1/Whirl.md");
-    char *html = site_file(site, "x86_1/Whirl.html");
-    char *svg = site_file(site, "x86_1/Whirl.svg");
-    char *sum = site_file(site, "x86_1/summary.html");
+    char *md = rt_site_file(site, "x86_1/Whirl.md");
+    char *html = rt_site_file(site, "x86_1/Whirl.html");
+    char *svg = rt_site_file(site, "x86_1/Whirl.svg");
+    char *sum = rt_site_file(site, "x86_1/summary.html");
     /* Markdown: what it would read as markup is backslash-escaped (the
      * opening angle bracket, the table pipe), the rest left as it is. */
     assert_non_null(strstr(md, "W\\<script>alert(2)\\</script>\\|x"));
@@ -643,11 +633,11 @@ static void test_kat_wording_and_not_timed(void **state)
         assert_int_equal(unlink(path), 0);
     }
     make_site(data, site);
-    char *sum = site_file(site, "x86_1/summary.md");
+    char *sum = rt_site_file(site, "x86_1/summary.md");
     assert_kat_note(sum, "Whirl_512", "MISMATCH", "MISMATCH (2_12, 2_23, Loop; not timed)");
     assert_kat_note(sum, "SM3", "PASS", "PASS (2_12, 2_23, Loop; 2_33 not checked: "
                                         "needs --full)");
-    char *m = site_file(site, "x86_1/Whirl.md");
+    char *m = rt_site_file(site, "x86_1/Whirl.md");
     assert_non_null(strstr(m, "| Whirl_512 | harness-default | MISMATCH \\[1\\] (not timed) |"));
     assert_non_null(strstr(m, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; "
                               "not timed): "));
@@ -668,7 +658,7 @@ static void test_submission_order(void **state)
     (void)state;
     char site[4096];
     make_site(rt_dataset(), site);
-    char *page = site_file(site, "x86_1/Whirl.md");
+    char *page = rt_site_file(site, "x86_1/Whirl.md");
     /* the ratio table of section 4, whose rows carry the plain names */
     const char *perf = strstr(page, "Ratio to the baseline (OpenSSL's SM3)");
     assert_non_null(perf);
@@ -680,7 +670,7 @@ static void test_submission_order(void **state)
     assert_non_null(c);
     assert_true(a < b && b < c);
     free(page);
-    char *sum = site_file(site, "x86_1/summary.md");
+    char *sum = rt_site_file(site, "x86_1/summary.md");
     b = strstr(sum, "| Whirl_512 |");
     c = strstr(sum, "| Whirl_256-Optimized |");
     assert_true(b && c && b < c);
