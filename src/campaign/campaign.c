@@ -743,6 +743,7 @@ int campaign_measure_session(const campaign_options *o, campaign_stage_fn measur
     static const char *const passed[] = {"PASS", NULL};
     campaign_ctx c;
     memset(&c, 0, sizeof c);
+    c.phase_t0 = hb_mono_s();
     memset(res, 0, sizeof *res);
     c.o = o;
     hb_lock lock = HB_LOCK_NONE, core = HB_LOCK_NONE;

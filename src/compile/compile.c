@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compile/init.h"
+#include "compile/discover.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "common/walk.h"
@@ -382,7 +382,7 @@ static void append_override_hint(const compile_job *job, const char *cause,
             hb_read_file_limited(path, HB_LIMIT_TEXT, "a source file", &text, NULL,
                                  &ignored) != 0)
             continue;
-        if (init_defines_crypthash(text)) {
+        if (discover_defines_crypthash(text)) {
             defs++;
             if (used < sizeof names)
                 used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",

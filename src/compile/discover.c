@@ -560,3 +560,30 @@ void discover_free(discover_list *l)
     l->v = NULL;
     l->n = 0;
 }
+
+int discover_defines_crypthash(const char *text)
+{
+    for (const char *p = strstr(text, "CryptHash"); p; p = strstr(p + 1, "CryptHash")) {
+        const char *q = p + 9;
+        if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+            isalnum((unsigned char)*q) || *q == '_')
+            continue;
+        while (isspace((unsigned char)*q))
+            q++;
+        if (*q != '(')
+            continue;
+        int depth = 0;
+        for (; *q; q++) {
+            depth += (*q == '(') - (*q == ')');
+            if (depth == 0)
+                break;
+        }
+        if (!*q)
+            return 0;
+        for (q++; isspace((unsigned char)*q); q++)
+            ;
+        if (*q == '{')
+            return 1;
+    }
+    return 0;
+}

@@ -64,4 +64,9 @@ int discover_package(const char *package, discover_list *out, hb_err *err);
 
 void discover_free(discover_list *l);
 
+/* 1 when the C source TEXT defines CryptHash (the name, its parameter list,
+ * then '{'), read as text (init.h splits a folder by it where a source does
+ * not compile on its own; a build failure's advice names such files). */
+int discover_defines_crypthash(const char *text);
+
 #endif

@@ -18,33 +18,6 @@
 #include "common/fs.h"
 #include "common/strlist.h"
 
-int init_defines_crypthash(const char *text)
-{
-    for (const char *p = strstr(text, "CryptHash"); p; p = strstr(p + 1, "CryptHash")) {
-        const char *q = p + 9;
-        if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
-            isalnum((unsigned char)*q) || *q == '_')
-            continue;
-        while (isspace((unsigned char)*q))
-            q++;
-        if (*q != '(')
-            continue;
-        int depth = 0;
-        for (; *q; q++) {
-            depth += (*q == '(') - (*q == ')');
-            if (depth == 0)
-                break;
-        }
-        if (!*q)
-            return 0;
-        for (q++; isspace((unsigned char)*q); q++)
-            ;
-        if (*q == '{')
-            return 1;
-    }
-    return 0;
-}
-
 /* What one source of an instance defines. */
 typedef struct src_defs {
     int known;        /* 1: compiled alone; defs holds its global symbols */
@@ -131,7 +104,7 @@ static int read_definitions(init_ctx *c, const discover_instance *in, const strl
         if (snprintf(path, sizeof path, "%s/%s", in->package, rel) < (int)sizeof path &&
             hb_read_file_limited(path, HB_LIMIT_TEXT, "a source file", &text, NULL,
                                  &ignored) == 0)
-            d->crypthash = init_defines_crypthash(text);
+            d->crypthash = discover_defines_crypthash(text);
         free(text);
     }
     return 0;

@@ -35,8 +35,5 @@
 int init_override_text(const char *package, const char *cc, char **text, int *n_sections,
                        hb_err *err);
 
-/* 1 when the C source TEXT defines CryptHash (the name, its parameter list,
- * then '{'), read as text. */
-int init_defines_crypthash(const char *text);
 
 #endif

@@ -43,6 +43,8 @@ typedef struct wcell {
     int recalibrated;        /* calibration was taken again once */
     int pairs;               /* its pairs so far */
     unsigned long long calls; /* its timed calls so far */
+    double warm_cpu_ns;      /* CPU time of its untimed warm-ups so far ... */
+    double warm_expect_ns;   /* ... and what their calls cost at its figure */
     double spent_s;          /* wall time of its windows and its pairs' */
     int stopped;             /* PLAN_STOP_* once it takes no more pairs */
     double session_s;        /* wall time of its session: open, every window */
@@ -331,12 +333,14 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
         return w->dead ? 0 : -1;
     /* the warm-up is untimed: a library that works there (it can tell a
      * warm-up: its messages are the window's before) gets no figure */
-    double warm_ns = (double)w->warm_calls * w->est_ns + z->exchange_ns;
-    if (!w->trusted && (double)f.cpu_ns > WINDOWS_CALIB_FACTOR * warm_ns + WINDOWS_WARMUP_SLACK_NS) {
+    w->warm_cpu_ns += (double)f.cpu_ns;
+    w->warm_expect_ns += (double)w->warm_calls * w->est_ns + z->exchange_ns;
+    if (!w->trusted &&
+        w->warm_cpu_ns > WINDOWS_CALIB_FACTOR * w->warm_expect_ns + WINDOWS_WARMUP_SLACK_NS) {
         char why[300];
-        snprintf(why, sizeof why, "INCONSISTENT: an untimed warm-up of %llu calls used %.1f ms "
-                 "of CPU time where its calls cost %.1f ms: work outside the timed windows",
-                 w->warm_calls, (double)f.cpu_ns / 1e6, warm_ns / 1e6);
+        snprintf(why, sizeof why, "INCONSISTENT: its untimed warm-ups used %.1f ms of CPU "
+                 "time where their calls cost %.1f ms: work outside the timed windows",
+                 w->warm_cpu_ns / 1e6, w->warm_expect_ns / 1e6);
         fail_cell(w, SESSION_INCONSISTENT, why);
         return 0;
     }

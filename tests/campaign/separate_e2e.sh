@@ -71,6 +71,11 @@ if [ $rc -eq 0 ] && [ "$(records)" -eq 3 ] && [ ! -d "$D/records/SM3X" ] &&
 else
     cat "$T/measure2.log"; bad "measure --allow-unfit-host: exit $rc, $(records) records"
 fi
+# the host check's duration is its own (a few seconds), not the time since boot
+grep -q '^check: finished in [0-9.]* s$' "$T/measure2.log" &&
+    grep -q '^measure: finished in [0-9.]* s$' "$T/measure2.log" &&
+    ok "measure says how long its host check and its measurement took" ||
+    { grep 'finished in' "$T/measure2.log"; bad "measure: stage durations"; }
 "$B" publish --run-dir "$D" --system x86_t --data "$T/data1" >"$T/publish1.log" 2>&1 &&
     "$B" report "$T/data1" --out "$T/site1" >"$T/report1.log" 2>&1 ||
     { cat "$T/publish1.log" "$T/report1.log"; bad "publish and report before --time-failed"; }
