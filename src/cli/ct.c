@@ -176,13 +176,8 @@ int cmd_ct(int argc, char **argv)
     }
     const char **names = NULL;
     if (list) {
-        names = calloc(strlen(list) + 1, sizeof *names);
-        for (char *tok = strtok(list, ","); names && tok; tok = strtok(NULL, ","))
-            names[o.n_instances++] = tok;
-        if (!names || o.n_instances == 0) {
-            free(names);
-            return hb_cli_usage_error("ct", "--instances: give Inst or Cand/Inst names");
-        }
+        if (hb_opt_instances(list, &names, &o.n_instances, &err) < 0)
+            return hb_cli_usage_error("ct", "%s", err.msg);
         o.instances = names;
     }
     o.progress = progress;

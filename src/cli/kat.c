@@ -146,16 +146,6 @@ static int parse_args(int argc, char **argv, kat_cli *c)
     return 0;
 }
 
-/* Splits LIST at commas in place into a malloc'd array (owned by the caller). */
-static const char **split_instances(char *list, int *n)
-{
-    const char **v = calloc(strlen(list) + 1, sizeof *v);
-    *n = 0;
-    for (char *tok = strtok(list, ","); v && tok; tok = strtok(NULL, ","))
-        v[(*n)++] = tok;
-    return v;
-}
-
 /* The variant check headed by a kat.json entry: its verdict, then one line
  * per variant that disagreed or failed. */
 static void print_variants(const json_t *v)
@@ -248,11 +238,8 @@ static int run_gate(kat_cli *c)
     o.log = stderr;
     o.variants_seed = c->variants_seed;
     if (c->instances) {
-        names = split_instances(c->instances, &n);
-        if (!names || n == 0) {
-            free(names);
-            return hb_cli_usage_error("kat", "--instances: give Inst or Cand/Inst names");
-        }
+        if (hb_opt_instances(c->instances, &names, &n, &err) < 0)
+            return hb_cli_usage_error("kat", "%s", err.msg);
         o.instances = names;
         o.n_instances = n;
     }

@@ -312,3 +312,17 @@ double hb_opt_instance_budget(const char *run_dir, double given)
     json_decref(doc);
     return out;
 }
+
+int hb_opt_instances(char *list, const char ***names, int *n, hb_err *err)
+{
+    const char **v = calloc(strlen(list) + 1, sizeof *v);
+    *n = 0;
+    for (char *tok = strtok(list, ","); v && tok; tok = strtok(NULL, ","))
+        v[(*n)++] = tok;
+    *names = v;
+    if (v && *n > 0)
+        return 0;
+    free(v);
+    *names = NULL;
+    return hb_fail(err, "--instances: give Inst or Cand/Inst names");
+}

@@ -94,6 +94,11 @@ int hb_opt_jobs(const char *name, const char *text, int *jobs, hb_err *err);
  * campaign.json records, else SETTINGS_DEFAULT_INSTANCE_BUDGET_S. */
 double hb_opt_instance_budget(const char *run_dir, double given);
 
+/* --instances LIST split at commas, in place, into *NAMES (malloc'd; the
+ * caller frees it) and *N. Returns 0, or -1 with ERR when LIST names
+ * nothing (*NAMES is then NULL). */
+int hb_opt_instances(char *list, const char ***names, int *n, hb_err *err);
+
 /* --timeout: seconds, more than 0 and at most HB_OPT_TIMEOUT_MAX_S. */
 int hb_opt_timeout(const char *text, double *seconds, hb_err *err);
 

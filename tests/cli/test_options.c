@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli/options.h"
 
@@ -125,6 +126,26 @@ static void test_getopt_errors(void **state)
     assert_non_null(strstr(err.msg, "--cpu needs a value"));
 }
 
+/* --instances of kat, ct and count: names split at commas, empty ones
+ * skipped; a list naming nothing refused. */
+static void test_instances(void **state)
+{
+    (void)state;
+    hb_err err;
+    const char **names = NULL;
+    int n = -1;
+    char list[] = "SM3,,SHA2/SHA256,";
+    assert_int_equal(hb_opt_instances(list, &names, &n, &err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(names[0], "SM3");
+    assert_string_equal(names[1], "SHA2/SHA256");
+    free(names);
+    char none[] = ",,";
+    assert_int_equal(hb_opt_instances(none, &names, &n, &err), -1);
+    assert_null(names);
+    assert_string_equal(err.msg, "--instances: give Inst or Cand/Inst names");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +153,7 @@ int main(void)
         cmocka_unit_test(test_jobs_timeout),
         cmocka_unit_test(test_settings_options),
         cmocka_unit_test(test_getopt_errors),
+        cmocka_unit_test(test_instances),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
