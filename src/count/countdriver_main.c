@@ -24,25 +24,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/libload.h"
 #include "common/steplimit.h"
 #include "count/count_plan.h"
 #include "probe/trial_msg.h"
 
-typedef int (*hash_fn)(int, const unsigned char *, unsigned long long, unsigned char *);
 
 static int out_fd = -1;
 
 static int say(const char *line)
 {
-    size_t n = strlen(line);
-    while (n > 0) {
-        ssize_t w = write(out_fd, line, n);
-        if (w <= 0)
-            return -1;
-        line += w;
-        n -= (size_t)w;
-    }
-    return 0;
+    return hb_fd_write_all(out_fd, line, strlen(line));
 }
 
 /* A comma-separated list of decimal numbers into V (at most CAP). Returns
@@ -64,7 +56,7 @@ static int parse_list(const char *s, unsigned long *v, int cap)
     return n;
 }
 
-static int count_size(hash_fn fn, int bits, uint64_t seed, size_t size, unsigned long calls)
+static int count_size(hb_crypthash_fn fn, int bits, uint64_t seed, size_t size, unsigned long calls)
 {
     unsigned char digest[COUNT_MAX_DIGEST_BYTES];
     unsigned char *msg = malloc(size ? size : 1);
@@ -137,17 +129,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < ns; k++)
         if (sizes[k] > COUNT_MAX_BYTES || calls[k] > COUNT_N2)
             return usage();
-    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    void *sym = h ? dlsym(h, "CryptHash") : NULL;
-    if (!sym) {
-        const char *e = dlerror();
-        say("loadfail ");
-        say(e ? e : "CryptHash not found");
-        say("\n");
+    hb_crypthash_fn fn = hb_load_crypthash(lib, out_fd);
+    if (!fn)
         return 4;
-    }
-    hash_fn fn;
-    *(void **)&fn = sym; /* POSIX: object and function pointers convert */
     for (int k = 0; k < ns; k++) {
         int rc = count_size(fn, bits, seed + (uint64_t)k, (size_t)sizes[k], calls[k]);
         if (rc != 0)

@@ -31,30 +31,17 @@
 #include <unistd.h>
 #include <valgrind/memcheck.h>
 
+#include "common/libload.h"
 #include "common/steplimit.h"
 #include "ct/ct_plan.h"
 #include "probe/counter_read.h"
 
-typedef int (*hash_fn)(int, const unsigned char *, unsigned long long, unsigned char *);
 
 static int out_fd = -1;
 
-static int write_all(const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(out_fd, p, n);
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static int say(const char *line)
 {
-    return write_all(line, strlen(line));
+    return hb_fd_write_all(out_fd, line, strlen(line));
 }
 
 /* xorshift64*: the driver's own fast generator for classes and random
@@ -80,7 +67,7 @@ static void rng_fill(unsigned char *p, size_t n)
     }
 }
 
-static int taint(hash_fn fn, int bits)
+static int taint(hb_crypthash_fn fn, int bits)
 {
     unsigned char digest[CT_MAX_DIGEST_BYTES];
     char line[128];
@@ -104,7 +91,7 @@ static int taint(hash_fn fn, int bits)
     return say("done\n") == 0 ? 0 : 3;
 }
 
-static int timing(hash_fn fn, int bits, counter_kind kind, size_t bytes, long n)
+static int timing(hb_crypthash_fn fn, int bits, counter_kind kind, size_t bytes, long n)
 {
     enum { BATCH = 1000, WARMUP = 2000 };
     unsigned char digest[CT_MAX_DIGEST_BYTES];
@@ -136,7 +123,7 @@ static int timing(hash_fn fn, int bits, counter_kind kind, size_t bytes, long n)
                 d = (1ull << 63) - 1;
             out[i] = d | ((uint64_t)cls[i] << 63);
         }
-        if (write_all(out, (size_t)m * sizeof out[0]) != 0)
+        if (hb_fd_write_all(out_fd, out, (size_t)m * sizeof out[0]) != 0)
             return 3;
         done += m;
     }
@@ -187,16 +174,8 @@ int main(int argc, char **argv)
     if (getrandom(&rng_state, sizeof rng_state, 0) != sizeof rng_state)
         return 3;
     rng_state |= 1;
-    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    void *sym = h ? dlsym(h, "CryptHash") : NULL;
-    if (!sym) {
-        const char *e = dlerror();
-        say("loadfail ");
-        say(e ? e : "CryptHash not found");
-        say("\n");
+    hb_crypthash_fn fn = hb_load_crypthash(lib, out_fd);
+    if (!fn)
         return 4;
-    }
-    hash_fn fn;
-    *(void **)&fn = sym; /* POSIX: object and function pointers convert */
     return mode == 1 ? taint(fn, bits) : timing(fn, bits, kind, (size_t)bytes, n);
 }
