@@ -105,21 +105,16 @@ static json_t *read_totals(const char *path)
     return out;
 }
 
-/* "Valgrind-X.Y.Z" from the log LOG ("Using Valgrind-X.Y.Z and LibVEX"). */
-static void read_version(const char *log, char *out, size_t cap)
+/* "Valgrind-X.Y.Z" from Valgrind's log TEXT (may be NULL; "Using
+ * Valgrind-X.Y.Z and LibVEX"). */
+static void read_version(const char *text, char *out, size_t cap)
 {
-    char *text = NULL;
-    size_t len = 0;
-    hb_err ignored;
+    const char *v = text ? strstr(text, "Using Valgrind-") : NULL;
     out[0] = '\0';
-    if (hb_read_file_limited(log, 1 << 20, "Valgrind log", &text, &len, &ignored) != 0)
-        return;
-    const char *v = strstr(text, "Using Valgrind-");
     if (v) {
         v += 6;
         snprintf(out, cap, "%.*s", (int)strcspn(v, " \n"), v);
     }
-    free(text);
 }
 
 /* The driver's answer CAP: the per-size lines and "done". 1 when complete. */
@@ -161,20 +156,17 @@ static int list_text(char *out, size_t cap, const unsigned *v, int n, int width)
  * tmpfs): cachegrind writes its output file through its standard error
  * (/dev/fd/2), a file hashbench opens in SCRATCH, a folder of its own that
  * the step never sees, and Valgrind's log comes back on its standard
- * output with the driver's answer, captured; hashbench writes that log
- * into SCRATCH itself. */
+ * output with the driver's answer, captured. */
 static int run_once(const char *lib, const char *shown, int bits, const unsigned *sizes,
                     const unsigned *calls, int n, uint64_t seed, const count_events *ev,
                     const char *scratch, run_out *r, hb_err *err)
 {
-    char out_file[PATH_MAX], log[PATH_MAX], outopt[PATH_MAX + 48];
+    char out_file[PATH_MAX];
     char bitstr[16], seedstr[24], sizestr[COUNT_MAX_SIZES * 12], callstr[COUNT_MAX_SIZES * 8];
     char how[128];
     memset(r, 0, sizeof *r);
-    if (hb_path_join(out_file, sizeof out_file, scratch, "cachegrind.out", err) < 0 ||
-        hb_path_join(log, sizeof log, scratch, "valgrind.log", err) < 0)
+    if (hb_path_join(out_file, sizeof out_file, scratch, "cachegrind.out", err) < 0)
         return -1;
-    snprintf(outopt, sizeof outopt, "--cachegrind-out-file=/dev/fd/2");
     snprintf(bitstr, sizeof bitstr, "%d", bits);
     snprintf(seedstr, sizeof seedstr, "%016" PRIx64, seed);
     if (list_text(sizestr, sizeof sizestr, sizes, n, 0) != 0 ||
@@ -190,7 +182,8 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
         argv[a++] = (char *)tool[i];
         json_array_append_new(shownv, json_string(tool[i]));
     }
-    char *rest[] = {"--vgdb=no", "--log-fd=1", outopt, (char *)count_driver_path(), "--lib", (char *)lib,
+    char *rest[] = {"--vgdb=no", "--log-fd=1", "--cachegrind-out-file=/dev/fd/2",
+                    (char *)count_driver_path(), "--lib", (char *)lib,
                     "--digest-bits", bitstr, "--seed", seedstr, "--sizes", sizestr,
                     "--calls", callstr};
     const char *rest_shown[] = {"--vgdb=no", "--log-fd=1", "--cachegrind-out-file=/dev/fd/2",
@@ -235,18 +228,13 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
         free(captured);
         return -1;
     }
-    if (hb_write_atomic(log, captured ? captured : "", captured ? strlen(captured) : 0,
-                        err) != 0) {
-        free(captured);
-        return -1;
-    }
-    read_version(log, r->version, sizeof r->version);
+    read_version(captured, r->version, sizeof r->version);
     int complete = captured && read_answer(captured, n, r);
     if (complete && res.exited && res.exit_code == 0)
         r->totals = read_totals(out_file);
     if (!r->totals) {
         char reason[512];
-        ct_valgrind_log_reason(log, reason, sizeof reason);
+        ct_valgrind_reason(captured, reason, sizeof reason);
         if (captured && (strncmp(captured, "loadfail ", 9) == 0 ||
                          strstr(captured, "\nloadfail ")))
             snprintf(r->why, sizeof r->why, "%s%sthe library did not load under Valgrind",

@@ -68,7 +68,7 @@ static int sandbox_for(hb_sandbox *sb, const char *lib, int perf, hb_err *err)
 
 /* The first line of the Valgrind log TEXT that says why the guest could not
  * go on (an instruction it cannot run), or "" into OUT. */
-static void log_reason(const char *text, char *out, size_t cap)
+void ct_valgrind_reason(const char *text, char *out, size_t cap)
 {
     out[0] = '\0';
     if (!text)
@@ -86,18 +86,6 @@ static void log_reason(const char *text, char *out, size_t cap)
         snprintf(out, cap, "%.*s", (int)(n > 200 ? 200 : n), start);
         hb_one_line(out);
     }
-}
-
-void ct_valgrind_log_reason(const char *log, char *out, size_t cap)
-{
-    char *text = NULL;
-    size_t len = 0;
-    hb_err ignored;
-    out[0] = '\0';
-    if (hb_read_file_limited(log, 1 << 20, "Valgrind log", &text, &len, &ignored) != 0)
-        return;
-    log_reason(text, out, cap);
-    free(text);
 }
 
 /* PATH of a finding relative to ROOT (both absolute), or NULL. */
@@ -289,7 +277,7 @@ int ct_taint_within(const char *lib, int digest_bits, const char *source_root,
         finish_findings(x.findings, source_root);
         *out = taint_object(tool, "ANALYSED", "", json_incref(x.findings), x.other_errors);
     } else {
-        log_reason(captured, reason, sizeof reason);
+        ct_valgrind_reason(captured, reason, sizeof reason);
         char *r = reason + strlen(reason);
         size_t room = sizeof reason - strlen(reason);
         if (captured && strstr(captured, "loadfail "))

@@ -35,10 +35,11 @@
 #define CT_TAINT_TIMEOUT_S 120.0
 #define CT_XML_LIMIT (16ULL << 20) /* bytes of Valgrind XML read */
 
-/* The first line of the Valgrind log LOG that says why the guest could not
- * go on (an instruction it cannot run, a fatal error), or "", into OUT (CAP
- * bytes, one line). Also used by the instruction-count stage. */
-void ct_valgrind_log_reason(const char *log, char *out, size_t cap);
+/* The first line of the Valgrind log TEXT (may be NULL) that says why the
+ * guest could not go on (an instruction it cannot run, a fatal error), or
+ * "", into OUT (CAP bytes, one line). Also used by the instruction-count
+ * stage. */
+void ct_valgrind_reason(const char *text, char *out, size_t cap);
 
 /* Path of hashbench-ct: beside the running executable. */
 const char *ct_driver_path(void);
