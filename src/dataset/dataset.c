@@ -501,6 +501,16 @@ json_t *report_kat_entry(const report_system *s, const char *cand, const char *i
     return find_entry(s->kat, cand, inst);
 }
 
+int report_has_candidate(const report_system *s, const char *cand)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(s->candidates, i, v)
+        if (strcmp(json_string_value(v), cand) == 0)
+            return 1;
+    return 0;
+}
+
 int report_has_instance(const report_system *s, const char *cand, const char *inst)
 {
     if (report_build_entry(s, cand, inst) || report_kat_entry(s, cand, inst))

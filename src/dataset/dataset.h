@@ -90,6 +90,9 @@ const json_t *report_ct_record(const report_system *s, const char *cand, const c
 const json_t *report_count_record(const report_system *s, const char *cand, const char *inst,
                                   long long size, const char **file);
 
+/* 1 when CAND is one of S's candidates (S->candidates). */
+int report_has_candidate(const report_system *s, const char *cand);
+
 /* 1 when CAND/INST is an instance of S: in build.json, kat.json or a
  * record. */
 int report_has_instance(const report_system *s, const char *cand, const char *inst);

@@ -50,16 +50,6 @@ static void link_to(FILE *fp, const char *href, const char *text)
     fputs("</a>", fp);
 }
 
-static int system_has(const report_system *s, const char *cand)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(s->candidates, i, v)
-        if (strcmp(json_string_value(v), cand) == 0)
-            return 1;
-    return 0;
-}
-
 /* "system: x86_1 · arm_1": the same page on each system that has it. */
 static void system_switch(FILE *fp, const html_page *p)
 {
@@ -68,7 +58,7 @@ static void system_switch(FILE *fp, const html_page *p)
     fputs("<nav class=\"systems\">system: ", fp);
     for (size_t i = 0; i < p->ds->nsys; i++) {
         const report_system *s = &p->ds->sys[i];
-        if (p->cand && !system_has(s, p->cand))
+        if (p->cand && !report_has_candidate(s, p->cand))
             continue;
         if (n++)
             fputs(" · ", fp);

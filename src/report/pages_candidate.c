@@ -79,16 +79,6 @@ static const char *arch_words(const char *arch)
     return arch;
 }
 
-static int system_has(const report_system *s, const char *cand)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(s->candidates, i, v)
-        if (strcmp(json_string_value(v), cand) == 0)
-            return 1;
-    return 0;
-}
-
 /* The heading, the breadcrumb with the system switcher (in the Markdown
  * only: the HTML template draws both itself), the opening statement, the
  * evaluator's caveats and the chart, so that figures are in the first
@@ -121,7 +111,7 @@ static void page_top(cand_ctx *c, const report_dataset *ds, const char *ext,
         int shown = 0;
         for (size_t i = 0; i < ds->nsys; i++) {
             const report_system *o = &ds->sys[i];
-            if (!system_has(o, c->cand))
+            if (!report_has_candidate(o, c->cand))
                 continue;
             fputs(shown++ ? " · " : "", fp);
             if (o == c->s) {
