@@ -1026,19 +1026,7 @@ static void sec_resources(cand_ctx *c)
     static const char *const h2[] = {"instance", "message", "peak stack", "peak heap",
                                      "heap allocations"};
     pages_table_head(fp, h2, 5, "llrrr");
-    rows = 0;
-    for (size_t k = 0; k < c->ninsts; k++) {
-        const char *inst = inst_at(c, k);
-        for (size_t i = 0; i < json_array_size(c->sizes); i++) {
-            const report_record *r = report_find_record(
-                c->s, c->cand, inst, json_integer_value(json_array_get(c->sizes, i)));
-            if (r && r->derived) {
-                own_mem_row(fp, r, inst);
-                rows++;
-            }
-        }
-    }
-    if (!rows)
+    if (perf_rows(c, own_mem_row) == 0)
         fputs("| no figures | | | | |\n", fp);
     fputs("\n### hashbench: static size by section\n\n", fp);
     static const char *const h3[] = {"instance", "loadable image", "text", "rodata",
