@@ -251,50 +251,16 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
     *n_counted = *n_not = 0;
     if (stage_sizes(o, sizes, &n, err) != 0)
         return -1;
-    char path[PATH_MAX];
-    json_t *kat = NULL, *build = NULL;
-    if (rundir_path(path, sizeof path, o->run_dir, RUNDIR_KAT_JSON, err) != 0)
-        return -1;
-    if (!hb_is_file(path))
-        return hb_fail(err, "%s: missing; run hashbench kat --run-dir %s first", path,
-                       o->run_dir);
-    if (hb_json_load(path, &kat, err) != 0)
-        return -1;
-    if (rundir_path(path, sizeof path, o->run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
-        hb_json_load(path, &build, err) != 0) {
-        json_decref(kat);
-        return -1;
-    }
-    kat_options sel = {0};
-    sel.instances = o->instances;
-    sel.n_instances = o->n_instances;
-    json_t *list = json_object_get(kat, "instances"), *blist = json_object_get(build, "instances");
-    size_t cap = json_array_size(list) + 1, i;
+    kat_passed passed;
+    int rc = kat_passed_load(o->run_dir, o->instances, o->n_instances, &passed, err);
     count_pool p;
     memset(&p, 0, sizeof p);
     p.o = o;
     p.sizes = sizes;
     p.n_sizes = n;
-    p.kat = calloc(cap, sizeof *p.kat);
-    p.build = calloc(cap, sizeof *p.build);
-    int rc = p.kat && p.build ? 0 : hb_fail(err, "out of memory");
-    json_t *k;
-    json_array_foreach(list, i, k) {
-        const char *st = hb_json_str(k, "status"), *cand = hb_json_str(k, "candidate"),
-                   *inst = hb_json_str(k, "instance");
-        if (rc != 0 || (strcmp(st, "PASS") && strcmp(st, "BASELINE")) ||
-            !kat_selected(&sel, cand, inst))
-            continue;
-        size_t bi;
-        const json_t *b = kat_find_entry(blist, cand, inst, &bi);
-        if (!b) {
-            rc = hb_fail(err, "%s: %.64s/%.64s is in %s but not in %s; run hashbench "
-                         "build and kat again", KAT_JSON, cand, inst, KAT_JSON, BUILD_JSON);
-            break;
-        }
-        p.kat[p.n] = k;
-        p.build[p.n++] = b;
-    }
+    p.kat = passed.kat;
+    p.build = passed.build;
+    p.n = passed.n;
     if (rc == 0 && p.n > 0) {
         int jobs = o->jobs > 0 ? o->jobs : count_default_jobs();
         count_driver_path(); /* found once before the workers read them */
@@ -319,9 +285,6 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
     *n_not = p.not;
     if (o->progress && rc == 0)
         o->progress(o->progress_ctx, "count", (int)p.done, (int)p.n);
-    free(p.kat);
-    free(p.build);
-    json_decref(kat);
-    json_decref(build);
+    kat_passed_free(&passed);
     return rc;
 }

@@ -32,14 +32,6 @@ static const char *field(const json_t *o, const char *k)
     return v ? v : "";
 }
 
-static int selected(const ct_options *o, const char *cand, const char *inst)
-{
-    kat_options k = {0};
-    k.instances = o->instances;
-    k.n_instances = o->n_instances;
-    return kat_selected(&k, cand, inst);
-}
-
 /* Splits FLAGS (words joined by single spaces, as build.json writes them)
  * into L, then adds -g. */
 static int debug_flags(const char *flags, strlist *l)
@@ -241,44 +233,18 @@ int ct_run(const ct_options *opt, int *n_found, int *n_na, hb_err *err)
     if (!o.measurements)
         o.measurements = CT_DEFAULT_MEASUREMENTS;
     *n_found = *n_na = 0;
-    char path[PATH_MAX];
-    json_t *kat = NULL, *build = NULL;
-    if (rundir_path(path, sizeof path, o.run_dir, RUNDIR_KAT_JSON, err) != 0)
-        return -1;
-    if (!hb_is_file(path))
-        return hb_fail(err, "%s: missing; run hashbench kat --run-dir %s first", path,
-                       o.run_dir);
-    if (hb_json_load(path, &kat, err) != 0)
-        return -1;
-    if (rundir_path(path, sizeof path, o.run_dir, RUNDIR_BUILD_JSON, err) != 0 ||
-        hb_json_load(path, &build, err) != 0) {
-        json_decref(kat);
+    kat_passed passed;
+    if (kat_passed_load(o.run_dir, o.instances, o.n_instances, &passed, err) != 0) {
+        kat_passed_free(&passed);
         return -1;
     }
     counter_state cs;
     counter_select(&cs, NULL, NULL, err);
-    json_t *list = json_object_get(kat, "instances"), *blist = json_object_get(build, "instances");
-    size_t i, total = 0, done = 0;
-    json_t *k;
-    json_array_foreach(list, i, k) {
-        const char *st = field(k, "status");
-        if ((!strcmp(st, "PASS") || !strcmp(st, "BASELINE")) &&
-            selected(&o, field(k, "candidate"), field(k, "instance")))
-            total++;
-    }
+    size_t total = passed.n, done = 0;
     int rc = 0;
-    json_array_foreach(list, i, k) {
-        const char *st = field(k, "status"), *cand = field(k, "candidate"),
-                   *inst = field(k, "instance");
-        if ((strcmp(st, "PASS") && strcmp(st, "BASELINE")) || !selected(&o, cand, inst))
-            continue;
-        size_t bi;
-        const json_t *b = kat_find_entry(blist, cand, inst, &bi);
-        if (!b) {
-            rc = hb_fail(err, "%s: %.64s/%.64s is in %s but not in %s; run hashbench "
-                         "build and kat again", KAT_JSON, cand, inst, KAT_JSON, BUILD_JSON);
-            break;
-        }
+    for (size_t i = 0; i < passed.n; i++) {
+        const json_t *k = passed.kat[i], *b = passed.build[i];
+        const char *cand = field(k, "candidate"), *inst = field(k, "instance");
         if (o.progress) {
             char step[300];
             snprintf(step, sizeof step, "ct %.128s/%.128s", cand, inst);
@@ -293,7 +259,6 @@ int ct_run(const ct_options *opt, int *n_found, int *n_na, hb_err *err)
     }
     if (o.progress && rc == 0)
         o.progress(o.progress_ctx, "ct", (int)done, (int)total);
-    json_decref(kat);
-    json_decref(build);
+    kat_passed_free(&passed);
     return rc;
 }

@@ -95,4 +95,22 @@ int kat_selected(const kat_options *opt, const char *cand, const char *inst);
  * index into *IDX; NULL when there is none. */
 json_t *kat_find_entry(json_t *arr, const char *cand, const char *inst, size_t *idx);
 
+/* The instances of a run directory that later stages take (the
+ * constant-time and instruction-count stages): those kat.json says passed
+ * (PASS) or are baselines (BASELINE), among the selected ones, each with
+ * its build.json entry, in kat.json's order. */
+typedef struct kat_passed {
+    json_t *kat_doc, *build_doc;  /* kat.json and build.json, owned */
+    const json_t **kat, **build;  /* N entries each, borrowed from the docs */
+    size_t n;
+} kat_passed;
+
+/* Loads RUN_DIR's passed instances among INSTANCES (N_INSTANCES names as
+ * in kat_options; NULL: all) into OUT. Fails, naming the file and what to
+ * run, without kat.json, or when a passed instance is not in build.json.
+ * Release with kat_passed_free (also after a failure). */
+int kat_passed_load(const char *run_dir, const char *const *instances, int n_instances,
+                    kat_passed *out, hb_err *err);
+void kat_passed_free(kat_passed *p);
+
 #endif
