@@ -272,6 +272,34 @@ static int memory_run(const trial_request *rq, trial_result *mem, char *failure,
     return 0;
 }
 
+/* KiB a timed session may grow (from its open to its peak) beyond the
+ * stack and heap its memory run found: the probe's own pages and the
+ * library's code first touched in a window (a few dozen KiB), with room. */
+#define MEMORY_SESSION_SLACK_KB 1024
+
+/* 1 with WHY when the timed session PO grew by more than the memory run MEM
+ * found the library to use: its stack and heap figures would not describe
+ * the code that was timed (a library that saves its memory for the run
+ * that measures it, or that grows with the calls made). Not applied to an
+ * emulated probe, whose emulator grows its own code cache as it runs. */
+static int memory_inconsistent(const plan_outcome *po, const trial_result *mem,
+                               int emulated, char *why, size_t n)
+{
+    if (!po->session || !po->rss_known || emulated || !mem->ok ||
+        mem->stack_peak_bytes < 0 || mem->heap_peak_bytes < 0)
+        return 0;
+    long long grew = po->rss_peak_kb - po->rss_open_kb;
+    long long found = (mem->stack_peak_bytes + mem->heap_peak_bytes + 1023) / 1024;
+    if (grew <= found + MEMORY_SESSION_SLACK_KB)
+        return 0;
+    snprintf(why, n, "INCONSISTENT: the timed session grew by %lld KiB of resident "
+             "memory (%lld to %lld KiB, read from outside), more than the %lld KiB of "
+             "stack and heap its memory run found and %d KiB of slack: its memory "
+             "figures would not be those of the code timed", grew, po->rss_open_kb,
+             po->rss_peak_kb, found, MEMORY_SESSION_SLACK_KB);
+    return 1;
+}
+
 /* The runner's check of the trials' digests (verify.h). */
 static int check_digests(const measure_ctx *c, const measure_target *t, unsigned size,
                          const plan_outcome *po, verify_report *vr, char *failure,
@@ -324,6 +352,9 @@ static int finish_cell(measure_ctx *c, const measure_target *t, unsigned size,
         snprintf(failure, sizeof failure, "%s", po->failure);
     else
         rc = memory_run(&rq, &mem, failure, sizeof failure, &inconsistent, err);
+    if (rc == 0 && !failure[0] &&
+        memory_inconsistent(po, &mem, c->emulated, failure, sizeof failure))
+        inconsistent = 1;
     if (rc == 0 && !failure[0] && !po->session)
         rc = check_digests(c, t, size, po, &vr, failure, sizeof failure, &inconsistent,
                            err);

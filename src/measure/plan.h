@@ -163,6 +163,10 @@ typedef struct plan_outcome {
     char exchange_by[64];             /* the session it was measured on */
     char verified_by[160];            /* who recomputed the sampled digests */
     size_t verified_calls;            /* how many */
+    int rss_known;                    /* 1: the two below were read from
+                                         outside (session.h), in KiB */
+    long long rss_open_kb;            /* resident once open and checked */
+    long long rss_peak_kb;            /* the peak, read at its close */
 } plan_outcome;
 
 /* Calls per trial of the reference rule for T1_NS nanoseconds per call. */

@@ -75,42 +75,41 @@ int procview_stat_field(long pid, int field, char *out, size_t sz)
     return read_stat_field(path, field, out, sz);
 }
 
-long procview_threads(long pid)
+long long procview_parse_status(const char *status, const char *key)
 {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%ld/status", pid);
-    FILE *f = fopen(path, "r");
-    long n = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "Threads:", 8))
-            n = strtol(line + 8, NULL, 10);
-    if (f)
-        fclose(f);
-    return n;
+    size_t k = strlen(key);
+    for (const char *line = status; line && *line;) {
+        if (!strncmp(line, key, k) && line[k] == ':') {
+            char *end;
+            long long v = strtoll(line + k + 1, &end, 10);
+            return end == line + k + 1 ? -1 : v;
+        }
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    return -1;
 }
 
-long long procview_parse_voluntary(const char *status)
-{
-    const char *key = "\nvoluntary_ctxt_switches:";
-    const char *p = strstr(status, key);
-    if (!p && strncmp(status, key + 1, strlen(key) - 1) == 0)
-        p = status - 1;
-    if (!p)
-        return -1;
-    char *end;
-    long long v = strtoll(p + strlen(key), &end, 10);
-    return end == p + strlen(key) ? -1 : v;
-}
-
-long long procview_voluntary_switches(long pid)
+long long procview_status_value(long pid, const char *key)
 {
     char path[64], *text = NULL;
     snprintf(path, sizeof path, "/proc/%ld/status", pid);
     if (hb_read_file(path, &text, NULL, NULL) != 0)
         return -1;
-    long long v = procview_parse_voluntary(text);
+    long long v = procview_parse_status(text, key);
     free(text);
     return v;
+}
+
+long procview_threads(long pid)
+{
+    return (long)procview_status_value(pid, "Threads");
+}
+
+long long procview_voluntary_switches(long pid)
+{
+    return procview_status_value(pid, "voluntary_ctxt_switches");
 }
 
 /* 1 when every thread of PID is stopped, 0 when one is not, -1 when PID is

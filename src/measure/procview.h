@@ -30,15 +30,19 @@ int procview_stat_field(long pid, int field, char *out, size_t sz);
 /* The same from the text STAT of a /proc/PID/stat file (for tests). */
 int procview_parse_stat(const char *stat, int field, char *out, size_t sz);
 
+/* The number after "KEY:" at the start of a line of the text STATUS of a
+ * /proc/PID/status file (Threads, VmHWM in KiB, ...), -1 when absent. */
+long long procview_parse_status(const char *status, const char *key);
+
+/* The same read from PID's /proc/PID/status, -1 unknown. */
+long long procview_status_value(long pid, const char *key);
+
 /* The number of threads of PID from /proc/PID/status, -1 unknown. */
 long procview_threads(long pid);
 
 /* The voluntary context switches of PID so far (/proc/PID/status, all its
  * threads: every time it slept or waited), -1 unknown. */
 long long procview_voluntary_switches(long pid);
-
-/* The same from the text STATUS of a /proc/PID/status file (for tests). */
-long long procview_parse_voluntary(const char *status);
 
 /* Stops PID's whole thread group (SIGSTOP) and waits until every thread
  * is stopped (state T in /proc/PID/task/TID/stat) and off the CPU (its CPU

@@ -242,8 +242,9 @@ static json_t *int_or_null(long long v)
     return v < 0 ? json_null() : json_integer((json_int_t)v);
 }
 
-/* RSS from the timed trials (lowest baseline, highest peak); stack and heap
- * from the --memory run. */
+/* RSS from the timed trials (lowest baseline, highest peak), or with
+ * sessions from the timed session itself, read from outside at its open and
+ * close (session.h); stack and heap from the --memory run. */
 static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
 {
     long long base = -1, peak = -1;
@@ -254,10 +255,17 @@ static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
         if (r->rss_peak_kb > peak)
             peak = r->rss_peak_kb;
     }
+    const char *source = "trials";
+    if (o->session) {
+        base = o->rss_known ? o->rss_open_kb : -1;
+        peak = o->rss_known ? o->rss_peak_kb : -1;
+        source = "session";
+    }
     int have = mem && mem->ok;
     json_t *m = json_object();
     json_object_set_new(m, "rss_baseline_kb", int_or_null(base));
     json_object_set_new(m, "rss_peak_kb", int_or_null(peak));
+    json_object_set_new(m, "rss_source", json_string(source));
     json_object_set_new(m, "stack_peak_bytes", int_or_null(have ? mem->stack_peak_bytes : -1));
     json_object_set_new(m, "heap_peak_bytes", int_or_null(have ? mem->heap_peak_bytes : -1));
     json_object_set_new(m, "heap_allocs", int_or_null(have ? mem->heap_allocs : -1));

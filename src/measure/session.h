@@ -8,7 +8,8 @@
  * CPU time over the window (every thread; preemption and steal time left
  * out), or a hardware cycle counter hashbench holds on the session where
  * the kernel offers one. Between windows the session is stopped, and any
- * CPU time it gains there is reported (gained_ns), never absorbed.
+ * CPU time it gains there is reported (gained_ns), never absorbed. Its
+ * resident memory is read from outside too, at open and at close.
  *
  * To add a kind of session, write one file with a const session_class
  * (open / window / close and the size of its state) and hand it to the
@@ -65,6 +66,12 @@ typedef struct session_figure {
     long long waits;              /* its voluntary context switches in the
                                      window (it slept or waited), -1 unknown */
     long pid;                     /* its host process id */
+    /* open and close: its resident memory read from outside while it is
+     * stopped (/proc/PID/status VmRSS at open, VmHWM, the peak so far, at
+     * close), in KiB, hashbench's message area left out; rss_known 0:
+     * not read */
+    int rss_known;
+    long long rss_kb, rss_peak_kb;
     const unsigned char *digests; /* calls x digest bytes, as the library
                                      returned them; valid until the next call */
 } session_figure;

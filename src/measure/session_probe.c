@@ -204,6 +204,18 @@ static int start(probe_session *s, const session_open_rq *rq, hb_err *err)
     return 0;
 }
 
+/* F's resident memory of the stopped probe (session.h), the shared region
+ * (every page of it touched before "ready") left out. */
+static void read_rss(const probe_session *s, session_figure *f)
+{
+    long long rss = procview_status_value(s->pid, "VmRSS");
+    long long hwm = procview_status_value(s->pid, "VmHWM");
+    long long region = (long long)(s->bytes / 1024);
+    f->rss_known = rss >= region && hwm >= region;
+    f->rss_kb = f->rss_known ? rss - region : -1;
+    f->rss_peak_kb = f->rss_known ? hwm - region : -1;
+}
+
 static int open_session(void *state, const session_open_rq *rq, session_figure *f,
                         hb_err *err)
 {
@@ -248,6 +260,7 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
         return 1;
     }
     s->last_cpu = procview_cpu_ns(s->pid);
+    read_rss(s, f);
     return 0;
 }
 
@@ -339,6 +352,8 @@ static void close_session(void *state, session_figure *f)
     if (s->started) {
         hb_proc_result pr;
         if (!s->broken && s->pid > 0) {
+            if (f)
+                read_rss(s, f); /* still stopped after its last window */
             procview_continue(s->pid);
             send_text(s, "end\n");
         }

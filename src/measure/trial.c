@@ -316,15 +316,8 @@ static void settle(long pid)
 /* VmHWM of PID and the core it last ran on, read from outside. */
 static void read_process(long pid, trial_result *res)
 {
-    char path[64], line[256], cpu[16];
-    res->rss_peak_kb = -1;
-    snprintf(path, sizeof path, "/proc/%ld/status", pid);
-    FILE *f = fopen(path, "r");
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6))
-            res->rss_peak_kb = strtol(line + 6, NULL, 10);
-    if (f)
-        fclose(f);
+    char cpu[16];
+    res->rss_peak_kb = (long)procview_status_value(pid, "VmHWM");
     res->cpu = procview_stat_field(pid, 39, cpu, sizeof cpu) == 0 ? (int)strtol(cpu, NULL, 10) : -1;
 }
 

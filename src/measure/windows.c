@@ -49,6 +49,7 @@ typedef struct wcell {
     int stopped;             /* PLAN_STOP_* once it takes no more pairs */
     double session_s;        /* wall time of its session: open, every window */
     double deadline;         /* CLOCK_MONOTONIC when its instance's budget ends */
+    long long rss_open_kb;   /* resident at open + 1 (session.h); 0: not read */
 } wcell;
 
 typedef struct wsize {
@@ -178,6 +179,8 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
     w->open = 1;
     if (rc == 1)
         fail_cell(w, f.status, f.failure);
+    else if (f.rss_known)
+        w->rss_open_kb = f.rss_kb + 1; /* +1: 0 is "not read" */
     return 0;
 }
 
@@ -547,6 +550,11 @@ static void free_cell(wsize *z, wcell *w)
         z->cls->close(w->state, &f);
         if (f.status != SESSION_OK)
             fail_cell(w, f.status, f.failure);
+        else if (f.rss_known && w->rss_open_kb > 0) {
+            w->c->out.rss_known = 1;
+            w->c->out.rss_open_kb = w->rss_open_kb - 1;
+            w->c->out.rss_peak_kb = f.rss_peak_kb;
+        }
     }
     free(w->state);
     for (size_t i = 0; i < w->n_samples; i++) {

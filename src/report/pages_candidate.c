@@ -998,8 +998,10 @@ static void sec_resources(cand_ctx *c)
     fputs("The static figure is the library's loadable image (the sum of p\\_memsz "
           "over its PT\\_LOAD segments). Baseline RSS (after loading and setup) and "
           "peak RSS (VmHWM) belong to the whole measuring process, probe and C "
-          "library included: both figures bound the algorithm's needs from above "
-          "rather than isolating them; its own stack and heap follow below.\n\n", fp);
+          "library included, read by hashbench from outside the timed process "
+          "(the area that hands it its messages left out): both figures bound the "
+          "algorithm's needs from above rather than isolating them; its own stack "
+          "and heap follow below.\n\n", fp);
     static const char *const h1[] = {"instance", "operation", "static: ELF image (bytes)",
                                      "baseline RSS", "peak RSS"};
     pages_table_head(fp, h1, 5, "llrrr");

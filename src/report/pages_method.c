@@ -717,10 +717,13 @@ static void sec_memory(FILE *fp)
     fputs("## Memory method\n\nStatic size: the sum of p_memsz of the library's "
           "PT_LOAD segments (the ELF image) and its text, rodata, data and bss "
           "sections. Baseline RSS: VmRSS of the measuring process after loading "
-          "and setup, before timing; peak RSS: VmHWM at its end. These are "
-          "process-level upper bounds; the algorithm's own peak stack is found by "
-          "painting the stack around one call, and its heap by tracking "
-          "allocations in the probe.\n\n", fp);
+          "and setup, before timing; peak RSS: VmHWM at its end, both read from "
+          "outside the timed process, the area that hands it its messages left "
+          "out. These are process-level upper bounds; the algorithm's own peak "
+          "stack is found by painting the stack around one call, and its heap by "
+          "tracking allocations in the probe, in a run of its own: a timed process "
+          "that grows by more than that run's stack and heap plus 1 MiB is "
+          "INCONSISTENT.\n\n", fp);
 }
 
 /* Trials with hashbench's own timing, trials whose fold the runner

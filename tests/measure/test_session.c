@@ -178,13 +178,25 @@ static void test_failure_in_window(void **state)
     free(s);
 }
 
-static void test_parse_voluntary(void **state)
+static void test_parse_status(void **state)
 {
     (void)state;
-    assert_int_equal(procview_parse_voluntary("Name:\tx\nvoluntary_ctxt_switches:\t42\n"
-                                              "nonvoluntary_ctxt_switches:\t7\n"), 42);
-    assert_int_equal(procview_parse_voluntary("nonvoluntary_ctxt_switches:\t7\n"), -1);
-    assert_int_equal(procview_parse_voluntary("voluntary_ctxt_switches:\t3\n"), 3);
+    /* a captured /proc/PID/status (Linux 6.1), cut */
+    const char *status = "Name:\thashbench-probe\nState:\tT (stopped)\n"
+                         "VmPeak:\t   14220 kB\nVmHWM:\t    5512 kB\nVmRSS:\t    5388 kB\n"
+                         "RssAnon:\t     212 kB\nThreads:\t1\n"
+                         "voluntary_ctxt_switches:\t42\nnonvoluntary_ctxt_switches:\t7\n";
+    assert_int_equal(procview_parse_status(status, "voluntary_ctxt_switches"), 42);
+    assert_int_equal(procview_parse_status(status, "nonvoluntary_ctxt_switches"), 7);
+    assert_int_equal(procview_parse_status(status, "VmHWM"), 5512);
+    assert_int_equal(procview_parse_status(status, "VmRSS"), 5388);
+    assert_int_equal(procview_parse_status(status, "Threads"), 1);
+    /* a key is a whole name at the start of a line */
+    assert_int_equal(procview_parse_status("nonvoluntary_ctxt_switches:\t7\n",
+                                           "voluntary_ctxt_switches"), -1);
+    assert_int_equal(procview_parse_status("VmHWMx:\t9\n", "VmHWM"), -1);
+    assert_int_equal(procview_parse_status("VmHWM:\tmany\n", "VmHWM"), -1);
+    assert_int_equal(procview_parse_status("", "VmHWM"), -1);
 }
 
 static void test_parse_stat(void **state)
@@ -228,7 +240,7 @@ int main(void)
         cmocka_unit_test(test_waits_seen),
         cmocka_unit_test(test_thread_refused),
         cmocka_unit_test(test_failure_in_window),
-        cmocka_unit_test(test_parse_voluntary),
+        cmocka_unit_test(test_parse_status),
         cmocka_unit_test(test_parse_stat),
         cmocka_unit_test(test_cycles_readings),
     };

@@ -41,6 +41,7 @@ typedef struct fake_lib {
     int multiplexed;      /* cycles: 1 every other window, 2 always, not counted */
     int sleep_ms;         /* wall time of each of its windows */
     int waits;            /* voluntary switches it reports per call */
+    int grow_kb;          /* resident KiB it gains between open and close */
 } fake_lib;
 
 static fake_lib libs[5];
@@ -85,6 +86,9 @@ static int fake_open(void *state, const session_open_rq *rq, session_figure *f, 
     s->region = calloc(rq->max_calls, rq->size);
     s->digests = calloc(rq->max_calls, 32);
     assert_non_null(s->region);
+    f->rss_known = 1; /* as read from outside once it is open */
+    f->rss_kb = 1000;
+    f->rss_peak_kb = 1000;
     return 0;
 }
 
@@ -142,7 +146,10 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
 static void fake_close(void *state, session_figure *f)
 {
     fake_session *s = state;
-    (void)f;
+    if (f) { /* its peak, as read from outside before it ends */
+        f->rss_known = 1;
+        f->rss_kb = f->rss_peak_kb = 1000 + s->lib->grow_kb;
+    }
     free(s->region);
     free(s->digests);
 }
@@ -244,9 +251,9 @@ static int run(ilv_cell *c, size_t n, int pairs, int verify)
 static void set_libs(void)
 {
     memset(libs, 0, sizeof libs);
-    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0};
-    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0};
-    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0, 0};
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0, 0, 0};
     n_libs = 3;
     budget_s = 0;
     memset(instance_left, 0, sizeof instance_left);
@@ -315,10 +322,10 @@ static void test_two_baselines_grouped(void **state)
 {
     (void)state;
     set_libs();
-    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0};
-    libs[1] = (fake_lib){"base2", 1500, 0, 0, 0, 0, 0, 0, 0};
-    libs[2] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0};
-    libs[3] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0, 0};
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"base2", 1500, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[3] = (fake_lib){"B", 3000, 0, 0, 0, 0, 0, 0, 0, 0};
     n_libs = 4;
     ilv_cell *c = cells_for(4, 256);
     c[1].trusted = 1;
@@ -391,7 +398,7 @@ static void test_package_baseline(void **state)
 {
     (void)state;
     set_libs();
-    libs[1] = (fake_lib){"P", 4000, 0, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"P", 4000, 0, 0, 0, 0, 0, 0, 0, 0};
     ilv_cell *c = cells_for(3, 256);
     c[2].baselines[1] = 1;
     c[2].n_baselines = 2;
@@ -408,7 +415,7 @@ static void test_package_baseline(void **state)
     }
     free_cells(c, 3);
     set_libs();
-    libs[1] = (fake_lib){"P", 2000, 0, 0, 1, 0, 0, 0, 0}; /* slow only while calibrated */
+    libs[1] = (fake_lib){"P", 2000, 0, 0, 1, 0, 0, 0, 0, 0}; /* slow only while calibrated */
     c = cells_for(3, 256);
     c[2].baselines[1] = 1;
     c[2].n_baselines = 2;
@@ -430,6 +437,26 @@ static void test_faked_digests_caught(void **state)
     assert_true(c[1].out.inconsistent);
     assert_non_null(strstr(c[1].out.failure, "differs from openssl:SM3"));
     assert_true(c[2].out.ok);
+    free_cells(c, 3);
+}
+
+/* The resident memory a session's open and close read reaches the cell's
+ * outcome (the record's RSS figures with sessions), for every cell. */
+static void test_resident_memory(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[2].grow_kb = 24576;
+    ilv_cell *c = cells_for(3, 256);
+    assert_int_equal(run(c, 3, 4, 0), 0);
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(c[i].out.ok);
+        assert_int_equal(c[i].out.rss_known, 1);
+        assert_int_equal(c[i].out.rss_open_kb, 1000);
+    }
+    assert_int_equal(c[0].out.rss_peak_kb, 1000);
+    assert_int_equal(c[1].out.rss_peak_kb, 1000);
+    assert_int_equal(c[2].out.rss_peak_kb, 1000 + 24576);
     free_cells(c, 3);
 }
 
@@ -593,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_package_baseline),
         cmocka_unit_test(test_baseline_alone),
         cmocka_unit_test(test_faked_digests_caught),
+        cmocka_unit_test(test_resident_memory),
         cmocka_unit_test(test_gained_cpu_inconsistent),
         cmocka_unit_test(test_slow_calibration_inconsistent),
         cmocka_unit_test(test_slow_calibration_once_recalibrated),
