@@ -66,6 +66,28 @@ else bad "uninterrupted run exited $rc"; cat "$T/ref.log"; exit 1; fi
 record_set "$T/ref" >"$T/ref.all"
 grep -q '^SHA3/' "$T/ref.all" && ok "the default run took every example ($(wc -l <"$T/ref.all") records)" ||
     bad "the run without packages did not measure the SHA-3 example"
+# every OK record has its memory figures: RSS read from outside the timed
+# session (baseline <= peak, both above the probe's own megabyte), the stack
+# and heap of its memory run
+python3 - "$T/ref" <<'EOF' && ok "every OK record has RSS from its session and a stack figure" ||
+import json, os, sys
+bad = []
+for d, _, files in os.walk(os.path.join(sys.argv[1], "records")):
+    for f in files:
+        if not f.endswith(".json"):
+            continue
+        r = json.load(open(os.path.join(d, f)))
+        m = r.get("memory") or {}
+        base, peak = m.get("rss_baseline_kb"), m.get("rss_peak_kb")
+        if r.get("status") == "OK" and not (
+                m.get("rss_source") == "session" and isinstance(base, int) and
+                isinstance(peak, int) and 1024 <= base <= peak and
+                isinstance(m.get("stack_peak_bytes"), int) and m["stack_peak_bytes"] > 0):
+            bad.append("%s: %s" % (f, json.dumps(m)))
+print("\n".join(bad[:5]))
+sys.exit(1 if bad else 0)
+EOF
+    bad "an OK record lacks its memory figures"
 # the reference set of the runs below: SM3, SHA2 and the baselines
 grep -E '^(SM3|SHA2|baseline)/' "$T/ref.all" >"$T/ref.set"
 NREF=$(wc -l <"$T/ref.set")
