@@ -293,7 +293,7 @@ def bench_accuracy(ctx):
     cmd = "bench/accuracy.sh" + (" --quick" if ctx.quick else "")
     lines = header(ctx, rec0, cmd)
     lines += ["%d rounds at %d B; in each round every instance is timed by the three "
-              "timers back to back, their order rotated from round to round: `hashbench measure` (adaptive planner, defaults), `openssl speed "
+              "timers back to back, their order rotated from round to round: `hashbench measure` (the default planner: trial sessions, its default settings; the figure is the mean over windows), `openssl speed "
               "-evp -elapsed -seconds %g`, Google Benchmark (`--benchmark_min_time=%g`, real "
               "time). Figures are medians over rounds; a ratio is the median of the per-round "
               "ratios, with its range over rounds. hashbench CV: the median over rounds of the "
