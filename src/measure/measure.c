@@ -295,7 +295,8 @@ static int memory_inconsistent(const plan_outcome *po, const trial_result *mem,
     snprintf(why, n, "INCONSISTENT: the timed session grew by %lld KiB of resident "
              "memory (%lld to %lld KiB, read from outside), more than the %lld KiB of "
              "stack and heap its memory run found and %d KiB of slack: its memory "
-             "figures would not be those of the code timed", grew, po->rss_open_kb,
+             "figures would not be those of the code timed (memory the library maps "
+             "itself, not through malloc, is counted in neither)", grew, po->rss_open_kb,
              po->rss_peak_kb, found, MEMORY_SESSION_SLACK_KB);
     return 1;
 }
