@@ -266,7 +266,7 @@ static void compile_without_header(build_ctx *c, build_task *t, hb_err *err)
     }
     compile_job job = {&c->tc, t->in->package, &flags, &t->in->sources,
                        &t->in->excluded, t->library, t->log, 0,
-                       t->in->override_at[0] ? t->in->override_at : NULL};
+                       t->in->override_at[0] ? t->in->override_at : NULL, 0};
     compile_outcome again;
     if (compile_instance(&job, &again, err) != 0) {
         strlist_free(&flags);
@@ -290,7 +290,7 @@ static void run_one(build_ctx *c, build_task *t)
     }
     compile_job job = {&c->tc, t->in->package, &t->flags, &t->in->sources,
                        &t->in->excluded, t->library, t->log, 0,
-                       t->in->override_at[0] ? t->in->override_at : NULL};
+                       t->in->override_at[0] ? t->in->override_at : NULL, 0};
     if (compile_instance(&job, &t->out, &err) != 0) {
         t->out.built = 0;
         snprintf(t->out.reason, sizeof t->out.reason, "%s", err.msg);
@@ -814,7 +814,7 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     if (rc == 0 && !(sources = source_list(&in, err)))
         rc = -1;
     compile_outcome o;
-    compile_job job = {&tc, r->package, &flags, &r->sources, NULL, lib, log, 0, NULL};
+    compile_job job = {&tc, r->package, &flags, &r->sources, NULL, lib, log, 0, NULL, 0};
     if (rc == 0)
         rc = compile_instance(&job, &o, err);
     if (rc == 0)

@@ -74,6 +74,12 @@ typedef struct compile_job {
                                   for a discovered instance. A failure's
                                   advice names it instead of pointing at
                                   hashbench init */
+    int keep_unloaded;         /* 1: keep the bytes the loader never maps
+                                  (the constant-time stage's -g rebuild
+                                  needs its debug information); 0: they are
+                                  zeroed (elfsize_blank_unloaded), so that
+                                  the library runs on its loaded image
+                                  alone */
 } compile_job;
 
 typedef struct compile_outcome {

@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Opens PATH for reading with libelf; *fd and *elf are closed by close_elf. */
@@ -79,6 +81,117 @@ int elfsize_measure(const char *path, elfsize_info *out, hb_err *err)
     if (rc == 0)
         classify_sections(elf, out);
     close_elf(fd, elf);
+    return rc;
+}
+
+/* The most bytes of section names (.shstrtab) kept; the names of an
+ * ordinary library take a few hundred. */
+#define ELFSIZE_NAMES_KEPT 4096
+
+/* A file range [lo, hi) that keeps its bytes. */
+typedef struct keep_range {
+    unsigned long long lo, hi;
+} keep_range;
+
+static int cmp_range(const void *a, const void *b)
+{
+    const keep_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The ranges of PATH that elfsize_blank_unloaded keeps, sorted, into
+ * *OUT (malloc'd) and *N. */
+static int kept_ranges(Elf *elf, const char *path, keep_range **out, size_t *n, hb_err *err)
+{
+    GElf_Ehdr eh;
+    size_t nph = 0;
+    *out = NULL;
+    *n = 0;
+    if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph) != 0)
+        return hb_fail(err, "%s: no ELF or program headers (%s)", path, elf_errmsg(-1));
+    keep_range *r = calloc(nph + 4, sizeof *r);
+    if (!r)
+        return hb_fail(err, "out of memory reading %s", path);
+    size_t k = 0;
+    r[k++] = (keep_range){0, eh.e_ehsize};
+    r[k++] = (keep_range){eh.e_phoff, eh.e_phoff + (unsigned long long)eh.e_phnum * eh.e_phentsize};
+    if (eh.e_shoff)
+        r[k++] = (keep_range){eh.e_shoff,
+                              eh.e_shoff + (unsigned long long)eh.e_shnum * eh.e_shentsize};
+    /* the section names, so that readelf and objdump still name them; too
+     * small to carry a table */
+    size_t shstrndx = 0;
+    Elf_Scn *names = elf_getshdrstrndx(elf, &shstrndx) == 0 ? elf_getscn(elf, shstrndx) : NULL;
+    GElf_Shdr nh;
+    if (names && gelf_getshdr(names, &nh) && nh.sh_type != SHT_NOBITS &&
+        nh.sh_size <= ELFSIZE_NAMES_KEPT)
+        r[k++] = (keep_range){nh.sh_offset, nh.sh_offset + nh.sh_size};
+    for (size_t i = 0; i < nph; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph)) {
+            free(r);
+            return hb_fail(err, "%s: bad program header %zu", path, i);
+        }
+        if (ph.p_type == PT_LOAD)
+            r[k++] = (keep_range){ph.p_offset, ph.p_offset + ph.p_filesz};
+    }
+    qsort(r, k, sizeof *r, cmp_range);
+    *out = r;
+    *n = k;
+    return 0;
+}
+
+static int write_zeros(int fd, unsigned long long lo, unsigned long long hi)
+{
+    static const char zeros[4096];
+    while (lo < hi) {
+        size_t len = hi - lo < sizeof zeros ? (size_t)(hi - lo) : sizeof zeros;
+        ssize_t w = pwrite(fd, zeros, len, (off_t)lo);
+        if (w <= 0)
+            return -1;
+        lo += (unsigned long long)w;
+    }
+    return 0;
+}
+
+int elfsize_blank_unloaded(const char *path, unsigned long long *blanked, hb_err *err)
+{
+    int fd;
+    Elf *elf;
+    keep_range *r = NULL;
+    size_t n = 0;
+    *blanked = 0;
+    if (open_elf(path, &fd, &elf, err) != 0)
+        return -1;
+    int rc = kept_ranges(elf, path, &r, &n, err);
+    close_elf(fd, elf);
+    if (rc != 0)
+        return -1;
+    int wfd = open(path, O_WRONLY);
+    struct stat st;
+    if (wfd < 0 || fstat(wfd, &st) != 0) {
+        rc = hb_fail_errno(err, "%s: cannot open to blank what is never loaded", path);
+        goto done;
+    }
+    unsigned long long at = 0, size = (unsigned long long)st.st_size;
+    for (size_t i = 0; i <= n && at < size; i++) {
+        unsigned long long lo = i < n ? r[i].lo : size, hi = i < n ? r[i].hi : size;
+        if (lo > size)
+            lo = size;
+        if (lo > at) {
+            if (write_zeros(wfd, at, lo) != 0) {
+                rc = hb_fail_errno(err, "%s: cannot blank bytes %llu to %llu", path, at, lo);
+                goto done;
+            }
+            *blanked += lo - at;
+        }
+        if (hi > at)
+            at = hi;
+    }
+done:
+    if (wfd >= 0)
+        close(wfd);
+    free(r);
     return rc;
 }
 

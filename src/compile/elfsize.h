@@ -29,6 +29,16 @@ typedef struct elfsize_info {
 /* Fills *out for the ELF file PATH; fails on a file that is not ELF. */
 int elfsize_measure(const char *path, elfsize_info *out, hb_err *err);
 
+/* Overwrites with zeros every byte of the library PATH that the loader
+ * never maps: all but the ELF header, the program and section header tables,
+ * the section names (when they take at most 4 KiB) and the file contents of
+ * the PT_LOAD segments. Symbol tables, comments and debug information become
+ * zeros; so does any data a
+ * library kept outside its loaded image to read from its own file at run
+ * time, which the static size (the PT_LOAD segments) would not count. The
+ * library still loads and runs as before. *BLANKED gets the bytes zeroed. */
+int elfsize_blank_unloaded(const char *path, unsigned long long *blanked, hb_err *err);
+
 /* Sets *found to 1 when the dynamic symbol table of PATH defines SYMBOL
  * (a global or weak symbol with a section index, i.e. not an undefined
  * reference), else 0. */

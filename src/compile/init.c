@@ -83,7 +83,7 @@ static int read_definitions(init_ctx *c, const discover_instance *in, const strl
         return hb_fail(err, "%s: path too long; set TMPDIR to a shorter folder", c->tmp);
     if (strlist_push(&one, rel) != 0)
         return hb_fail(err, "out of memory");
-    compile_job job = {&c->tc, in->package, flags, &one, NULL, obj, NULL, 60, NULL};
+    compile_job job = {&c->tc, in->package, flags, &one, NULL, obj, NULL, 60, NULL, 0};
     int rc = compile_object(&job, &compiled, d->why, sizeof d->why, err);
     strlist_free(&one);
     if (rc != 0)

@@ -18,6 +18,7 @@
 
 #include "common/fs.h"
 #include "common/proc.h"
+#include "common/vgreq.h"
 #include "count/count_plan.h"
 #include "ct/ct.h"
 #include "probe/trial_msg.h"
@@ -338,6 +339,18 @@ int count_library(const char *lib, const char *shown, int digest_bits,
     else if (!realpath(lib, real)) {
         snprintf(why, sizeof why, "%s: %s", shown, strerror(errno));
         global = why;
+    } else {
+        /* a library that asks Valgrind whether it runs there can take a
+         * leaner path only when it does */
+        long long vgreq;
+        if (hb_valgrind_request_file(real, &vgreq, err) != 0) {
+            json_decref(res);
+            return -1;
+        }
+        if (vgreq >= 0) {
+            hb_valgrind_request_reason(why, sizeof why, vgreq, "the instruction count");
+            global = why;
+        }
     }
     if (global) {
         for (int i = 0; i < n_sizes; i++)

@@ -15,6 +15,7 @@
 
 #include "common/fs.h"
 #include "common/proc.h"
+#include "common/vgreq.h"
 #include "ct/ct_plan.h"
 #include "ct/vgxml.h"
 #include "sandbox/sandbox.h"
@@ -215,6 +216,15 @@ int ct_taint_within(const char *lib, int digest_bits, const char *source_root,
     }
     if (!realpath(lib, real)) {
         snprintf(reason, sizeof reason, "%s: %s", lib, strerror(errno));
+        *out = taint_object("memcheck", "NOT_ANALYSABLE", reason, NULL, 0);
+        return 0;
+    }
+    /* a library that can mark its own secrets defined is never clean */
+    long long vgreq;
+    if (hb_valgrind_request_file(real, &vgreq, err) != 0)
+        return -1;
+    if (vgreq >= 0) {
+        hb_valgrind_request_reason(reason, sizeof reason, vgreq, "the taint check");
         *out = taint_object("memcheck", "NOT_ANALYSABLE", reason, NULL, 0);
         return 0;
     }

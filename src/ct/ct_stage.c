@@ -73,7 +73,7 @@ static int rebuild_g(const json_t *b, const char *flags, const char *lib, const 
         return hb_fail(err, "%s: malformed sources of %s/%s; run hashbench build again",
                        BUILD_JSON, field(b, "candidate"), field(b, "instance"));
     }
-    compile_job job = {&tc, field(b, "package"), &fl, &src, NULL, lib, log, 0, NULL};
+    compile_job job = {&tc, field(b, "package"), &fl, &src, NULL, lib, log, 0, NULL, 1};
     compile_outcome out;
     rc = compile_instance(&job, &out, err);
     strlist_free(&fl);

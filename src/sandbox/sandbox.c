@@ -360,6 +360,11 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     }
     add(&w, "--proc");
     add(&w, "/proc");
+    /* read-only: through /proc/self/clear_refs a library could reset its
+     * peak RSS (VmHWM), which hashbench reads from outside as the session's
+     * peak and holds against its memory run; nothing inside writes to /proc */
+    add(&w, "--remount-ro");
+    add(&w, "/proc");
     add(&w, "--dev");
     add(&w, "/dev");
     add(&w, "--size");

@@ -695,6 +695,46 @@ static void test_static_size_and_export_check(void **state)
     json_decref(b);
 }
 
+/* A library's bytes that the loader never maps (here a section without the
+ * "a" flag, which a library could read from its own file at run time: a
+ * table the static size would not count) are zeros once built; the loaded
+ * bytes stay, the static size is the same, and the library loads and runs. */
+static void test_unloaded_bytes_zeroed(void **state)
+{
+    (void)state;
+    fx_instance(fx_root, "Unloaded", "U", "U", 256);
+    fx_write(fx_root, "Unloaded/" REF "U/table.c",
+             "__asm__(\".pushsection .hbkept,\\\"\\\",@progbits\\n"
+             ".ascii \\\"HB-NEVER-LOADED-MARKER\\\"\\n.popsection\\n\");\n"
+             "const char hb_loaded_marker[] = \"HB-LOADED-MARKER\";\n");
+    json_t *b = build("run_unloaded", "reference", "Unloaded", NULL, 0);
+    json_t *e = entry(b, "Unloaded", "U");
+    assert_string_equal(str(e, "status"), "BUILT");
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s/run_unloaded/%s", fx_root, str(e, "library"));
+    char *text = NULL;
+    size_t len = 0;
+    hb_err err;
+    assert_int_equal(hb_read_file(lib, &text, &len, &err), 0);
+    assert_null(memmem(text, len, "HB-NEVER-LOADED-MARKER", 22));
+    assert_non_null(memmem(text, len, "HB-LOADED-MARKER", 16));
+    free(text);
+    unsigned long long v[5];
+    if (readelf_sizes(lib, v))
+        assert_int_equal(json_integer_value(json_object_get(json_object_get(e, "static_size"),
+                                                            "image")), v[0]);
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        fail_msg("%s", dlerror());
+    int (*fn)(int, const unsigned char *, unsigned long long, unsigned char *) =
+        (int (*)(int, const unsigned char *, unsigned long long, unsigned char *))dlsym(h, "CryptHash");
+    assert_non_null(fn);
+    unsigned char msg[3] = {1, 2, 3}, digest[32];
+    assert_int_equal(fn(256, msg, 24, digest), 0);
+    dlclose(h);
+    json_decref(b);
+}
+
 static void test_hostile_name_and_skip(void **state)
 {
     (void)state;
@@ -1189,6 +1229,7 @@ int main(void)
         cmocka_unit_test(test_huge_source_not_read),
         cmocka_unit_test(test_instance_name_collision),
         cmocka_unit_test(test_static_size_and_export_check),
+        cmocka_unit_test(test_unloaded_bytes_zeroed),
         cmocka_unit_test(test_hostile_name_and_skip),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_harness_default_rebuild),

@@ -96,10 +96,27 @@ static void test_not_countable(void **state)
     json_decref(r);
 }
 
+/* A library that can ask Valgrind whether it runs there (count_liar.c:
+ * RUNNING_ON_VALGRIND) is not counted at all: a leaner but correct path
+ * under Valgrind alone would not be caught by the digests. */
+static void test_client_request_not_countable(void **state)
+{
+    (void)state;
+    json_t *r = count_of("hbcount_liar", sizes, 2, 9);
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *e = at(r, i);
+        assert_string_equal(json_string_value(json_object_get(e, "status")), "NOT_COUNTABLE");
+        assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
+                               "Valgrind client request"));
+        assert_true(json_is_null(json_object_get(e, "derived")));
+    }
+    json_decref(r);
+}
+
 static void test_inconsistent(void **state)
 {
     (void)state;
-    json_t *r = count_of("hbcount_liar", sizes, 1, 9);
+    json_t *r = count_of("hbcount_liar_env", sizes, 1, 9);
     const json_t *e = at(r, 0);
     assert_string_equal(json_string_value(json_object_get(e, "status")), "INCONSISTENT");
     assert_non_null(strstr(json_string_value(json_object_get(e, "reason")), "natively"));
@@ -310,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_two_runs_equal),
         cmocka_unit_test(test_not_countable),
         cmocka_unit_test(test_inconsistent),
+        cmocka_unit_test(test_client_request_not_countable),
         cmocka_unit_test(test_stage_records),
         cmocka_unit_test(test_pages_and_validate),
     };

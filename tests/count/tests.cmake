@@ -1,7 +1,8 @@
 # Tests of the instruction-count stage (src/count): the SHA-256 example
 # counted twice must give identical counts (equality), code Valgrind cannot
 # run is not countable, a library that answers differently under Valgrind
-# is inconsistent, and the stage's records pass the record check `validate`
+# is inconsistent, one that holds a Valgrind client request is not
+# countable, and the stage's records pass the record check `validate`
 # applies, which catches a changed figure. One instance, two sizes: each
 # Valgrind run costs about 0.3 CPU-s.
 add_library(hbcount_liar MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_liar.c)
@@ -9,7 +10,12 @@ set_target_properties(hbcount_liar PROPERTIES PREFIX "lib")
 target_compile_options(hbcount_liar PRIVATE -O2)
 target_include_directories(hbcount_liar PRIVATE ${HB_VALGRIND_INCLUDE})
 
+add_library(hbcount_liar_env MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_liar_env.c)
+set_target_properties(hbcount_liar_env PROPERTIES PREFIX "lib")
+target_compile_options(hbcount_liar_env PRIVATE -O2)
+
 hb_add_test(count_unit SOURCES ${CMAKE_SOURCE_DIR}/tests/count/test_count.c TIMEOUT 120)
-add_dependencies(count_unit hashbench-count hbcount_liar hbct_sigill hbex_SHA256)
+add_dependencies(count_unit hashbench-count hbcount_liar hbcount_liar_env hbct_sigill
+  hbex_SHA256)
 target_compile_definitions(count_unit PRIVATE HB_COUNT_LIB_DIR="${CMAKE_BINARY_DIR}")
 set_tests_properties(count_unit PROPERTIES COST 8)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/fs.h"
+#include "common/vgreq.h"
 #include "ct/ct.h"
 #include "ct/vgxml.h"
 
@@ -134,6 +135,30 @@ static void test_unrunnable_not_analysable(void **state)
     json_decref(timing);
 }
 
+/* A library that issues Valgrind client requests could mark its secrets
+ * defined: not analysable, never clean; the preamble is found on both
+ * architectures and nowhere else. */
+static void test_client_request_not_analysable(void **state)
+{
+    (void)state;
+    json_t *t = taint_of("hbct_vgreq", 256, HB_CT_FIXTURE_DIR);
+    assert_string_equal(s(t, "status"), "NOT_ANALYSABLE");
+    assert_non_null(strstr(s(t, "reason"), "Valgrind client request"));
+    assert_int_equal(json_array_size(json_object_get(t, "findings")), 0);
+    json_decref(t);
+    static const unsigned char amd64[] = {0x90, 0x48, 0xC1, 0xC7, 0x03, 0x48, 0xC1, 0xC7,
+                                          0x0D, 0x48, 0xC1, 0xC7, 0x3D, 0x48, 0xC1, 0xC7,
+                                          0x33, 0x48, 0x87, 0xDB};
+    static const unsigned char arm64[] = {0, 0, 0x8C, 0x0D, 0xCC, 0x93, 0x8C, 0x35, 0xCC,
+                                          0x93, 0x8C, 0xCD, 0xCC, 0x93, 0x8C, 0xF5, 0xCC,
+                                          0x93};
+    assert_int_equal(hb_valgrind_request_in(amd64, sizeof amd64), 1);
+    assert_int_equal(hb_valgrind_request_in(arm64, sizeof arm64), 2);
+    assert_int_equal(hb_valgrind_request_in(amd64, sizeof amd64 - 3), 1);
+    assert_int_equal(hb_valgrind_request_in(amd64, 16), -1); /* cut short */
+    assert_int_equal(hb_valgrind_request_in(arm64 + 3, sizeof arm64 - 3), -1);
+}
+
 static void test_timing_separates_early_exit(void **state)
 {
     (void)state;
@@ -233,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_public_lookup_clean),
         cmocka_unit_test(test_examples_and_baseline_clean),
         cmocka_unit_test(test_unrunnable_not_analysable),
+        cmocka_unit_test(test_client_request_not_analysable),
         cmocka_unit_test(test_timing_separates_early_exit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

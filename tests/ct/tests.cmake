@@ -6,7 +6,7 @@
 # is analysed once, on the stage's own short message list.
 set(HB_CT_FIXTURES ${CMAKE_SOURCE_DIR}/tests/ct/fixtures)
 set(HB_CT_LIBS "")
-foreach(fx sbox early public sigill)
+foreach(fx sbox early public sigill vgreq)
   add_library(hbct_${fx} MODULE ${HB_CT_FIXTURES}/ct_${fx}.c)
   set_target_properties(hbct_${fx} PROPERTIES PREFIX "lib")
   target_compile_options(hbct_${fx} PRIVATE -g -O2)

@@ -79,6 +79,7 @@ static void test_run_profile(void **state)
     expect(out, "open_outside ENOENT");
     expect(out, "write_usr EROFS");
     expect(out, "write_cwd ok");
+    expect(out, "clear_refs EROFS");
     char want[64];
     snprintf(want, sizeof want, "cwd tmpfs %llu MiB", HB_SANDBOX_SCRATCH_BYTES >> 20);
     expect(out, want);
@@ -102,6 +103,7 @@ static void test_session_profile(void **state)
     expect(out, "sched_setaffinity EPERM");
     expect(out, "perf_events_disable EPERM");
     expect(out, "madvise_mergeable EPERM");
+    expect(out, "clear_refs EROFS");
     free(out);
     out = run_inside(HB_SANDBOX_RUN, NULL);
     expect(out, "thread ok");
