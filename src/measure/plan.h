@@ -167,6 +167,8 @@ typedef struct plan_outcome {
                                          outside (session.h), in KiB */
     long long rss_open_kb;            /* resident once open and checked */
     long long rss_peak_kb;            /* the peak, read at its close */
+    long long rss_preload_kb;         /* resident before the library was
+                                         loaded, -1 unknown */
 } plan_outcome;
 
 /* Calls per trial of the reference rule for T1_NS nanoseconds per call. */

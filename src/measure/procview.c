@@ -102,6 +102,41 @@ long long procview_status_value(long pid, const char *key)
     return v;
 }
 
+int procview_parse_code(const char *maps, strlist *out)
+{
+    for (const char *line = maps; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[4352];
+        if (len >= sizeof buf)
+            len = sizeof buf - 1;
+        memcpy(buf, line, len);
+        buf[len] = '\0';
+        line = end ? end + 1 : NULL;
+        /* address perms offset dev inode [path] */
+        char perms[8] = "";
+        int path_at = -1;
+        if (sscanf(buf, "%*s %7s %*s %*s %*s %n", perms, &path_at) < 1 ||
+            strlen(perms) < 3 || perms[2] != 'x')
+            continue;
+        const char *name = path_at >= 0 && buf[path_at] ? buf + path_at : "[anonymous]";
+        if (!strlist_contains(out, name) && strlist_push(out, name) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int procview_code(long pid, strlist *out)
+{
+    char path[64], *text = NULL;
+    snprintf(path, sizeof path, "/proc/%ld/maps", pid);
+    if (hb_read_file(path, &text, NULL, NULL) != 0)
+        return -1;
+    int rc = procview_parse_code(text, out);
+    free(text);
+    return rc;
+}
+
 long procview_threads(long pid)
 {
     return (long)procview_status_value(pid, "Threads");
@@ -168,6 +203,11 @@ int procview_stop(long pid, double timeout_s)
 {
     if (kill((pid_t)pid, SIGSTOP) != 0)
         return errno == ESRCH ? 1 : -1;
+    return procview_await_stop(pid, timeout_s);
+}
+
+int procview_await_stop(long pid, double timeout_s)
+{
     double until = hb_mono_s() + timeout_s;
     for (;;) {
         int s = all_stopped(pid);

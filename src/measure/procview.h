@@ -2,14 +2,16 @@
  * sandbox's keeper and bubblewrap, its kernel-accounted CPU time (the
  * process CPU clock: every thread, preemption and steal time left out),
  * fields of /proc/PID/stat, stopping and continuing its whole thread group,
- * and a hardware cycle counter opened on it by hashbench (the process never
- * holds the descriptor). The trial path (trial.c) and the trial sessions
+ * the code it has mapped, and a hardware cycle counter opened on it by
+ * hashbench (the process never holds the descriptor). The trial path (trial.c) and the trial sessions
  * (session.c) read their figures through it. */
 #ifndef HB_MEASURE_PROCVIEW_H
 #define HB_MEASURE_PROCVIEW_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "common/strlist.h"
 
 /* The probe's process on the host: CHILD itself, or with the sandbox the
  * last of the chain below it (proc.c's keeper, bubblewrap, its init, the
@@ -44,12 +46,26 @@ long procview_threads(long pid);
  * threads: every time it slept or waited), -1 unknown. */
 long long procview_voluntary_switches(long pid);
 
+/* The code PID has mapped: for every executable mapping of the text MAPS
+ * of a /proc/PID/maps file, its path ("[vdso]" and the like as written), or
+ * "[anonymous]" for one backed by no file, each once, appended to OUT.
+ * 0, or -1 when out of memory. */
+int procview_parse_code(const char *maps, strlist *out);
+
+/* The same read from /proc/PID/maps: 0, or -1 when it cannot be read. */
+int procview_code(long pid, strlist *out);
+
 /* Stops PID's whole thread group (SIGSTOP) and waits until every thread
  * is stopped (state T in /proc/PID/task/TID/stat) and off the CPU (its CPU
  * time no longer grows), at most TIMEOUT_S.
  * Returns 0, 1 when it did not stop in time or is gone, -1 when the
  * signal could not be sent. */
 int procview_stop(long pid, double timeout_s);
+
+/* The same for a PID that stops itself: waits, without sending anything,
+ * until every thread is stopped and off the CPU. 0, or 1 when it did not
+ * stop within TIMEOUT_S or is gone. */
+int procview_await_stop(long pid, double timeout_s);
 
 /* Continues PID (SIGCONT); 0 or -1. */
 int procview_continue(long pid);

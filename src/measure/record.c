@@ -257,8 +257,12 @@ static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
     }
     const char *source = "trials";
     if (o->session) {
-        base = o->rss_known ? o->rss_open_kb : -1;
-        peak = o->rss_known ? o->rss_peak_kb : -1;
+        /* never below what the probe held before the library was loaded:
+         * a library that drops pages of the probe or the C library gains
+         * no smaller figure */
+        long long floor = o->rss_preload_kb > 0 ? o->rss_preload_kb : 0;
+        base = o->rss_known ? (o->rss_open_kb > floor ? o->rss_open_kb : floor) : -1;
+        peak = o->rss_known ? (o->rss_peak_kb > floor ? o->rss_peak_kb : floor) : -1;
         source = "session";
     }
     int have = mem && mem->ok;
@@ -266,6 +270,10 @@ static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
     json_object_set_new(m, "rss_baseline_kb", int_or_null(base));
     json_object_set_new(m, "rss_peak_kb", int_or_null(peak));
     json_object_set_new(m, "rss_source", json_string(source));
+    if (o->session)
+        json_object_set_new(m, "rss_before_load_kb",
+                            int_or_null(o->rss_known && o->rss_preload_kb > 0
+                                            ? o->rss_preload_kb : -1));
     json_object_set_new(m, "stack_peak_bytes", int_or_null(have ? mem->stack_peak_bytes : -1));
     json_object_set_new(m, "heap_peak_bytes", int_or_null(have ? mem->heap_peak_bytes : -1));
     json_object_set_new(m, "heap_allocs", int_or_null(have ? mem->heap_allocs : -1));

@@ -35,6 +35,11 @@ typedef struct session_open_rq {
     int cycles;                   /* 1: open a hardware cycle counter on it */
     unsigned long long max_calls; /* the longest window */
     double timeout_s;             /* for the open and for each window */
+    int own_code_only;            /* 1: the session fails INCONSISTENT when
+                                     it runs code beyond its own and the
+                                     library's (a submitted library; not
+                                     hashbench's baselines, which bring
+                                     libcrypto, nor an emulated probe) */
 } session_open_rq;
 
 typedef struct session_window_rq {
@@ -72,6 +77,9 @@ typedef struct session_figure {
      * not read */
     int rss_known;
     long long rss_kb, rss_peak_kb;
+    long long rss_preload_kb;     /* open and close: VmRSS before the library
+                                     was loaded (no library can lower or raise
+                                     it), -1 unknown */
     const unsigned char *digests; /* calls x digest bytes, as the library
                                      returned them; valid until the next call */
 } session_figure;

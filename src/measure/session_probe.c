@@ -49,6 +49,10 @@ typedef struct probe_session {
     long long last_cpu;       /* CPU time when it was last stopped */
     procview_cycles cycles;
     hb_memcg memcg;           /* its own memory cgroup, where one can be made */
+    long long pre_rss_kb;     /* VmRSS before it loaded the library; -1: not read */
+    int own_code_only;        /* session_open_rq */
+    strlist own_code;         /* its code mappings before it loaded the library */
+    char lib[PATH_MAX];       /* the library, as the probe maps it */
     char nonce[PROBE_WIRE_NONCE_HEX];
     unsigned char *digests;
     char line[PROBE_WIRE_SHORT_LINE * 4];
@@ -214,6 +218,64 @@ static void read_rss(const probe_session *s, session_figure *f)
     f->rss_known = rss >= region && hwm >= region;
     f->rss_kb = f->rss_known ? rss - region : -1;
     f->rss_peak_kb = f->rss_known ? hwm - region : -1;
+    f->rss_preload_kb = s->pre_rss_kb;
+}
+
+/* The probe stops itself once after the nonce, before it loads the library
+ * (probe_wire.h): waits for that stop (or for a line or the end of its
+ * output: a probe that failed before it), reads its resident memory, which
+ * no library can have touched yet, and continues it. */
+static void await_preload(probe_session *s, double deadline)
+{
+    int sandboxed = hb_sandbox_enabled();
+    s->pre_rss_kb = -1;
+    while (hb_mono_s() < deadline) {
+        struct pollfd p = {s->child.from_child, POLLIN, 0};
+        if (poll(&p, 1, 0) != 0)
+            return; /* it spoke or ended first */
+        long pid = procview_host_pid(s->child.pid, sandboxed);
+        char state[8];
+        if (pid > 0 && procview_stat_field(pid, 3, state, sizeof state) == 0 &&
+            (state[0] == 'T' || state[0] == 't')) {
+            if (procview_await_stop(pid, SESSION_STOP_S) == 0) {
+                s->pre_rss_kb = procview_status_value(pid, "VmRSS");
+                if (procview_code(pid, &s->own_code) != 0)
+                    strlist_free(&s->own_code);
+            }
+            procview_continue(pid);
+            return;
+        }
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* 1 with F failed (INCONSISTENT) when the stopped probe has code mapped
+ * that is neither its own (as mapped before it loaded the library) nor the
+ * library's file: another library it loaded (a submission borrowing the
+ * system's OpenSSL), code loaded from memory, or executable memory backed
+ * by no file. Its figure would not be that of the submitted code. */
+static int foreign_code(probe_session *s, session_figure *f, const char *when)
+{
+    if (!s->own_code_only || s->own_code.n == 0)
+        return 0;
+    strlist now = {0};
+    int found = 0;
+    if (procview_code(s->pid, &now) == 0)
+        for (int i = 0; i < now.n && !found; i++) {
+            const char *m = now.v[i];
+            if (strlist_contains(&s->own_code, m) || !strcmp(m, s->lib) ||
+                !strcmp(m, "[vdso]") || !strcmp(m, "[vsyscall]"))
+                continue;
+            found = 1;
+            s->broken = 1;
+            set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe runs code %s "
+                        "that is neither its own nor the submitted library's: %s is "
+                        "mapped executable (a figure must be the submitted code's own; "
+                        "the library may use only the C library)", when, m);
+        }
+    strlist_free(&now);
+    return found;
 }
 
 static int open_session(void *state, const session_open_rq *rq, session_figure *f,
@@ -222,8 +284,11 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     probe_session *s = state;
     memset(f, 0, sizeof *f);
     s->shm = -1;
+    s->pre_rss_kb = -1;
     s->cycles.fd = -1;
     s->size = rq->size;
+    s->own_code_only = rq->own_code_only;
+    snprintf(s->lib, sizeof s->lib, "%s", rq->lib);
     s->dbytes = (size_t)rq->digest_bits / 8;
     s->timeout_s = rq->timeout_s;
     unsigned char nonce[PROBE_WIRE_NONCE_BYTES];
@@ -235,7 +300,11 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     char msg[PROBE_WIRE_SHORT_LINE];
     snprintf(msg, sizeof msg, "nonce %s\n", s->nonce);
     double deadline = hb_mono_s() + rq->timeout_s;
-    int got = send_text(s, msg) == 0 ? next_line(s, deadline) : 2;
+    int got = 2;
+    if (send_text(s, msg) == 0) {
+        await_preload(s, deadline);
+        got = next_line(s, deadline);
+    }
     if (got != 0 || !ours(s, "ready")) {
         judge_line(s, got, "before it was ready", f);
         return 1;
@@ -261,7 +330,7 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     }
     s->last_cpu = procview_cpu_ns(s->pid);
     read_rss(s, f);
-    return 0;
+    return foreign_code(s, f, "once open");
 }
 
 /* The "done" line's figures; -1 when it is not one of ours. */
@@ -352,8 +421,11 @@ static void close_session(void *state, session_figure *f)
     if (s->started) {
         hb_proc_result pr;
         if (!s->broken && s->pid > 0) {
-            if (f)
-                read_rss(s, f); /* still stopped after its last window */
+            if (f) { /* still stopped after its last window */
+                read_rss(s, f);
+                if (f->status == SESSION_OK)
+                    foreign_code(s, f, "after its windows");
+            }
             procview_continue(s->pid);
             send_text(s, "end\n");
         }
@@ -390,6 +462,7 @@ static void close_session(void *state, session_figure *f)
         }
     }
     procview_cycles_close(&s->cycles);
+    strlist_free(&s->own_code);
     hb_memcg_remove(&s->memcg);
     if (s->shm >= 0)
         close(s->shm);

@@ -50,6 +50,7 @@ typedef struct wcell {
     double session_s;        /* wall time of its session: open, every window */
     double deadline;         /* CLOCK_MONOTONIC when its instance's budget ends */
     long long rss_open_kb;   /* resident at open + 1 (session.h); 0: not read */
+    long long rss_preload_kb; /* before the library was loaded; -1: unknown */
 } wcell;
 
 typedef struct wsize {
@@ -159,7 +160,7 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
         timeout = left;
     session_open_rq rq = {z->o->probe_path, lib, z->size, t->digest_bits, t->cpu,
                           counter_arch_kind(), t->counter == COUNTER_PERF_CYCLES,
-                          w->max_calls, timeout};
+                          w->max_calls, timeout, !w->c->trusted && !t->emulated};
     if (left < WINDOWS_MIN_BUDGET_S) {
         budget_spent(z, w);
         return 0;
@@ -179,8 +180,10 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
     w->open = 1;
     if (rc == 1)
         fail_cell(w, f.status, f.failure);
-    else if (f.rss_known)
+    else if (f.rss_known) {
         w->rss_open_kb = f.rss_kb + 1; /* +1: 0 is "not read" */
+        w->rss_preload_kb = f.rss_preload_kb;
+    }
     return 0;
 }
 
@@ -554,6 +557,7 @@ static void free_cell(wsize *z, wcell *w)
             w->c->out.rss_known = 1;
             w->c->out.rss_open_kb = w->rss_open_kb - 1;
             w->c->out.rss_peak_kb = f.rss_peak_kb;
+            w->c->out.rss_preload_kb = w->rss_preload_kb;
         }
     }
     free(w->state);

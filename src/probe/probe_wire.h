@@ -21,7 +21,9 @@
  * hashbench (measure/outside.h).
  *
  * Sessions (hashbench-probe --session, measure/session_probe.c): after the
- * nonce and "ready nonce=<hex>" (the checks done at open), hashbench sends
+ * nonce the probe stops itself (SIGSTOP) once, before it loads the library,
+ * and hashbench reads its memory and continues it; then "ready nonce=<hex>"
+ * (the checks done at open), and hashbench sends
  *   "window <N>"  and the probe answers  "done nonce=<hex> ticks=<t> ns=<n>"
  * as many times as it likes, the probe stopped (SIGSTOP) between windows;
  * the N messages are in the shared file named by --shm-fd from byte 0, and

@@ -722,8 +722,10 @@ static void sec_memory(FILE *fp)
           "out. These are process-level upper bounds; the algorithm's own peak "
           "stack is found by painting the stack around one call, and its heap by "
           "tracking allocations in the probe, in a run of its own: a timed process "
-          "that grows by more than that run's stack and heap plus 1 MiB is "
-          "INCONSISTENT.\n\n", fp);
+          "that grows, from before it loaded the library, by more than the "
+          "library's image, that run's stack and heap and a slack (384 KiB and "
+          "twice the message) is INCONSISTENT, and neither RSS figure is taken "
+          "below the process's memory before the library was loaded.\n\n", fp);
 }
 
 /* Trials with hashbench's own timing, trials whose fold the runner

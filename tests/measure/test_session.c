@@ -178,6 +178,67 @@ static void test_failure_in_window(void **state)
     free(s);
 }
 
+/* A library that loads code of its own choosing (the system's libcrypto,
+ * from its constructor) is INCONSISTENT at open; the plain fixture under the
+ * same check opens, serves a window and closes cleanly. */
+static void test_foreign_code(void **state)
+{
+    (void)state;
+    char lib[4200];
+    session_open_rq rq;
+    open_rq(&rq, lib, sizeof lib, "libmfix_plain.so", 64);
+    rq.own_code_only = 1;
+    void *s = calloc(1, session_probe.state_size);
+    session_figure f;
+    hb_err err;
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    assert_int_equal(f.rss_known, 1);
+    assert_true(f.rss_preload_kb > 0 && f.rss_preload_kb <= f.rss_kb);
+    unsigned char raw[64 * 4] = {0};
+    session_window_rq w = {4, raw};
+    assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+    assert_int_equal(f.status, SESSION_OK);
+    memset(&f, 0, sizeof f);
+    session_probe.close(s, &f);
+    assert_int_equal(f.status, SESSION_OK);
+    assert_true(f.rss_peak_kb >= f.rss_kb);
+    free(s);
+
+    open_rq(&rq, lib, sizeof lib, "libmfix_borrow.so", 64);
+    rq.own_code_only = 1;
+    s = calloc(1, session_probe.state_size);
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 1);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    assert_non_null(strstr(f.failure, "libcrypto"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
+static void test_parse_code(void **state)
+{
+    (void)state;
+    /* a captured /proc/PID/maps, cut */
+    const char *maps =
+        "55d0c0a00000-55d0c0a02000 r--p 00000000 08:01 131 /usr/libexec/hashbench/hashbench-probe\n"
+        "55d0c0a02000-55d0c0a09000 r-xp 00002000 08:01 131 /usr/libexec/hashbench/hashbench-probe\n"
+        "7f1c2a600000-7f1c2a626000 r--p 00000000 08:01 77 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+        "7f1c2a626000-7f1c2a77b000 r-xp 00026000 08:01 77 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+        "7f1c2a900000-7f1c2a901000 rwxp 00000000 00:00 0 \n"
+        "7f1c2aa00000-7f1c2aa01000 r-xp 00001000 00:1f 9 /memfd:jit (deleted)\n"
+        "7ffd1b3e0000-7ffd1b3e2000 r-xp 00000000 00:00 0                          [vdso]\n"
+        "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]";
+    strlist l = {0};
+    assert_int_equal(procview_parse_code(maps, &l), 0);
+    assert_int_equal(l.n, 6);
+    assert_string_equal(l.v[0], "/usr/libexec/hashbench/hashbench-probe");
+    assert_string_equal(l.v[1], "/usr/lib/x86_64-linux-gnu/libc.so.6");
+    assert_string_equal(l.v[2], "[anonymous]");
+    assert_string_equal(l.v[3], "/memfd:jit (deleted)");
+    assert_string_equal(l.v[4], "[vdso]");
+    assert_string_equal(l.v[5], "[vsyscall]");
+    strlist_free(&l);
+}
+
 static void test_parse_status(void **state)
 {
     (void)state;
@@ -241,6 +302,8 @@ int main(void)
         cmocka_unit_test(test_thread_refused),
         cmocka_unit_test(test_failure_in_window),
         cmocka_unit_test(test_parse_status),
+        cmocka_unit_test(test_parse_code),
+        cmocka_unit_test(test_foreign_code),
         cmocka_unit_test(test_parse_stat),
         cmocka_unit_test(test_cycles_readings),
     };

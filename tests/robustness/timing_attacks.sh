@@ -43,7 +43,7 @@ set -eu
 BUILD=$1
 SRC=$2
 B=$BUILD/hashbench
-FIXTURES="RecogniseContext SlowCalibrate Rewrite CalibrateRewrite SpoilSlow Precompute BatchAhead Aftermath FailSlow MemoryLean"
+FIXTURES="RecogniseContext SlowCalibrate Rewrite CalibrateRewrite SpoilSlow Precompute BatchAhead Aftermath FailSlow MemoryLean Borrow"
 RESIDUAL="RecogniseContent"
 SYSTEM=timing-attacks
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-timing-attacks.XXXXXX")
