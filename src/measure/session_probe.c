@@ -53,6 +53,9 @@ typedef struct probe_session {
     int own_code_only;        /* session_open_rq */
     strlist own_code;         /* its code mappings before it loaded the library */
     char lib[PATH_MAX];       /* the library, as the probe maps it */
+    unsigned long long used_calls; /* the longest window so far: the region
+                                      beyond its messages and digests is
+                                      still as created (zero) */
     char nonce[PROBE_WIRE_NONCE_HEX];
     unsigned char *digests;
     char line[PROBE_WIRE_SHORT_LINE * 4];
@@ -412,6 +415,37 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
         return 0;
     }
     f->digests = s->digests;
+    if (w->calls > s->used_calls)
+        s->used_calls = w->calls;
+    return 0;
+}
+
+/* 1 with F failed (INCONSISTENT) when the region holds anything beyond what
+ * the windows used (the messages and digest slots of the longest window):
+ * the library kept data in hashbench's message area, which the RSS figures
+ * leave out. Read while the probe is stopped after its last window. */
+static int region_written(probe_session *s, session_figure *f)
+{
+    unsigned char buf[65536];
+    unsigned long long spans[2][2] = {
+        {s->used_calls * s->size, s->msgs},
+        {s->msgs + s->used_calls * s->dbytes, s->bytes}};
+    for (int k = 0; k < 2; k++)
+        for (unsigned long long off = spans[k][0]; off < spans[k][1];) {
+            size_t n = spans[k][1] - off < sizeof buf ? (size_t)(spans[k][1] - off)
+                                                      : sizeof buf;
+            if (hb_fd_pread_all(s->shm, buf, n, (off_t)off) != 0)
+                return 0; /* unreadable: the windows' own checks said so */
+            for (size_t i = 0; i < n; i++)
+                if (buf[i]) {
+                    set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the library "
+                                "wrote into hashbench's message area beyond what its "
+                                "windows used (byte %llu of %llu), memory the RSS "
+                                "figures leave out", off + i, s->bytes);
+                    return 1;
+                }
+            off += n;
+        }
     return 0;
 }
 
@@ -423,8 +457,8 @@ static void close_session(void *state, session_figure *f)
         if (!s->broken && s->pid > 0) {
             if (f) { /* still stopped after its last window */
                 read_rss(s, f);
-                if (f->status == SESSION_OK)
-                    foreign_code(s, f, "after its windows");
+                if (f->status == SESSION_OK && !foreign_code(s, f, "after its windows"))
+                    region_written(s, f);
             }
             procview_continue(s->pid);
             send_text(s, "end\n");

@@ -214,6 +214,29 @@ static void test_foreign_code(void **state)
     free(s);
 }
 
+/* A library that keeps data in the unused part of the shared message area
+ * is INCONSISTENT at close. */
+static void test_region_written(void **state)
+{
+    (void)state;
+    char lib[4200];
+    session_open_rq rq;
+    open_rq(&rq, lib, sizeof lib, "libmfix_region.so", 64);
+    void *s = calloc(1, session_probe.state_size);
+    session_figure f;
+    hb_err err;
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    unsigned char raw[64 * 8] = {0};
+    session_window_rq w = {8, raw};
+    assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+    assert_int_equal(f.status, SESSION_OK);
+    memset(&f, 0, sizeof f);
+    session_probe.close(s, &f);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    assert_non_null(strstr(f.failure, "message area"));
+    free(s);
+}
+
 static void test_parse_code(void **state)
 {
     (void)state;
@@ -304,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_parse_status),
         cmocka_unit_test(test_parse_code),
         cmocka_unit_test(test_foreign_code),
+        cmocka_unit_test(test_region_written),
         cmocka_unit_test(test_parse_stat),
         cmocka_unit_test(test_cycles_readings),
     };
