@@ -233,6 +233,33 @@ int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *er
     return 0;
 }
 
+int elfsize_needed(const char *path, strlist *out, hb_err *err)
+{
+    int fd;
+    Elf *elf;
+    if (open_elf(path, &fd, &elf, err) != 0)
+        return -1;
+    int rc = 0;
+    Elf_Scn *scn = NULL;
+    while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || sh.sh_entsize == 0 ||
+            !(d = elf_getdata(scn, NULL)))
+            continue;
+        for (size_t i = 0; rc == 0 && i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Dyn dyn;
+            if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
+                continue;
+            const char *name = elf_strptr(elf, sh.sh_link, (size_t)dyn.d_un.d_val);
+            if (name && !strlist_contains(out, name) && strlist_push(out, name) != 0)
+                rc = hb_fail(err, "out of memory");
+        }
+    }
+    close_elf(fd, elf);
+    return rc;
+}
+
 int elfsize_defined_globals(const char *path, strlist *out, hb_err *err)
 {
     int fd;

@@ -1,4 +1,5 @@
-/* Static footprint and exported symbols of a built library, and the global
+/* Static footprint, exported symbols and needed libraries of a built
+ * library, and the global
  * definitions of a compiled source (hashbench init), read with libelf. The static size is the anchor's "ELF image": the sum of p_memsz
  * over the PT_LOAD program headers (what the loader maps). Its split comes
  * from the section headers, counting only sections with SHF_ALLOC (those
@@ -43,6 +44,10 @@ int elfsize_blank_unloaded(const char *path, unsigned long long *blanked, hb_err
  * (a global or weak symbol with a section index, i.e. not an undefined
  * reference), else 0. */
 int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *err);
+
+/* Appends to OUT the libraries the shared library PATH names as needed
+ * (its DT_NEEDED entries: "libc.so.6", ...), each once. */
+int elfsize_needed(const char *path, strlist *out, hb_err *err);
 
 /* Appends to OUT, sorted, the names of the symbols that the object file
  * PATH (a compiled source, `cc -c`) defines with global binding: its

@@ -27,6 +27,7 @@
 #include "common/fdio.h"
 #include "common/fs.h"
 #include "common/proc.h"
+#include "compile/elfsize.h"
 #include "measure/procview.h"
 #include "probe/probe_wire.h"
 #include "sandbox/memcg.h"
@@ -52,6 +53,7 @@ typedef struct probe_session {
     long long pre_rss_kb;     /* VmRSS before it loaded the library; -1: not read */
     int own_code_only;        /* session_open_rq */
     strlist own_code;         /* its code mappings before it loaded the library */
+    strlist needed;           /* the libraries the library names (DT_NEEDED) */
     char lib[PATH_MAX];       /* the library, as the probe maps it */
     unsigned long long used_calls; /* the longest window so far: the region
                                       beyond its messages and digests is
@@ -254,8 +256,9 @@ static void await_preload(probe_session *s, double deadline)
 }
 
 /* 1 with F failed (INCONSISTENT) when the stopped probe has code mapped
- * that is neither its own (as mapped before it loaded the library) nor the
- * library's file: another library it loaded (a submission borrowing the
+ * that is neither its own (as mapped before it loaded the library), nor the
+ * library's file, nor a library it names as needed (DT_NEEDED: what the
+ * build's link gave it): another library it loaded (a submission borrowing the
  * system's OpenSSL), code loaded from memory, or executable memory backed
  * by no file. Its figure would not be that of the submitted code. */
 static int foreign_code(probe_session *s, session_figure *f, const char *when)
@@ -267,8 +270,10 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
     if (procview_code(s->pid, &now) == 0)
         for (int i = 0; i < now.n && !found; i++) {
             const char *m = now.v[i];
+            const char *base = strrchr(m, '/');
             if (strlist_contains(&s->own_code, m) || !strcmp(m, s->lib) ||
-                !strcmp(m, "[vdso]") || !strcmp(m, "[vsyscall]"))
+                !strcmp(m, "[vdso]") || !strcmp(m, "[vsyscall]") ||
+                (base && strlist_contains(&s->needed, base + 1)))
                 continue;
             found = 1;
             s->broken = 1;
@@ -292,6 +297,9 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     s->size = rq->size;
     s->own_code_only = rq->own_code_only;
     snprintf(s->lib, sizeof s->lib, "%s", rq->lib);
+    hb_err ignored; /* a library libelf cannot read names nothing it needs */
+    if (s->own_code_only && elfsize_needed(rq->lib, &s->needed, &ignored) != 0)
+        strlist_free(&s->needed);
     s->dbytes = (size_t)rq->digest_bits / 8;
     s->timeout_s = rq->timeout_s;
     unsigned char nonce[PROBE_WIRE_NONCE_BYTES];
@@ -502,6 +510,7 @@ static void close_session(void *state, session_figure *f)
     }
     procview_cycles_close(&s->cycles);
     strlist_free(&s->own_code);
+    strlist_free(&s->needed);
     hb_memcg_remove(&s->memcg);
     if (s->shm >= 0)
         close(s->shm);

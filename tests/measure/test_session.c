@@ -20,6 +20,7 @@
 #include <openssl/evp.h>
 
 #include "measure/msggen.h"
+#include "compile/elfsize.h"
 #include "measure/procview.h"
 #include "measure/session.h"
 #include "measure_fixture.h"
@@ -211,6 +212,24 @@ static void test_foreign_code(void **state)
     assert_int_equal(f.status, SESSION_INCONSISTENT);
     assert_non_null(strstr(f.failure, "libcrypto"));
     session_probe.close(s, NULL);
+    free(s);
+
+    /* libcrypto named as needed by the library itself (the baseline's
+     * DT_NEEDED, what its link gave it) is the library's own code */
+    strlist needed = {0};
+    snprintf(lib, sizeof lib, "%s/libhb_baseline_sm3.so", build_dir);
+    assert_int_equal(elfsize_needed(lib, &needed, &err), 0);
+    assert_true(strlist_contains(&needed, "libcrypto.so.3"));
+    strlist_free(&needed);
+    open_rq(&rq, lib, sizeof lib, "libhb_baseline_sm3.so", 64);
+    rq.own_code_only = 1;
+    s = calloc(1, session_probe.state_size);
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+    assert_int_equal(f.status, SESSION_OK);
+    memset(&f, 0, sizeof f);
+    session_probe.close(s, &f);
+    assert_int_equal(f.status, SESSION_OK);
     free(s);
 }
 
