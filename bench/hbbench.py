@@ -415,6 +415,11 @@ def bench_precision(ctx):
             w, recs = measure(ctx, run_dir, timed, sizes, plan=p)
             recs_of[p].append(recs)
             wall[p].append(w)
+            # each run's records kept (the next run overwrites the run
+            # directory's), to study run-to-run changes afterwards
+            kept = os.path.join(ctx.work, "runs", "%s-%d" % (p, k + 1))
+            shutil.rmtree(kept, ignore_errors=True)
+            shutil.copytree(os.path.join(run_dir, "records"), kept)
     rec0 = recs_of["interleaved"][0][(instances[0], sizes[0])]
     unit = counter_unit(rec0)
     cmd = "bench/precision.sh" + (" --quick" if ctx.quick else "")
