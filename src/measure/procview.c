@@ -149,7 +149,8 @@ long long procview_parse_file_rss(const char *smaps, unsigned dev_major,
         /* a mapping's first line: address perms offset dev inode [path] */
         if (sscanf(line, "%*[0-9a-f]-%*[0-9a-f] %*s %*s %x:%x %llu", &maj, &min, &in) == 3)
             ours = maj == dev_major && min == dev_minor && in == ino;
-        else if (ours && sscanf(line, "Rss: %lld kB", &v) == 1)
+        else if (ours && (sscanf(line, "Rss: %lld kB", &v) == 1 ||
+                          sscanf(line, "Swap: %lld kB", &v) == 1))
             kb += v;
         line = strchr(line, '\n');
         if (line)

@@ -365,10 +365,12 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
 }
 
 /* 1 with F failed (INCONSISTENT) when the stopped probe no longer has the
- * whole shared region resident: the RSS figures leave the whole region
- * out, so pages of it dropped from the probe's memory (MADV_DONTNEED,
- * munmap: the file keeps its zeros) would leave room for as much memory
- * of the library's own that no figure shows. Read after every window. */
+ * whole shared region mapped and resident (or swapped out by the host,
+ * which a library cannot ask for: MADV_PAGEOUT is refused in a session):
+ * the RSS figures leave the whole region out, so pages of it dropped from
+ * the probe's memory (MADV_DONTNEED, munmap: the file keeps its zeros)
+ * would leave room for as much memory of the library's own that no figure
+ * shows. Read after every window. */
 static int region_dropped(probe_session *s, session_figure *f)
 {
     long long kb = procview_file_rss(s->pid, major(s->shm_st.st_dev),

@@ -294,6 +294,8 @@ static void test_parse_file_rss(void **state)
         "Size:               4096 kB\n"
         "Rss:                3072 kB\n"
         "AnonHugePages:         0 kB\n"
+        "Swap:                 64 kB\n"
+        "SwapPss:              64 kB\n"
         "VmFlags: rd wr sh mr mw me ms sd\n"
         "7f0000400000-7f0000401000 rw-p 00000000 00:00 0 \n"
         "Rss:                   4 kB\n"
@@ -303,7 +305,7 @@ static void test_parse_file_rss(void **state)
         "7f0000600000-7f0000700000 rw-s 00000000 00:02 4242                       "
         "/memfd:hb-session (deleted)\n"
         "Rss:                 512 kB\n";
-    assert_int_equal(procview_parse_file_rss(smaps, 0, 1, 4242), 4096);
+    assert_int_equal(procview_parse_file_rss(smaps, 0, 1, 4242), 4160);
     assert_int_equal(procview_parse_file_rss(smaps, 0, 2, 4242), 512);
     assert_int_equal(procview_parse_file_rss(smaps, 0, 1, 4243), 0);
 }
