@@ -137,6 +137,40 @@ int procview_code(long pid, strlist *out)
     return rc;
 }
 
+long long procview_parse_file_rss(const char *smaps, unsigned dev_major,
+                                  unsigned dev_minor, unsigned long long ino)
+{
+    long long kb = 0;
+    int ours = 0;
+    for (const char *line = smaps; line && *line;) {
+        unsigned maj, min;
+        unsigned long long in;
+        long long v;
+        /* a mapping's first line: address perms offset dev inode [path] */
+        if (sscanf(line, "%*[0-9a-f]-%*[0-9a-f] %*s %*s %x:%x %llu", &maj, &min, &in) == 3)
+            ours = maj == dev_major && min == dev_minor && in == ino;
+        else if (ours && (sscanf(line, "Rss: %lld kB", &v) == 1 ||
+                          sscanf(line, "Swap: %lld kB", &v) == 1))
+            kb += v;
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    return kb;
+}
+
+long long procview_file_rss(long pid, unsigned dev_major, unsigned dev_minor,
+                            unsigned long long ino)
+{
+    char path[64], *text = NULL;
+    snprintf(path, sizeof path, "/proc/%ld/smaps", pid);
+    if (hb_read_file(path, &text, NULL, NULL) != 0)
+        return -1;
+    long long kb = procview_parse_file_rss(text, dev_major, dev_minor, ino);
+    free(text);
+    return kb;
+}
+
 long procview_threads(long pid)
 {
     return (long)procview_status_value(pid, "Threads");

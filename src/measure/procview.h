@@ -55,6 +55,17 @@ int procview_parse_code(const char *maps, strlist *out);
 /* The same read from /proc/PID/maps: 0, or -1 when it cannot be read. */
 int procview_code(long pid, strlist *out);
 
+/* The KiB resident or swapped out, summed over every mapping of the file
+ * DEV_MAJOR:DEV_MINOR inode INO, in the text SMAPS of a /proc/PID/smaps
+ * file (each mapping's "Rss:" and "Swap:" lines: pages the host swapped
+ * out are still the process's). 0 when no mapping of it is found. */
+long long procview_parse_file_rss(const char *smaps, unsigned dev_major,
+                                  unsigned dev_minor, unsigned long long ino);
+
+/* The same read from /proc/PID/smaps: -1 when it cannot be read. */
+long long procview_file_rss(long pid, unsigned dev_major, unsigned dev_minor,
+                            unsigned long long ino);
+
 /* Stops PID's whole thread group (SIGSTOP) and waits until every thread
  * is stopped (state T in /proc/PID/task/TID/stat) and off the CPU (its CPU
  * time no longer grows), at most TIMEOUT_S.

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/clock.h"
@@ -43,6 +45,7 @@ typedef struct probe_session {
     int started;
     long pid;                 /* the probe on the host */
     int shm;                  /* the shared memory file */
+    struct stat shm_st;       /* its device and inode, as /proc shows its mappings */
     unsigned long long size, msgs, bytes;
     size_t dbytes;
     double timeout_s;
@@ -166,7 +169,8 @@ static int make_region(probe_session *s, const session_open_rq *rq, hb_err *err)
     s->bytes = s->msgs + (rq->max_calls * s->dbytes + page - 1) / page * page;
     s->shm = memfd_create("hb-session", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (s->shm < 0 || ftruncate(s->shm, (off_t)s->bytes) != 0 ||
-        fcntl(s->shm, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+        fcntl(s->shm, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
+        fstat(s->shm, &s->shm_st) != 0)
         return hb_fail_errno(err, "cannot create a session's shared memory");
     s->digests = malloc(rq->max_calls * s->dbytes);
     return s->digests ? 0 : hb_fail(err, "out of memory for a session's digests");
@@ -255,6 +259,24 @@ static void await_preload(probe_session *s, double deadline)
     }
 }
 
+/* 1 when the code mapping M is a library the library names as needed
+ * (DT_NEEDED) in a directory the probe had code mapped from before the
+ * load (the C library's): a file of that name the library wrote elsewhere
+ * (its /tmp), holding any code, is not what the build's link gave it. */
+static int needed_lib(const probe_session *s, const char *m)
+{
+    const char *base = strrchr(m, '/');
+    if (!base || !strlist_contains(&s->needed, base + 1))
+        return 0;
+    size_t dir = (size_t)(base - m) + 1;
+    for (int i = 0; i < s->own_code.n; i++) {
+        const char *o = s->own_code.v[i], *ob = strrchr(o, '/');
+        if (ob && (size_t)(ob - o) + 1 == dir && !strncmp(o, m, dir))
+            return 1;
+    }
+    return 0;
+}
+
 /* 1 with F failed (INCONSISTENT) when the stopped probe has code mapped
  * that is neither its own (as mapped before it loaded the library), nor the
  * library's file, nor a library it names as needed (DT_NEEDED: what the
@@ -270,10 +292,8 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
     if (procview_code(s->pid, &now) == 0)
         for (int i = 0; i < now.n && !found; i++) {
             const char *m = now.v[i];
-            const char *base = strrchr(m, '/');
             if (strlist_contains(&s->own_code, m) || !strcmp(m, s->lib) ||
-                !strcmp(m, "[vdso]") || !strcmp(m, "[vsyscall]") ||
-                (base && strlist_contains(&s->needed, base + 1)))
+                !strcmp(m, "[vdso]") || !strcmp(m, "[vsyscall]") || needed_lib(s, m))
                 continue;
             found = 1;
             s->broken = 1;
@@ -344,6 +364,29 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     return foreign_code(s, f, "once open");
 }
 
+/* 1 with F failed (INCONSISTENT) when the stopped probe no longer has the
+ * whole shared region mapped and resident (or swapped out by the host,
+ * which a library cannot ask for: MADV_PAGEOUT is refused in a session):
+ * the RSS figures leave the whole region out, so pages of it dropped from
+ * the probe's memory (MADV_DONTNEED, munmap: the file keeps its zeros)
+ * would leave room for as much memory of the library's own that no figure
+ * shows. Read after every window. */
+static int region_dropped(probe_session *s, session_figure *f)
+{
+    long long kb = procview_file_rss(s->pid, major(s->shm_st.st_dev),
+                                     minor(s->shm_st.st_dev),
+                                     (unsigned long long)s->shm_st.st_ino);
+    long long want = (long long)(s->bytes / 1024);
+    if (kb < 0 || kb >= want)
+        return 0;
+    s->broken = 1;
+    set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: %lld KiB of hashbench's "
+                "%lld KiB message area are no longer resident in the probe after a "
+                "window; the RSS figures leave the whole area out, so memory the "
+                "library holds in their place would be in no figure", want - kb, want);
+    return 1;
+}
+
 /* The "done" line's figures; -1 when it is not one of ours. */
 static int parse_done(const probe_session *s, session_figure *f)
 {
@@ -398,6 +441,8 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
     }
     long long c1 = procview_cpu_ns(s->pid);
     long long v1 = procview_voluntary_switches(s->pid);
+    if (region_dropped(s, f))
+        return 0;
     f->waits = v0 >= 0 && v1 >= v0 ? v1 - v0 : -1;
     s->last_cpu = c1;
     if (c0 < 0 || c1 < c0) {

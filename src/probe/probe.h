@@ -19,6 +19,12 @@ typedef struct probe_heap_stats {
     int approximate;    /* 1 when the tracking table overflowed */
 } probe_heap_stats;
 void probe_heap_begin(void);
+/* Tracking from now on, carried into the next probe_heap_begin: the bytes
+ * allocated from now and still live then count in its peak (a table a
+ * library builds in its first call and keeps), its allocations not. */
+void probe_heap_carry(void);
+/* Stops counting until the next probe_heap_begin, the live bytes kept. */
+void probe_heap_pause(void);
 void probe_heap_end(probe_heap_stats *out);
 
 /* One call of FN on a separate painted stack of STACK_BYTES in its own

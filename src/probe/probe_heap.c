@@ -41,7 +41,7 @@ static struct slot {
 } table[TABLE_SIZE];
 static volatile int tracking;
 static size_t live_bytes, peak_bytes, alloc_count, table_used;
-static int table_full;
+static int table_full, carrying;
 
 static void resolve(void)
 {
@@ -117,9 +117,27 @@ static void record_free(void *p)
     }
 }
 
+void probe_heap_carry(void)
+{
+    probe_heap_begin();
+    carrying = 1;
+}
+
+void probe_heap_pause(void)
+{
+    tracking = 0;
+}
+
 void probe_heap_begin(void)
 {
     resolve();
+    if (carrying) { /* what is still held from before counts in the peak */
+        tracking = 0;
+        peak_bytes = live_bytes;
+        alloc_count = 0;
+        tracking = 1;
+        return;
+    }
     memset(table, 0, sizeof table);
     live_bytes = peak_bytes = alloc_count = table_used = 0;
     table_full = 0;

@@ -90,12 +90,15 @@ static const char *const denied_run[] = {"fork", "vfork"};
 /* Denied besides to a timed session (HB_SANDBOX_SESSION): anything that
  * lets it work when hashbench has not asked it to (timers and their
  * signals), count itself, or move to another core; threads too (a clone
- * with CLONE_THREAD, below), and madvise(MADV_MERGEABLE), through which
- * its pages could be shared with another process's. */
+ * with CLONE_THREAD, below), madvise(MADV_MERGEABLE), through which
+ * its pages could be shared with another process's, and MADV_PAGEOUT or
+ * MADV_COLD (process_madvise too), through which it could swap out its
+ * pages of the shared region. */
 static const char *const denied_session[] = {
     "perf_event_open", "timer_create", "timer_settime", "setitimer", "alarm",
     "timerfd_create", "timerfd_settime", "sched_setaffinity", "sched_setscheduler",
     "sched_setattr", "sched_setparam", "setpriority", "rt_sigtimedwait",
+    "process_madvise",
 };
 
 static int deny_name(scmp_filter_ctx ctx, const char *name, int errnum)
@@ -162,6 +165,14 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
         if (rc == 0)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
                                   SCMP_A2(SCMP_CMP_EQ, MADV_MERGEABLE, 0));
+        /* nor may it swap out its own pages of the shared region (which
+         * hashbench counts as resident or swapped, session_probe.c) */
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
+                                  SCMP_A2(SCMP_CMP_EQ, MADV_PAGEOUT, 0));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
+                                  SCMP_A2(SCMP_CMP_EQ, MADV_COLD, 0));
         /* a task may switch off every counter attached to it, whoever
          * opened it: not the one hashbench holds on a session */
         if (rc == 0)

@@ -112,6 +112,17 @@ static void test_heap_1m(void **state)
     assert_true(r.stack_peak_bytes < 4096);
 }
 
+/* A table the library builds on its first call (one of the checks') and
+ * keeps is in the memory run's heap figure, as it is in a timed session. */
+static void test_heap_kept(void **state)
+{
+    (void)state;
+    trial_result r;
+    run_ok("libmfix_lazyheap.so", 4096, 1, &r);
+    assert_true(r.heap_peak_bytes >= 1024 * 1024);
+    assert_int_equal(r.heap_allocs, 0);
+}
+
 /* The probe pins itself to the requested core and reports it. */
 static void test_pinned(void **state)
 {
@@ -406,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_stack_64k),
         cmocka_unit_test(test_heap_1m),
+        cmocka_unit_test(test_heap_kept),
         cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_counter_choice),
         cmocka_unit_test(test_without_memory_flag),

@@ -233,6 +233,83 @@ static void test_foreign_code(void **state)
     free(s);
 }
 
+/* A library that maps its borrowed code from copies named like a library
+ * it needs (libc.so.6) but outside the directories of the probe's own code
+ * is INCONSISTENT once open. */
+static void test_foreign_code_renamed(void **state)
+{
+    (void)state;
+    char lib[4200];
+    session_open_rq rq;
+    open_rq(&rq, lib, sizeof lib, "libmfix_borrownamed.so", 64);
+    rq.own_code_only = 1;
+    void *s = calloc(1, session_probe.state_size);
+    session_figure f;
+    hb_err err;
+    assert_int_equal(session_probe.open(s, &rq, &f, &err), 1);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    assert_non_null(strstr(f.failure, "/tmp/c0/libc.so.6"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
+/* A library that drops pages of the shared message area from its memory
+ * (the file keeps its zeros) and holds as much of its own is INCONSISTENT
+ * after the window in which it did; an honest one is not. */
+static void test_region_dropped(void **state)
+{
+    (void)state;
+    const char *names[] = {"libmfix_plain.so", "libmfix_regiondrop.so"};
+    for (int k = 0; k < 2; k++) {
+        char lib[4200];
+        session_open_rq rq;
+        open_rq(&rq, lib, sizeof lib, names[k], 64);
+        void *s = calloc(1, session_probe.state_size);
+        session_figure f;
+        hb_err err;
+        assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+        unsigned char raw[64 * 8] = {0};
+        session_window_rq w = {8, raw};
+        assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+        assert_int_equal(f.status, k ? SESSION_INCONSISTENT : SESSION_OK);
+        if (k)
+            assert_non_null(strstr(f.failure, "no longer resident"));
+        else
+            assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+        assert_int_equal(f.status, k ? SESSION_INCONSISTENT : SESSION_OK);
+        memset(&f, 0, sizeof f);
+        session_probe.close(s, k ? NULL : &f);
+        if (!k)
+            assert_int_equal(f.status, SESSION_OK);
+        free(s);
+    }
+}
+
+static void test_parse_file_rss(void **state)
+{
+    (void)state;
+    const char *smaps =
+        "7f0000000000-7f0000400000 rw-s 00000000 00:01 4242                       "
+        "/memfd:hb-session (deleted)\n"
+        "Size:               4096 kB\n"
+        "Rss:                3072 kB\n"
+        "AnonHugePages:         0 kB\n"
+        "Swap:                 64 kB\n"
+        "SwapPss:              64 kB\n"
+        "VmFlags: rd wr sh mr mw me ms sd\n"
+        "7f0000400000-7f0000401000 rw-p 00000000 00:00 0 \n"
+        "Rss:                   4 kB\n"
+        "7f0000500000-7f0000600000 r--s 00000000 00:01 4242                       "
+        "/memfd:hb-session (deleted)\n"
+        "Rss:                1024 kB\n"
+        "7f0000600000-7f0000700000 rw-s 00000000 00:02 4242                       "
+        "/memfd:hb-session (deleted)\n"
+        "Rss:                 512 kB\n";
+    assert_int_equal(procview_parse_file_rss(smaps, 0, 1, 4242), 4160);
+    assert_int_equal(procview_parse_file_rss(smaps, 0, 2, 4242), 512);
+    assert_int_equal(procview_parse_file_rss(smaps, 0, 1, 4243), 0);
+}
+
 /* A library that keeps data in the unused part of the shared message area
  * is INCONSISTENT at close. */
 static void test_region_written(void **state)
@@ -347,6 +424,9 @@ int main(void)
         cmocka_unit_test(test_parse_code),
         cmocka_unit_test(test_foreign_code),
         cmocka_unit_test(test_region_written),
+        cmocka_unit_test(test_foreign_code_renamed),
+        cmocka_unit_test(test_region_dropped),
+        cmocka_unit_test(test_parse_file_rss),
         cmocka_unit_test(test_parse_stat),
         cmocka_unit_test(test_cycles_readings),
     };

@@ -3,7 +3,8 @@
 # per behaviour, the attacks on the figures among them: fixture_forge.h),
 # and whole measure runs over a small run directory.
 set(HB_MEASURE_FIXTURES PLAIN STACK64K HEAP1M NONDET MODIFY OVERFLOW ERROR OVERREAD
-    FORGE_CTOR FORGE_DTOR INFORMED PARALLEL ADDRCACHE PROBEONLY REPLAY SLEEPY BORROW REGION)
+    FORGE_CTOR FORGE_DTOR INFORMED PARALLEL ADDRCACHE PROBEONLY REPLAY SLEEPY BORROW REGION
+    REGIONDROP BORROWNAMED LAZYHEAP)
 set(HB_MEASURE_FIXTURE_TARGETS "")
 foreach(kind ${HB_MEASURE_FIXTURES})
   string(TOLOWER ${kind} lower)
@@ -15,6 +16,7 @@ foreach(kind ${HB_MEASURE_FIXTURES})
 endforeach()
 target_link_libraries(mfix_parallel PRIVATE pthread)
 target_link_libraries(mfix_borrow PRIVATE ${CMAKE_DL_LIBS})
+target_link_libraries(mfix_borrownamed PRIVATE ${CMAKE_DL_LIBS})
 
 hb_add_test(test_measure_counter SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_counter.c)
 hb_add_test(test_measure_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_stats.c)

@@ -73,6 +73,8 @@ int main(int argc, char **argv)
     report("perf_events_disable", prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0) == 0);
     void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     report("madvise_mergeable", page != MAP_FAILED && madvise(page, 4096, MADV_MERGEABLE) == 0);
+    report("madvise_pageout", page != MAP_FAILED && madvise(page, 4096, MADV_PAGEOUT) == 0);
+    report("madvise_cold", page != MAP_FAILED && madvise(page, 4096, MADV_COLD) == 0);
     /* resetting its own peak RSS, which hashbench reads as the peak */
     int cr = open("/proc/self/clear_refs", O_WRONLY);
     report("clear_refs", cr >= 0 && write(cr, "5", 1) == 1);

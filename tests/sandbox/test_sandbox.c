@@ -88,9 +88,9 @@ static void test_run_profile(void **state)
 }
 
 /* A timed session's profile: the run profile's refusals, and no thread,
- * timer, affinity change, counter switch or page merging either; the run
- * profile itself allows threads and timers (the KAT runner's libraries
- * may use them). */
+ * timer, affinity change, counter switch, page merging or paging out
+ * either; the run profile itself allows threads and timers (the KAT
+ * runner's libraries may use them). */
 static void test_session_profile(void **state)
 {
     (void)state;
@@ -103,10 +103,13 @@ static void test_session_profile(void **state)
     expect(out, "sched_setaffinity EPERM");
     expect(out, "perf_events_disable EPERM");
     expect(out, "madvise_mergeable EPERM");
+    expect(out, "madvise_pageout EPERM");
+    expect(out, "madvise_cold EPERM");
     expect(out, "clear_refs EROFS");
     free(out);
     out = run_inside(HB_SANDBOX_RUN, NULL);
     expect(out, "thread ok");
+    expect(out, "madvise_pageout ok");
     expect(out, "timer_create ok");
     expect(out, "sched_setaffinity ok");
     free(out);
