@@ -400,17 +400,18 @@ static int setup(const probe_args *a, probe_ctx *c)
      * no library can have lowered or raised (probe_wire.h) */
     if (a->session)
         raise(SIGSTOP);
+    /* the memory run's heap figure holds what the library keeps from its
+     * loading on (a table its constructor builds, the loader's records of
+     * it) and from the calls before the painted one (the checks': a table
+     * it builds on first use), as a timed session holds it */
+    if (a->memory)
+        probe_heap_carry();
     void *h = dlopen(a->lib, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         return fail(PROBE_LOADFAIL, "dlopen: %s", dlerror());
     *(void **)&c->fn = dlsym(h, "CryptHash");
     if (!c->fn)
         return fail(PROBE_LOADFAIL, "no CryptHash in %s", a->lib);
-    /* the memory run's heap figure holds what the library keeps from the
-     * calls before the painted one (the checks': a table it builds on
-     * first use), as a timed session holds it */
-    if (a->memory)
-        probe_heap_carry();
     return 0;
 }
 

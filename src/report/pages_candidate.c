@@ -1022,7 +1022,10 @@ static void sec_resources(cand_ctx *c)
         fputs("| no figures | | | | |\n", fp);
     fputs("\n### hashbench: the algorithm's own stack and heap\n\n"
           "Measured inside the probe around each call: the peak stack by painting "
-          "the stack below the caller, the heap by tracking allocations (bytes):\n\n", fp);
+          "the stack below the caller, the heap by tracking allocations, with what "
+          "the library keeps from its loading on (its constructor's, its first "
+          "calls', and about 3.6 KiB of the dynamic linker's records of it) "
+          "(bytes):\n\n", fp);
     /* by message, as in section 4: "operation" and "peak" would make the
      * table read as the published one (report/selfassess.c) */
     static const char *const h2[] = {"instance", "message", "peak stack", "peak heap",
