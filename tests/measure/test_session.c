@@ -270,17 +270,19 @@ static void test_region_dropped(void **state)
         assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
         unsigned char raw[64 * 8] = {0};
         session_window_rq w = {8, raw};
-        assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+        /* a window is followed by the check one time in eight, drawn in
+         * secret; the close always checks */
+        for (int i = 0; i < 3 && f.status == SESSION_OK; i++)
+            assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+        if (f.status == SESSION_OK) {
+            memset(&f, 0, sizeof f);
+            session_probe.close(s, &f);
+        } else {
+            session_probe.close(s, NULL);
+        }
         assert_int_equal(f.status, k ? SESSION_INCONSISTENT : SESSION_OK);
         if (k)
             assert_non_null(strstr(f.failure, "no longer resident"));
-        else
-            assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
-        assert_int_equal(f.status, k ? SESSION_INCONSISTENT : SESSION_OK);
-        memset(&f, 0, sizeof f);
-        session_probe.close(s, k ? NULL : &f);
-        if (!k)
-            assert_int_equal(f.status, SESSION_OK);
         free(s);
     }
 }
