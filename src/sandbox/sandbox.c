@@ -162,17 +162,15 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
         if (rc == 0)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
                                   SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
-        if (rc == 0)
+        /* MADV_MERGEABLE would share its pages with another process's;
+         * MADV_PAGEOUT and MADV_COLD would swap out its own pages of the
+         * shared region (which hashbench counts as resident or swapped,
+         * session_probe.c) */
+        static const int denied_advice[] = {MADV_MERGEABLE, MADV_PAGEOUT, MADV_COLD};
+        for (size_t i = 0; i < sizeof denied_advice / sizeof denied_advice[0] && rc == 0;
+             i++)
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
-                                  SCMP_A2(SCMP_CMP_EQ, MADV_MERGEABLE, 0));
-        /* nor may it swap out its own pages of the shared region (which
-         * hashbench counts as resident or swapped, session_probe.c) */
-        if (rc == 0)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
-                                  SCMP_A2(SCMP_CMP_EQ, MADV_PAGEOUT, 0));
-        if (rc == 0)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(madvise), 1,
-                                  SCMP_A2(SCMP_CMP_EQ, MADV_COLD, 0));
+                                  SCMP_A2(SCMP_CMP_EQ, (scmp_datum_t)denied_advice[i], 0));
         /* a task may switch off every counter attached to it, whoever
          * opened it: not the one hashbench holds on a session */
         if (rc == 0)
