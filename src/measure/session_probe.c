@@ -223,8 +223,14 @@ static int start(probe_session *s, const session_open_rq *rq, hb_err *err)
  * (every page of it touched before "ready") left out. */
 static void read_rss(const probe_session *s, session_figure *f)
 {
-    long long rss = procview_status_value(s->pid, "VmRSS");
-    long long hwm = procview_status_value(s->pid, "VmHWM");
+    char path[64], *status = NULL;
+    long long rss = -1, hwm = -1;
+    snprintf(path, sizeof path, "/proc/%ld/status", s->pid);
+    if (hb_read_file(path, &status, NULL, NULL) == 0) { /* one reading, both figures */
+        rss = procview_parse_status(status, "VmRSS");
+        hwm = procview_parse_status(status, "VmHWM");
+        free(status);
+    }
     long long region = (long long)(s->bytes / 1024);
     f->rss_known = rss >= region && hwm >= region;
     f->rss_kb = f->rss_known ? rss - region : -1;

@@ -49,7 +49,8 @@ typedef struct wcell {
     int stopped;             /* PLAN_STOP_* once it takes no more pairs */
     double session_s;        /* wall time of its session: open, every window */
     double deadline;         /* CLOCK_MONOTONIC when its instance's budget ends */
-    long long rss_open_kb;   /* resident at open + 1 (session.h); 0: not read */
+    int rss_open_known;      /* 1: the two below were read at its open */
+    long long rss_open_kb;   /* resident once open (session.h) */
     long long rss_preload_kb; /* before the library was loaded; -1: unknown */
 } wcell;
 
@@ -181,7 +182,8 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
     if (rc == 1)
         fail_cell(w, f.status, f.failure);
     else if (f.rss_known) {
-        w->rss_open_kb = f.rss_kb + 1; /* +1: 0 is "not read" */
+        w->rss_open_known = 1;
+        w->rss_open_kb = f.rss_kb;
         w->rss_preload_kb = f.rss_preload_kb;
     }
     return 0;
@@ -553,9 +555,9 @@ static void free_cell(wsize *z, wcell *w)
         z->cls->close(w->state, &f);
         if (f.status != SESSION_OK)
             fail_cell(w, f.status, f.failure);
-        else if (f.rss_known && w->rss_open_kb > 0) {
+        else if (f.rss_known && w->rss_open_known) {
             w->c->out.rss_known = 1;
-            w->c->out.rss_open_kb = w->rss_open_kb - 1;
+            w->c->out.rss_open_kb = w->rss_open_kb;
             w->c->out.rss_peak_kb = f.rss_peak_kb;
             w->c->out.rss_preload_kb = w->rss_preload_kb;
         }
