@@ -179,36 +179,57 @@ static void test_failure_in_window(void **state)
     free(s);
 }
 
+/* A session on the fixture library NAME (a build-folder file) at 64-byte
+ * messages, OWN_CODE_ONLY as session_open_rq says, opened into *S (to be
+ * closed and freed by the caller): what open returns, F filled. */
+static int open_fixture(const char *name, int own_code_only, void **s, session_figure *f)
+{
+    char lib[4200];
+    session_open_rq rq;
+    hb_err err;
+    open_rq(&rq, lib, sizeof lib, name, 64);
+    rq.own_code_only = own_code_only;
+    *s = calloc(1, session_probe.state_size);
+    assert_non_null(*s);
+    return session_probe.open(*s, &rq, f, &err);
+}
+
+/* Up to WINDOWS windows of 8 calls on the open session S while they go
+ * well, then its close and free: F is the first failing window's figure,
+ * else the close's. */
+static void windows_then_close(void *s, int windows, session_figure *f)
+{
+    unsigned char raw[64 * 8] = {0};
+    session_window_rq w = {8, raw};
+    hb_err err;
+    f->status = SESSION_OK;
+    for (int i = 0; i < windows && f->status == SESSION_OK; i++)
+        assert_int_equal(session_probe.window(s, &w, f, &err), 0);
+    if (f->status == SESSION_OK) {
+        memset(f, 0, sizeof *f);
+        session_probe.close(s, f);
+    } else {
+        session_probe.close(s, NULL);
+    }
+    free(s);
+}
+
 /* A library that loads code of its own choosing (the system's libcrypto,
  * from its constructor) is INCONSISTENT at open; the plain fixture under the
  * same check opens, serves a window and closes cleanly. */
 static void test_foreign_code(void **state)
 {
     (void)state;
-    char lib[4200];
-    session_open_rq rq;
-    open_rq(&rq, lib, sizeof lib, "libmfix_plain.so", 64);
-    rq.own_code_only = 1;
-    void *s = calloc(1, session_probe.state_size);
+    void *s;
     session_figure f;
-    hb_err err;
-    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
+    assert_int_equal(open_fixture("libmfix_plain.so", 1, &s, &f), 0);
     assert_int_equal(f.rss_known, 1);
     assert_true(f.rss_preload_kb > 0 && f.rss_preload_kb <= f.rss_kb);
-    unsigned char raw[64 * 4] = {0};
-    session_window_rq w = {4, raw};
-    assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
-    assert_int_equal(f.status, SESSION_OK);
-    memset(&f, 0, sizeof f);
-    session_probe.close(s, &f);
+    windows_then_close(s, 1, &f);
     assert_int_equal(f.status, SESSION_OK);
     assert_true(f.rss_peak_kb >= f.rss_kb);
-    free(s);
 
-    open_rq(&rq, lib, sizeof lib, "libmfix_borrow.so", 64);
-    rq.own_code_only = 1;
-    s = calloc(1, session_probe.state_size);
-    assert_int_equal(session_probe.open(s, &rq, &f, &err), 1);
+    assert_int_equal(open_fixture("libmfix_borrow.so", 1, &s, &f), 1);
     assert_int_equal(f.status, SESSION_INCONSISTENT);
     assert_non_null(strstr(f.failure, "libcrypto"));
     session_probe.close(s, NULL);
@@ -216,21 +237,16 @@ static void test_foreign_code(void **state)
 
     /* libcrypto named as needed by the library itself (the baseline's
      * DT_NEEDED, what its link gave it) is the library's own code */
+    char lib[4200];
     strlist needed = {0};
+    hb_err err;
     snprintf(lib, sizeof lib, "%s/libhb_baseline_sm3.so", build_dir);
     assert_int_equal(elfsize_needed(lib, &needed, &err), 0);
     assert_true(strlist_contains(&needed, "libcrypto.so.3"));
     strlist_free(&needed);
-    open_rq(&rq, lib, sizeof lib, "libhb_baseline_sm3.so", 64);
-    rq.own_code_only = 1;
-    s = calloc(1, session_probe.state_size);
-    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
-    assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
+    assert_int_equal(open_fixture("libhb_baseline_sm3.so", 1, &s, &f), 0);
+    windows_then_close(s, 1, &f);
     assert_int_equal(f.status, SESSION_OK);
-    memset(&f, 0, sizeof f);
-    session_probe.close(s, &f);
-    assert_int_equal(f.status, SESSION_OK);
-    free(s);
 }
 
 /* A library that maps its borrowed code from copies named like a library
@@ -239,14 +255,9 @@ static void test_foreign_code(void **state)
 static void test_foreign_code_renamed(void **state)
 {
     (void)state;
-    char lib[4200];
-    session_open_rq rq;
-    open_rq(&rq, lib, sizeof lib, "libmfix_borrownamed.so", 64);
-    rq.own_code_only = 1;
-    void *s = calloc(1, session_probe.state_size);
+    void *s;
     session_figure f;
-    hb_err err;
-    assert_int_equal(session_probe.open(s, &rq, &f, &err), 1);
+    assert_int_equal(open_fixture("libmfix_borrownamed.so", 1, &s, &f), 1);
     assert_int_equal(f.status, SESSION_INCONSISTENT);
     assert_non_null(strstr(f.failure, "/tmp/c0/libc.so.6"));
     session_probe.close(s, NULL);
@@ -261,29 +272,15 @@ static void test_region_dropped(void **state)
     (void)state;
     const char *names[] = {"libmfix_plain.so", "libmfix_regiondrop.so"};
     for (int k = 0; k < 2; k++) {
-        char lib[4200];
-        session_open_rq rq;
-        open_rq(&rq, lib, sizeof lib, names[k], 64);
-        void *s = calloc(1, session_probe.state_size);
+        void *s;
         session_figure f;
-        hb_err err;
-        assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
-        unsigned char raw[64 * 8] = {0};
-        session_window_rq w = {8, raw};
+        assert_int_equal(open_fixture(names[k], 0, &s, &f), 0);
         /* a window is followed by the check one time in eight, drawn in
          * secret; the close always checks */
-        for (int i = 0; i < 3 && f.status == SESSION_OK; i++)
-            assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
-        if (f.status == SESSION_OK) {
-            memset(&f, 0, sizeof f);
-            session_probe.close(s, &f);
-        } else {
-            session_probe.close(s, NULL);
-        }
+        windows_then_close(s, 3, &f);
         assert_int_equal(f.status, k ? SESSION_INCONSISTENT : SESSION_OK);
         if (k)
             assert_non_null(strstr(f.failure, "no longer resident"));
-        free(s);
     }
 }
 
@@ -317,22 +314,12 @@ static void test_parse_file_rss(void **state)
 static void test_region_written(void **state)
 {
     (void)state;
-    char lib[4200];
-    session_open_rq rq;
-    open_rq(&rq, lib, sizeof lib, "libmfix_region.so", 64);
-    void *s = calloc(1, session_probe.state_size);
+    void *s;
     session_figure f;
-    hb_err err;
-    assert_int_equal(session_probe.open(s, &rq, &f, &err), 0);
-    unsigned char raw[64 * 8] = {0};
-    session_window_rq w = {8, raw};
-    assert_int_equal(session_probe.window(s, &w, &f, &err), 0);
-    assert_int_equal(f.status, SESSION_OK);
-    memset(&f, 0, sizeof f);
-    session_probe.close(s, &f);
+    assert_int_equal(open_fixture("libmfix_region.so", 0, &s, &f), 0);
+    windows_then_close(s, 1, &f);
     assert_int_equal(f.status, SESSION_INCONSISTENT);
     assert_non_null(strstr(f.failure, "message area"));
-    free(s);
 }
 
 static void test_parse_code(void **state)
