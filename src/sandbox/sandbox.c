@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/warden.h"
 #include "sandbox/stage.h"
 
 #define SANDBOX_TMP_BYTES "268435456" /* /tmp inside: 256 MiB of tmpfs */
@@ -352,6 +353,11 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     add(&w, "--hostname");
     add(&w, "sandbox");
     add(&w, "--clearenv");
+    if (hb_warden_marker()[0]) { /* the command's marker (common/warden.h) */
+        add(&w, "--setenv");
+        add(&w, HB_WARDEN_ENV);
+        add(&w, hb_warden_marker());
+    }
     if (sb->profile == HB_SANDBOX_COMPILE) {
         add(&w, "--setenv");
         add(&w, "PATH");
