@@ -27,9 +27,10 @@ export HB_LOCK_DIR
 mkdir -p "$HB_LOCK_DIR"
 OPTS="--sizes 32 --budget 0.3 --target-ci 5 --allow-unfit-host --no-loop --cpu 0 --ct --count"
 
-# the pids of the processes that carry the marker
+# the pids of the processes that carry the marker (of the command whose
+# pid is $1, or of any)
 marked() {
-    grep -laz -e "^HB_CAMPAIGN=$ID[.]" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
+    grep -laz -e "^HB_CAMPAIGN=$ID[.]${1:-}" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
 }
 # the staging folders marked as the campaign's
 folders() {
@@ -46,7 +47,7 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 waitproc() {
     i=0
     while [ $i -lt 1800 ] && kill -0 "$2" 2>/dev/null; do
-        for p in $(marked); do
+        for p in $(marked "$2-"); do
             { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -e "$1" && return 0
         done
         sleep 0.05
@@ -112,6 +113,7 @@ hit() {
             echo "    $p $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | cut -c1-150)"
         done
         folders | sed 's/^/    /'
+        for p in $(marked); do kill -9 "$p" 2>/dev/null; done # not left to the next case
     fi
     if [ "$sig" != KILL ]; then
         want=130
