@@ -150,9 +150,19 @@ static void remove_stale_memcgs(void)
     closedir(d);
 }
 
-/* The watcher: waits for the end of the pipe FD, then clears up. */
-static void watch(int fd)
+/* The watcher: waits for the end of the pipe FD, then clears up. ARGV
+ * (the command's, shared with it until the fork) is overwritten, so that
+ * ps and pgrep show "hb-warden" and not a second copy of the command. */
+static void watch(int fd, char **argv)
 {
+    if (argv[0]) {
+        char *end = argv[0];
+        for (int i = 0; argv[i]; i++)
+            if (argv[i] == end)
+                end += strlen(argv[i]) + 1;
+        memset(argv[0], 0, (size_t)(end - argv[0]));
+        snprintf(argv[0], (size_t)(end - argv[0]), "hb-warden");
+    }
     static const int quiet[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN,
                                 SIGTTOU, SIGPIPE, SIGUSR1, SIGUSR2};
     for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
@@ -224,7 +234,7 @@ void hb_warden_start(char **argv)
     }
     if (w == 0) {
         close(p[1]);
-        watch(p[0]);
+        watch(p[0], argv);
     }
     close(p[0]);
     /* p[1] stays open for the life of this process and of every process
