@@ -124,18 +124,19 @@ static int sweep_once(char *buf, size_t sz)
 /* The sessions' memory cgroups (measure/session_probe.c) of hashbench
  * processes that are gone: "hashbench-PID-session-..." in hashbench's own
  * memory cgroup, with PID no longer running. The kernel refuses to remove
- * one that still holds a process. */
-static void remove_stale_memcgs(void)
+ * one that still holds a process (EBUSY: a killed probe not yet wholly
+ * gone); returns how many it refused. */
+static int remove_stale_memcgs(void)
 {
     char *self = NULL, parent[PATH_MAX];
-    int v2;
+    int v2, busy = 0;
     if (hb_read_file("/proc/self/cgroup", &self, NULL, NULL) != 0)
-        return;
+        return 0;
     int rc = hb_memcg_parent("/sys/fs/cgroup", self, parent, sizeof parent, &v2);
     free(self);
     DIR *d = rc == 0 ? opendir(parent) : NULL;
     if (!d)
-        return;
+        return 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         long pid;
@@ -144,10 +145,12 @@ static void remove_stale_memcgs(void)
         if (sscanf(e->d_name, "hashbench-%ld-session-%*d%n", &pid, &used) != 1 ||
             e->d_name[used] || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
-        if (snprintf(path, sizeof path, "%s/%s", parent, e->d_name) < (int)sizeof path)
-            rmdir(path);
+        if (snprintf(path, sizeof path, "%s/%s", parent, e->d_name) < (int)sizeof path &&
+            rmdir(path) != 0 && errno == EBUSY)
+            busy++;
     }
     closedir(d);
+    return busy;
 }
 
 /* The watcher: waits for the end of the pipe FD, then clears up. ARGV
@@ -192,7 +195,10 @@ static void watch(int fd, char **argv)
     }
     free(buf);
     hb_stage_cleanup(); /* the staging folders whose owners are all gone */
-    remove_stale_memcgs();
+    for (int round = 0; round < WARDEN_SWEEP_ROUNDS && remove_stale_memcgs() > 0; round++) {
+        struct timespec ts = {0, WARDEN_SWEEP_PAUSE_NS};
+        nanosleep(&ts, NULL);
+    }
     _exit(0);
 }
 

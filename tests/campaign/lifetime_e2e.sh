@@ -10,8 +10,9 @@
 #   then end by their parent-death signals alone; the staging folders are
 #   left to the next command, which removes them).
 # Each time, within a few seconds of hashbench's end, no process carries
-# the campaign's marker (HB_CAMPAIGN, which the test names) and no staging
-# folder is marked as the campaign's; a Ctrl-C or SIGTERM still prints
+# the campaign's marker (HB_CAMPAIGN, which the test names), no staging
+# folder is marked as the campaign's, and no session memory cgroup of it
+# is left; a Ctrl-C or SIGTERM still prints
 # the line that says how to resume.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR; setsid.
 set -u
@@ -35,6 +36,15 @@ marked() {
 # the staging folders marked as the campaign's
 folders() {
     grep -ls -e "^$ID[.]" /tmp/hashbench-stage.*/.owner.lock 2>/dev/null | sed 's|/.owner.lock$||'
+}
+# the memory cgroups of the sessions of the command whose pid is $1 (where
+# hashbench can make them: in its own memory cgroup, v1 or v2)
+CG1="/sys/fs/cgroup/memory$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)"
+CG2="/sys/fs/cgroup$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)"
+memcgs() {
+    for d in "$CG1" "$CG2" "$CG2/unified"; do
+        ls -d "$d/hashbench-$1-session-"* 2>/dev/null
+    done
 }
 # whatever is left when the test ends early is killed, never left behind
 trap 'for p in $(marked); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
@@ -80,7 +90,7 @@ hit() {
                  { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -e "--session" &&
                      awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null
              done | tr '\n' ' ')
-        echo "  measure: session probe state(s) when killed: $st"
+        echo "  measure: session probe state(s) when killed: $st; memory cgroups: $(memcgs $pid | grep -c .)"
     fi
     n=$(marked | wc -l)
     case $how in
@@ -99,7 +109,7 @@ hit() {
     i=0
     while [ $i -lt 100 ]; do
         left=$(marked | wc -l)
-        if [ "$how" = warden ]; then f=0; else f=$(folders | wc -l); fi
+        if [ "$how" = warden ]; then f=0; else f=$({ folders; memcgs $pid; } | grep -c .); fi
         [ "$left" -eq 0 ] && [ "$f" -eq 0 ] && break
         sleep 0.05
         i=$((i + 1))
@@ -108,11 +118,11 @@ hit() {
     if [ "$left" -eq 0 ] && [ "$f" -eq 0 ]; then
         ok "$what: nothing left $(since "$t1") s after the signal"
     else
-        bad "$what: after 5 s, $left processes and $f staging folders are left:"
+        bad "$what: after 5 s, $left processes and $f staging folders or memory cgroups are left:"
         for p in $(marked); do
             echo "    $p $(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null) $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | cut -c1-150)"
         done
-        folders | sed 's/^/    /'
+        { folders; memcgs $pid; } | sed 's/^/    /'
         for p in $(marked); do kill -9 "$p" 2>/dev/null; done # not left to the next case
     fi
     if [ "$sig" != KILL ]; then
