@@ -547,6 +547,11 @@ static void close_session(void *state, session_figure *f)
             }
             procview_continue(s->pid);
             send_text(s, "end\n");
+        } else if (s->broken) {
+            /* a broken session may be stopped, and would never end by
+             * itself: killed now (SIGKILL ends a stopped process), not
+             * after the grace below */
+            hb_proc_kill(&s->child, 0);
         }
         /* its input ends here: a probe reads it to the end before it exits,
          * and the sandbox's own process keeps the output pipe open until
