@@ -172,6 +172,15 @@ static void watch(int fd, char **argv)
         signal(quiet[i], SIG_IGN);
     setpgid(0, 0);
     prctl(PR_SET_NAME, "hb-warden");
+    if (chdir("/") != 0) {
+        /* the command's folder stays its own; nothing depends on it */
+    }
+    if (fd < 3) { /* started with a standard stream closed: keep it clear of them */
+        int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        if (moved < 0)
+            _exit(1);
+        fd = moved;
+    }
     int nul = open("/dev/null", O_RDWR);
     if (nul >= 0) {
         dup2(nul, 0);
