@@ -76,5 +76,5 @@ set_tests_properties(test_campaign_nokat PROPERTIES TIMEOUT 120 COST 14
 # is left.
 add_test(NAME test_campaign_lifetime
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/lifetime_e2e.sh)
-set_tests_properties(test_campaign_lifetime PROPERTIES TIMEOUT 300 COST 50
+set_tests_properties(test_campaign_lifetime PROPERTIES TIMEOUT 300 COST 45
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
