@@ -435,7 +435,7 @@ typedef struct builtin_baseline {
 
 static const builtin_baseline builtin_baselines[] = {
     {RUNDIR_BASELINE_INSTANCE, "SM3", "libhb_baseline_sm3.so", 256, 1},
-    {"OpenSSL_SHA256", "SHA-256", "libhb_baseline_sha256.so", 256, 0},
+    {RUNDIR_BASELINE_SECOND_INSTANCE, "SHA-256", "libhb_baseline_sha256.so", 256, 0},
 };
 
 /* The library of built-in baseline B: baseline_lib for the primary, else

@@ -10,16 +10,27 @@
  * carries the two hosts' difference and is marked unpaired.
  *
  * Two campaigns meet their hosts at different moments, and a shared host's
- * speed moves under a whole campaign (not by one factor for every code), so
- * the interval is widened by the hosts' own drift: half the larger of the
- * two campaigns' recorded host_drift.spread_percent (the baseline's speed,
- * P10 to P90, over its measure stage; campaign.json), as a factor on each
- * side (lo / (1 + h), hi * (1 + h)). A quiet host's drift is small and
- * costs little; a campaign that recorded none adds nothing.
+ * state moves under a whole campaign, not by one factor for every code: it
+ * moves the ratio between two different codes too, which no pairing
+ * removes. So a paired row's interval is widened, as a factor on each side
+ * (lo / (1 + m), hi * (1 + m)), by m = (1 + h)(1 + r) - 1: h is half the
+ * larger of the two campaigns' recorded host_drift.spread_percent (the
+ * baseline's speed, P10 to P90, over its measure stage; campaign.json), r
+ * the hosts' ratio drift (ratiodrift.h): the larger of the shift of the
+ * fixed baseline pair's ratio between the two campaigns and half of
+ * either campaign's spread of it. An unpaired row (a time per call, which
+ * carries the hosts' whole speed) is widened by both campaigns' whole
+ * speed drift, (1 + dA)(1 + dB) - 1, and gets no verdict of change where
+ * either campaign recorded none. A quiet host's drifts are small and cost
+ * little.
  *
  * Verdict: "slower" when the whole interval is above 1 and B / A exceeds
  * 1 + min_change, "faster" when the whole interval is below 1 and B / A is
- * under 1 - min_change, else "no difference detected". Results render as a
+ * under 1 - min_change, else "no difference detected"; "undecided" where
+ * no interval could be drawn or, unpaired, no drift was recorded. For each
+ * size, the smallest difference the two hosts could tell is the median of
+ * its paired rows' widened interval half-widths (as a factor, sqrt(hi /
+ * lo)), and at least min_change. Results render as a
  * terminal table, a Markdown page (with a chart of B / A against message
  * size, each row's interval as a bar on a log axis) and that page in HTML,
  * with a small summary (compare.json) by which a report site links it. */
@@ -33,6 +44,7 @@
 
 #define COMPARE_RESAMPLES 4000   /* bootstrap resamples per row */
 #define COMPARE_MIN_CHANGE 0.01  /* default: differences under 1 % are none */
+#define COMPARE_MAX_SIZES 64     /* sizes the smallest told difference is given for */
 
 typedef enum { CMP_SAME = 0, CMP_FASTER, CMP_SLOWER, CMP_UNDECIDED } compare_verdict;
 
@@ -57,6 +69,17 @@ typedef struct compare_result {
     double min_change;
     double host_margin;      /* h above (a fraction); 0: none recorded */
     double drift_a, drift_b; /* each side's host_drift.spread_percent, NaN: none */
+    double ratio_within_a, ratio_within_b; /* each side's ratio drift (percent,
+                                              ratiodrift.h), NaN: none */
+    double ratio_shift;      /* the baseline pair's shift between them
+                                (percent), NaN: no common size */
+    long long ratio_shift_at; /* the size it was largest at */
+    double ratio_margin;     /* r above (a fraction); 0: nothing to go by */
+    double paired_margin;    /* m above (a fraction) */
+    double unpaired_margin;  /* (1 + dA)(1 + dB) - 1; NaN: a side recorded none */
+    size_t n_detect;         /* sizes with paired rows, ascending: */
+    long long detect_size[COMPARE_MAX_SIZES];
+    double detect_percent[COMPARE_MAX_SIZES]; /* the smallest difference told */
 } compare_result;
 
 /* Compares system A with system B. MIN_CHANGE as above (a fraction).
