@@ -312,6 +312,11 @@ int compare_systems(const report_system *a, const report_system *b, double min_c
     return 0;
 }
 
+int compare_repeat(const report_system *s, compare_result *out, hb_err *err)
+{
+    return compare_systems(s, s, COMPARE_MIN_CHANGE, out, err);
+}
+
 void compare_free(compare_result *r)
 {
     free(r->rows);
@@ -347,8 +352,12 @@ static const char *ratio_drift_words(const compare_result *r, char *out, size_t 
 
 /* "On these hosts, differences under 3.2 % at 32 B, ... cannot be told."
  * into OUT. */
-static void smallest_told_words(const compare_result *r, char *out, size_t cap)
+void compare_smallest_told_words(const compare_result *r, char *out, size_t cap)
 {
+    if (cap)
+        out[0] = '\0';
+    if (r->n_detect == 0)
+        return;
     size_t n = (size_t)snprintf(out, cap, "On these hosts, differences under");
     for (size_t i = 0; i < r->n_detect && n < cap; i++) {
         char p[NUMFMT_MAX], z[NUMFMT_MAX];
@@ -418,7 +427,7 @@ void compare_print_text(FILE *fp, const compare_result *r)
                 compare_verdict_text(w->verdict));
     }
     if (r->n_detect) {
-        smallest_told_words(r, plain, sizeof plain);
+        compare_smallest_told_words(r, plain, sizeof plain);
         fprintf(fp, "\n%s\n", plain);
     }
     const json_t *lists[2] = {r->only_a, r->only_b};
@@ -490,7 +499,7 @@ int compare_md(FILE *fp, const compare_result *r, const char *ext, hb_err *err)
     }
     if (r->n_detect) {
         char told[600];
-        smallest_told_words(r, told, sizeof told);
+        compare_smallest_told_words(r, told, sizeof told);
         fprintf(fp, "%s\n\n", told);
     }
     fputs("| Candidate | Instance | Message | Basis | A | B | B / A | 95 % interval | "

@@ -89,6 +89,20 @@ int compare_systems(const report_system *a, const report_system *b, double min_c
                     compare_result *out, hb_err *err);
 void compare_free(compare_result *r);
 
+/* What a repeat campaign of S on a host like its own could not tell: S
+ * compared with itself, so that its own speed drift and ratio drift
+ * (ratio_within_a) widen the intervals and no shift between campaigns is
+ * known. OUT as compare_systems (release with compare_free). Its
+ * smallest told differences are a floor: a host whose state changes
+ * between campaigns moves them further, which only a comparison of two
+ * campaigns shows. */
+int compare_repeat(const report_system *s, compare_result *out, hb_err *err);
+
+/* R's smallest told differences in one sentence ("On these hosts,
+ * differences under 3.2 % at 32 B and 4.1 % at 1 KiB cannot be told.")
+ * into OUT (CAP bytes); "" when R has no paired row. */
+void compare_smallest_told_words(const compare_result *r, char *out, size_t cap);
+
 /* The system a side names: PATH loaded with report_dataset_load_path into
  * DS (caller frees), and *SYS its only system. Fails when PATH holds
  * several systems, naming them and saying to give DATA/<system>. */

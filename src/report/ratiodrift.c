@@ -25,12 +25,17 @@ static double window_ns(const json_t *pairs, const char *instance)
     return NAN;
 }
 
-/* The log SHA-256 / SM3 ratio of every group of the records of S at SIZE
- * into a new array, their number in *N. */
-static double *group_logs(const report_system *s, long long size, size_t *n)
+/* One group: its round in the stage and its log SHA-256 / SM3 ratio. */
+typedef struct group_ratio {
+    double round, log_ratio;
+} group_ratio;
+
+/* Every group of the records of S at SIZE into a new array, in the order
+ * the stage took them (by round), their number in *N. */
+static group_ratio *group_logs(const report_system *s, long long size, size_t *n)
 {
     size_t cap = 16, k = 0;
-    double *v = malloc(cap * sizeof *v);
+    group_ratio *v = malloc(cap * sizeof *v);
     for (size_t r = 0; v && r < s->nrecs; r++) {
         if (s->recs[r].size != size)
             continue;
@@ -42,7 +47,7 @@ static double *group_logs(const report_system *s, long long size, size_t *n)
             if (!isfinite(a) || !isfinite(b))
                 continue;
             if (k == cap) {
-                double *g = realloc(v, 2 * cap * sizeof *v);
+                group_ratio *g = realloc(v, 2 * cap * sizeof *v);
                 if (!g) {
                     free(v);
                     return NULL;
@@ -50,7 +55,9 @@ static double *group_logs(const report_system *s, long long size, size_t *n)
                 v = g;
                 cap *= 2;
             }
-            v[k++] = log(b / a);
+            const json_t *round = json_object_get(t, "round");
+            v[k].round = json_is_number(round) ? json_number_value(round) : (double)i;
+            v[k++].log_ratio = log(b / a);
         }
     }
     *n = k;
@@ -63,14 +70,25 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int cmp_round(const void *a, const void *b)
+{
+    return cmp_double(&((const group_ratio *)a)->round, &((const group_ratio *)b)->round);
+}
+
+/* The median of the log ratios of G[from..to) (scratch: TMP). */
+static double block_median(const group_ratio *g, size_t from, size_t to, double *tmp)
+{
+    for (size_t i = from; i < to; i++)
+        tmp[i - from] = g[i].log_ratio;
+    return stats_median(tmp, to - from);
+}
+
 int ratiodrift_read(const report_system *s, ratio_drift *out)
 {
     memset(out, 0, sizeof *out);
     out->within_percent = NAN;
-    size_t cap = 64, all = 0;
-    double *dev = malloc(cap * sizeof *dev);
-    if (!dev)
-        return -1;
+    size_t n_dev = 0, all = 0;
+    double dev[RATIODRIFT_MAX_SIZES * RATIODRIFT_BLOCKS];
     for (size_t r = 0; r < s->nrecs; r++) {
         long long size = s->recs[r].size;
         int seen = 0;
@@ -79,43 +97,39 @@ int ratiodrift_read(const report_system *s, ratio_drift *out)
         if (seen || out->n_sizes == RATIODRIFT_MAX_SIZES)
             continue;
         size_t n = 0;
-        double *v = group_logs(s, size, &n);
-        if (!v) {
-            free(dev);
+        group_ratio *g = group_logs(s, size, &n);
+        double *tmp = g ? malloc((n + 1) * sizeof *tmp) : NULL;
+        if (!tmp) {
+            free(g);
             return -1;
         }
-        if (n == 0) {
-            free(v);
-            continue;
+        if (n > 0) {
+            qsort(g, n, sizeof *g, cmp_round);
+            double med = block_median(g, 0, n, tmp);
+            size_t q = out->n_sizes++;
+            out->size[q] = size;
+            out->median[q] = exp(med);
+            out->groups[q] = n;
+            all += n;
+            /* the stage's moments at this size: consecutive blocks of
+             * groups, each block's median against the size's */
+            size_t blocks = n / RATIODRIFT_BLOCK_MIN;
+            if (blocks > RATIODRIFT_BLOCKS)
+                blocks = RATIODRIFT_BLOCKS;
+            for (size_t b = 0; blocks >= 2 && b < blocks; b++)
+                dev[n_dev++] = block_median(g, b * n / blocks, (b + 1) * n / blocks, tmp) -
+                               med;
         }
-        double med = stats_median(v, n);
-        size_t q = out->n_sizes++;
-        out->size[q] = size;
-        out->median[q] = exp(med);
-        out->groups[q] = n;
-        if (all + n > cap) {
-            while (all + n > cap)
-                cap *= 2;
-            double *d = realloc(dev, cap * sizeof *dev);
-            if (!d) {
-                free(v);
-                free(dev);
-                return -1;
-            }
-            dev = d;
-        }
-        for (size_t i = 0; i < n; i++)
-            dev[all++] = v[i] - med;
-        free(v);
+        free(tmp);
+        free(g);
     }
     out->n_groups = all;
-    if (all >= RATIODRIFT_MIN_GROUPS) {
-        qsort(dev, all, sizeof *dev, cmp_double);
-        double spread = stats_quantile_sorted(dev, all, 0.9) -
-                        stats_quantile_sorted(dev, all, 0.1);
+    if (n_dev >= RATIODRIFT_MIN_BLOCKS) {
+        qsort(dev, n_dev, sizeof *dev, cmp_double);
+        double spread = stats_quantile_sorted(dev, n_dev, 0.9) -
+                        stats_quantile_sorted(dev, n_dev, 0.1);
         out->within_percent = (exp(spread) - 1.0) * 100.0;
     }
-    free(dev);
     return 0;
 }
 

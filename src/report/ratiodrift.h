@@ -23,14 +23,22 @@ typedef struct ratio_drift {
     double median[RATIODRIFT_MAX_SIZES]; /* median SHA-256 / SM3 time ratio of
                                             the groups at that size */
     size_t groups[RATIODRIFT_MAX_SIZES];
-    double within_percent; /* P10 to P90 of every group's ratio over its
-                              size's median, pooled over the sizes, as a
-                              percentage (exp(P90 - P10) - 1 of the logs);
-                              NaN when fewer than RATIODRIFT_MIN_GROUPS */
-    size_t n_groups;       /* all groups behind within_percent */
+    double within_percent; /* the ratio's movement over the stage: each
+                              size's groups, in the order taken, cut into
+                              up to RATIODRIFT_BLOCKS consecutive blocks of
+                              at least RATIODRIFT_BLOCK_MIN; each block's
+                              median against the size's, pooled over the
+                              sizes; P10 to P90 of those as a percentage
+                              (exp(P90 - P10) - 1 of the logs). Blocks, not
+                              single groups: one window's own scatter is in
+                              every interval already. NaN with fewer than
+                              RATIODRIFT_MIN_BLOCKS blocks */
+    size_t n_groups;       /* all groups */
 } ratio_drift;
 
-#define RATIODRIFT_MIN_GROUPS 8
+#define RATIODRIFT_BLOCKS 4
+#define RATIODRIFT_BLOCK_MIN 3
+#define RATIODRIFT_MIN_BLOCKS 4
 
 /* The ratio drift of system S from its records' trials (every trial's
  * "pairs" that hold both built-in baselines' windows). Sizes without such
