@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/baselines.h"
 #include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "common/walk.h"
@@ -474,8 +475,8 @@ int cmd_run(int argc, char **argv)
     char probe[PATH_MAX + 32], baseline[PATH_MAX + 32];
     hb_err perr;
     if (hb_path_join(probe, sizeof probe, hb_cli_exe_dir, "hashbench-probe", &perr) < 0 ||
-        hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir, "libhb_baseline_sm3.so",
-                     &perr) < 0) {
+        hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
+                     hb_baseline_primary()->file, &perr) < 0) {
         for (size_t i = 0; i < n_examples; i++)
             free(examples[i]);
         free(examples);

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure/stats.h"
+#include <stdio.h>
+#include "rundir/baselines.h"
 #include "rundir/rundir.h"
 
-#define BASE_SM3 RUNDIR_BASELINE_CANDIDATE "/" RUNDIR_BASELINE_INSTANCE
-#define BASE_SHA256 RUNDIR_BASELINE_CANDIDATE "/" RUNDIR_BASELINE_SECOND_INSTANCE
 
 /* The time per call of the window of INSTANCE among PAIRS, or NaN. */
 static double window_ns(const json_t *pairs, const char *instance)
@@ -34,6 +34,11 @@ typedef struct group_ratio {
  * the stage took them (by round), their number in *N. */
 static group_ratio *group_logs(const report_system *s, long long size, size_t *n)
 {
+    char first[128], second[128];
+    snprintf(first, sizeof first, "%s/%s", RUNDIR_BASELINE_CANDIDATE,
+             hb_baseline_primary()->instance);
+    snprintf(second, sizeof second, "%s/%s", RUNDIR_BASELINE_CANDIDATE,
+             hb_baseline_second()->instance);
     size_t cap = 16, k = 0;
     group_ratio *v = malloc(cap * sizeof *v);
     for (size_t r = 0; v && r < s->nrecs; r++) {
@@ -43,7 +48,7 @@ static group_ratio *group_logs(const report_system *s, long long size, size_t *n
         const json_t *t;
         json_array_foreach(json_object_get(s->recs[r].json, "trials"), i, t) {
             const json_t *pairs = json_object_get(t, "pairs");
-            double a = window_ns(pairs, BASE_SM3), b = window_ns(pairs, BASE_SHA256);
+            double a = window_ns(pairs, first), b = window_ns(pairs, second);
             if (!isfinite(a) || !isfinite(b))
                 continue;
             if (k == cap) {
