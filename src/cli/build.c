@@ -13,6 +13,7 @@
 #include "compile/build.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/baselines.h"
 #include "rundir/lock.h"
 
 const char hb_summary_build[] = "compile submission packages into instance libraries";
@@ -125,7 +126,7 @@ int cmd_build(int argc, char **argv)
         return hb_cli_usage_error("build", "%s", err.msg);
     char baseline[PATH_MAX];
     if (hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
-                     "libhb_baseline_sm3.so", &err) != 0) {
+                     hb_baseline_primary()->file, &err) != 0) {
         fprintf(stderr, "hashbench build: %s\n", err.msg);
         return 2;
     }

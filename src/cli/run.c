@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -19,12 +20,14 @@
 #include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/baselines.h"
 #include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "common/walk.h"
 #include "count/count.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
+#include "report/compare.h"
 #include "rundir/rundir.h"
 #include "cli/options.h"
 
@@ -368,6 +371,29 @@ static void catch_interrupts(const campaign_options *o, int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* What a repeat campaign on this host could not tell (report/compare.h),
+ * from the records of RUN_DIR; nothing where they time no baseline pair. */
+static void print_repeat_limits(const char *run_dir)
+{
+    report_dataset ds;
+    const report_system *s;
+    hb_err err;
+    if (compare_load_side(run_dir, &ds, &s, &err) != 0)
+        return;
+    compare_result r;
+    if (compare_repeat(s, &r, &err) == 0) {
+        char told[800];
+        compare_smallest_told_words(&r, told, sizeof told);
+        if (told[0] && isfinite(r.ratio_within_a))
+            fprintf(stderr, "ratio drift: OpenSSL SHA-256 / SM3 moved by %.3g %% within "
+                            "this campaign. Against a repeat run: %s (a floor; "
+                            "'hashbench compare' measures the shift between two runs)\n",
+                    r.ratio_within_a, told);
+        compare_free(&r);
+    }
+    report_dataset_free(&ds);
+}
+
 static void print_outcome(const campaign_options *o, const campaign_result *r)
 {
     hb_err terr;
@@ -386,6 +412,7 @@ static void print_outcome(const campaign_options *o, const campaign_result *r)
     if (r->host_problems)
         fprintf(stderr, "host problems recorded: %d (campaign.json "
                 "host_checks)\n", r->host_problems);
+    print_repeat_limits(o->run_dir);
     int nokat;
     if (kat_nothing_compared(o->run_dir, &nokat))
         fprintf(stderr, "KAT: nothing was compared: all %d instance(s) are NOKAT (their "
@@ -448,8 +475,8 @@ int cmd_run(int argc, char **argv)
     char probe[PATH_MAX + 32], baseline[PATH_MAX + 32];
     hb_err perr;
     if (hb_path_join(probe, sizeof probe, hb_cli_exe_dir, "hashbench-probe", &perr) < 0 ||
-        hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir, "libhb_baseline_sm3.so",
-                     &perr) < 0) {
+        hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
+                     hb_baseline_primary()->file, &perr) < 0) {
         for (size_t i = 0; i < n_examples; i++)
             free(examples[i]);
         free(examples);

@@ -20,6 +20,7 @@
 #include "common/fs.h"
 #include "sandbox/check.h"
 #include "common/json.h"
+#include "rundir/baselines.h"
 
 enum task_state { TASK_COMPILE, TASK_REUSE, TASK_REFUSED, TASK_SKIPPED };
 
@@ -423,20 +424,10 @@ static json_t *task_entry(const build_ctx *c, const build_task *t)
     return e;
 }
 
-/* hashbench's built-in baselines: OpenSSL behind the official interface,
- * built by CMake beside hashbench. The first is the primary baseline (the
- * competition's reference, the one the pages and the paired ratio use);
- * its library is build_options.baseline_lib, the others are found in the
- * same folder. To add one: a src/baseline/hb_baseline_<x>.c and a row. */
-typedef struct builtin_baseline {
-    const char *instance, *algorithm, *file;
-    int digest_bits, primary;
-} builtin_baseline;
-
-static const builtin_baseline builtin_baselines[] = {
-    {RUNDIR_BASELINE_INSTANCE, "SM3", "libhb_baseline_sm3.so", 256, 1},
-    {"OpenSSL_SHA256", "SHA-256", "libhb_baseline_sha256.so", 256, 0},
-};
+/* hashbench's built-in baselines (rundir/baselines.h): the primary's
+ * library is build_options.baseline_lib, the others are found in the same
+ * folder. */
+typedef hb_baseline builtin_baseline;
 
 /* The library of built-in baseline B: baseline_lib for the primary, else
  * B's file in baseline_lib's folder. */
@@ -498,9 +489,8 @@ static json_t *baseline_entry(const build_ctx *c, const builtin_baseline *b, con
  * ARR (a missing one is left out with a warning). */
 static int add_builtin_baselines(const build_ctx *c, json_t *arr, hb_err *err)
 {
-    for (size_t i = 0; c->opt->baseline_lib && i < sizeof builtin_baselines /
-                                                     sizeof builtin_baselines[0]; i++) {
-        const builtin_baseline *b = &builtin_baselines[i];
+    for (size_t i = 0; c->opt->baseline_lib && i < hb_n_baselines; i++) {
+        const builtin_baseline *b = &hb_baselines[i];
         char src[PATH_MAX];
         if (builtin_path(c, b, src, sizeof src, err) != 0)
             return -1;

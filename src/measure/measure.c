@@ -25,6 +25,7 @@
 #include "measure/interleave.h"
 #include "measure/journal.h"
 #include "measure/outside.h"
+#include "rundir/baselines.h"
 #include "measure/plan.h"
 #include "measure/procview.h"
 #include "measure/record.h"
@@ -116,7 +117,7 @@ static int calibrate_exchange(measure_ctx *c, hb_err *err)
     memset(&rq, 0, sizeof rq);
     rq.probe_path = c->probe;
     rq.run_dir = dir;
-    rq.lib = "libhb_baseline_sm3.so";
+    rq.lib = hb_baseline_primary()->file;
     rq.size = 64;
     rq.calls = 8;
     rq.warmup = 2;

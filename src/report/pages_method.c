@@ -491,7 +491,11 @@ static void sessions_planner(FILE *fp)
             "order drawn from the stage's seed, each after about %g ms of "
             "untimed calls on the same core) in rounds shuffled from that seed, "
             "until it has its pairs and the guide's 100 calls, or its budget is "
-            "spent. No window is dropped or repeated: a failure in a window ends "
+            "spent. The sessions of every size stay open while the stage passes "
+            "over the sizes again and again, in an order drawn afresh for each "
+            "pass, one round at each, so that every instance's pairs are spread "
+            "over the whole stage and all instances meet the same moments of the "
+            "host. No window is dropped or repeated: a failure in a window ends "
             "its (instance, size). Every record keeps its plan and every "
             "window's key, CPU time and figure.\n\n",
             WINDOWS_MIN_NS * 1e-6, WINDOWS_EXCHANGE_MULT, WINDOWS_WARMUP_NS * 1e-6);
