@@ -531,7 +531,7 @@ static int verify_cell(wsize *z, wcell *w, hb_err *err)
     plan_outcome *o = &w->c->out;
     if (!z->o->verify || w->dead)
         return 0;
-    char by[160] = "", why[512] = "";
+    char by[320] = "", why[512] = "";
     int rc = z->o->verify(z->o->verify_ctx, w->index, w->samples, w->n_samples, z->size,
                           w->c->tmpl.digest_bits, by, sizeof by, why, sizeof why, err);
     if (rc < 0)
