@@ -560,8 +560,9 @@ static int choose_openssl(const char *run_dir, const char *cand, const char *ins
         if (rc == 1)
             snprintf(p->by, sizeof p->by, "openssl:%s", m.evp_name);
         else
-            snprintf(p->by, sizeof p->by, "openssl:%s; the vectors agree with %s except "
-                     "on %ld record%s (first: %s)", m.evp_name, m.evp_name, m.missed,
+            snprintf(p->by, sizeof p->by, "openssl:%s; near-standard: its vectors agree "
+                     "with %s except on %ld record%s (first: %s)", m.evp_name, m.evp_name,
+                     m.missed,
                      m.missed == 1 ? "" : "s", m.first_miss);
         p->near = rc == 2;
         return 1;
@@ -651,7 +652,7 @@ int xcheck_choose(const char *run_dir, const char *cand, const char *inst, int a
      * few to have OpenSSL check the timed digests, are never silent */
     if (rc == 1 && p->kind != XCHECK_OPENSSL && part.agreed > 0) {
         size_t used = strlen(p->by);
-        snprintf(p->by + used, sizeof p->by - used, "; the vectors agree with %s on %ld "
+        snprintf(p->by + used, sizeof p->by - used, "; its vectors agree with %s on %ld "
                  "of %ld records (first difference: %s)", part.evp_name, part.agreed,
                  part.agreed + part.missed, part.first_miss);
     }

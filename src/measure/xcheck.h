@@ -64,9 +64,9 @@ typedef struct xcheck_plan {
     char by[320];        /* for the record and page: "openssl:SM3",
                             "variant:Reference_Implementation/SM3",
                             "self (fresh process)"; a near-standard
-                            instance's "openssl:SM3; the vectors agree
-                            with SM3 except on 1 record (first: Msg_Len =
-                            0 in KAT_2_12_X.txt:9)" */
+                            instance's "openssl:SM3; near-standard: its
+                            vectors agree with SM3 except on 1 record
+                            (first: Msg_Len = 0 in KAT_2_12_X.txt:1)" */
     int near;            /* with OPENSSL: the vectors are near-standard */
     char evp_name[32];   /* with OPENSSL: the EVP digest name */
     char lib[4096];      /* with VARIANT / SELF: absolute path of the library
