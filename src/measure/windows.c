@@ -681,12 +681,16 @@ static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
     for (size_t i = 0; i < n; i++) {
         spent[i] = w[i].spent_s;
         stops[i] = w[i].stopped;
-        if (rc == 0 && z->o->budget_charge && w[i].session_s > 0)
-            rc = z->o->budget_charge(z->o->budget_ctx, w[i].index, w[i].session_s, err);
     }
     for (size_t i = 0; i < n; i++) {
         ilv_cell *cell = w[i].c;
+        /* the session's close (its library's exit) is its instance's too */
+        double t0 = hb_mono_s(), session_s = w[i].session_s;
+        size_t index = w[i].index;
         free_cell(z, &w[i]);
+        session_s += hb_mono_s() - t0;
+        if (rc == 0 && z->o->budget_charge && session_s > 0)
+            rc = z->o->budget_charge(z->o->budget_ctx, index, session_s, err);
         plan_outcome *o = &cell->out;
         o->session = 1;
         o->processes = 1;
