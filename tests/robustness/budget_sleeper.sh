@@ -7,8 +7,9 @@
 # seconds of its budget: the campaign takes no more than BUDGET + SLACK s
 # (what is not the instance's: the build, the baselines, the stages'
 # start), and the budget file's spent time is the budget, within a few
-# seconds. Without the charge the memory run and each Valgrind run slept
-# their 30 s each.
+# seconds. Then the count alone, its budget file removed: its first Valgrind
+# run is ended by the budget, within a few seconds of it. Without the charge
+# the memory run and each Valgrind run slept their 30 s each.
 #   budget_sleeper.sh BUILD SOURCE
 set -eu
 
@@ -64,5 +65,28 @@ sys.exit(0 if ok else 1)
 PY
 [ "$wall" -le $((BUDGET + SLACK)) ] ||
     { echo "FAIL: the campaign took $wall s for a $BUDGET s budget"; fail=1; }
+
+# The count alone with the whole budget left (its file removed): the
+# Valgrind run is started with no more than the budget and ended by it.
+rm -f "$bud" "$cnt"
+start=$(date +%s)
+"$B" count --run-dir "$DIR/run" --sizes 32 >"$DIR/count.log" 2>&1 || true
+wall=$(($(date +%s) - start))
+python3 - "$cnt" "$bud" "$BUDGET" "$wall" <<'PY' || fail=1
+import json, sys
+cnt, bud, budget, wall = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+try:
+    c, b = json.load(open(cnt)), json.load(open(bud))
+except (OSError, ValueError) as e:
+    print("FAIL: %s" % e)
+    sys.exit(1)
+spent = b.get("spent_s", -1)
+print("count alone: %d s, spent %.1f s %s; %s: %s" % (wall, spent, b.get("stages"),
+      c.get("status"), c.get("reason")))
+ok = c.get("status") == "TIMEOUT" and budget - 1 <= spent <= budget + 3 and wall <= budget + 6
+if not ok:
+    print("FAIL: the count alone was not ended by the budget within a few seconds")
+sys.exit(0 if ok else 1)
+PY
 [ "$fail" -eq 0 ] || { echo "FAIL"; tail -5 "$DIR/log"; exit 1; }
 echo "ok: the sleeper ended TIMEOUT by its budget"
