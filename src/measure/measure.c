@@ -309,6 +309,7 @@ static int memory_run(const measure_ctx *c, const measure_target *t,
     mq.memory = 1;
     mq.calls = 1;
     mq.warmup = 0;
+    mq.budget.budget_s = 0; /* charged here, its time-out named so */
     int limited, spent = budget_step(c, t, MEMORY_TIMEOUT_S, &mq.timeout_s, &limited,
                                      failure, sz, err);
     if (spent != 0)
@@ -430,6 +431,7 @@ static void request_of(const measure_ctx *c, const measure_target *t, unsigned s
     rq->digest_bits = t->digest_bits;
     rq->exchange_ns = c->exchange_ns;
     rq->emulated = c->emulated;
+    rq->budget = target_budget(c, t); /* every trial process is charged */
 }
 
 /* The record of target T at SIZE from its planned trials PO (taken under
