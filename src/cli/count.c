@@ -123,6 +123,7 @@ int cmd_count(int argc, char **argv)
         if (sizes.measure.sizes[i] > 1048576)
             return hb_cli_usage_error("count", "--sizes: %u is above 1048576 bytes",
                                       sizes.measure.sizes[i]);
+    o.instance_budget_s = hb_opt_instance_budget(o.run_dir, 0); /* campaign.json's */
     o.sizes = sizes.measure.n_sizes ? sizes.measure.sizes : NULL;
     o.n_sizes = sizes.measure.n_sizes;
     const char **names = NULL;

@@ -540,6 +540,7 @@ int cmd_run(int argc, char **argv)
         count_options no = {0};
         int counted = 0, not = 0;
         no.run_dir = o.run_dir;
+        no.instance_budget_s = hb_opt_instance_budget(o.run_dir, o.settings.instance_budget_s);
         no.events.branches = 1;
         no.jobs = o.jobs;
         no.progress = o.progress;

@@ -16,12 +16,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "common/vgreq.h"
 #include "count/count_plan.h"
 #include "ct/ct.h"
 #include "probe/trial_msg.h"
+#include "rundir/ibudget.h"
 #include "runner/client.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/stage.h"
@@ -56,6 +58,7 @@ const char *const *count_tool_options(const count_events *e)
 typedef struct run_out {
     json_t *command;   /* as the record shows it */
     json_t *totals;    /* {"Ir": n, ...}, NULL when the run failed */
+    int stopped;       /* the instance's wall budget ended it (why says so) */
     char folds[COUNT_MAX_SIZES][TM_FOLD_HEX];
     unsigned long errors[COUNT_MAX_SIZES];
     char version[64];  /* "Valgrind-3.19.0", or "" */
@@ -160,7 +163,7 @@ static int list_text(char *out, size_t cap, const unsigned *v, int n, int width)
  * output with the driver's answer, captured. */
 static int run_once(const char *lib, const char *shown, int bits, const unsigned *sizes,
                     const unsigned *calls, int n, uint64_t seed, const count_events *ev,
-                    const char *scratch, run_out *r, hb_err *err)
+                    const char *scratch, double timeout_s, run_out *r, hb_err *err)
 {
     char out_file[PATH_MAX];
     char bitstr[16], seedstr[24], sizestr[COUNT_MAX_SIZES * 12], callstr[COUNT_MAX_SIZES * 8];
@@ -217,8 +220,8 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
     char *captured = NULL;
     hb_proc_result res;
     hb_proc_opts o = hb_proc_defaults();
-    o.timeout_s = COUNT_RUN_TIMEOUT_S;
-    o.cpu_s = (unsigned long)COUNT_RUN_TIMEOUT_S + 2;
+    o.timeout_s = timeout_s;
+    o.cpu_s = (unsigned long)timeout_s + 2;
     o.as_bytes = COUNT_AS_BYTES;
     o.fsize_bytes = COUNT_OUT_LIMIT + (1 << 20);
     o.stderr_path = out_file;
@@ -249,6 +252,38 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
     }
     free(captured);
     return 0;
+}
+
+/* run_once charged to the instance's wall budget B, whose rest limits it:
+ * a spent budget starts nothing, and a run it ends is STOPPED, with the
+ * budget's line as its reason. */
+static int budgeted_run(const ibudget *b, const char *lib, const char *shown, int bits,
+                        const unsigned *sizes, const unsigned *calls, int n, uint64_t seed,
+                        const count_events *ev, const char *scratch, run_out *r,
+                        hb_err *err)
+{
+    double timeout;
+    int limited;
+    int spent = ibudget_spent(b, err);
+    if (spent < 0 || ibudget_step_timeout(b, COUNT_RUN_TIMEOUT_S, &timeout, &limited,
+                                          err) != 0)
+        return -1;
+    if (spent) {
+        memset(r, 0, sizeof *r);
+        r->stopped = 1;
+        ibudget_reason(b, r->why, sizeof r->why);
+        return 0;
+    }
+    double t0 = hb_mono_s();
+    int rc = run_once(lib, shown, bits, sizes, calls, n, seed, ev, scratch, timeout, r, err);
+    double took = hb_mono_s() - t0;
+    if (ibudget_charge(b, IBUDGET_COUNT, took, err) != 0)
+        rc = -1;
+    if (rc == 0 && !r->totals && limited && took >= timeout) {
+        r->stopped = 1;
+        ibudget_reason(b, r->why, sizeof r->why);
+    }
+    return rc;
 }
 
 json_t *count_derive(const json_t *base, const json_t *more, long long size)
@@ -312,8 +347,11 @@ static int check_fold(runner_session *s, int open, uint64_t seed, unsigned size,
 
 int count_library(const char *lib, const char *shown, int digest_bits,
                   const unsigned *sizes, int n_sizes, uint64_t seed,
-                  const count_events *events, json_t **out, hb_err *err)
+                  const count_events *events, const ibudget *budget, json_t **out,
+                  hb_err *err)
 {
+    const ibudget none = {NULL, NULL, NULL, 0};
+    const ibudget *b = budget ? budget : &none;
     char real[PATH_MAX], scratch[PATH_MAX], seedstr[24];
     *out = NULL;
     if (n_sizes < 1 || n_sizes > COUNT_MAX_SIZES)
@@ -368,11 +406,12 @@ int count_library(const char *lib, const char *shown, int digest_bits,
     for (int i = 0; i < n_sizes; i++)
         calls[i] = COUNT_N1;
     run_out base;
-    int rc = run_once(real, shown, digest_bits, sizes, calls, n_sizes, seed, events, scratch,
-                      &base, err);
+    int rc = budgeted_run(b, real, shown, digest_bits, sizes, calls, n_sizes, seed, events,
+                          scratch, &base, err);
     json_object_set_new(res, "valgrind", json_string(base.version));
     runner_session rs;
     int opened = 0, runner_started = 0;
+    double runner_t0 = 0;
     for (int i = 0; rc == 0 && i < n_sizes; i++) {
         run_out more;
         memset(&more, 0, sizeof more);
@@ -380,15 +419,15 @@ int count_library(const char *lib, const char *shown, int digest_bits,
         const char *status = "COUNTED";
         char reason[1024] = "";
         if (!base.totals) {
-            status = "NOT_COUNTABLE";
+            status = base.stopped ? "TIMEOUT" : "NOT_COUNTABLE";
             snprintf(reason, sizeof reason, "%s", base.why);
         } else {
             calls[i] = COUNT_N2;
-            rc = run_once(real, shown, digest_bits, sizes, calls, n_sizes, seed, events,
-                          scratch, &more, err);
+            rc = budgeted_run(b, real, shown, digest_bits, sizes, calls, n_sizes, seed,
+                              events, scratch, &more, err);
             calls[i] = COUNT_N1;
             if (rc == 0 && !more.totals) {
-                status = "NOT_COUNTABLE";
+                status = more.stopped ? "TIMEOUT" : "NOT_COUNTABLE";
                 snprintf(reason, sizeof reason, "%s", more.why);
             } else if (rc == 0 && (more.errors[i] || base.errors[i])) {
                 status = "NOT_COUNTABLE";
@@ -396,9 +435,16 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                          "%u-byte message", sizes[i]);
             } else if (rc == 0) {
                 if (!runner_started) {
+                    /* the runner too is the instance's code: limited by,
+                     * and charged to, its budget */
                     runner_target t = {real, digest_bits, COUNT_RUNNER_TIMEOUT_S, 0};
                     char loadfail[256];
-                    int o = runner_open(&rs, &t, loadfail, sizeof loadfail, err);
+                    if (ibudget_step_timeout(b, COUNT_RUNNER_TIMEOUT_S, &t.timeout_s, NULL,
+                                             err) != 0)
+                        rc = -1;
+                    runner_t0 = hb_mono_s();
+                    int o = rc == 0 ? runner_open(&rs, &t, loadfail, sizeof loadfail, err)
+                                    : -1;
                     if (o < 0)
                         rc = -1;
                     runner_started = o >= 0;
@@ -430,7 +476,12 @@ int count_library(const char *lib, const char *shown, int digest_bits,
     }
     if (runner_started) {
         hb_proc_result ignored;
+        hb_err cerr;
         runner_close(&rs, &ignored);
+        if (ibudget_charge(b, IBUDGET_COUNT, hb_mono_s() - runner_t0, &cerr) != 0 && rc == 0) {
+            *err = cerr;
+            rc = -1;
+        }
     }
     json_decref(base.command);
     json_decref(base.totals);

@@ -30,6 +30,7 @@
 
 #include "common/err.h"
 #include "common/progress.h"
+#include "rundir/ibudget.h"
 
 #define COUNT_DIR "count"
 #define COUNT_RUN_TIMEOUT_S 120.0 /* one Valgrind run */
@@ -55,12 +56,16 @@ const char *const *count_tool_options(const count_events *events);
  * at most COUNT_MAX_BYTES) from messages of SEED. SHOWN is how records name
  * the library (relative to the run directory). *OUT gets an object
  * {"valgrind", "tool_options", "seed", "sizes": [one object per size:
- * {"size_bytes", "status" (COUNTED, NOT_COUNTABLE or INCONSISTENT),
+ * {"size_bytes", "status" (COUNTED, NOT_COUNTABLE, INCONSISTENT or TIMEOUT),
  * "reason", "base": {"command", "calls", "totals"}, "more": {...},
- * "derived"}]}. Returns -1 only on hashbench's own failure. */
+ * "derived"}]}. Every Valgrind run and the runner are charged to the
+ * instance's wall budget BUDGET (NULL: none), whose rest limits each: a
+ * size the budget left uncounted is TIMEOUT, its reason the budget's line.
+ * Returns -1 only on hashbench's own failure. */
 int count_library(const char *lib, const char *shown, int digest_bits,
                   const unsigned *sizes, int n_sizes, uint64_t seed,
-                  const count_events *events, json_t **out, hb_err *err);
+                  const count_events *events, const ibudget *budget, json_t **out,
+                  hb_err *err);
 
 /* The derived figures of one size from its raw parts: for every event
  * counted in both runs, (more - base) / (calls_more - calls_base) per
@@ -79,6 +84,8 @@ typedef struct count_options {
     const unsigned *sizes;         /* NULL: campaign.json's, else S1-S8 */
     int n_sizes;
     count_events events;
+    double instance_budget_s;      /* each instance's wall budget over all
+                                      its stages (rundir/ibudget.h); 0: none */
     int jobs;                      /* instances counted at once; 0: the
                                       usable cores */
     hb_progress_fn progress;

@@ -60,7 +60,8 @@ static int check_run(const json_t *run, const char *which, const char *file, hb_
 
 int count_record_check(const json_t *rec, const char *file, hb_err *err)
 {
-    static const char *const status[] = {"COUNTED", "NOT_COUNTABLE", "INCONSISTENT"};
+    static const char *const status[] = {"COUNTED", "NOT_COUNTABLE", "INCONSISTENT",
+                                         "TIMEOUT"};
     const char *st = str(rec, "status");
     int known = 0;
     for (size_t i = 0; st && i < sizeof status / sizeof status[0]; i++)
@@ -75,7 +76,7 @@ int count_record_check(const json_t *rec, const char *file, hb_err *err)
                        "hashbench-count, candidate, instance, library_sha256, size_bytes, "
                        "valgrind, tool_options)", file);
     if (!known || !str(rec, "reason"))
-        return hb_fail(err, "%s: status must be COUNTED, NOT_COUNTABLE or INCONSISTENT, "
+        return hb_fail(err, "%s: status must be COUNTED, NOT_COUNTABLE, INCONSISTENT or TIMEOUT, "
                        "with a reason", file);
     const json_t *derived = json_object_get(rec, "derived");
     if (strcmp(st, "COUNTED") != 0) {

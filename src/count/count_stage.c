@@ -147,7 +147,10 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         return hb_fail_errno(err, "count: getrandom");
     double t0 = hb_mono_s();
     json_t *res = NULL;
-    if (count_library(lib, lib_rel, bits, sizes, n, seed, &o->events, &res, err) != 0)
+    /* hashbench's own baseline has no budget */
+    ibudget bu = {o->run_dir, cand, inst,
+                  strcmp(hb_json_str(k, "status"), "BASELINE") == 0 ? 0 : o->instance_budget_s};
+    if (count_library(lib, lib_rel, bits, sizes, n, seed, &o->events, &bu, &res, err) != 0)
         return -1;
     double secs = round((hb_mono_s() - t0) * 100) / 100;
     json_t *method = json_pack("{s:i, s:i, s:o, s:O, s:s, s:s}", "n1", COUNT_N1, "n2",

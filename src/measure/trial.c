@@ -450,7 +450,8 @@ static void judge(const trial_request *rq, probe_link *l, const char *fields,
     }
 }
 
-int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
+/* One probe process for RQ (trial_run without the budget). */
+static int run_probe(const trial_request *rq, trial_result *res, hb_err *err)
 {
     memset(res, 0, sizeof *res);
     res->cpu = -1;
@@ -497,5 +498,44 @@ int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
         judge(rq, l, fields, &pr, res);
     }
     free(l);
+    return rc;
+}
+
+/* RES of a probe the instance's budget B ended or did not start. */
+static void budget_timeout(const ibudget *b, trial_result *res)
+{
+    char r[480];
+    ibudget_reason(b, r, sizeof r);
+    res->ok = 0;
+    res->inconsistent = 0;
+    snprintf(res->failure, sizeof res->failure, "TIMEOUT: %s", r);
+}
+
+int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
+{
+    const ibudget *b = &rq->budget;
+    if (!(b->budget_s > 0))
+        return run_probe(rq, res, err);
+    trial_request cut = *rq;
+    int limited = 0, spent = ibudget_spent(b, err);
+    if (spent < 0 || ibudget_step_timeout(b, rq->timeout_s, &cut.timeout_s, &limited, err) != 0)
+        return -1;
+    if (spent) {
+        memset(res, 0, sizeof *res);
+        res->cpu = -1;
+        res->rss_peak_kb = -1;
+        budget_timeout(b, res);
+        return 0;
+    }
+    double t0 = hb_mono_s();
+    int rc = run_probe(&cut, res, err);
+    double took = hb_mono_s() - t0;
+    hb_err cerr;
+    if (ibudget_charge(b, IBUDGET_MEASURE, took, &cerr) != 0 && rc == 0) {
+        *err = cerr;
+        return -1;
+    }
+    if (rc == 0 && !res->ok && limited && took >= cut.timeout_s)
+        budget_timeout(b, res);
     return rc;
 }

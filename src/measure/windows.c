@@ -533,7 +533,7 @@ static int verify_cell(wsize *z, wcell *w, hb_err *err)
     plan_outcome *o = &w->c->out;
     if (!z->o->verify || w->dead)
         return 0;
-    char by[160] = "", why[512] = "";
+    char by[320] = "", why[512] = "";
     int rc = z->o->verify(z->o->verify_ctx, w->index, w->samples, w->n_samples, z->size,
                           w->c->tmpl.digest_bits, by, sizeof by, why, sizeof why, err);
     if (rc < 0)
@@ -693,12 +693,16 @@ static int size_finish(wsize *z, wcell *w, size_t n, int pairs, double start, hb
     for (size_t i = 0; i < n; i++) {
         spent[i] = w[i].spent_s;
         stops[i] = w[i].stopped;
-        if (rc == 0 && z->o->budget_charge && w[i].session_s > 0)
-            rc = z->o->budget_charge(z->o->budget_ctx, w[i].index, w[i].session_s, err);
     }
     for (size_t i = 0; i < n; i++) {
         ilv_cell *cell = w[i].c;
+        /* the session's close (its library's exit) is its instance's too */
+        double t0 = hb_mono_s(), session_s = w[i].session_s;
+        size_t index = w[i].index;
         free_cell(z, &w[i]);
+        session_s += hb_mono_s() - t0;
+        if (rc == 0 && z->o->budget_charge && session_s > 0)
+            rc = z->o->budget_charge(z->o->budget_ctx, index, session_s, err);
         plan_outcome *o = &cell->out;
         o->session = 1;
         o->processes = 1;

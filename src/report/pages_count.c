@@ -59,7 +59,8 @@ static void count_cell(FILE *fp, const json_t *rec)
     } else if (strcmp(st, "COUNTED") == 0) {
         cell(fp, figure(rec, "Ir", "per_byte"), 1);
     } else {
-        fputs(strcmp(st, "INCONSISTENT") == 0 ? " inconsistent: " : " not countable: ", fp);
+        fputs(strcmp(st, "INCONSISTENT") == 0 ? " inconsistent: "
+              : strcmp(st, "TIMEOUT") == 0 ? " timeout: " : " not countable: ", fp);
         esc_md(fp, report_str(rec, "reason", ""));
         fputs(" |", fp);
     }

@@ -522,13 +522,15 @@ static void sessions_checks(FILE *fp, const report_system *s)
             "performance counters of its own. After each window hashbench draws "
             "calls at random and has their digests recomputed by code the "
             "submitter did not write where there is some: OpenSSL when the "
-            "instance's submitted vectors show a standard function, else another "
+            "instance's submitted vectors show a standard function, or agree with "
+            "one on all records but at most %d (or on %.0f %% of them: "
+            "near-standard, and the record says where they differ), else another "
             "variant of the instance, else the same library in a fresh process; "
             "each record names it (verified_by). %zu calls per (instance, size) "
             "are checked, so that a library faking 1 %% of its calls is caught "
             "with 99 %% probability; a disagreement makes the record "
             "INCONSISTENT.\n\n",
-            WINDOWS_CALIB_FACTOR,
+            WINDOWS_CALIB_FACTOR, XCHECK_NEAR_MAX_MISSES, 100 * XCHECK_NEAR_MIN_AGREEMENT,
             xcheck_sample_size(XCHECK_DEFAULT_FAKED, XCHECK_DEFAULT_CATCH));
     fprintf(fp, "In this dataset: %ld records from sessions, %ld windows, %ld sampled "
             "calls recomputed and agreed, %d records INCONSISTENT.\n\n", records,

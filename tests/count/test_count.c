@@ -38,7 +38,7 @@ static json_t *count_of(const char *name, const unsigned *sz, int n, uint64_t se
     hb_err err;
     count_events ev = {1, 0};
     lib_path(lib, sizeof lib, name);
-    if (count_library(lib, name, 256, sz, n, seed, &ev, &out, &err) != 0)
+    if (count_library(lib, name, 256, sz, n, seed, &ev, NULL, &out, &err) != 0)
         fail_msg("%s", err.msg);
     assert_non_null(out);
     return out;
