@@ -109,8 +109,38 @@ static int deny_name(scmp_filter_ctx ctx, const char *name, int errnum)
     return seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned)errnum), nr, 0);
 }
 
-static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
-                        size_t *len, hb_err *err)
+/* Refused to a session on native code (hb_sandbox.no_new_code): every way
+ * to make memory executable but mapping a file, which the loader needs;
+ * the files it can map are the read-only binds (the root, /dev and /proc
+ * are read-only; /tmp and the scratch are not, but the probe refuses every
+ * executable mapping once the library is loaded: probe_seccomp.c). Shared
+ * memory files and System V segments are refused outright, as they would
+ * be memory the probe could write and then map. */
+static const char *const denied_new_code[] = {"memfd_create", "shmat", "shmget",
+                                              "remap_file_pages"};
+
+static int deny_new_code(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    for (size_t i = 0; i < sizeof denied_new_code / sizeof denied_new_code[0] && rc == 0; i++)
+        rc = deny_name(ctx, denied_new_code[i], EPERM);
+    /* anything that adds PROT_EXEC to a mapping */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(mprotect), 1,
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    if (rc == 0 && seccomp_syscall_resolve_name("pkey_mprotect") != __NR_SCMP_ERROR)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(pkey_mprotect), 1,
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    /* executable memory backed by no file */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(mmap), 2,
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC),
+                              SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS));
+    return rc;
+}
+
+static int build_filter(hb_sandbox_profile profile, int allow_perf, int no_new_code,
+                        void **out, size_t *len, hb_err *err)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx)
@@ -180,6 +210,8 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
                                   SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_ENABLE, 0));
     }
+    if (rc == 0 && profile == HB_SANDBOX_SESSION && no_new_code)
+        rc = deny_new_code(ctx);
     if (rc != 0) {
         seccomp_release(ctx);
         return hb_fail(err, "sandbox: libseccomp refused a rule (%s)", strerror(-rc));
@@ -207,15 +239,17 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
 
 int hb_sandbox_filter(const hb_sandbox *sb, const void **bpf, size_t *len, hb_err *err)
 {
-    static void *cache[3][2];
-    static size_t cache_len[3][2];
+    static void *cache[3][2][2];
+    static size_t cache_len[3][2][2];
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    int p = (int)sb->profile, f = sb->allow_perf ? 1 : 0, rc = 0;
+    int p = (int)sb->profile, f = sb->allow_perf ? 1 : 0, x = sb->no_new_code ? 1 : 0,
+        rc = 0;
     pthread_mutex_lock(&lock); /* the build stage compiles from several threads */
-    if (!cache[p][f])
-        rc = build_filter(sb->profile, sb->allow_perf, &cache[p][f], &cache_len[p][f], err);
-    *bpf = cache[p][f];
-    *len = cache_len[p][f];
+    if (!cache[p][f][x])
+        rc = build_filter(sb->profile, sb->allow_perf, x, &cache[p][f][x],
+                          &cache_len[p][f][x], err);
+    *bpf = cache[p][f][x];
+    *len = cache_len[p][f][x];
     pthread_mutex_unlock(&lock);
     return rc;
 }
@@ -402,6 +436,16 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         add(&w, "0700");
         add(&w, "--tmpfs");
         add(&w, HB_SANDBOX_SCRATCH_DIR);
+    }
+    if (sb->profile != HB_SANDBOX_COMPILE) {
+        /* Submitted code may write only to /tmp and its scratch: not to the
+         * folders bubblewrap made for the binds (a probe's own folder, when
+         * it is not under /usr, would otherwise take a file named like a
+         * library of the system), nor to /dev (its /dev/shm) */
+        add(&w, "--remount-ro");
+        add(&w, "/");
+        add(&w, "--remount-ro");
+        add(&w, "/dev");
     }
     add(&w, "--chdir");
     add(&w, sb->cwd ? sb->cwd
