@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/strlist.h"
+#include "compile/elfsize.h"
 #include "sandbox/stage.h"
 
 #define SANDBOX_TMP_BYTES "268435456" /* /tmp inside: 256 MiB of tmpfs */
@@ -316,6 +318,135 @@ static void add_system(words *w)
     }
 }
 
+/* Removes "." and ".." from the absolute PATH, in place, as words: the
+ * folders before them are known to be no links (bind_path). */
+static void normalise(char *path)
+{
+    char out[PATH_MAX * 2] = "";
+    size_t n = 0;
+    for (const char *p = path; *p;) {
+        while (*p == '/')
+            p++;
+        size_t len = strcspn(p, "/");
+        if (len == 0)
+            break;
+        if (len == 2 && !strncmp(p, "..", 2)) {
+            while (n > 0 && out[--n] != '/')
+                ;
+            out[n] = '\0';
+        } else if (!(len == 1 && p[0] == '.') && n + len + 2 < sizeof out) {
+            out[n++] = '/';
+            memcpy(out + n, p, len);
+            n += len;
+            out[n] = '\0';
+        }
+        p += len;
+    }
+    snprintf(path, PATH_MAX * 2, "%s", n ? out : "/");
+}
+
+/* Binds the host file PATH read-only at the same place, with every link on
+ * the way made again inside (a loader's path such as /lib64/ld-linux...
+ * goes through two), each once (SEEN). 0, or -1 when PATH cannot be
+ * followed to a file. */
+static int bind_path(words *w, strlist *seen, const char *path, int depth)
+{
+    char cur[PATH_MAX * 2] = "";
+    if (depth > 16 || path[0] != '/')
+        return -1;
+    for (const char *p = path; *p;) {
+        while (*p == '/')
+            p++;
+        size_t len = strcspn(p, "/"), at = strlen(cur);
+        if (len == 0)
+            break;
+        if (at + len + 2 >= PATH_MAX)
+            return -1;
+        snprintf(cur + at, sizeof cur - at, "/%.*s", (int)len, p);
+        p += len;
+        struct stat st;
+        if (lstat(cur, &st) != 0)
+            return -1;
+        if (!S_ISLNK(st.st_mode))
+            continue;
+        char target[PATH_MAX], next[PATH_MAX * 2];
+        ssize_t t = readlink(cur, target, sizeof target - 1);
+        if (t <= 0)
+            return -1;
+        target[t] = '\0';
+        if (!strlist_contains(seen, cur)) {
+            if (strlist_push(seen, cur) != 0)
+                return -1;
+            add(w, "--symlink");
+            add(w, target);
+            add(w, cur);
+        }
+        if (target[0] == '/')
+            snprintf(next, sizeof next, "%s%s", target, p);
+        else
+            snprintf(next, sizeof next, "%.*s/%s%s", (int)(strrchr(cur, '/') - cur), cur,
+                     target, p);
+        normalise(next);
+        return bind_path(w, seen, next, depth + 1);
+    }
+    if (!strlist_contains(seen, cur)) {
+        if (strlist_push(seen, cur) != 0)
+            return -1;
+        add(w, "--ro-bind");
+        add(w, cur);
+        add(w, cur);
+    }
+    return 0;
+}
+
+/* A native session's system: instead of /usr, only the dynamic loader and
+ * the libraries of each bound program's and library's DT_NEEDED closure,
+ * found as the loader finds them (in its own folder, the multiarch one,
+ * then /lib and /usr/lib; a library's own search paths are not followed,
+ * so what it finds there is missing and it fails to load). No other
+ * system code is inside to be mapped. */
+static int add_minimal_system(words *w, const hb_sandbox *sb, hb_err *err)
+{
+    strlist seen = {0}, todo = {0};
+    char dirs[3][PATH_MAX] = {"", "/lib", "/usr/lib"};
+    int rc = 0;
+    hb_err ignored;
+    for (int i = 0; i < sb->n_ro && rc == 0; i++) {
+        char interp[PATH_MAX], real[PATH_MAX];
+        if (elfsize_interp(sb->ro[i], interp, sizeof interp, &ignored) != 0 || !interp[0])
+            continue;
+        if (bind_path(w, &seen, interp, 0) != 0 || !realpath(interp, real))
+            rc = hb_fail(err, "sandbox: %s names the loader %s, which cannot be bound",
+                         sb->ro[i], interp);
+        else if (!dirs[0][0])
+            snprintf(dirs[0], sizeof dirs[0], "%.*s", (int)(strrchr(real, '/') - real), real);
+    }
+    for (int i = 0; i < sb->n_ro && rc == 0; i++)
+        elfsize_needed(sb->ro[i], &todo, &ignored); /* not an ELF file: none */
+    for (int i = 0; i < todo.n && rc == 0; i++) {
+        if (strchr(todo.v[i], '/'))
+            continue;
+        for (int d = 0; d < 3; d++) {
+            char path[PATH_MAX * 2];
+            struct stat st;
+            snprintf(path, sizeof path, "%.4095s/%.1024s", dirs[d], todo.v[i]);
+            if (!dirs[d][0] || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+                continue;
+            if (bind_path(w, &seen, path, 0) != 0) {
+                rc = hb_fail(err, "sandbox: cannot bind %s", path);
+            } else {
+                char real[PATH_MAX];
+                if (realpath(path, real))
+                    elfsize_needed(real, &todo, &ignored);
+            }
+            break;
+        }
+    }
+    strlist_free(&seen);
+    strlist_free(&todo);
+    return rc;
+}
+
 /* Replaces the last word added (w must not have failed). */
 static void replace_last(words *w, const char *s)
 {
@@ -371,6 +502,7 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     char num[16];
     hb_stage_host_ids(&uid, &gid);
     *out = NULL;
+    *nfds = 0;
     add(&w, HB_SANDBOX_BWRAP);
     add(&w, "--unshare-all"); /* user, pid, net, ipc, uts, cgroup */
     add(&w, "--die-with-parent");
@@ -394,7 +526,12 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         add(&w, "LC_ALL");
         add(&w, "C");
     }
-    add_system(&w);
+    if (sb->profile == HB_SANDBOX_SESSION && sb->no_new_code) {
+        if (add_minimal_system(&w, sb, err) != 0)
+            goto fail_early;
+    } else {
+        add_system(&w);
+    }
     if (sb->profile == HB_SANDBOX_COMPILE && access("/etc/alternatives", F_OK) == 0) {
         /* Debian's cc, c++ and friends are links through here */
         add(&w, "--ro-bind");
@@ -465,6 +602,7 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
 fail:
     hb_sandbox_close_fds(fds, *nfds);
     *nfds = 0;
+fail_early:
     hb_sandbox_argv_free(w.v);
     return -1;
 }

@@ -225,8 +225,8 @@ static void windows_then_close(void *s, int windows, session_figure *f)
     free(s);
 }
 
-/* A library that loads code of its own choosing (the system's libcrypto,
- * from its constructor) is INCONSISTENT at open; the plain fixture under the
+/* A library that would load code of its own choosing (the system's
+ * libcrypto, from its constructor) finds none; the plain fixture under the
  * same check opens, serves a window and closes cleanly. */
 static void test_foreign_code(void **state)
 {
@@ -240,11 +240,12 @@ static void test_foreign_code(void **state)
     assert_int_equal(f.status, SESSION_OK);
     assert_true(f.rss_peak_kb >= f.rss_kb);
 
-    assert_int_equal(open_fixture("libmfix_borrow.so", 1, &s, &f), 1);
-    assert_int_equal(f.status, SESSION_INCONSISTENT);
-    assert_non_null(strstr(f.failure, "libcrypto"));
-    session_probe.close(s, NULL);
-    free(s);
+    /* the system's libcrypto is not in a native session's sandbox (only
+     * the loader and the libraries the probe and the library need): the
+     * borrowing fixture finds nothing to load and runs its own code */
+    assert_int_equal(open_fixture("libmfix_borrow.so", 1, &s, &f), 0);
+    windows_then_close(s, 1, &f);
+    assert_int_equal(f.status, SESSION_OK);
 
     /* libcrypto named as needed (DT_NEEDED) by one of hashbench's
      * baselines, whose link gave it, is allowed to it; a submitted library
@@ -307,9 +308,9 @@ static void test_code_only_in_windows(void **state)
     free(s);
 }
 
-/* A library that maps its borrowed code from copies named like a library
- * it needs (libc.so.6) but outside the directories of the probe's own code
- * is INCONSISTENT once open. */
+/* A library that maps code (the C library's, where no libcrypto is to be
+ * had) from copies named like a library it needs (libc.so.6), files
+ * hashbench did not bind, is INCONSISTENT once open. */
 static void test_foreign_code_renamed(void **state)
 {
     (void)state;
