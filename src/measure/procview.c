@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
+#include <sys/mman.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -174,6 +176,46 @@ int procview_code(long pid, procview_code_list *out)
     int rc = procview_parse_code(text, out);
     free(text);
     return rc;
+}
+
+int procview_file_id(const char *path, unsigned long long *dev, unsigned long long *ino)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *dev = (unsigned long long)st.st_dev;
+    *ino = (unsigned long long)st.st_ino;
+    /* mapped, as /proc/PID/maps would show it: on a stacked file system
+     * (overlayfs) a mapping is of the file below, whose device stat does
+     * not give */
+    void *p = st.st_size > 0 ? mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (p == MAP_FAILED)
+        return 0;
+    char *maps = NULL;
+    if (hb_read_file("/proc/self/maps", &maps, NULL, NULL) == 0) {
+        for (const char *line = maps; line && *line;) {
+            unsigned long lo;
+            unsigned maj, min;
+            unsigned long long in;
+            if (sscanf(line, "%lx-%*x %*s %*s %x:%x %llu", &lo, &maj, &min, &in) == 4 &&
+                lo == (unsigned long)p) {
+                *dev = (unsigned long long)makedev(maj, min);
+                *ino = in;
+                break;
+            }
+            line = strchr(line, '\n');
+            if (line)
+                line++;
+        }
+        free(maps);
+    }
+    munmap(p, 1);
+    return 0;
 }
 
 long long procview_parse_file_rss(const char *smaps, unsigned dev_major,

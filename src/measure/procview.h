@@ -80,6 +80,13 @@ int procview_code_add(procview_code_list *l, unsigned long long dev,
 
 void procview_code_free(procview_code_list *l);
 
+/* The (device, inode) of the file PATH as /proc/PID/maps shows a mapping
+ * of it (hashbench maps it one moment and reads its own maps): on a
+ * stacked file system (overlayfs) a mapping is of the file below, whose
+ * device stat does not give; stat's where the file cannot be mapped.
+ * 0, or -1 when it cannot be opened. */
+int procview_file_id(const char *path, unsigned long long *dev, unsigned long long *ino);
+
 /* The KiB resident or swapped out, summed over every mapping of the file
  * DEV_MAJOR:DEV_MINOR inode INO, in the text SMAPS of a /proc/PID/smaps
  * file (each mapping's "Rss:" and "Swap:" lines: pages the host swapped

@@ -289,10 +289,9 @@ static int resolve_needed(const probe_session *s, const char *name, char *path,
             continue;
         struct stat st;
         if (snprintf(path, sz, "%.*s/%s", (int)len, dir, name) >= (int)sz ||
-            stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            procview_file_id(path, dev, ino) != 0)
             continue;
-        *dev = (unsigned long long)st.st_dev;
-        *ino = (unsigned long long)st.st_ino;
         return 0;
     }
     return -1;
@@ -317,16 +316,15 @@ static int code_allowed(probe_session *s, const session_open_rq *rq, session_fig
                               s->own_code.v[i].name) != 0)
             return hb_fail(err, "out of memory");
     char bound[PATH_MAX];
-    struct stat st;
+    unsigned long long dev, ino;
     if (hb_sandbox_enabled() && hb_is_file(rq->lib)) {
         if (hb_stage_input(rq->lib, bound, sizeof bound, err) != 0)
             return -1;
     } else {
         snprintf(bound, sizeof bound, "%s", rq->lib);
     }
-    if (stat(bound, &st) == 0 &&
-        procview_code_add(&s->allowed, (unsigned long long)st.st_dev,
-                          (unsigned long long)st.st_ino, rq->lib) != 0)
+    if (procview_file_id(bound, &dev, &ino) == 0 &&
+        procview_code_add(&s->allowed, dev, ino, rq->lib) != 0)
         return hb_fail(err, "out of memory");
     /* the closure, breadth first: the library's names, then theirs */
     strlist todo = {0}, done = {0};
@@ -336,7 +334,6 @@ static int code_allowed(probe_session *s, const session_open_rq *rq, session_fig
     int rc = 0;
     for (int i = 0; i < todo.n && rc == 0; i++) {
         char path[PATH_MAX];
-        unsigned long long dev, ino;
         if (strlist_contains(&done, todo.v[i]) || strlist_push(&done, todo.v[i]) != 0 ||
             resolve_needed(s, todo.v[i], path, sizeof path, &dev, &ino) != 0)
             continue;
