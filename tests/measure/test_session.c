@@ -6,7 +6,9 @@
  * from outside grows with the calls and stays within the window;
  * a window without calls costs only the exchange; a library's helper
  * thread is refused in a session; a library that fails inside a window
- * ends the session with its status. Also the outside readings' parsers on
+ * ends the session with its status; code from a file hashbench did not
+ * bind, whatever its name, is INCONSISTENT, and code made executable only
+ * within calls is refused. Also the outside readings' parsers on
  * captured text: /proc/PID/stat with a hostile process name, and a perf
  * counter's read format, multiplexed or not. */
 #include <math.h>
