@@ -293,6 +293,22 @@ static void test_foreign_code_beside_probe(void **state)
     free(s);
 }
 
+/* A library whose constructor keeps the probe from installing its filter
+ * against new code (its GOT slot for seccomp_load pointed at a function
+ * that does nothing) is INCONSISTENT once open: the probe's filters did not
+ * grow across the load. */
+static void test_filter_skipped(void **state)
+{
+    (void)state;
+    void *s;
+    session_figure f;
+    assert_int_equal(open_fixture("libmfix_filterskip.so", 1, &s, &f), 1);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    assert_non_null(strstr(f.failure, "filter against new code"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
 /* A library that keeps another library's code readable only while the
  * probe is stopped and makes it executable within each call (changing the
  * protection, else mapping the file again over it) is refused both: its
@@ -485,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_foreign_code_renamed),
         cmocka_unit_test(test_foreign_code_beside_probe),
         cmocka_unit_test(test_code_only_in_windows),
+        cmocka_unit_test(test_filter_skipped),
         cmocka_unit_test(test_region_dropped),
         cmocka_unit_test(test_parse_file_rss),
         cmocka_unit_test(test_parse_stat),
