@@ -163,7 +163,7 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
         timeout = left;
     session_open_rq rq = {z->o->probe_path, lib, z->size, t->digest_bits, t->cpu,
                           counter_arch_kind(), t->counter == COUNTER_PERF_CYCLES,
-                          w->max_calls, timeout, !w->c->trusted && !t->emulated};
+                          w->max_calls, timeout, !t->emulated, w->c->trusted};
     if (left < WINDOWS_MIN_BUDGET_S) {
         budget_spent(z, w);
         return 0;
