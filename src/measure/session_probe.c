@@ -31,6 +31,8 @@
 #include "common/proc.h"
 #include "compile/elfsize.h"
 #include "measure/procview.h"
+#include "common/untrusted.h"
+#include "probe/probe_codes.h"
 #include "probe/probe_wire.h"
 #include "sandbox/memcg.h"
 #include "sandbox/sandbox.h"
@@ -149,11 +151,14 @@ static void judge_line(probe_session *s, int got, const char *when, session_figu
         set_failure(f, SESSION_FAILED, "CRASH: the probe ended %s (%s)", when,
                     hb_proc_describe(&pr, how, sizeof how));
     } else if (r) {
+        /* the line may be the library's own: only a known status word is
+         * kept as hashbench's wording, the rest as raw text */
         const char *st = strstr(r, "status=");
         const char *why = strstr(r, "reason=");
-        int wl = st ? (int)strcspn(st + 7, " ") : 0;
-        set_failure(f, SESSION_FAILED, "%.*s: %s", wl, st ? st + 7 : "FAILED",
-                    why ? why + 7 : "");
+        const char *word = st ? probe_known_word(st + 7, strcspn(st + 7, " ")) : "UNKNOWN";
+        set_failure(f, SESSION_FAILED, "%s: the probe's failure line %s", word, when);
+        hb_untrusted_append(f->failure, sizeof f->failure, why ? why + 7 : r,
+                            sizeof f->failure);
     } else {
         set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe's channel "
                     "carried a line it does not write %s", when);
