@@ -20,6 +20,7 @@ typedef struct publish_counts {
     int records;
     int kat_logs;
     int build_logs;
+    int withheld;   /* instances withheld for host data (campaign.json) */
 } publish_counts;
 
 /* Publishes RUN_DIR as system SYSTEM ([A-Za-z0-9_-], at most 64) under
