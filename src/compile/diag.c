@@ -73,3 +73,27 @@ int diag_parse(const char *line, size_t n, char *out, size_t sz)
         }
     return 0;
 }
+
+int diag_is_stated(const char *s, size_t n)
+{
+    static const char *const classes[] = {"fatal error", "error", "warning", "note",
+        "undefined reference", "multiple definition", "undefined symbol",
+        "missing library"};
+    for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
+        size_t w = strlen(classes[c]);
+        if (n < w + 3 || memcmp(s + n - w, classes[c], w) != 0 ||
+            memcmp(s + n - w - 2, ": ", 2) != 0)
+            continue;
+        const char *end = s + n - w - 2;
+        if (c >= 4) /* a linker's */
+            return end - s == 6 && memcmp(s, "linker", 6) == 0;
+        const char *nums = numbers_before(s, end);
+        if (nums == end || nums == s)
+            return 0;
+        for (const char *p = s; p < nums; p++)
+            if (!file_char(*p) && !strchr("?<>", *p))
+                return 0;
+        return 1;
+    }
+    return 0;
+}

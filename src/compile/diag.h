@@ -22,4 +22,10 @@
  * of them. Returns 1 when the line is a diagnostic, 0 (OUT "") otherwise. */
 int diag_parse(const char *line, size_t n, char *out, size_t sz);
 
+/* 1 when the N bytes at S are a diagnostic as diag_parse states it, after
+ * publishing rewrote its path ("<path>/x.h:3:10: error"): a file name of
+ * the characters diag_parse keeps (and '<', '>'), one or two numbers, a
+ * class; nothing else. */
+int diag_is_stated(const char *s, size_t n);
+
 #endif
