@@ -54,7 +54,7 @@ typedef struct publish_ctx {
     json_t *known;           /* build.json's instances: [[cand, inst], ...] */
     json_t *withheld;        /* "cand/inst" -> {candidate, instance, reason} */
     int newly_withheld;      /* instances withheld by the last host data scan */
-    const hostdata *hd;      /* the needles of that scan */
+    const hostdata *hd;      /* this host's identifiers (dataset/hostdata.h) */
 } publish_ctx;
 
 /* A rule for FOLDER; one that no longer exists (a merged shard's run
@@ -237,6 +237,45 @@ static void load_known(publish_ctx *c)
 }
 
 /* ---- text written by submitted code ----------------------------------- */
+
+/* Withholds each instance (its entry: an object with "instance", its
+ * candidate its own or an enclosing object's) whose raw text of submitted
+ * code in V ("..._untrusted" fields, which are never published) holds a
+ * host identifier: the submission tried to carry host data out. */
+static void withhold_raw_host_data(publish_ctx *c, const json_t *v, const char *cand,
+                                   const char *inst, const char *rel)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+            withhold_raw_host_data(c, x, cand, inst, rel);
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    const char *own_c = json_string_value(json_object_get(v, "candidate"));
+    const char *own_i = json_string_value(json_object_get(v, "instance"));
+    cand = own_c ? own_c : cand;
+    inst = own_i ? own_i : inst;
+    json_object_foreach((json_t *)v, key, x) {
+        const char *t = json_string_value(x);
+        const char *raw = NULL;
+        if (t && !hb_untrusted_key(key))
+            hb_untrusted_split(t, &raw);
+        else if (t)
+            raw = t;
+        const hostdata_needle *n = raw ? hostdata_find(c->hd, raw, strlen(raw)) : NULL;
+        if (n && cand && inst) {
+            char in[128];
+            snprintf(in, sizeof in, "text written by submitted code, in %s", file_kind(rel));
+            withhold(c, cand, inst, n->what, in);
+        } else if (!t) {
+            withhold_raw_host_data(c, x, cand, inst, rel);
+        }
+    }
+}
 
 /* Drops from V every field of raw text ("..._untrusted") and cuts every
  * text at the mark before raw text (common/untrusted.h): what a dataset
@@ -613,6 +652,7 @@ static void remap_log_sha(const publish_ctx *c, json_t *v)
 /* Rewrites DOC (the run directory's REL) for the dataset. */
 static void rewrite_doc(publish_ctx *c, json_t *doc, const char *rel)
 {
+    withhold_raw_host_data(c, doc, NULL, NULL, rel);
     drop_untrusted(doc);
     drop_withheld(c, doc, NULL);
     rewrite_fields(c, doc);
@@ -891,15 +931,8 @@ static int host_data_found(const char *rel, const hostdata_needle *found, void *
  * fails when one is in a file of no instance. */
 static int withhold_host_data(publish_ctx *c, hb_err *err)
 {
-    hostdata h;
     int n = 0;
-    if (hostdata_init(&h, c->run_dir, err) != 0)
-        return -1;
-    c->hd = &h;
-    int rc = hostdata_scan(&h, c->stage, host_data_found, c, &n, err);
-    c->hd = NULL;
-    hostdata_free(&h);
-    return rc;
+    return hostdata_scan(c->hd, c->stage, host_data_found, c, &n, err);
 }
 
 /* The evaluator's notes (dataset/notes.h), when the run directory has them:
@@ -997,9 +1030,13 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     c.withheld = json_object();
     add_package_rules(&c);
     load_known(&c);
+    hostdata hd;
+    if (hostdata_init(&hd, run_dir, err) != 0)
+        hd.count = -1;
+    c.hd = &hd;
     char dest[PATH_MAX], stage_name[80];
     snprintf(stage_name, sizeof stage_name, DATASET_STAGING_FMT, system); /* system: 64 chars */
-    int rc = hb_path_join(dest, sizeof dest, data_dir, system, err) < 0 ||
+    int rc = hd.count < 0 || hb_path_join(dest, sizeof dest, data_dir, system, err) < 0 ||
              hb_path_join(c.stage, sizeof c.stage, data_dir, stage_name, err) < 0 ? -1 : 0;
     int staged = rc == 0;
     /* an instance withheld for host data leaves the dataset, which is then
@@ -1029,5 +1066,7 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     json_decref(c.build_logs);
     json_decref(c.known);
     json_decref(c.withheld);
+    if (hd.count >= 0)
+        hostdata_free(&hd);
     return rc;
 }

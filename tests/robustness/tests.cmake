@@ -32,6 +32,14 @@ set_tests_properties(robustness_timing_attacks PROPERTIES TIMEOUT 600)
 add_test(NAME robustness_attacks2
   COMMAND sh ${RB_DIR}/attacks2.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(robustness_attacks2 PROPERTIES TIMEOUT 120 COST 25)
+# Host data through failure text (tests/robustness/publeak/): forged
+# session failure lines and runner fault answers carrying the boot_id and
+# the run directory, XORed and in hex or as they are, beside an honest copy;
+# none of their text published, the raw text in the run directory, only the
+# clear-text one withheld, validate agreeing.
+add_test(NAME robustness_publeak
+  COMMAND sh ${RB_DIR}/publeak.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_publeak PROPERTIES TIMEOUT 120 COST 12)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; the fuzz smoke test builds its targets with
