@@ -6,7 +6,11 @@
  * field) becomes "<path>/NAME"; finally every document is scanned, and one
  * absolute path left anywhere stops the publication before anything
  * replaces DATA/ID. Logs are copied first, so the documents citing a
- * rewritten KAT log get its new SHA-256. */
+ * rewritten KAT log get its new SHA-256. Raw text of submitted code
+ * (common/untrusted.h) is dropped, compiler logs keep only the locations
+ * and classes of their diagnostics (compile/diag.h), and an instance whose
+ * files, entries or raw text hold a host identifier is withheld: the
+ * dataset is assembled again without it. */
 #include "dataset/publish.h"
 #include "dataset/layout.h"
 
