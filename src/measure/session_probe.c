@@ -311,9 +311,11 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
             found = 1;
             s->broken = 1;
             set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe runs code %s "
-                        "that is neither its own nor the submitted library's: %s is "
+                        "that is neither its own nor the submitted library's: a file is "
                         "mapped executable (a figure must be the submitted code's own; "
-                        "the library may use only the C library)", when, m);
+                        "the library may use only the C library)", when);
+            /* its name is the library's choice: raw text (common/untrusted.h) */
+            hb_untrusted_append(f->failure, sizeof f->failure, m, PATH_MAX);
         }
     strlist_free(&now);
     return found;
