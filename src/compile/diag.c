@@ -38,7 +38,9 @@ static const char *numbers_before(const char *start, const char *end)
 
 int diag_parse(const char *line, size_t n, char *out, size_t sz)
 {
-    static const char *const classes[] = {"fatal error", "error", "warning", "note"};
+    static const struct { const char *word, *cls; } classes[] = {
+        {"fatal error", "fatal error"}, {"error", "error"}, {"warning", "warning"},
+        {"note", "note"}, {"Error", "assembler error"}, {"Warning", "assembler warning"}};
     static const struct { const char *word, *cls; } linker[] = {
         {"undefined reference to", "undefined reference"},
         {"multiple definition of", "multiple definition"},
@@ -47,7 +49,7 @@ int diag_parse(const char *line, size_t n, char *out, size_t sz)
     out[0] = '\0';
     for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
         char word[32];
-        snprintf(word, sizeof word, ": %s:", classes[c]);
+        snprintf(word, sizeof word, ": %s:", classes[c].word);
         const char *hit = find_n(line, n, word);
         if (!hit)
             continue;
@@ -63,7 +65,7 @@ int diag_parse(const char *line, size_t n, char *out, size_t sz)
             name[k++] = file_char(*p) ? *p : '?';
         name[k] = '\0';
         snprintf(out, sz, "%s%.*s: %s", k ? name : "?", (int)(hit - nums), nums,
-                 classes[c]);
+                 classes[c].cls);
         return 1;
     }
     for (size_t c = 0; c < sizeof linker / sizeof linker[0]; c++)
@@ -76,7 +78,8 @@ int diag_parse(const char *line, size_t n, char *out, size_t sz)
 
 int diag_is_stated(const char *s, size_t n)
 {
-    static const char *const classes[] = {"fatal error", "error", "warning", "note",
+    static const char *const classes[] = {"fatal error", "assembler error",
+        "assembler warning", "error", "warning", "note",
         "undefined reference", "multiple definition", "undefined symbol",
         "missing library"};
     for (size_t c = 0; c < sizeof classes / sizeof classes[0]; c++) {
@@ -85,7 +88,7 @@ int diag_is_stated(const char *s, size_t n)
             memcmp(s + n - w - 2, ": ", 2) != 0)
             continue;
         const char *end = s + n - w - 2;
-        if (c >= 4) /* a linker's */
+        if (c >= 6) /* a linker's */
             return end - s == 6 && memcmp(s, "linker", 6) == 0;
         const char *nums = numbers_before(s, end);
         if (nums == end || nums == s)

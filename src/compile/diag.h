@@ -15,9 +15,10 @@
 #define DIAG_OUTPUT_PREFIX "> "
 
 /* LINE (N bytes, one line of compiler output) as "FILE:LINE[:COL]: CLASS"
- * into OUT, CLASS one of "fatal error", "error", "warning", "note", or a
- * linker's "undefined reference", "multiple definition", "undefined
- * symbol", "missing library" (FILE then "linker"). FILE keeps only the
+ * into OUT, CLASS one of "fatal error", "error", "warning", "note", an
+ * assembler's "assembler error" or "assembler warning", or a linker's
+ * "undefined reference", "multiple definition", "undefined symbol",
+ * "missing library" (FILE then "linker"). FILE keeps only the
  * characters of an ordinary file name (others become '?') and at most 120
  * of them. Returns 1 when the line is a diagnostic, 0 (OUT "") otherwise. */
 int diag_parse(const char *line, size_t n, char *out, size_t sz);
