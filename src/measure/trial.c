@@ -431,8 +431,12 @@ static void judge(const trial_request *rq, probe_link *l, const char *fields,
     char why[400];
     if (res->calls != rq->calls) {
         res->inconsistent = 1;
-        snprintf(why, sizeof why, "the probe reports %llu calls, %llu were asked",
-                 res->calls, rq->calls);
+        /* the number reported is the library's to choose: raw text */
+        char got[32];
+        snprintf(why, sizeof why, "the probe reports another number of calls than the "
+                 "%llu asked", rq->calls);
+        snprintf(got, sizeof got, "%llu", res->calls);
+        hb_untrusted_append(why, sizeof why, got, sizeof got);
     } else if (!res->outside.known) {
         snprintf(res->failure, sizeof res->failure, "the probe's CPU time could not be "
                  "read from outside (process %ld)", res->pid);
