@@ -4,6 +4,7 @@
  * worker only calls compile_instance, which forks the compiler), then
  * assemble and save build.json (main thread). */
 #include "compile/build.h"
+#include "common/untrusted.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -376,7 +377,7 @@ static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
             "data", (json_int_t)o->size.data, "bss", (json_int_t)o->size.bss));
     }
     json_object_set_new(e, "status", json_string(status));
-    json_object_set_new(e, "reason", json_string(reason));
+    hb_untrusted_set(e, "reason", reason); /* compiler text apart: compile/diag.h */
     json_object_set_new(e, "log", json_string(log_rel));
     json_object_set_new(e, "log_sha256", have_log ? json_string(log_sha) : json_null());
 }
@@ -749,7 +750,7 @@ static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
                              const char *log_rel, const char *log)
 {
     static const char *const outcome_keys[] = {"library", "library_sha256",
-        "static_size", "status", "reason", "log", "log_sha256"};
+        "static_size", "status", "reason", "raw_reason_untrusted", "log", "log_sha256"};
     json_t *e = json_object();
     const char *key;
     json_t *v;
@@ -846,7 +847,7 @@ static json_t *rebuild_record(const char *from_sha, const json_t *rebuilt)
 {
     static const char *const keys[] = {"flags_kind", "flags", "compiler",
         "compiler_version", "sources", "library", "library_sha256", "static_size",
-        "status", "reason", "log", "log_sha256"};
+        "status", "reason", "raw_reason_untrusted", "log", "log_sha256"};
     json_t *hd = json_pack("{s:s}", "from_sha256", from_sha);
     for (size_t i = 0; hd && i < sizeof keys / sizeof keys[0]; i++) {
         json_t *v = json_object_get(rebuilt, keys[i]);
@@ -900,8 +901,12 @@ int build_harness_default(const char *run_dir, const char *const *keys, int n_ke
         json_t *rebuilt = NULL, *hd;
         hb_err berr;
         if (build_rebuild_default(run_dir, e, &rebuilt, &berr) != 0)
+        {
             hd = json_pack("{s:s, s:s, s:s}", "from_sha256", sha, "status", "ERROR",
-                           "reason", berr.msg);
+                           "reason", "");
+            if (hd)
+                hb_untrusted_set(hd, "reason", berr.msg);
+        }
         else
             hd = rebuild_record(sha, rebuilt);
         json_decref(rebuilt);

@@ -5,6 +5,7 @@
  * by hashbench-runner. The stage over a run directory is count_stage.c;
  * the record check, count_check.c. */
 #include "count/count.h"
+#include "common/untrusted.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -237,8 +238,8 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
     if (complete && res.exited && res.exit_code == 0)
         r->totals = read_totals(out_file);
     if (!r->totals) {
-        char reason[512];
-        ct_valgrind_reason(captured, reason, sizeof reason);
+        char reason[512], raw[256];
+        ct_valgrind_reason(captured, reason, sizeof reason, raw, sizeof raw);
         if (captured && (strncmp(captured, "loadfail ", 9) == 0 ||
                          strstr(captured, "\nloadfail ")))
             snprintf(r->why, sizeof r->why, "%s%sthe library did not load under Valgrind",
@@ -249,6 +250,7 @@ static int run_once(const char *lib, const char *shown, int bits, const unsigned
             snprintf(r->why, sizeof r->why, "%s%sValgrind ended with %s", reason,
                      reason[0] ? "; " : "", hb_proc_describe(&res, how, sizeof how));
         hb_one_line(r->why);
+        hb_untrusted_append(r->why, sizeof r->why, raw, sizeof raw);
     }
     free(captured);
     return 0;
@@ -458,7 +460,7 @@ int count_library(const char *lib, const char *shown, int digest_bits,
             }
         }
         json_object_set_new(e, "status", json_string(status));
-        json_object_set_new(e, "reason", json_string(reason));
+        hb_untrusted_set(e, "reason", reason); /* Valgrind's line apart */
         json_object_set_new(e, "base", base.command ? run_json(&base, COUNT_N1) : json_null());
         json_object_set_new(e, "more", more.command ? run_json(&more, COUNT_N2) : json_null());
         json_t *d = strcmp(status, "COUNTED") == 0

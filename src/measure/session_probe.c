@@ -31,6 +31,8 @@
 #include "common/proc.h"
 #include "compile/elfsize.h"
 #include "measure/procview.h"
+#include "common/untrusted.h"
+#include "probe/probe_codes.h"
 #include "probe/probe_wire.h"
 #include "sandbox/memcg.h"
 #include "sandbox/sandbox.h"
@@ -150,11 +152,14 @@ static void judge_line(probe_session *s, int got, const char *when, session_figu
         set_failure(f, SESSION_FAILED, "CRASH: the probe ended %s (%s)", when,
                     hb_proc_describe(&pr, how, sizeof how));
     } else if (r) {
+        /* the line may be the library's own: only a known status word is
+         * kept as hashbench's wording, the rest as raw text */
         const char *st = strstr(r, "status=");
         const char *why = strstr(r, "reason=");
-        int wl = st ? (int)strcspn(st + 7, " ") : 0;
-        set_failure(f, SESSION_FAILED, "%.*s: %s", wl, st ? st + 7 : "FAILED",
-                    why ? why + 7 : "");
+        const char *word = st ? probe_known_word(st + 7, strcspn(st + 7, " ")) : "UNKNOWN";
+        set_failure(f, SESSION_FAILED, "%s: the probe's failure line %s", word, when);
+        hb_untrusted_append(f->failure, sizeof f->failure, why ? why + 7 : r,
+                            sizeof f->failure);
     } else {
         set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe's channel "
                     "carried a line it does not write %s", when);
@@ -379,11 +384,13 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
             found = 1;
             s->broken = 1;
             set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe runs code %s "
-                        "that is neither its own nor the submitted library's: %s (device "
-                        "%u:%u, inode %llu) is mapped executable, a file hashbench did "
-                        "not bind for it (a figure must be the submitted code's own; the "
-                        "library may use only the C library)", when, m->name,
+                        "that is neither its own nor the submitted library's: a file "
+                        "(device %u:%u, inode %llu) is mapped executable that hashbench "
+                        "did not bind for it (a figure must be the submitted code's own; "
+                        "the library may use only the C library)", when,
                         major((dev_t)m->dev), minor((dev_t)m->dev), m->ino);
+            /* its name is the library's choice: raw text (common/untrusted.h) */
+            hb_untrusted_append(f->failure, sizeof f->failure, m->name, PATH_MAX);
         }
     procview_code_free(&now);
     return found;

@@ -1,5 +1,6 @@
 /* The runner's check of a cell's digests: see verify.h. */
 #include "measure/verify.h"
+#include "common/untrusted.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,9 +132,12 @@ int verify_outcome(const char *lib, int digest_bits, unsigned long long size,
         else if (c != RUNNER_CALL_OK)
             rc = not_answered(&s, c, &f, what, why, whysz);
         else if (strcmp(fold, r->fold) != 0) {
-            snprintf(why, whysz, "trial %zu (seed %016llx): the probe's digest fold %s "
-                     "differs from the runner's %s", i, (unsigned long long)r->seed,
-                     r->fold, fold);
+            /* the folds are the library's bytes: raw text (common/untrusted.h) */
+            char folds[2 * TM_FOLD_HEX + 16];
+            snprintf(why, whysz, "trial %zu (seed %016llx): the probe's digest fold "
+                     "differs from the runner's", i, (unsigned long long)r->seed);
+            snprintf(folds, sizeof folds, "%s, %s", r->fold, fold);
+            hb_untrusted_append(why, whysz, folds, sizeof folds);
             rc = 1;
         } else {
             vr->folds_checked++;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/untrusted.h"
 #include "measure/measure.h"
 #include "measure/outside.h"
 #include "common/clock.h"
@@ -442,8 +443,14 @@ static void test_parse_line(void **state)
     /* the fold is required, whole */
     assert_int_equal(trial_parse_line("status=ok counter=tsc ticks=10 ns=4 calls=2 "
                                       "rss_baseline_kb=5 digest=ab fold=0123", &r), -1);
+    /* the line's text is raw (common/untrusted.h), its word kept only when
+     * it is one of the probe's own */
     assert_int_equal(trial_parse_line("status=OVERFLOW reason=wrote past it", &r), -1);
-    assert_string_equal(r.failure, "OVERFLOW: wrote past it");
+    assert_string_equal(r.failure, "OVERFLOW: the probe's failure line"
+                                   HB_UNTRUSTED_MARK_STR "wrote past it");
+    assert_int_equal(trial_parse_line("status=Hello-0x6f reason=a\tb", &r), -1);
+    assert_string_equal(r.failure, "UNKNOWN: the probe's failure line"
+                                   HB_UNTRUSTED_MARK_STR "a?b");
 }
 
 static void test_command(void **state)

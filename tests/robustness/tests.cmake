@@ -46,6 +46,14 @@ set_tests_properties(robustness_near_standard PROPERTIES TIMEOUT 120 COST 10)
 add_test(NAME robustness_budget_sleeper
   COMMAND sh ${RB_DIR}/budget_sleeper.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(robustness_budget_sleeper PROPERTIES TIMEOUT 180 COST 28)
+# Host data through failure text (tests/robustness/publeak/): forged
+# session failure lines and runner fault answers carrying the boot_id and
+# the run directory, XORed and in hex or as they are, beside an honest copy;
+# none of their text published, the raw text in the run directory, only the
+# clear-text one withheld, validate agreeing.
+add_test(NAME robustness_publeak
+  COMMAND sh ${RB_DIR}/publeak.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_publeak PROPERTIES TIMEOUT 120 COST 12)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; the fuzz smoke test builds its targets with
