@@ -368,11 +368,15 @@ static void catch_interrupts(const campaign_options *o, int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* hb_mono_s when the command started, for the total time. */
+static double started_s;
+
 static void print_outcome(const campaign_options *o, const campaign_result *r)
 {
     hb_err terr;
     fflush(stderr);
-    if (campaign_print_table(o->run_dir, stdout, &terr) != 0)
+    if (campaign_print_table(o->run_dir, stdout, &terr) != 0 ||
+        campaign_print_explained(o->run_dir, hb_mono_s() - started_s, stdout, &terr) < 0)
         fprintf(stderr, "hashbench run: %s\n", terr.msg);
     fflush(stdout);
     int records = campaign_count_records(o->run_dir);
@@ -380,8 +384,8 @@ static void print_outcome(const campaign_options *o, const campaign_result *r)
             r->measured ? "complete" : "stopped", o->run_dir, records,
             records == 1 ? "" : "s");
     if (r->build_failed || r->kat_failed || r->measure_failed)
-        fprintf(stderr, "failures: %d build, %d KAT, %d measurement (see "
-                "build.json, kat.json and the FAILED records)\n",
+        fprintf(stderr, "failures: %d build, %d KAT, %d measurement (each "
+                "named above with its reason; the logs in build.json and kat.json)\n",
                 r->build_failed, r->kat_failed, r->measure_failed);
     if (r->host_problems)
         fprintf(stderr, "host problems recorded: %d (campaign.json "
@@ -397,6 +401,7 @@ int cmd_run(int argc, char **argv)
 {
     campaign_options o;
     memset(&o, 0, sizeof o);
+    started_s = hb_mono_s();
     const char **subs;
     size_t n_subs;
     char **examples = NULL;
