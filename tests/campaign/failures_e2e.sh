@@ -44,6 +44,13 @@ check_reasons "$T/out" run
 grep -q "^total time: [0-9].* (check .*, build .*, kat .*, measure .*)$" "$T/out" &&
     ok "run: the total time and each stage's" || bad "run: no total time line"
 
+# the progress counters: the build's runs 1/3, 2/3, 3/3 (each once), the
+# KAT's counts the two instances tested, not the baselines
+b=$(grep '^build [A-Za-z]' "$T/err" | sed 's/.*: \([0-9]*\/[0-9]*\).*/\1/' | tr '\n' ' ')
+[ "$b" = "1/3 2/3 3/3 " ] && ok "build counter: $b" || bad "build counter: '$b'"
+k=$(grep -m1 '^kat [A-Za-z]' "$T/err" | sed 's/.*: [0-9]*\/\([0-9]*\).*/\1/')
+[ "$k" = 2 ] && ok "the KAT counter counts the 2 instances tested, not the baselines" ||
+    bad "KAT counter total '$k'"
 "$B" status "$T/r" >"$T/status" 2>&1
 rc=$?
 [ $rc -eq 1 ] && ok "status of that campaign exits 1" || bad "status exited $rc"
