@@ -503,8 +503,10 @@ int cmd_run(int argc, char **argv)
         double t0 = hb_mono_s();
         char d[32];
         rc = rundir_lock(o.run_dir, "run --ct", stderr, &lock, &err);
-        if (rc == 0)
+        if (rc == 0) {
+            hb_opt_print_skipped(stderr, "ct", o.run_dir, NULL, 0);
             rc = ct_run(&co, &found, &na, &err);
+        }
         hb_unlock(&lock);
         campaign_progress_end(&prog);
         if (rc == 0)
@@ -524,6 +526,7 @@ int cmd_run(int argc, char **argv)
         no.progress_ctx = o.progress_ctx;
         double t0 = hb_mono_s();
         char d[32];
+        hb_opt_print_skipped(stderr, "count", o.run_dir, NULL, 0);
         rc = count_run(&no, &counted, &not, &err);
         campaign_progress_end(&prog);
         if (rc == 0)
