@@ -11,6 +11,7 @@
 #include <string.h>
 #include "campaign/campaign.h"
 #include "compile/build.h"
+#include "compile/profile.h"
 #include "kat/kat.h"
 #include "campaign/cores.h"
 #include "campaign/progress.h"
@@ -55,7 +56,8 @@ const char hb_usage_run[] =
     "                       published campaign, -std=c99 -Wpedantic -Wall\n"
     "                       -Wextra -O2), performance (-O3 -march=x86-64 -mavx2\n"
     "                       -mtune=native -flto ...) or resource (-Os ...); the\n"
-    "                       guide's flags word for word, plus -fPIC -shared\n"
+    "                       guide's flags word for word, plus the build flags\n"
+    "                       below\n"
     "  --plan P             planner: interleaved (default), interleaved-processes,\n"
     "                       adaptive or reference (hashbench measure --help)\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
@@ -95,6 +97,7 @@ const char hb_usage_run[] =
     "                       on every instance that passed, at the campaign's\n"
     "                       sizes (about 3 CPU-s per instance at S1-S8)\n"
     "\n"
+    PROFILE_ADDED_HELP "\n"
     "Exit status: 0 all instances passed (some may lack vectors: NOKAT), 1 some\n"
     "failed or none could be compared with vectors (all NOKAT; the campaign still\n"
     "completed), 2 usage error or refusal.\n";
