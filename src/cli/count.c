@@ -7,6 +7,7 @@
 #include "cli/options.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
@@ -47,39 +48,91 @@ static void progress(void *ctx, const char *step, int done, int total)
         fprintf(stderr, "[%d/%d] %s\n", done + 1, total, step);
 }
 
-/* One line per record of DIR/count/, in file order. */
-static int print_record(const hb_walk_entry *e, void *ctx, hb_err *err);
+/* The records of DIR/count/, read for printing in order. */
+typedef struct count_lines {
+    json_t **v;
+    size_t n, cap;
+} count_lines;
 
-static void print_records(const char *run_dir)
+static int collect_record(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    char dir[PATH_MAX];
-    hb_err err;
-    if (rundir_path(dir, sizeof dir, run_dir, RUNDIR_COUNT, &err) == 0 && hb_is_dir(dir))
-        hb_walk(dir, 2, 0, print_record, NULL, &err);
-}
-
-static int print_record(const hb_walk_entry *e, void *ctx, hb_err *err)
-{
-    (void)ctx;
     (void)err;
+    count_lines *l = ctx;
     size_t n = strlen(e->path);
     json_t *r = NULL;
     hb_err ignored;
     if (e->type != HB_WALK_FILE || n < 5 || strcmp(e->path + n - 5, ".json") != 0 ||
         hb_json_load(e->path, &r, &ignored) != 0)
         return HB_WALK_CONTINUE;
-    const json_t *ir = json_object_get(json_object_get(r, "derived"), "Ir");
-    printf("%-14s %s/%s %lld B", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
-           hb_json_str(r, "instance"),
-           (long long)json_integer_value(json_object_get(r, "size_bytes")));
-    if (ir)
-        printf("  %.1f instructions/call, %.2f instructions/B\n",
-               json_number_value(json_object_get(ir, "per_call")),
-               json_number_value(json_object_get(ir, "per_byte")));
-    else
-        printf("  %s\n", hb_json_str(r, "reason"));
-    json_decref(r);
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        json_t **v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            json_decref(r);
+            return HB_WALK_CONTINUE;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = r;
     return HB_WALK_CONTINUE;
+}
+
+/* Candidate, instance, then message size in numeric order. */
+static int by_instance_size(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    int c = strcmp(hb_json_str(x, "candidate"), hb_json_str(y, "candidate"));
+    if (!c)
+        c = strcmp(hb_json_str(x, "instance"), hb_json_str(y, "instance"));
+    if (!c) {
+        json_int_t sx = json_integer_value(json_object_get(x, "size_bytes")),
+                   sy = json_integer_value(json_object_get(y, "size_bytes"));
+        c = (sx > sy) - (sx < sy);
+    }
+    return c;
+}
+
+/* A count as an integer when it is one ("77556", not "77556.0"), else with
+ * DECIMALS decimals, into BUF. */
+static const char *count_text(double v, int decimals, char *buf, size_t sz)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, sz, "%.0f", v);
+    else
+        snprintf(buf, sz, "%.*f", decimals, v);
+    return buf;
+}
+
+/* One line per record of DIR/count/: by candidate and instance, each
+ * instance's sizes in numeric order. */
+static void print_records(const char *run_dir)
+{
+    char dir[PATH_MAX];
+    hb_err err;
+    count_lines l = {NULL, 0, 0};
+    if (rundir_path(dir, sizeof dir, run_dir, RUNDIR_COUNT, &err) == 0 && hb_is_dir(dir))
+        hb_walk(dir, 2, 0, collect_record, &l, &err);
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, by_instance_size);
+    for (size_t i = 0; i < l.n; i++) {
+        const json_t *r = l.v[i];
+        const json_t *ir = json_object_get(json_object_get(r, "derived"), "Ir");
+        char call[64], byte[64];
+        printf("%-14s %s/%s %lld B", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
+               hb_json_str(r, "instance"),
+               (long long)json_integer_value(json_object_get(r, "size_bytes")));
+        if (ir)
+            printf("  %s instructions/call, %s instructions/B\n",
+                   count_text(json_number_value(json_object_get(ir, "per_call")), 1, call,
+                              sizeof call),
+                   count_text(json_number_value(json_object_get(ir, "per_byte")), 2, byte,
+                              sizeof byte));
+        else
+            printf("  %s\n", hb_json_str(r, "reason"));
+        json_decref(l.v[i]);
+    }
+    free(l.v);
 }
 
 int cmd_count(int argc, char **argv)
@@ -133,6 +186,7 @@ int cmd_count(int argc, char **argv)
         o.instances = names;
     }
     o.progress = progress;
+    hb_opt_print_skipped(stderr, "count", o.run_dir, o.instances, o.n_instances);
     int counted = 0, not = 0;
     int rc = count_run(&o, &counted, &not, &err);
     free(names);

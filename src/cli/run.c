@@ -12,6 +12,7 @@
 #include <string.h>
 #include "campaign/campaign.h"
 #include "compile/build.h"
+#include "compile/profile.h"
 #include "kat/kat.h"
 #include "campaign/cores.h"
 #include "campaign/progress.h"
@@ -58,7 +59,8 @@ const char hb_usage_run[] =
     "                       published campaign, -std=c99 -Wpedantic -Wall\n"
     "                       -Wextra -O2), performance (-O3 -march=x86-64 -mavx2\n"
     "                       -mtune=native -flto ...) or resource (-Os ...); the\n"
-    "                       guide's flags word for word, plus -fPIC -shared\n"
+    "                       guide's flags word for word, plus the build flags\n"
+    "                       below\n"
     "  --plan P             planner: interleaved (default), interleaved-processes,\n"
     "                       adaptive or reference (hashbench measure --help)\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
@@ -98,6 +100,7 @@ const char hb_usage_run[] =
     "                       on every instance that passed, at the campaign's\n"
     "                       sizes (about 3 CPU-s per instance at S1-S8)\n"
     "\n"
+    PROFILE_ADDED_HELP "\n"
     "Exit status: 0 all instances passed (some may lack vectors: NOKAT), 1 some\n"
     "failed or none could be compared with vectors (all NOKAT; the campaign still\n"
     "completed), 2 usage error or refusal.\n";
@@ -394,11 +397,15 @@ static void print_repeat_limits(const char *run_dir)
     report_dataset_free(&ds);
 }
 
+/* hb_mono_s when the command started, for the total time. */
+static double started_s;
+
 static void print_outcome(const campaign_options *o, const campaign_result *r)
 {
     hb_err terr;
     fflush(stderr);
-    if (campaign_print_table(o->run_dir, stdout, &terr) != 0)
+    if (campaign_print_table(o->run_dir, stdout, &terr) != 0 ||
+        campaign_print_explained(o->run_dir, hb_mono_s() - started_s, stdout, &terr) < 0)
         fprintf(stderr, "hashbench run: %s\n", terr.msg);
     fflush(stdout);
     int records = campaign_count_records(o->run_dir);
@@ -406,8 +413,8 @@ static void print_outcome(const campaign_options *o, const campaign_result *r)
             r->measured ? "complete" : "stopped", o->run_dir, records,
             records == 1 ? "" : "s");
     if (r->build_failed || r->kat_failed || r->measure_failed)
-        fprintf(stderr, "failures: %d build, %d KAT, %d measurement (see "
-                "build.json, kat.json and the FAILED records)\n",
+        fprintf(stderr, "failures: %d build, %d KAT, %d measurement (each "
+                "named above with its reason; the logs in build.json and kat.json)\n",
                 r->build_failed, r->kat_failed, r->measure_failed);
     if (r->host_problems)
         fprintf(stderr, "host problems recorded: %d (campaign.json "
@@ -424,6 +431,7 @@ int cmd_run(int argc, char **argv)
 {
     campaign_options o;
     memset(&o, 0, sizeof o);
+    started_s = hb_mono_s();
     const char **subs;
     size_t n_subs;
     char **examples = NULL;
@@ -525,8 +533,10 @@ int cmd_run(int argc, char **argv)
         double t0 = hb_mono_s();
         char d[32];
         rc = rundir_lock(o.run_dir, "run --ct", stderr, &lock, &err);
-        if (rc == 0)
+        if (rc == 0) {
+            hb_opt_print_skipped(stderr, "ct", o.run_dir, NULL, 0);
             rc = ct_run(&co, &found, &na, &err);
+        }
         hb_unlock(&lock);
         campaign_progress_end(&prog);
         if (rc == 0)
@@ -547,6 +557,7 @@ int cmd_run(int argc, char **argv)
         no.progress_ctx = o.progress_ctx;
         double t0 = hb_mono_s();
         char d[32];
+        hb_opt_print_skipped(stderr, "count", o.run_dir, NULL, 0);
         rc = count_run(&no, &counted, &not, &err);
         campaign_progress_end(&prog);
         if (rc == 0)

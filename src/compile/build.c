@@ -35,6 +35,7 @@ typedef struct build_task {
     enum task_state state;
     char reason[HB_ERR_MAX];      /* refusal or harness failure */
     compile_outcome out;
+    int running;                  /* being compiled now */
 } build_task;
 
 typedef struct build_ctx {
@@ -48,7 +49,7 @@ typedef struct build_ctx {
     build_task *tasks;
     int n_tasks;
     pthread_mutex_t lock;
-    int next, done;
+    int next, done, total;        /* the counter: tasks compiled in this run */
 } build_ctx;
 
 /* A = DIR/REL into OUT (PATH_MAX bytes). */
@@ -301,6 +302,27 @@ static void run_one(build_ctx *c, build_task *t)
     }
 }
 
+/* Shows the tasks being compiled, "build A/x, B/y", with the count of
+ * those finished (C->lock held); nothing when none is under way. */
+static void report(build_ctx *c)
+{
+    char step[400];
+    size_t len = (size_t)snprintf(step, sizeof step, "build");
+    int any = 0;
+    if (!c->opt->progress)
+        return;
+    for (int i = 0; i < c->n_tasks && len < sizeof step; i++) {
+        if (!c->tasks[i].running)
+            continue;
+        int n = snprintf(step + len, sizeof step - len, "%s%s/%s", any ? ", " : " ",
+                         c->tasks[i].in->candidate, c->tasks[i].in->instance);
+        len += n > 0 ? (size_t)n : 0;
+        any = 1;
+    }
+    if (any)
+        c->opt->progress(c->opt->progress_ctx, step, c->done, c->total);
+}
+
 static void *worker(void *arg)
 {
     build_ctx *c = arg;
@@ -311,18 +333,18 @@ static void *worker(void *arg)
                                   c->tasks[i].state == TASK_SKIPPED))
             i++;
         c->next = i + 1;
+        if (i < c->n_tasks) {
+            c->tasks[i].running = 1;
+            report(c);
+        }
         pthread_mutex_unlock(&c->lock);
         if (i >= c->n_tasks)
             return NULL;
         run_one(c, &c->tasks[i]);
         pthread_mutex_lock(&c->lock);
         c->done++;
-        if (c->opt->progress) {
-            char step[160];
-            snprintf(step, sizeof step, "build %s/%s", c->tasks[i].in->candidate,
-                     c->tasks[i].in->instance);
-            c->opt->progress(c->opt->progress_ctx, step, c->done, c->n_tasks);
-        }
+        c->tasks[i].running = 0;
+        report(c);
         pthread_mutex_unlock(&c->lock);
     }
 }
@@ -335,9 +357,11 @@ static int pool_size(const build_ctx *c)
 
 static void run_pool(build_ctx *c)
 {
+    /* the counter counts the tasks compiled now: libraries kept from an
+     * earlier run and skipped instances are not among them */
     for (int i = 0; i < c->n_tasks; i++)
-        if (c->tasks[i].state == TASK_REUSE || c->tasks[i].state == TASK_SKIPPED)
-            c->done++;
+        if (c->tasks[i].state != TASK_REUSE && c->tasks[i].state != TASK_SKIPPED)
+            c->total++;
     pthread_t threads[64];
     int n = pool_size(c), started = 0;
     pthread_mutex_init(&c->lock, NULL);

@@ -175,7 +175,7 @@ static void load_expectations(const json_t *build, expectations *x)
     }
     if (!hb_is_file(path))
         return;
-    if (kat_manifest_load(path, &x->manifest, &err) == 0)
+    if (kat_manifest_load_lines(path, &x->manifest, &err) == 0)
         x->have_manifest = 1;
     else
         snprintf(x->manifest_error, sizeof x->manifest_error, "%s", err.msg);
@@ -469,6 +469,24 @@ static int write_log(const kat_instance_spec *s, const plan *p, const char *lib_
     return rc;
 }
 
+/* The status of an instance whose files agree with what could be compared
+ * while the manifest has N_BAD skipped lines (BAD: the first one's
+ * message): not PASS, since a skipped line may have been one of its own;
+ * REASON says which line and what the other lines gave. */
+static const char *bad_manifest_lines(const plan *p, const file_result *f, const char *bad,
+                                      long n_bad, char *reason, size_t rsz)
+{
+    size_t n = (size_t)snprintf(reason, rsz, "%s (%ld line%s of %s skipped; the other "
+                                "lines were compared:", bad, n_bad, n_bad == 1 ? "" : "s",
+                                KAT_MANIFEST_NAME);
+    for (int i = 0; i < p->n && n < rsz; i++)
+        n += (size_t)snprintf(reason + n, rsz - n, "%s %s %s", i ? "," : "", p->names[i],
+                              f[i].from ? f[i].verdict : "not listed");
+    if (n < rsz)
+        snprintf(reason + n, rsz - n, ")");
+    return KAT_BADVECTORS;
+}
+
 /* Verdicts for every planned file after the child ended as O says. */
 static const char *judge(const plan *p, const child_report *rep, const json_t *build,
                          const outcome *o, file_result *f, char *reason, size_t rsz)
@@ -483,12 +501,18 @@ static const char *judge(const plan *p, const child_report *rep, const json_t *b
             f[i].verdict = i == rep->n_done && o->status ? o->status : "NOTRUN";
         }
     }
+    long n_bad = x.have_manifest ? x.manifest.n_bad : 0;
+    char bad[HB_ERR_MAX];
+    snprintf(bad, sizeof bad, "%s", n_bad ? x.manifest.bad : "");
     free_expectations(&x);
     if (o->status) {
         snprintf(reason, rsz, "%s", o->reason);
         return o->status;
     }
-    return aggregate(p, f, reason, rsz);
+    const char *status = aggregate(p, f, reason, rsz);
+    if (n_bad && (strcmp(status, "PASS") == 0 || strcmp(status, "NOKAT") == 0))
+        status = bad_manifest_lines(p, f, bad, n_bad, reason, rsz);
+    return status;
 }
 
 /* Appends to REASON (RSZ bytes) that the run stopped at its first failing

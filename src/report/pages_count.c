@@ -134,7 +134,8 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
             char a[NUMFMT_MAX];
             fputs("| ", fp);
             esc_md(fp, in);
-            fprintf(fp, " | %s |", numfmt_msg_size(size, a, sizeof a));
+            /* in the candidate page's notation ("1024 B"), as its other tables */
+            fprintf(fp, " | %s |", numfmt_msg_bytes(size, a, sizeof a));
             cell(fp, t, 1);
             count_cell(fp, rec);
             double call = figure(rec, "Ir", "per_call");

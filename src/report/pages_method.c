@@ -5,6 +5,7 @@
  * statistics, the memory method and the limitations that follow from this
  * dataset. See pages.h. */
 #include "report/pages.h"
+#include "compile/profile.h"
 
 #include <math.h>
 #include <string.h>
@@ -323,8 +324,7 @@ static void sec_build(FILE *fp, const report_system *s)
     pages_scalar(fp, p ? p : json_object_get(s->build, "profile"));
     fputs("; compiler: ", fp);
     pages_scalar(fp, json_object_get(s->build, "compiler_version"));
-    fputs(". The guide's profiles (x86 guide §3.2), each with -fPIC -shared "
-          "added for a shared library:\n\n", fp);
+    fputs(". The guide's profiles (x86 guide §3.2), word for word:\n\n", fp);
     static const char *const h[] = {"Profile", "Flags"};
     pages_table_head(fp, h, 2, "ll");
     fputs("| reference | -std=c99 -Wpedantic -Wall -Wextra -O2 |\n"
@@ -334,6 +334,15 @@ static void sec_build(FILE *fp, const report_system *s)
           "-std=c99 -Wpedantic -Wall -Wextra |\n"
           "| performance (AArch64) | -O3 -march=armv8.2-a+sve -flto "
           "-fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra |\n\n", fp);
+    fputs("hashbench adds to each, in this order (the two files are written by "
+          "hashbench; docs/FORMATS.md gives their text):\n\n", fp);
+    static const char *const added[] = {"Added", "Why"};
+    pages_table_head(fp, added, 2, "ll");
+    fputs(PROFILE_ADDED_ROWS "\n", fp);
+    fputs("Without the last four a function of the package may be interposed, so the "
+          "compiler neither inlines calls between its functions nor calls them "
+          "directly, and the figures would be those of other code than a static build "
+          "of the same sources runs.\n\n", fp);
     fputs("Distinct flag sets of the libraries used in this dataset (full, never "
           "cut):\n\n", fp);
     distinct_flags(fp, s);
