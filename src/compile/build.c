@@ -628,6 +628,10 @@ static int prepare(build_ctx *c, hb_err *err)
         if (discover_package(opt->packages[i], &c->found, err) != 0 ||
             check_candidate_unique(&c->found, from, err) != 0)
             return -1;
+        for (int k = 0; k < c->found.notes.n; k++)
+            fprintf(stderr, "hashbench build: %s: %s\n", opt->packages[i],
+                    c->found.notes.v[k]);
+        strlist_free(&c->found.notes);
     }
     /* the baseline packages the evaluator named, unless among the others */
     for (int i = 0; i < opt->n_baseline_packages; i++) {

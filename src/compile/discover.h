@@ -1,7 +1,9 @@
 /* Discovery of the algorithm instances in a submission package (SPEC §1):
  * every Implementations/{Reference,Optimized,Additional}_Implementation/<X>/
- * folder (also under one extra top folder) whose header defines
- * DIGEST_BIT_LENGTH is an instance; hashbench.ini (override.h) adds,
+ * folder (also under one extra top folder; when neither holds the tree, the
+ * shallowest level below that does, up to DISCOVER_TREE_DEPTH folders deep,
+ * whatever the folders are called) whose header defines DIGEST_BIT_LENGTH
+ * is an instance; hashbench.ini (override.h) adds,
  * replaces, skips or completes instances. The result says, per instance,
  * exactly what to compile; nothing is compiled or run here.
  *
@@ -55,12 +57,25 @@ typedef struct discover_instance {
 typedef struct discover_list {
     discover_instance *v;
     int n;
+    strlist notes;   /* what discovery chose that the user should know:
+                        an official tree found below the package folder,
+                        a candidate id taken from an enclosing folder */
 } discover_list;
+
+/* How many folders the official tree may sit below the package folder. */
+#define DISCOVER_TREE_DEPTH 6
 
 /* Appends the instances of PACKAGE (a folder; made absolute here) to *out.
  * Fails (naming the file and line) on a bad hashbench.ini or a package with
  * no instance at all; problems of a single instance go into its error. */
 int discover_package(const char *package, discover_list *out, hb_err *err);
+
+/* As discover_package; with DISCOVER_NO_SECTIONS, the [instance] sections of
+ * hashbench.ini are passed over (its [candidate] still counts): what
+ * discovery alone finds, for `hashbench init --update`. */
+#define DISCOVER_NO_SECTIONS 1
+int discover_package_with(const char *package, int flags, discover_list *out,
+                          hb_err *err);
 
 void discover_free(discover_list *l);
 

@@ -436,16 +436,24 @@ static int put_instance(FILE *fp, init_ctx *c, const discover_instance *in, int 
 int init_override_text(const char *package, const char *cc, char **text, int *n_sections,
                        hb_err *err)
 {
+    return init_override_text_with(package, cc, 0, text, n_sections, err);
+}
+
+int init_override_text_with(const char *package, const char *cc, int flags, char **text,
+                            int *n_sections, hb_err *err)
+{
     char ini[PATH_MAX];
     *text = NULL;
     *n_sections = 0;
     if (snprintf(ini, sizeof ini, "%s/%s", package, OVERRIDE_FILE) >= (int)sizeof ini)
         return hb_fail(err, "%s: path too long", package);
-    if (hb_is_file(ini))
-        return hb_fail(err, "%s exists: edit it (see docs/OVERRIDE.md), or remove it to "
-                       "start again from what discovery finds", ini);
+    if (hb_is_file(ini) && !(flags & INIT_OVER_EXISTING))
+        return hb_fail(err, "%s exists: edit it (see docs/OVERRIDE.md), or run hashbench "
+                       "init --update %s to write it again from what discovery finds "
+                       "(--print to see that first)", ini, package);
     discover_list l = {0};
-    if (discover_package(package, &l, err) != 0) {
+    if (discover_package_with(package, flags & INIT_OVER_EXISTING ? DISCOVER_NO_SECTIONS : 0,
+                              &l, err) != 0) {
         discover_free(&l);
         return -1;
     }
@@ -475,6 +483,8 @@ int init_override_text(const char *package, const char *cc, char **text, int *n_
                 "instance is listed, so the\n# file alone says what is built.\n\n"
                 "[candidate]\nid = %s\nalgorithm = %s\n", l.n ? l.v[0].candidate : "",
                 l.n ? l.v[0].algorithm : "");
+    for (int i = 0; rc == 0 && i < l.notes.n; i++)
+        fprintf(fp, "# note: %s\n", l.notes.v[i]);
     for (int i = 0; rc == 0 && i < l.n; i++)
         rc = put_instance(fp, &c, &l.v[i], n_sections, err);
     if (fp)
