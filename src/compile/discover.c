@@ -100,22 +100,62 @@ static int starts_with(const char *s, const char *prefix)
     return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* Why the .c file NAME (text TEXT) is a driver, or NULL when it is not. */
-static const char *driver_reason(const char *name, const char *text)
+/* TEXT with its comments replaced by blanks (line breaks kept), string and
+ * character literals passed over as they are. */
+static void blank_comments(char *text)
+{
+    for (char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\'') {
+            char q = *p;
+            for (p++; *p && *p != q && *p != '\n'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                return;
+        } else if (p[0] == '/' && p[1] == '/') {
+            for (; *p && *p != '\n'; p++)
+                *p = ' ';
+            if (!*p)
+                return;
+        } else if (p[0] == '/' && p[1] == '*') {
+            p[0] = p[1] = ' ';
+            for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+                if (*p != '\n')
+                    *p = ' ';
+            if (!*p)
+                return;
+            p[0] = p[1] = ' ';
+            p++;
+        }
+    }
+}
+
+/* 1 when TEXT matches the extended regular expression PATTERN. */
+static int text_matches(const char *text, const char *pattern)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return 0;
+    int hit = regexec(&re, text, 0, NULL, 0) == 0;
+    regfree(&re);
+    return hit;
+}
+
+/* Why the .c file NAME (text TEXT, modified) is a driver, or NULL when it is
+ * not; *suspect gets 1 when its text names main at all. */
+static const char *driver_reason(const char *name, char *text, int *suspect)
 {
     static const char *const prefixes[] = {"KAT_", "main", "test", "bench", "speed"};
+    *suspect = 0;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (starts_with(name, prefixes[i]))
             return "driver: file name";
     if (strcasecmp(name, "drng.c") == 0)
         return "official DRNG of the KAT driver";
-    regex_t re;
-    if (regcomp(&re, "(^|[^A-Za-z0-9_])(int|void)[[:space:]]+main[[:space:]]*\\(",
-                REG_EXTENDED | REG_NOSUB) != 0)
-        return NULL;
-    int hit = regexec(&re, text, 0, NULL, 0) == 0;
-    regfree(&re);
-    return hit ? "driver: defines main()" : NULL;
+    *suspect = text_matches(text, "(^|[^A-Za-z0-9_])main([^A-Za-z0-9_]|$)");
+    blank_comments(text);
+    return text_matches(text, "(^|[^A-Za-z0-9_])(int|void)[[:space:]]+main[[:space:]]*\\(")
+               ? "driver: defines main()" : NULL;
 }
 
 /* Lists the library sources of DIR_REL into IN's sources, drivers into its
@@ -144,9 +184,12 @@ static int default_sources(const char *package, const char *dir_rel,
                                       NULL, &rerr) != 0 && !in->error[0])
             set_error(in, "%s%s", rel, strncmp(rerr.msg, full, strlen(full)) == 0
                                             ? rerr.msg + strlen(full) : rerr.msg);
+        int suspect = 0;
         if (!why && text)
-            why = driver_reason(files.v[i], text);
+            why = driver_reason(files.v[i], text, &suspect);
         free(text);
+        if (suspect && strlist_push(&in->suspects, rel) != 0)
+            rc = hb_fail(err, "out of memory");
         char line[PATH_MAX + 64];
         snprintf(line, sizeof line, "%s (%s)", rel, why ? why : "");
         if (why ? strlist_push(&in->excluded, line) : strlist_push(&in->sources, rel))
@@ -537,6 +580,7 @@ static void free_instance(discover_instance *d)
 {
     strlist_free(&d->sources);
     strlist_free(&d->excluded);
+    strlist_free(&d->suspects);
     strlist_free(&d->defines);
     strlist_free(&d->includes);
 }

@@ -10,8 +10,10 @@
  * Sources: every .c file of the instance folder except the drivers that
  * carry their own main(): files named KAT_*.c, main*.c, test*, bench*,
  * speed* (case-insensitive), the official DRNG drng.c (used by the KAT
- * driver only), any other .c file whose text defines `int main(`, and a
- * symbolic link that leads outside the package.
+ * driver only), any other .c file whose text, comments left out, defines
+ * `int main(`, and a symbolic link that leads outside the package. Every
+ * other .c file whose text names main (comments included) is a suspect:
+ * drivers.h settles it on its compiled object.
  * Each left-out file is listed in `excluded` with the reason. No source or
  * header is read past HB_LIMIT_TEXT (common/fs.h): a larger source makes
  * its instance fail to build, a larger header fails the package. A header
@@ -42,6 +44,8 @@ typedef struct discover_instance {
     char source_dir[1024];   /* instance folder, relative to package */
     strlist sources;         /* package-relative .c files, sorted */
     strlist excluded;        /* "path (reason)" of left-out .c files */
+    strlist suspects;        /* sources or excluded files whose text names
+                                main: for drivers_settle (drivers.h) */
     strlist defines;         /* NAME or NAME=VALUE, passed as -D */
     strlist includes;        /* package-relative folders, passed as -I */
     char skip[256];          /* non-empty: not built, for this reason */

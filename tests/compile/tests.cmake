@@ -17,3 +17,7 @@ set_tests_properties(build_run PROPERTIES COST 18)
 add_test(NAME build_layout_e2e COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/layout_e2e.sh)
 set_tests_properties(build_layout_e2e PROPERTIES TIMEOUT 120 COST 8
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Drivers told by the compiled object's main, not by text.
+add_test(NAME build_drivers_e2e COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/drivers_e2e.sh)
+set_tests_properties(build_drivers_e2e PROPERTIES TIMEOUT 120 COST 6
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
