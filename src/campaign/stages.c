@@ -71,6 +71,7 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
     k.instance_budget_s = s->instance_budget_s;
     k.loop = o->loop;
     k.full = o->full;
+    k.retry_timeout = o->retry_timeout;
     k.timeout_s = o->timeout_s;
     k.jobs = o->jobs;
     k.instances = (const char *const *)instances->v;

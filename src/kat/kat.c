@@ -28,6 +28,8 @@
 #include "sandbox/check.h"
 
 #define BASELINE_REASON "OpenSSL libcrypto baseline; the oracle, not KAT-checked"
+#define KAT_TIMEOUT_NOTE "not rebuilt with harness-default flags (it would run the " \
+    "same work into the same limit); --retry-timeout tests it again on its own"
 
 static int safe_name(const char *s)
 {
@@ -171,12 +173,15 @@ static json_t *guide_summary(const json_t *g)
  * SPEC §2: a guide build that neither passes nor lacks vectors is rebuilt
  * once with the harness-default flags and tested again; not for
  * BADVECTORS (other flags cannot repair a malformed submitted file), nor
- * when the instance's wall budget stopped it (rundir/ibudget.h): nothing
- * is left to test the rebuild with. */
+ * for a TIMEOUT (the rebuild would run the same work into the same limit,
+ * which is already scaled to the instance's speed; --retry-timeout tests it
+ * again on its own), nor when the instance's wall budget stopped it
+ * (rundir/ibudget.h): nothing is left to test the rebuild with. */
 static int wants_fallback(const json_t *b, const json_t *first)
 {
     return first && kat_status_failed(hb_json_str(first, "status")) &&
            strcmp(hb_json_str(first, "status"), KAT_BADVECTORS) != 0 &&
+           strcmp(hb_json_str(first, "status"), "TIMEOUT") != 0 &&
            !ibudget_stopped(hb_json_str(first, "reason")) &&
            !json_is_object(json_object_get(first, "guide")) &&
            strcmp(hb_json_str(b, "status"), "BUILT") == 0 &&
@@ -338,7 +343,9 @@ static int prepare_instance(const kat_options *o, const json_t *list, const json
     } else if (strcmp(hb_json_str(b, "status"), "BUILT") != 0) {
         if (kat_find_entry(arr, cand, inst, &idx)) /* an older library's result */
             json_array_remove(arr, idx);
-    } else if ((kept = reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) != 0) {
+    } else if ((kept = reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) != 0 &&
+               !(o->retry_timeout &&
+                 strcmp(hb_json_str(json_array_get(arr, idx), "status"), "TIMEOUT") == 0)) {
         *entry_out = json_array_get(arr, idx);
         if (kept == 2)
             say_kept(o, *entry_out);
@@ -665,6 +672,12 @@ static int run_fallbacks(kat_pass *p, hb_err *err)
                         ? kat_find_entry(arr, cand, inst, &idx) : NULL;
         const json_t *hd = wants_fallback(b, e) ? recorded_rebuild(b) : NULL;
         char note[HB_ERR_MAX + 64];
+        if (e && strcmp(hb_json_str(e, "status"), "TIMEOUT") == 0 &&
+            !ibudget_stopped(hb_json_str(e, "reason")) &&
+            !strstr(hb_json_str(e, "reason"), KAT_TIMEOUT_NOTE)) {
+            append_reason(e, KAT_TIMEOUT_NOTE);
+            noted = 1;
+        }
         if (!hd)
             continue;
         rebuild_failure(hd, note, sizeof note);
