@@ -13,6 +13,7 @@
 #include "common/json.h"
 #include "kat/kat.h"
 #include "kat/kat_vectors.h"
+#include "kat/katfile.h"
 #include "kat/manifest.h"
 #include "common/fs.h"
 #include "rundir/lock.h"
@@ -25,6 +26,7 @@ const char hb_usage_kat[] =
     "                     [--retry-timeout]\n"
     "       hashbench kat --write-manifest PACKAGE [--from-run DIR]\n"
     "       hashbench kat --vectors FILE.rsp LIBRARY [--digest-bits N] [--timeout S]\n"
+    "       hashbench kat --digest FILE...\n"
     "\n"
     "The first form runs the official KAT procedure (SPEC 3) through the CryptHash\n"
     "of every instance built in DIR/build.json, one child process per instance\n"
@@ -62,12 +64,14 @@ const char hb_usage_kat[] =
     "or, with --from-run, from the texts generated in DIR for that package.\n"
     "--vectors hashes every record of a CAVP .rsp file (Len/Msg/MD) with LIBRARY\n"
     "and prints 'N passed, M failed'.\n"
+    "--digest prints the SHA-256 of each KAT text FILE in its canonical form\n"
+    "(what kat.sha256 lists; docs/FORMATS.md), as sha256sum prints a digest.\n"
     "\n"
     "Exit status: 0 all passed (some may lack vectors: NOKAT), 1 some instances\n"
     "failed, or none could be compared (all NOKAT), 2 error.\n";
 
 typedef struct kat_cli {
-    const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed;
+    const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed, *digest;
     int loop, full, digest_bits, jobs, retry_timeout;
     double timeout_s, instance_budget_s;
     char *instances;
@@ -100,6 +104,7 @@ static int parse_args(int argc, char **argv, kat_cli *c)
         {"digest-bits", required_argument, 0, 'b'},
         {"variants-seed", required_argument, 0, 's'},
         {"retry-timeout", no_argument, 0, 't'},
+        {"digest", required_argument, 0, 'd'},
         HB_OPTIONS_END};
     double num;
     hb_err err;
@@ -116,6 +121,7 @@ static int parse_args(int argc, char **argv, kat_cli *c)
             break;
         case 'f': c->full = 1; break;
         case 't': c->retry_timeout = 1; break;
+        case 'd': c->digest = optarg; break;
         case HB_OPT_INSTANCES: c->instances = optarg; break;
         case 'm': c->manifest_pkg = optarg; break;
         case 'r': c->from_run = optarg; break;
@@ -147,9 +153,9 @@ static int parse_args(int argc, char **argv, kat_cli *c)
             return hb_cli_usage_error("kat", "%s", err.msg);
         }
     }
-    if (!!c->run_dir + !!c->manifest_pkg + !!c->rsp != 1)
+    if (!!c->run_dir + !!c->manifest_pkg + !!c->rsp + !!c->digest != 1)
         return hb_cli_usage_error("kat", "give exactly one of --run-dir, "
-                                  "--write-manifest, --vectors");
+                                  "--write-manifest, --vectors, --digest");
     return 0;
 }
 
@@ -317,12 +323,30 @@ static int check_vectors(const kat_cli *c, const char *library)
     return strcmp(r.status, "PASS") == 0 ? 0 : 1;
 }
 
+/* Prints the canonical SHA-256 of FIRST and of each further FILE. */
+static int print_digests(const char *first, char **more, int n_more)
+{
+    for (int i = -1; i < n_more; i++) {
+        const char *path = i < 0 ? first : more[i];
+        char sha[HB_SHA256_HEX];
+        hb_err err;
+        if (kat_file_sha256(path, sha, &err) != 0) {
+            fprintf(stderr, "hashbench kat: %s\n", err.msg);
+            return 2;
+        }
+        printf("%s  %s\n", sha, path);
+    }
+    return 0;
+}
+
 int cmd_kat(int argc, char **argv)
 {
     kat_cli c = {0};
     int rc = parse_args(argc, argv, &c);
     if (rc != 0)
         return rc;
+    if (c.digest)
+        return print_digests(c.digest, argv + optind, argc - optind);
     if (c.rsp) {
         if (optind != argc - 1)
             return hb_cli_usage_error("kat", "--vectors FILE.rsp needs one LIBRARY");
