@@ -21,6 +21,7 @@
 #include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "kat/kat_gen.h"
 #include "kat/kat_instance.h"
 #include "kat/variants.h"
 #include "rundir/ibudget.h"
@@ -391,6 +392,7 @@ typedef struct kat_worker {
     int fd;                 /* read end of the result pipe; -1 once read */
     const json_t *build;    /* its build.json entry */
     const json_t *first;    /* NULL, or the guide's result whose rebuild is tested */
+    double work;            /* the known work of its files (instance_work) */
     char *text;             /* what the worker wrote */
     size_t len, cap;
 } kat_worker;
@@ -538,7 +540,16 @@ typedef struct kat_pass {
     const char *kpath;
     int *n_failed;
     int done, total;
+    double work_done, work_total; /* of the instances tested (instance_work) */
 } kat_pass;
+
+/* The known work of testing build entry B under O: its files' units. */
+static double instance_work(const kat_options *o, const json_t *b)
+{
+    return kat_work_units(KAT_2_12) + kat_work_units(KAT_2_23) +
+           (kat_instance_runs_loop(b, o->loop) ? kat_work_units(KAT_LOOP) : 0) +
+           (o->full ? kat_work_units(KAT_2_33) : 0);
+}
 
 /* Says (on O->log) how a harness-default rebuild's KAT ended and how long
  * its files took (the sum of their wall times), so that a logged run shows
@@ -611,12 +622,19 @@ static int run_workers(kat_pass *p, const json_t **todo, const json_t **first, i
                 rc = -1;
                 break;
             }
+            w[running].work = instance_work(p->o, todo[next]);
             next++;
             running++;
             changed = 1;
         }
         if (running == 0)
             break;
+        if (changed && p->o->work) {
+            double under_way = 0;
+            for (int i = 0; i < running; i++)
+                under_way += w[i].work / 2;
+            p->o->work(p->o->progress_ctx, "kat", p->work_done + under_way, p->work_total);
+        }
         if (changed && p->o->progress) {
             /* once per change, after the refill: the line names every
              * instance under way, which the time left counts on */
@@ -641,6 +659,7 @@ static int run_workers(kat_pass *p, const json_t **todo, const json_t **first, i
             if (wrc == 0)
                 wrc = settle(p, entry, 0, &werr);
             json_decref(entry);
+            p->work_done += w[i].work;
             if (wrc != 0 && rc == 0) {
                 *err = werr;
                 rc = -1;
@@ -692,6 +711,8 @@ static int run_fallbacks(kat_pass *p, hb_err *err)
     if (rc == 0 && noted)
         rc = hb_json_save(p->kpath, p->kat, err);
     p->total += n_todo;
+    for (int k = 0; k < n_todo; k++)
+        p->work_total += instance_work(p->o, todo[k]);
     if (rc == 0 && n_todo > 0)
         rc = run_workers(p, todo, first, n_todo, err);
     free(todo);
@@ -763,7 +784,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
                                            "'hashbench build' again", bpath);
     if (rc == 0)
         rc = load_kat_json(kpath, &kat, err);
-    kat_pass p = {o, list, kat, kpath, n_failed, 0, rc == 0 ? count_selected(o, list) : 0};
+    kat_pass p = {o, list, kat, kpath, n_failed, 0, rc == 0 ? count_selected(o, list) : 0,
+                  0, 0};
     const json_t **todo = rc == 0 ? calloc(json_array_size(list) + 1, sizeof *todo) : NULL;
     int n_todo = 0;
     if (rc == 0 && !todo)
@@ -785,6 +807,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
         else
             rc = settle(&p, entry, 1, err);
     }
+    for (int k = 0; k < n_todo; k++)
+        p.work_total += instance_work(o, todo[k]);
     if (rc == 0 && n_todo > 0)
         rc = run_workers(&p, todo, NULL, n_todo, err);
     free(todo);

@@ -55,6 +55,9 @@ typedef struct kat_options {
                                         digits); NULL: drawn with getrandom */
     hb_progress_fn progress;         /* may be NULL */
     void *progress_ctx;
+    hb_work_fn work;                 /* may be NULL: the known work of the
+                                        instances tested (kat_work_units of
+                                        their files), with progress_ctx */
     FILE *log;                       /* may be NULL: says when a verdict of a
                                         stronger check (KAT_Loop, KAT_2_33)
                                         is kept although these options ask

@@ -61,8 +61,9 @@ typedef struct kat_gen_ctx {
 double kat_work_units(kat_kind k);
 
 /* The calibration call of an instance: its library, in a runner of its own
- * (limits of CTX as for a file), hashes the KAT_Loop message in chained
- * rounds of 1, 10, 100 and 1000 until one batch takes at least
+ * (limits of CTX as for a file), hashes the KAT_Loop message once (not
+ * counted: a first call may set up tables), then in chained rounds of 1, 10,
+ * 100 and 1000 until one batch takes at least
  * KAT_CALIBRATE_MIN_S; *unit_s gets the seconds of one hash of 1024 bytes
  * (that batch's wall time over its calls). Returns 0, 1 when the library did
  * not let it finish (CTX->end and CTX->proc say how, as for a file), -1 on

@@ -277,17 +277,20 @@ static void compare_one(const expectations *x, const plan *p, int i, const char 
     }
 }
 
-/* The instance's time limit scaled to its speed: a calibration call
- * (kat_calibrate, limited to what *TIMEOUT leaves since START) measures one
- * hash of 1024 bytes, and the limit becomes KAT_SCALE_FACTOR times that
- * over the known work of P's files (kat_work_units) plus KAT_SCALE_SLACK_S,
- * when that is more than the given limit, up to KAT_TIMEOUT_CEILING_S (or
- * the given limit, when larger), and then within the instance's budget B.
- * *stopped is 1 when the calibration itself timed out (the instance is
- * TIMEOUT). A library that fails the calibration otherwise keeps the given
- * limit: its files show how it fails. REP gets the limit and how it was set. */
+/* The instance's time limits scaled to its speed. A calibration call
+ * (kat_calibrate, limited to *TIMEOUT) measures one hash of 1024 bytes;
+ * when KAT_SCALE_FACTOR times that over the known work of P's files
+ * (kat_work_units), plus KAT_SCALE_SLACK_S, is more than the given limit,
+ * it becomes the CPU time the files' runners may take together
+ * (REP->cpu_limit_s) and KAT_WALL_FACTOR times it their wall limit
+ * (*TIMEOUT, counted from the end of the calibration), each at most
+ * KAT_TIMEOUT_CEILING_S (or the given limit, when larger), the wall limit
+ * within the instance's budget B. *STOPPED is 1 when the calibration itself
+ * timed out (the instance is TIMEOUT). A library that fails the calibration
+ * otherwise keeps the given limit: its files show how it fails. REP gets
+ * the limits and how they were set. */
 static int scale_limit(const kat_instance_spec *s, const plan *p, const ibudget *b,
-                       kat_gen_ctx *c, double start, double *timeout, int *limited,
+                       kat_gen_ctx *c, double *timeout, int *limited,
                        child_report *rep, int *stopped, hb_err *err)
 {
     double given = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S, unit = 0;
@@ -321,9 +324,9 @@ static int scale_limit(const kat_instance_spec *s, const plan *p, const ibudget 
         cpu = ceiling;
     if (wall > ceiling)
         wall = ceiling;
-    if (ibudget_step_timeout(b, wall - (hb_mono_s() - start), &wall, limited, err) != 0)
+    if (ibudget_step_timeout(b, wall, &wall, limited, err) != 0)
         return -1;
-    *timeout = wall + (hb_mono_s() - start);
+    *timeout = wall;
     rep->limit_s = *timeout;
     rep->cpu_limit_s = cpu;
     snprintf(rep->limit_note, sizeof rep->limit_note, "limit scaled to the instance: "
@@ -367,8 +370,9 @@ static int run_files(const kat_instance_spec *s, const plan *p, const expectatio
     c.digest_bits = p->digest_bits;
     c.as_bytes = s->full ? KAT_AS_LIMIT_FULL : KAT_AS_LIMIT;
     int stopped = 0;
-    if (scale_limit(s, p, &b, &c, start, &timeout, &limited, rep, &stopped, err) != 0)
+    if (scale_limit(s, p, &b, &c, &timeout, &limited, rep, &stopped, err) != 0)
         return -1;
+    start = hb_mono_s(); /* the files' limit starts after the calibration */
     if (stopped) {
         o->status = "TIMEOUT";
         if (limited)
