@@ -49,18 +49,25 @@ static void drop(strlist *l, const char *rel)
         }
 }
 
-/* Settles suspect REL of IN: compiled alone (object OBJ), main looked up. */
+/* Settles suspect REL of IN: compiled alone (object OBJ), main looked up;
+ * with OBJ NULL (too many suspects) not compiled. */
 static int settle_one(discover_instance *in, const compile_toolchain *tc,
                       const strlist *flags, const char *rel, const char *obj, hb_err *err)
 {
     char why[400] = "";
     strlist one = {0}, defs = {0};
-    int compiled = 0, has_main = -1;
-    if (strlist_push(&one, rel) != 0)
-        return hb_fail(err, "out of memory");
-    compile_job job = {tc, in->package, flags, &one, NULL, obj, NULL, 60, NULL, 0};
-    int rc = compile_object(&job, &compiled, why, sizeof why, err);
-    strlist_free(&one);
+    int compiled = 0, has_main = -1, rc = 0;
+    if (!obj) {
+        snprintf(why, sizeof why, "more than %d files of the folder name main",
+                 DRIVERS_MAX_COMPILED);
+    } else {
+        if (strlist_push(&one, rel) != 0)
+            return hb_fail(err, "out of memory");
+        compile_job job = {tc, in->package, flags, &one, NULL, obj, NULL,
+                           DRIVERS_COMPILE_TIMEOUT_S, NULL, 0};
+        rc = compile_object(&job, &compiled, why, sizeof why, err);
+        strlist_free(&one);
+    }
     if (rc != 0)
         return -1;
     if (compiled) {
@@ -83,8 +90,8 @@ static int settle_one(discover_instance *in, const compile_toolchain *tc,
         if (!driver)
             return 0;
         drop(&in->excluded, rel);
-        snprintf(line, sizeof line, "%s (driver: defines main(), read as text: it does not "
-                 "compile on its own: %.300s)", rel, why);
+        snprintf(line, sizeof line, "%s (driver: defines main(), read as text: %s%.300s)",
+                 rel, obj ? "it does not compile on its own: " : "", why);
         return strlist_push(&in->excluded, line) != 0 ? hb_fail(err, "out of memory") : 0;
     }
     drop(&in->excluded, rel);
@@ -121,7 +128,8 @@ int drivers_settle(discover_list *l, int from, const compile_toolchain *tc, hb_e
             rc = hb_fail(err, "out of memory");
         for (int k = 0; rc == 0 && k < in->suspects.n; k++) {
             snprintf(obj, sizeof obj, "%s/%d.o", tmp, n_obj++);
-            rc = settle_one(in, tc, &flags, in->suspects.v[k], obj, err);
+            rc = settle_one(in, tc, &flags, in->suspects.v[k],
+                            k < DRIVERS_MAX_COMPILED ? obj : NULL, err);
         }
         strlist_free(&flags);
         strlist_free(&in->suspects);

@@ -7,7 +7,10 @@
  * So `//int main()` in a comment or main under `#if 0` keeps a source, and
  * a main spelt through a macro leaves it out. A suspect that does not
  * compile on its own keeps discovery's verdict, read from its text with
- * the comments removed, and its reason says so. Used by the build stage
+ * the comments removed, and its reason says so; so does every suspect of a
+ * folder past its first DRIVERS_MAX_COMPILED (each compile may take up to
+ * DRIVERS_COMPILE_TIMEOUT_S, and a package must not hold the build for
+ * hours with thousands of them). Used by the build stage
  * and by hashbench init before either plans anything. */
 #ifndef HB_COMPILE_DRIVERS_H
 #define HB_COMPILE_DRIVERS_H
@@ -16,6 +19,9 @@
 #include "compile/discover.h"
 #include "common/err.h"
 #include "common/strlist.h"
+
+#define DRIVERS_MAX_COMPILED 16
+#define DRIVERS_COMPILE_TIMEOUT_S 60
 
 /* Appends to FLAGS the words that compile one source of IN into an object:
  * the reference profile's (AARCH64: for that target) without -shared, -c,

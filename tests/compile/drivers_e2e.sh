@@ -39,4 +39,18 @@ rm -f "$D/harness.c"
 "$B" build --run-dir "$T/r2" "$P" >"$T/b2.log" 2>&1
 grep -q 'no library source (.c) left after leaving out Implementations/Reference_Implementation/SM3/KAT_CryptHash.c (driver: file name), Implementations/Reference_Implementation/SM3/sm3.c (driver: defines main()' "$T/r2/build.json" &&
     ok "a package with every source left out names them and why" || { bad "all left out"; cat "$T/b2.log" "$T/r2/build.json"; }
+# a folder of many files naming main: the first 16 are compiled, the others
+# judged by their text, which their reason says
+P3="$T/Many/SM3"
+mkdir -p "$T/Many"
+cp -R "$SRC/examples/SM3" "$P3"
+D3="$P3/Implementations/Reference_Implementation/SM3"
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16; do
+    printf '/* not main */\nint f%s(void);\nint f%s(void) { return 0; }\n' $i $i >"$D3/a$i.c"
+done
+printf 'int main(void) { return 0; }\n' >"$D3/a17.c"
+"$B" build --run-dir "$T/r3" "$P3" >"$T/b3.log" 2>&1
+grep -q 'a17.c (driver: defines main(), read as text: more than 16 files of the folder name main)' "$T/r3/build.json" &&
+    grep -q '"status": "BUILT"' "$T/r3/build.json" &&
+    ok "past 16 files naming main, the text decides and the reason says so" || { bad "many suspects"; cat "$T/b3.log"; }
 checks_summary
