@@ -23,6 +23,7 @@ typedef struct campaign_options {
                                      (rundir/lock.h) */
     int time_failed;              /* also time instances that failed their
                                      KAT with a MISMATCH */
+    int retry_timeout;            /* KAT: test a TIMEOUT result again (kat.h) */
     int no_independent_check;     /* timed digests recomputed by the same
                                      library only (as for a candidate with
                                      one implementation) */

@@ -81,8 +81,13 @@ static int units_in_step(const char *step)
 static void eta_text(const campaign_progress *p, const char *step, int done, int total,
                      char *buf, size_t bufsz)
 {
-    double left = campaign_eta_s(hb_mono_s() - p->phase_start_s, done - p->phase_done0,
-                                 units_in_step(step), total - done);
+    double elapsed = hb_mono_s() - p->phase_start_s;
+    double left = campaign_eta_s(elapsed, done - p->phase_done0, units_in_step(step),
+                                 total - done);
+    /* units of different sizes: the pace of the known work, once some is done */
+    if (p->work_total > 0 && strcmp(p->work_phase, p->phase) == 0 && done > p->phase_done0)
+        left = p->work_done > 0 ? elapsed / p->work_done * (p->work_total - p->work_done)
+                                : -1;
     buf[0] = '\0';
     if (left < 0)
         return;
@@ -142,6 +147,18 @@ void campaign_progress_fn(void *ctx, const char *step, int done, int total)
     p->total = total;
     if (p->tty || done != p->last_done)
         show(p, step, done, total, 0);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void campaign_progress_work(void *ctx, const char *phase, double done, double total)
+{
+    campaign_progress *p = ctx;
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    snprintf(p->work_phase, sizeof p->work_phase, "%s", phase);
+    p->work_done = done;
+    p->work_total = total;
     pthread_mutex_unlock(&p->lock);
 }
 

@@ -28,6 +28,8 @@ typedef struct campaign_progress {
     char step[400];
     int done, total;
     double shown_s;       /* monotonic seconds of the last line */
+    char work_phase[32];  /* the phase the known work below is of */
+    double work_done, work_total; /* campaign_progress_work's */
     pthread_mutex_t lock;  /* the fields above, against the heartbeat */
     pthread_cond_t wake;
     pthread_t beat;
@@ -57,6 +59,11 @@ const char *campaign_format_duration(double seconds, char *buf, size_t bufsz);
  * terminal line, so that a message printed next starts on a line of its
  * own (the campaign does this before each of its log lines). */
 void campaign_progress_fn(void *ctx, const char *step, int done, int total);
+
+/* The hb_work_fn: CTX is a campaign_progress. While its phase is PHASE,
+ * the time left is estimated from the known work (DONE of TOTAL) instead
+ * of the number of units. */
+void campaign_progress_work(void *ctx, const char *phase, double done, double total);
 
 /* Ends the terminal line, if one is showing. */
 void campaign_progress_end(campaign_progress *p);

@@ -2,6 +2,7 @@
  * keeps its own finished work, so calling one again after an interruption
  * continues it. */
 #include "campaign/stages.h"
+#include "campaign/progress.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -71,12 +72,16 @@ int stages_kat(const campaign_options *o, const campaign_settings *s,
     k.instance_budget_s = s->instance_budget_s;
     k.loop = o->loop;
     k.full = o->full;
+    k.retry_timeout = o->retry_timeout;
     k.timeout_s = o->timeout_s;
     k.jobs = o->jobs;
     k.instances = (const char *const *)instances->v;
     k.n_instances = instances->n;
     k.progress = o->progress;
     k.progress_ctx = o->progress_ctx;
+    /* the campaign's display estimates the time left from the known work */
+    if (o->progress == campaign_progress_fn)
+        k.work = campaign_progress_work;
     k.log = o->log;
     return stages_kat_with_rebuilds(&k, n_failed, err);
 }

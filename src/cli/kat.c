@@ -13,6 +13,7 @@
 #include "common/json.h"
 #include "kat/kat.h"
 #include "kat/kat_vectors.h"
+#include "kat/katfile.h"
 #include "kat/manifest.h"
 #include "common/fs.h"
 #include "rundir/lock.h"
@@ -22,8 +23,10 @@ const char hb_summary_kat[] = "check every built instance against its known-answ
 const char hb_usage_kat[] =
     "usage: hashbench kat --run-dir DIR [--loop|--no-loop] [--full] [--timeout S]\n"
     "                     [--instances LIST] [--jobs N] [--variants-seed HEX]\n"
+    "                     [--retry-timeout]\n"
     "       hashbench kat --write-manifest PACKAGE [--from-run DIR]\n"
     "       hashbench kat --vectors FILE.rsp LIBRARY [--digest-bits N] [--timeout S]\n"
+    "       hashbench kat --digest FILE...\n"
     "\n"
     "The first form runs the official KAT procedure (SPEC 3) through the CryptHash\n"
     "of every instance built in DIR/build.json, one child process per instance\n"
@@ -41,7 +44,11 @@ const char hb_usage_kat[] =
     "  --loop           KAT_Loop even without a submitted KAT_Loop file\n"
     "  --no-loop        never KAT_Loop (a submitted one is reported not checked)\n"
     "  --full           also KAT_2_33 (a 1 GiB message)\n"
-    "  --timeout S      seconds allowed per instance (default 600)\n"
+    "  --timeout S      seconds allowed per instance (default 600); an instance\n"
+    "                   whose calibration call shows it needs more gets 4 times\n"
+    "                   its files' known work at its measured speed, up to 4 h\n"
+    "  --retry-timeout  test again the instances whose result is TIMEOUT (also\n"
+    "                   with a weaker check, e.g. --no-loop); others are kept\n"
     "  --instance-budget S  wall seconds each instance may take over all its\n"
     "                   processes, shared with the other stages and counted in\n"
     "                   DIR/budget/ (default: DIR/campaign.json's, else "
@@ -57,13 +64,15 @@ const char hb_usage_kat[] =
     "or, with --from-run, from the texts generated in DIR for that package.\n"
     "--vectors hashes every record of a CAVP .rsp file (Len/Msg/MD) with LIBRARY\n"
     "and prints 'N passed, M failed'.\n"
+    "--digest prints the SHA-256 of each KAT text FILE in its canonical form\n"
+    "(what kat.sha256 lists; docs/FORMATS.md), as sha256sum prints a digest.\n"
     "\n"
     "Exit status: 0 all passed (some may lack vectors: NOKAT), 1 some instances\n"
     "failed, or none could be compared (all NOKAT), 2 error.\n";
 
 typedef struct kat_cli {
-    const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed;
-    int loop, full, digest_bits, jobs;
+    const char *run_dir, *manifest_pkg, *from_run, *rsp, *variants_seed, *digest;
+    int loop, full, digest_bits, jobs, retry_timeout;
     double timeout_s, instance_budget_s;
     char *instances;
 } kat_cli;
@@ -94,6 +103,8 @@ static int parse_args(int argc, char **argv, kat_cli *c)
         {"from-run", required_argument, 0, 'r'}, {"vectors", required_argument, 0, 'v'},
         {"digest-bits", required_argument, 0, 'b'},
         {"variants-seed", required_argument, 0, 's'},
+        {"retry-timeout", no_argument, 0, 't'},
+        {"digest", required_argument, 0, 'd'},
         HB_OPTIONS_END};
     double num;
     hb_err err;
@@ -109,6 +120,8 @@ static int parse_args(int argc, char **argv, kat_cli *c)
             c->loop = ch == 'l' ? KAT_LOOP_ALWAYS : KAT_LOOP_NEVER;
             break;
         case 'f': c->full = 1; break;
+        case 't': c->retry_timeout = 1; break;
+        case 'd': c->digest = optarg; break;
         case HB_OPT_INSTANCES: c->instances = optarg; break;
         case 'm': c->manifest_pkg = optarg; break;
         case 'r': c->from_run = optarg; break;
@@ -140,9 +153,9 @@ static int parse_args(int argc, char **argv, kat_cli *c)
             return hb_cli_usage_error("kat", "%s", err.msg);
         }
     }
-    if (!!c->run_dir + !!c->manifest_pkg + !!c->rsp != 1)
+    if (!!c->run_dir + !!c->manifest_pkg + !!c->rsp + !!c->digest != 1)
         return hb_cli_usage_error("kat", "give exactly one of --run-dir, "
-                                  "--write-manifest, --vectors");
+                                  "--write-manifest, --vectors, --digest");
     return 0;
 }
 
@@ -231,6 +244,7 @@ static int run_gate(kat_cli *c)
     o.run_dir = c->run_dir;
     o.loop = c->loop;
     o.full = c->full;
+    o.retry_timeout = c->retry_timeout;
     o.timeout_s = c->timeout_s;
     o.instance_budget_s = hb_opt_instance_budget(c->run_dir, c->instance_budget_s);
     o.jobs = c->jobs;
@@ -309,12 +323,30 @@ static int check_vectors(const kat_cli *c, const char *library)
     return strcmp(r.status, "PASS") == 0 ? 0 : 1;
 }
 
+/* Prints the canonical SHA-256 of FIRST and of each further FILE. */
+static int print_digests(const char *first, char **more, int n_more)
+{
+    for (int i = -1; i < n_more; i++) {
+        const char *path = i < 0 ? first : more[i];
+        char sha[HB_SHA256_HEX];
+        hb_err err;
+        if (kat_file_sha256(path, sha, &err) != 0) {
+            fprintf(stderr, "hashbench kat: %s\n", err.msg);
+            return 2;
+        }
+        printf("%s  %s\n", sha, path);
+    }
+    return 0;
+}
+
 int cmd_kat(int argc, char **argv)
 {
     kat_cli c = {0};
     int rc = parse_args(argc, argv, &c);
     if (rc != 0)
         return rc;
+    if (c.digest)
+        return print_digests(c.digest, argv + optind, argc - optind);
     if (c.rsp) {
         if (optind != argc - 1)
             return hb_cli_usage_error("kat", "--vectors FILE.rsp needs one LIBRARY");

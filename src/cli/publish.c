@@ -3,13 +3,18 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 
+#include <limits.h>
 #include <string.h>
+#include "common/fs.h"
+#include "common/json.h"
+#include "dataset/layout.h"
 #include "dataset/publish.h"
 #include "dataset/sign.h"
+#include "rundir/rundir.h"
 
 const char hb_summary_publish[] = "publish a run directory into a dataset";
 const char hb_usage_publish[] =
-    "usage: hashbench publish --run-dir DIR --system ID --data DATA\n"
+    "usage: hashbench publish --run-dir DIR [--system ID] --data DATA\n"
     "\n"
     "Copies campaign.json, build.json, kat.json, the records, the KAT logs\n"
     "and the compiler logs of DIR to DATA/ID/ (replacing an earlier\n"
@@ -22,7 +27,8 @@ const char hb_usage_publish[] =
     "have written (raw_*_untrusted) stays in DIR; an instance whose data would\n"
     "carry this host's boot_id or DIR's path is withheld (campaign.json).\n"
     "\n"
-    "  --system ID   the test system, e.g. x86_1 or arm_1 ([A-Za-z0-9_-])\n"
+    "  --system ID   the test system, e.g. x86_1 or arm_1 ([A-Za-z0-9_-]);\n"
+    "                default: the system DIR/campaign.json records\n"
     "  --sign KEY    then sign the whole dataset DATA with the Ed25519 private\n"
     "                key KEY (PEM; openssl genpkey -algorithm ed25519 -out KEY):\n"
     "                DATA/MANIFEST.sha256 lists every file's SHA-256 and\n"
@@ -33,6 +39,32 @@ const char hb_usage_publish[] =
     "                cover DATA\n"
     "\n"
     "Exit status: 0 published, 2 usage error or refusal.\n";
+
+/* The system id RUN_DIR's campaign.json records, into OUT (SZ bytes). */
+static int recorded_system(const char *run_dir, char *out, size_t sz, hb_err *err)
+{
+    char path[PATH_MAX];
+    json_t *doc = NULL;
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_CAMPAIGN_JSON, err) != 0)
+        return -1;
+    if (!hb_is_file(path))
+        return hb_fail(err, "%s: not found, so no system is recorded; give --system ID",
+                       path);
+    if (hb_json_load(path, &doc, err) != 0)
+        return -1;
+    const char *system = hb_json_str(doc, "system");
+    hb_err why;
+    hb_err_clear(&why);
+    int rc = !system[0] ? hb_fail(err, "%s: records no system; give --system ID", path)
+             : dataset_check_system(system, &why) != 0 || strlen(system) >= sz
+                 ? hb_fail(err, "%s: the system it records is no valid id (%s); give "
+                           "--system ID", path, why.msg)
+                 : 0;
+    if (rc == 0)
+        snprintf(out, sz, "%s", system);
+    json_decref(doc);
+    return rc;
+}
 
 int cmd_publish(int argc, char **argv)
 {
@@ -61,9 +93,13 @@ int cmd_publish(int argc, char **argv)
     }
     if (optind < argc)
         return hb_cli_usage_error("publish", "unknown argument '%s'", argv[optind]);
-    if (!run_dir || !system || !data)
-        return hb_cli_usage_error("publish", "--run-dir, --system and --data "
-                                  "are required");
+    if (!run_dir || !data)
+        return hb_cli_usage_error("publish", "--run-dir and --data are required");
+    char recorded[DATASET_SYSTEM_MAX + 1];
+    if (!system && recorded_system(run_dir, recorded, sizeof recorded, &err) != 0)
+        return hb_cli_usage_error("publish", "%s", err.msg);
+    if (!system)
+        system = recorded;
     publish_counts c;
     if (publish_run(run_dir, system, data, &c, &err) < 0) {
         fprintf(stderr, "hashbench publish: %s\n", err.msg);

@@ -73,7 +73,10 @@ const char hb_usage_run[] =
     "  --loop, --no-loop    KAT_Loop (a million hashes) always / never; by\n"
     "                       default whenever the submitted vectors include it\n"
     "  --full               also run KAT_2_33 (a 1 GiB message)\n"
-    "  --timeout S          KAT time limit per instance, seconds\n"
+    "  --timeout S          KAT time limit per instance, seconds (default 600;\n"
+    "                       scaled up to 4 h for an instance that needs more)\n"
+    "  --retry-timeout      test a KAT TIMEOUT again on its own (hashbench kat\n"
+    "                       --help)\n"
     "  --cc CC              compiler for the build (checked before the host\n"
     "                       check)\n"
     "  --jobs N             compilations and KAT instances run at once\n"
@@ -115,7 +118,7 @@ enum { OPT_COUNT = HB_OPT_OWN + 0x80 }; /* after the options below */
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
     OPT_NO_LOOP, OPT_FULL, OPT_ALLOW_UNFIT, OPT_TIME_FAILED, OPT_CT, OPT_NO_INDEPENDENT,
-    OPT_NO_WAIT, OPT_ADD, OPT_BASELINE
+    OPT_NO_WAIT, OPT_ADD, OPT_BASELINE, OPT_RETRY_TIMEOUT
 };
 
 /* --add PACKAGE, each given (parse_args sizes the list). */
@@ -148,6 +151,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_FULL: o->full = 1; break;
     case OPT_ALLOW_UNFIT: o->allow_unfit_host = 1; break;
     case OPT_TIME_FAILED: o->time_failed = 1; break;
+    case OPT_RETRY_TIMEOUT: o->retry_timeout = 1; break;
     case OPT_NO_INDEPENDENT: o->no_independent_check = 1; break;
     case OPT_CT: want_ct = 1; break;
     case OPT_COUNT: want_count = 1; break;
@@ -176,6 +180,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"full", no_argument, NULL, OPT_FULL},
         {"allow-unfit-host", no_argument, NULL, OPT_ALLOW_UNFIT},
         {"time-failed", no_argument, NULL, OPT_TIME_FAILED},
+        {"retry-timeout", no_argument, NULL, OPT_RETRY_TIMEOUT},
         {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"ct", no_argument, NULL, OPT_CT},
         {"count", no_argument, NULL, OPT_COUNT},

@@ -16,6 +16,7 @@
 
 #include "compile/compile.h"
 #include "compile/discover.h"
+#include "compile/drivers.h"
 #include "compile/profile.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -234,9 +235,11 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
         set_reason(t, "%s", serr.msg);
     } else if (t->in->sources.n == 0) {
         t->state = TASK_REFUSED;
-        set_reason(t, "%s: no library source (.c) left "
-                 "after leaving out the drivers; list them with sources = in "
-                 "hashbench.ini", t->in->source_dir);
+        char *left = strlist_join(&t->in->excluded, ", ");
+        set_reason(t, "%s: no library source (.c) left after leaving out %s; list "
+                   "the sources with sources = in hashbench.ini",
+                   t->in->source_dir, left && *left ? left : "nothing (no .c file)");
+        free(left);
     } else {
         t->state = can_reuse(c, t) ? TASK_REUSE : TASK_COMPILE;
     }
@@ -641,8 +644,13 @@ static int prepare(build_ctx *c, hb_err *err)
             continue; /* a README or the like caught by a glob: not a package */
         int from = c->found.n;
         if (discover_package(opt->packages[i], &c->found, err) != 0 ||
-            check_candidate_unique(&c->found, from, err) != 0)
+            check_candidate_unique(&c->found, from, err) != 0 ||
+            drivers_settle(&c->found, from, &c->tc, err) != 0)
             return -1;
+        for (int k = 0; k < c->found.notes.n; k++)
+            fprintf(stderr, "hashbench build: %s: %s\n", opt->packages[i],
+                    c->found.notes.v[k]);
+        strlist_free(&c->found.notes);
     }
     /* the baseline packages the evaluator named, unless among the others */
     for (int i = 0; i < opt->n_baseline_packages; i++) {
@@ -656,7 +664,8 @@ static int prepare(build_ctx *c, hb_err *err)
             listed = strcmp(c->found.v[k].package, real) == 0;
         int from = c->found.n;
         if (!listed && (discover_package(p, &c->found, err) != 0 ||
-                        check_candidate_unique(&c->found, from, err) != 0))
+                        check_candidate_unique(&c->found, from, err) != 0 ||
+                        drivers_settle(&c->found, from, &c->tc, err) != 0))
             return -1;
     }
     if (hb_mkdirs(opt->run_dir, err) != 0)

@@ -100,22 +100,62 @@ static int starts_with(const char *s, const char *prefix)
     return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* Why the .c file NAME (text TEXT) is a driver, or NULL when it is not. */
-static const char *driver_reason(const char *name, const char *text)
+/* TEXT with its comments replaced by blanks (line breaks kept), string and
+ * character literals passed over as they are. */
+static void blank_comments(char *text)
+{
+    for (char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\'') {
+            char q = *p;
+            for (p++; *p && *p != q && *p != '\n'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                return;
+        } else if (p[0] == '/' && p[1] == '/') {
+            for (; *p && *p != '\n'; p++)
+                *p = ' ';
+            if (!*p)
+                return;
+        } else if (p[0] == '/' && p[1] == '*') {
+            p[0] = p[1] = ' ';
+            for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+                if (*p != '\n')
+                    *p = ' ';
+            if (!*p)
+                return;
+            p[0] = p[1] = ' ';
+            p++;
+        }
+    }
+}
+
+/* 1 when TEXT matches the extended regular expression PATTERN. */
+static int text_matches(const char *text, const char *pattern)
+{
+    regex_t re;
+    if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+        return 0;
+    int hit = regexec(&re, text, 0, NULL, 0) == 0;
+    regfree(&re);
+    return hit;
+}
+
+/* Why the .c file NAME (text TEXT, modified) is a driver, or NULL when it is
+ * not; *suspect gets 1 when its text names main at all. */
+static const char *driver_reason(const char *name, char *text, int *suspect)
 {
     static const char *const prefixes[] = {"KAT_", "main", "test", "bench", "speed"};
+    *suspect = 0;
     for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
         if (starts_with(name, prefixes[i]))
             return "driver: file name";
     if (strcasecmp(name, "drng.c") == 0)
         return "official DRNG of the KAT driver";
-    regex_t re;
-    if (regcomp(&re, "(^|[^A-Za-z0-9_])(int|void)[[:space:]]+main[[:space:]]*\\(",
-                REG_EXTENDED | REG_NOSUB) != 0)
-        return NULL;
-    int hit = regexec(&re, text, 0, NULL, 0) == 0;
-    regfree(&re);
-    return hit ? "driver: defines main()" : NULL;
+    *suspect = text_matches(text, "(^|[^A-Za-z0-9_])main([^A-Za-z0-9_]|$)");
+    blank_comments(text);
+    return text_matches(text, "(^|[^A-Za-z0-9_])(int|void)[[:space:]]+main[[:space:]]*\\(")
+               ? "driver: defines main()" : NULL;
 }
 
 /* Lists the library sources of DIR_REL into IN's sources, drivers into its
@@ -144,9 +184,12 @@ static int default_sources(const char *package, const char *dir_rel,
                                       NULL, &rerr) != 0 && !in->error[0])
             set_error(in, "%s%s", rel, strncmp(rerr.msg, full, strlen(full)) == 0
                                             ? rerr.msg + strlen(full) : rerr.msg);
+        int suspect = 0;
         if (!why && text)
-            why = driver_reason(files.v[i], text);
+            why = driver_reason(files.v[i], text, &suspect);
         free(text);
+        if (suspect && strlist_push(&in->suspects, rel) != 0)
+            rc = hb_fail(err, "out of memory");
         char line[PATH_MAX + 64];
         snprintf(line, sizeof line, "%s (%s)", rel, why ? why : "");
         if (why ? strlist_push(&in->excluded, line) : strlist_push(&in->sources, rel))
@@ -341,25 +384,82 @@ static int discover_impl(const char *package, const char *impl_rel,
     return 0;
 }
 
-/* Searches PACKAGE/Implementations and PACKAGE/<top>/Implementations. */
-static int discover_layout(const char *package, discover_list *out, hb_err *err)
+/* 1 when PACKAGE/REL is an Implementations folder of the official tree: it
+ * holds at least one X_Implementation folder. */
+static int is_official_tree(const char *package, const char *rel)
+{
+    if (strcmp(hb_basename(rel), "Implementations") != 0)
+        return 0;
+    for (size_t v = 0; v < sizeof variant_dirs / sizeof variant_dirs[0]; v++) {
+        char sub[PATH_MAX], full[PATH_MAX];
+        join(sub, rel, variant_dirs[v]);
+        join(full, package, sub);
+        if (hb_is_dir(full))
+            return 1;
+    }
+    return 0;
+}
+
+/* Appends to TREES the official trees DEPTH folders below PACKAGE/REL
+ * ("" = the package itself), never going into a tree found, a vector folder
+ * or a folder that leads outside the package. */
+static int trees_at_depth(const char *package, const char *rel, int depth,
+                          strlist *trees, hb_err *err)
 {
     char full[PATH_MAX];
-    join(full, package, "Implementations");
-    if (hb_is_dir(full) && discover_impl(package, "Implementations", out, err) != 0)
-        return -1;
-    strlist tops = {0};
-    if (list_dir(package, 1, &tops, err) != 0)
-        return -1;
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < tops.n; i++) {
-        char rel[PATH_MAX];
-        join(rel, tops.v[i], "Implementations");
+    if (depth == 0)
+        return rel[0] && is_official_tree(package, rel) &&
+                       strlist_push(trees, rel) != 0 ? hb_fail(err, "out of memory") : 0;
+    if (rel[0] && is_official_tree(package, rel))
+        return 0;
+    strlist dirs = {0};
+    if (rel[0])
         join(full, package, rel);
-        if (strcmp(tops.v[i], "Implementations") != 0 && hb_is_dir(full))
-            rc = discover_impl(package, rel, out, err);
+    else
+        snprintf(full, sizeof full, "%s", package);
+    int rc = list_dir(full, 1, &dirs, err);
+    for (int i = 0; rc == 0 && i < dirs.n; i++) {
+        char sub[PATH_MAX], norm[1024];
+        if (strcasecmp(dirs.v[i], "Test_Vector") == 0 ||
+            strcasecmp(dirs.v[i], "Test_Vectors") == 0)
+            continue;
+        if (rel[0])
+            join(sub, rel, dirs.v[i]);
+        else
+            snprintf(sub, sizeof sub, "%s", dirs.v[i]);
+        if (override_inside(package, sub, 1, norm, sizeof norm) == 0)
+            rc = trees_at_depth(package, norm, depth - 1, trees, err);
     }
-    strlist_free(&tops);
+    strlist_free(&dirs);
+    return rc;
+}
+
+/* Searches PACKAGE/Implementations and PACKAGE/<top>/Implementations; when
+ * neither holds the official tree, the shallowest level below (up to
+ * DISCOVER_TREE_DEPTH folders) that does, and says so in NOTES. */
+static int discover_layout(const char *package, discover_list *out, strlist *notes,
+                           hb_err *err)
+{
+    strlist trees = {0};
+    int rc = trees_at_depth(package, "", 1, &trees, err);
+    if (rc == 0)
+        rc = trees_at_depth(package, "", 2, &trees, err);
+    for (int depth = 3; rc == 0 && trees.n == 0 && depth <= DISCOVER_TREE_DEPTH + 1;
+         depth++)
+        rc = trees_at_depth(package, "", depth, &trees, err);
+    for (int i = 0; rc == 0 && i < trees.n; i++) {
+        int before = out->n;
+        rc = discover_impl(package, trees.v[i], out, err);
+        char note[PATH_MAX + 200];
+        if (rc == 0 && strchr(trees.v[i], '/') && out->n > before) {
+            snprintf(note, sizeof note, "the official tree is at %s (below the package "
+                     "folder): %d instance%s found there", trees.v[i], out->n - before,
+                     out->n - before == 1 ? "" : "s");
+            if (strlist_push(notes, note) != 0)
+                rc = hb_fail(err, "out of memory");
+        }
+    }
+    strlist_free(&trees);
     return rc;
 }
 
@@ -480,6 +580,7 @@ static void free_instance(discover_instance *d)
 {
     strlist_free(&d->sources);
     strlist_free(&d->excluded);
+    strlist_free(&d->suspects);
     strlist_free(&d->defines);
     strlist_free(&d->includes);
 }
@@ -510,7 +611,7 @@ static int discover_candidate(const char *abs, const override_file *o,
                               const char *id, discover_list *out, hb_err *err)
 {
     int from = out->n;
-    if (discover_layout(abs, out, err) != 0)
+    if (discover_layout(abs, out, &out->notes, err) != 0)
         return -1;
     int end = out->n;
     name_variant_twins(out, from, end);
@@ -524,32 +625,89 @@ static int discover_candidate(const char *abs, const override_file *o,
         if (out->n == from)
             rc = hb_fail(err, "%s: no instance found (no header under "
                          "Implementations/*_Implementation/*/ defines "
-                         "DIGEST_BIT_LENGTH); name the instances in %s",
-                         abs, OVERRIDE_FILE);
+                         "DIGEST_BIT_LENGTH, up to %d folders below the package); "
+                         "name the instances in %s", abs, DISCOVER_TREE_DEPTH,
+                         OVERRIDE_FILE);
     }
     free(replaced);
     return rc;
 }
 
-int discover_package(const char *package, discover_list *out, hb_err *err)
+/* 1 when NAME is a folder name of the official layout, never a candidate's. */
+static int layout_name(const char *name)
 {
-    char abs[PATH_MAX];
+    size_t n = strlen(name), k = strlen("_Implementation");
+    return strcmp(name, "Implementations") == 0 || strcasecmp(name, "Test_Vector") == 0 ||
+           strcasecmp(name, "Test_Vectors") == 0 ||
+           (n > k && strcmp(name + n - k, "_Implementation") == 0);
+}
+
+/* The candidate id of the package at ABS when its override names none: the
+ * package folder's name, else the name of the nearest enclosing folder (up
+ * to DISCOVER_TREE_DEPTH + 1 levels out) that is a valid id and not a folder
+ * of the official layout, with a note saying so. */
+static int fallback_id(const char *abs, char *id, strlist *notes, hb_err *err)
+{
+    const char *base = hb_basename(abs);
+    if (override_name_valid(base)) {
+        snprintf(id, OVERRIDE_NAME_MAX + 1, "%s", base);
+        return 0;
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", abs);
+    for (int up = 0; up <= DISCOVER_TREE_DEPTH; up++) {
+        char *slash = strrchr(path, '/');
+        if (!slash || slash == path)
+            break;
+        *slash = '\0';
+        const char *name = hb_basename(path);
+        if (override_name_valid(name) && !layout_name(name)) {
+            char note[PATH_MAX + 400];
+            snprintf(id, OVERRIDE_NAME_MAX + 1, "%s", name);
+            snprintf(note, sizeof note, "candidate id %s, from the enclosing folder %s "
+                     "(the package folder's name is not 1-64 characters from A-Z a-z "
+                     "0-9 _ -; [candidate] id = NAME in %s sets another)", id, path,
+                     OVERRIDE_FILE);
+            return strlist_push(notes, note) != 0 ? hb_fail(err, "out of memory") : 0;
+        }
+    }
+    return hb_fail(err, "%s: no candidate id: neither this folder's name nor an "
+                   "enclosing one is 1-64 characters from A-Z a-z 0-9 _ -; add "
+                   "[candidate] id = NAME to %s/%s", abs, abs, OVERRIDE_FILE);
+}
+
+int discover_package_with(const char *package, int flags, discover_list *out,
+                          hb_err *err)
+{
+    char abs[PATH_MAX], id[OVERRIDE_NAME_MAX + 1];
     if (!realpath(package, abs) || !hb_is_dir(abs))
         return hb_fail(err, "%s: not a folder; give the path of a submission "
                        "package", package);
     override_file o;
     if (override_load(abs, &o, err) != 0)
         return -1;
-    const char *id = o.id[0] ? o.id : hb_basename(abs);
-    if (!override_name_valid(id)) {
-        override_free(&o);
-        return hb_fail(err, "%s: the folder name is not a valid candidate id "
-                       "(1-64 characters from A-Z a-z 0-9 _ -); add [candidate] "
-                       "id = NAME to %s", abs, OVERRIDE_FILE);
+    if (flags & DISCOVER_NO_SECTIONS) {
+        for (int i = 0; i < o.n; i++) {
+            strlist_free(&o.inst[i].sources_raw);
+            strlist_free(&o.inst[i].includes_raw);
+            strlist_free(&o.inst[i].defines);
+        }
+        o.n = 0;
     }
-    int rc = discover_candidate(abs, &o, id, out, err);
+    int rc = 0;
+    if (o.id[0])
+        snprintf(id, sizeof id, "%s", o.id);
+    else
+        rc = fallback_id(abs, id, &out->notes, err);
+    if (rc == 0)
+        rc = discover_candidate(abs, &o, id, out, err);
     override_free(&o);
     return rc;
+}
+
+int discover_package(const char *package, discover_list *out, hb_err *err)
+{
+    return discover_package_with(package, 0, out, err);
 }
 
 void discover_free(discover_list *l)
@@ -559,6 +717,7 @@ void discover_free(discover_list *l)
     free(l->v);
     l->v = NULL;
     l->n = 0;
+    strlist_free(&l->notes);
 }
 
 int discover_defines_crypthash(const char *text)

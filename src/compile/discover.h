@@ -1,15 +1,19 @@
 /* Discovery of the algorithm instances in a submission package (SPEC §1):
  * every Implementations/{Reference,Optimized,Additional}_Implementation/<X>/
- * folder (also under one extra top folder) whose header defines
- * DIGEST_BIT_LENGTH is an instance; hashbench.ini (override.h) adds,
+ * folder (also under one extra top folder; when neither holds the tree, the
+ * shallowest level below that does, up to DISCOVER_TREE_DEPTH folders deep,
+ * whatever the folders are called) whose header defines DIGEST_BIT_LENGTH
+ * is an instance; hashbench.ini (override.h) adds,
  * replaces, skips or completes instances. The result says, per instance,
  * exactly what to compile; nothing is compiled or run here.
  *
  * Sources: every .c file of the instance folder except the drivers that
  * carry their own main(): files named KAT_*.c, main*.c, test*, bench*,
  * speed* (case-insensitive), the official DRNG drng.c (used by the KAT
- * driver only), any other .c file whose text defines `int main(`, and a
- * symbolic link that leads outside the package.
+ * driver only), any other .c file whose text, comments left out, defines
+ * `int main(`, and a symbolic link that leads outside the package. Every
+ * other .c file whose text names main (comments included) is a suspect:
+ * drivers.h settles it on its compiled object.
  * Each left-out file is listed in `excluded` with the reason. No source or
  * header is read past HB_LIMIT_TEXT (common/fs.h): a larger source makes
  * its instance fail to build, a larger header fails the package. A header
@@ -40,6 +44,8 @@ typedef struct discover_instance {
     char source_dir[1024];   /* instance folder, relative to package */
     strlist sources;         /* package-relative .c files, sorted */
     strlist excluded;        /* "path (reason)" of left-out .c files */
+    strlist suspects;        /* sources or excluded files whose text names
+                                main: for drivers_settle (drivers.h) */
     strlist defines;         /* NAME or NAME=VALUE, passed as -D */
     strlist includes;        /* package-relative folders, passed as -I */
     char skip[256];          /* non-empty: not built, for this reason */
@@ -55,12 +61,25 @@ typedef struct discover_instance {
 typedef struct discover_list {
     discover_instance *v;
     int n;
+    strlist notes;   /* what discovery chose that the user should know:
+                        an official tree found below the package folder,
+                        a candidate id taken from an enclosing folder */
 } discover_list;
+
+/* How many folders the official tree may sit below the package folder. */
+#define DISCOVER_TREE_DEPTH 6
 
 /* Appends the instances of PACKAGE (a folder; made absolute here) to *out.
  * Fails (naming the file and line) on a bad hashbench.ini or a package with
  * no instance at all; problems of a single instance go into its error. */
 int discover_package(const char *package, discover_list *out, hb_err *err);
+
+/* As discover_package; with DISCOVER_NO_SECTIONS, the [instance] sections of
+ * hashbench.ini are passed over (its [candidate] still counts): what
+ * discovery alone finds, for `hashbench init --update`. */
+#define DISCOVER_NO_SECTIONS 1
+int discover_package_with(const char *package, int flags, discover_list *out,
+                          hb_err *err);
 
 void discover_free(discover_list *l);
 

@@ -12,6 +12,7 @@
 
 #include "compile/compile.h"
 #include "compile/discover.h"
+#include "compile/drivers.h"
 #include "compile/elfsize.h"
 #include "compile/override.h"
 #include "compile/profile.h"
@@ -44,32 +45,6 @@ typedef struct init_ctx {
     char tmp[PATH_MAX];
     int n_objects;
 } init_ctx;
-
-/* The reference profile's flags for an object file: the guide's words but
- * -shared, then -c, the instance's defines and include folders. */
-static int object_flags(const init_ctx *c, const discover_instance *in, strlist *flags)
-{
-    char *words = strdup(profile_flags("reference", c->aarch64));
-    int rc = words ? 0 : -1;
-    for (char *save = NULL, *w = words ? strtok_r(words, " ", &save) : NULL; w && rc == 0;
-         w = strtok_r(NULL, " ", &save))
-        if (strcmp(w, "-shared") != 0)
-            rc = strlist_push(flags, w);
-    free(words);
-    if (rc == 0)
-        rc = strlist_push(flags, "-c");
-    for (int i = 0; rc == 0 && i < in->defines.n; i++) {
-        char w[4200];
-        snprintf(w, sizeof w, "-D%s", in->defines.v[i]);
-        rc = strlist_push(flags, w);
-    }
-    for (int i = 0; rc == 0 && i < in->includes.n; i++) {
-        char w[4200];
-        snprintf(w, sizeof w, "-I%s", in->includes.v[i]);
-        rc = strlist_push(flags, w);
-    }
-    return rc;
-}
 
 /* Fills D for package source REL: compiled alone (FLAGS) and its global
  * definitions read, or, when it does not compile alone, read as text. */
@@ -372,7 +347,7 @@ static int put_instance(FILE *fp, init_ctx *c, const discover_instance *in, int 
     }
     strlist flags = {0};
     s.d = calloc((size_t)s.n, sizeof *s.d);
-    int rc = s.d && object_flags(c, in, &flags) == 0 ? 0 : hb_fail(err, "out of memory");
+    int rc = s.d && drivers_object_flags(c->aarch64, in, &flags) == 0 ? 0 : hb_fail(err, "out of memory");
     for (int i = 0; rc == 0 && i < s.n; i++)
         rc = read_definitions(c, in, &flags, in->sources.v[i], &s.d[i], err);
     strlist_free(&flags);
@@ -436,16 +411,24 @@ static int put_instance(FILE *fp, init_ctx *c, const discover_instance *in, int 
 int init_override_text(const char *package, const char *cc, char **text, int *n_sections,
                        hb_err *err)
 {
+    return init_override_text_with(package, cc, 0, text, n_sections, err);
+}
+
+int init_override_text_with(const char *package, const char *cc, int flags, char **text,
+                            int *n_sections, hb_err *err)
+{
     char ini[PATH_MAX];
     *text = NULL;
     *n_sections = 0;
     if (snprintf(ini, sizeof ini, "%s/%s", package, OVERRIDE_FILE) >= (int)sizeof ini)
         return hb_fail(err, "%s: path too long", package);
-    if (hb_is_file(ini))
-        return hb_fail(err, "%s exists: edit it (see docs/OVERRIDE.md), or remove it to "
-                       "start again from what discovery finds", ini);
+    if (hb_is_file(ini) && !(flags & INIT_OVER_EXISTING))
+        return hb_fail(err, "%s exists: edit it (see docs/OVERRIDE.md), or run hashbench "
+                       "init --update %s to write it again from what discovery finds "
+                       "(--print to see that first)", ini, package);
     discover_list l = {0};
-    if (discover_package(package, &l, err) != 0) {
+    if (discover_package_with(package, flags & INIT_OVER_EXISTING ? DISCOVER_NO_SECTIONS : 0,
+                              &l, err) != 0) {
         discover_free(&l);
         return -1;
     }
@@ -458,6 +441,10 @@ int init_override_text(const char *package, const char *cc, char **text, int *n_
         return -1;
     }
     c.aarch64 = profile_target_is_aarch64(c.tc.target);
+    if (drivers_settle(&l, 0, &c.tc, err) != 0) {
+        discover_free(&l);
+        return -1;
+    }
     if (snprintf(c.tmp, sizeof c.tmp, "%s/hashbench-init.XXXXXX",
                  tmpdir && *tmpdir ? tmpdir : "/tmp") >= (int)sizeof c.tmp ||
         !mkdtemp(c.tmp)) {
@@ -475,6 +462,8 @@ int init_override_text(const char *package, const char *cc, char **text, int *n_
                 "instance is listed, so the\n# file alone says what is built.\n\n"
                 "[candidate]\nid = %s\nalgorithm = %s\n", l.n ? l.v[0].candidate : "",
                 l.n ? l.v[0].algorithm : "");
+    for (int i = 0; rc == 0 && i < l.notes.n; i++)
+        fprintf(fp, "# note: %s\n", l.notes.v[i]);
     /* the sections by digest size (Duet-512 before Duet-1024), discovery's
      * order among equal sizes */
     int *order = calloc((size_t)l.n + 1, sizeof *order);

@@ -35,5 +35,13 @@
 int init_override_text(const char *package, const char *cc, char **text, int *n_sections,
                        hb_err *err);
 
+/* As init_override_text; with INIT_OVER_EXISTING, an existing hashbench.ini
+ * is no refusal: its [candidate] is kept and its [instance] sections are
+ * passed over, so the text is what discovery alone finds (init --update,
+ * init --print). */
+#define INIT_OVER_EXISTING 1
+int init_override_text_with(const char *package, const char *cc, int flags, char **text,
+                            int *n_sections, hb_err *err);
+
 
 #endif

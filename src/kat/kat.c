@@ -21,6 +21,7 @@
 #include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "kat/kat_gen.h"
 #include "kat/kat_instance.h"
 #include "kat/variants.h"
 #include "rundir/ibudget.h"
@@ -28,6 +29,8 @@
 #include "sandbox/check.h"
 
 #define BASELINE_REASON "OpenSSL libcrypto baseline; the oracle, not KAT-checked"
+#define KAT_TIMEOUT_NOTE "not rebuilt with harness-default flags (it would run the " \
+    "same work into the same limit); --retry-timeout tests it again on its own"
 
 static int safe_name(const char *s)
 {
@@ -171,12 +174,15 @@ static json_t *guide_summary(const json_t *g)
  * SPEC §2: a guide build that neither passes nor lacks vectors is rebuilt
  * once with the harness-default flags and tested again; not for
  * BADVECTORS (other flags cannot repair a malformed submitted file), nor
- * when the instance's wall budget stopped it (rundir/ibudget.h): nothing
- * is left to test the rebuild with. */
+ * for a TIMEOUT (the rebuild would run the same work into the same limit,
+ * which is already scaled to the instance's speed; --retry-timeout tests it
+ * again on its own), nor when the instance's wall budget stopped it
+ * (rundir/ibudget.h): nothing is left to test the rebuild with. */
 static int wants_fallback(const json_t *b, const json_t *first)
 {
     return first && kat_status_failed(hb_json_str(first, "status")) &&
            strcmp(hb_json_str(first, "status"), KAT_BADVECTORS) != 0 &&
+           strcmp(hb_json_str(first, "status"), "TIMEOUT") != 0 &&
            !ibudget_stopped(hb_json_str(first, "reason")) &&
            !json_is_object(json_object_get(first, "guide")) &&
            strcmp(hb_json_str(b, "status"), "BUILT") == 0 &&
@@ -338,7 +344,9 @@ static int prepare_instance(const kat_options *o, const json_t *list, const json
     } else if (strcmp(hb_json_str(b, "status"), "BUILT") != 0) {
         if (kat_find_entry(arr, cand, inst, &idx)) /* an older library's result */
             json_array_remove(arr, idx);
-    } else if ((kept = reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) != 0) {
+    } else if ((kept = reusable(kat_find_entry(arr, cand, inst, &idx), b, o)) != 0 &&
+               !(o->retry_timeout &&
+                 strcmp(hb_json_str(json_array_get(arr, idx), "status"), "TIMEOUT") == 0)) {
         *entry_out = json_array_get(arr, idx);
         if (kept == 2)
             say_kept(o, *entry_out);
@@ -384,6 +392,7 @@ typedef struct kat_worker {
     int fd;                 /* read end of the result pipe; -1 once read */
     const json_t *build;    /* its build.json entry */
     const json_t *first;    /* NULL, or the guide's result whose rebuild is tested */
+    double work;            /* the known work of its files (instance_work) */
     char *text;             /* what the worker wrote */
     size_t len, cap;
 } kat_worker;
@@ -531,7 +540,16 @@ typedef struct kat_pass {
     const char *kpath;
     int *n_failed;
     int done, total;
+    double work_done, work_total; /* of the instances tested (instance_work) */
 } kat_pass;
+
+/* The known work of testing build entry B under O: its files' units. */
+static double instance_work(const kat_options *o, const json_t *b)
+{
+    return kat_work_units(KAT_2_12) + kat_work_units(KAT_2_23) +
+           (kat_instance_runs_loop(b, o->loop) ? kat_work_units(KAT_LOOP) : 0) +
+           (o->full ? kat_work_units(KAT_2_33) : 0);
+}
 
 /* Says (on O->log) how a harness-default rebuild's KAT ended and how long
  * its files took (the sum of their wall times), so that a logged run shows
@@ -604,12 +622,19 @@ static int run_workers(kat_pass *p, const json_t **todo, const json_t **first, i
                 rc = -1;
                 break;
             }
+            w[running].work = instance_work(p->o, todo[next]);
             next++;
             running++;
             changed = 1;
         }
         if (running == 0)
             break;
+        if (changed && p->o->work) {
+            double under_way = 0;
+            for (int i = 0; i < running; i++)
+                under_way += w[i].work / 2;
+            p->o->work(p->o->progress_ctx, "kat", p->work_done + under_way, p->work_total);
+        }
         if (changed && p->o->progress) {
             /* once per change, after the refill: the line names every
              * instance under way, which the time left counts on */
@@ -634,6 +659,7 @@ static int run_workers(kat_pass *p, const json_t **todo, const json_t **first, i
             if (wrc == 0)
                 wrc = settle(p, entry, 0, &werr);
             json_decref(entry);
+            p->work_done += w[i].work;
             if (wrc != 0 && rc == 0) {
                 *err = werr;
                 rc = -1;
@@ -665,6 +691,12 @@ static int run_fallbacks(kat_pass *p, hb_err *err)
                         ? kat_find_entry(arr, cand, inst, &idx) : NULL;
         const json_t *hd = wants_fallback(b, e) ? recorded_rebuild(b) : NULL;
         char note[HB_ERR_MAX + 64];
+        if (e && strcmp(hb_json_str(e, "status"), "TIMEOUT") == 0 &&
+            !ibudget_stopped(hb_json_str(e, "reason")) &&
+            !strstr(hb_json_str(e, "reason"), KAT_TIMEOUT_NOTE)) {
+            append_reason(e, KAT_TIMEOUT_NOTE);
+            noted = 1;
+        }
         if (!hd)
             continue;
         rebuild_failure(hd, note, sizeof note);
@@ -679,6 +711,8 @@ static int run_fallbacks(kat_pass *p, hb_err *err)
     if (rc == 0 && noted)
         rc = hb_json_save(p->kpath, p->kat, err);
     p->total += n_todo;
+    for (int k = 0; k < n_todo; k++)
+        p->work_total += instance_work(p->o, todo[k]);
     if (rc == 0 && n_todo > 0)
         rc = run_workers(p, todo, first, n_todo, err);
     free(todo);
@@ -750,7 +784,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
                                            "'hashbench build' again", bpath);
     if (rc == 0)
         rc = load_kat_json(kpath, &kat, err);
-    kat_pass p = {o, list, kat, kpath, n_failed, 0, rc == 0 ? count_selected(o, list) : 0};
+    kat_pass p = {o, list, kat, kpath, n_failed, 0, rc == 0 ? count_selected(o, list) : 0,
+                  0, 0};
     const json_t **todo = rc == 0 ? calloc(json_array_size(list) + 1, sizeof *todo) : NULL;
     int n_todo = 0;
     if (rc == 0 && !todo)
@@ -776,6 +811,8 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
      * results kept are not among them */
     p.total -= p.done;
     p.done = 0;
+    for (int k = 0; k < n_todo; k++)
+        p.work_total += instance_work(o, todo[k]);
     if (rc == 0 && n_todo > 0)
         rc = run_workers(&p, todo, NULL, n_todo, err);
     free(todo);

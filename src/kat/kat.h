@@ -47,10 +47,17 @@ typedef struct kat_options {
                                         kat_default_jobs() */
     const char *const *instances;    /* "Inst" or "Cand/Inst"; NULL = all */
     int n_instances;
+    int retry_timeout;               /* 1: an instance whose kat.json entry
+                                        is TIMEOUT is tested again, even
+                                        with a weaker check (--no-loop);
+                                        the others are kept as usual */
     const char *variants_seed;       /* seed of the variant check (32 hex
                                         digits); NULL: drawn with getrandom */
     hb_progress_fn progress;         /* may be NULL */
     void *progress_ctx;
+    hb_work_fn work;                 /* may be NULL: the known work of the
+                                        instances tested (kat_work_units of
+                                        their files), with progress_ctx */
     FILE *log;                       /* may be NULL: says when a verdict of a
                                         stronger check (KAT_Loop, KAT_2_33)
                                         is kept although these options ask
@@ -74,8 +81,10 @@ int kat_rebuilds_wanted(const kat_options *opt, strlist *out, hb_err *err);
 /* The status of a kat.json ENTRY with what it checked, into BUF: "PASS
  * (2_12, 2_23, Loop; 2_33 not checked: needs --full)", the files compared
  * with submitted vectors first, then each submitted file not checked and
- * why. A status without files (BASELINE, an old entry) is the status alone;
+ * why; the verdict of a harness-default rebuild ends "; "
+ * KAT_REBUILT_TAG ")". A status without files (BASELINE, an old entry) is the status alone;
  * "not tested" for a NULL entry. */
+#define KAT_REBUILT_TAG "harness-default flags"
 void kat_status_text(const json_t *entry, char *buf, size_t bufsz);
 
 /* 1 when the KAT stage of RUN_DIR compared nothing: kat.json holds at

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/clock.h"
 #include "kat/drng.h"
 #include "kat/katfile.h"
 #include "runner/client.h"
 
 #define KAT_2_12_BUF 512
 #define KAT_LOOP_BYTES 1024
-#define KAT_LOOP_ROUNDS 1000000
 
 static const char *const prefixes[KAT_KIND_COUNT] = {"KAT_2_12", "KAT_2_23",
                                                       "KAT_Loop", "KAT_2_33"};
@@ -128,9 +128,9 @@ static int gen_long(kat_gen_ctx *c, runner_session *s, kat_writer *w, kat_kind k
     return rc;
 }
 
-static int gen_loop(kat_gen_ctx *c, runner_session *s, kat_writer *w, hb_err *err)
+/* The first message of KAT_Loop into M0 (KAT_LOOP_BYTES). */
+static int loop_message(const kat_gen_ctx *c, unsigned char *m0, hb_err *err)
 {
-    unsigned char m0[KAT_LOOP_BYTES], h[KAT_MAX_DIGEST_BYTES];
     drng dr;
     if (c->digest_bits > 8 * KAT_LOOP_BYTES)
         return hb_fail(err, "KAT_Loop needs a digest of at most %d bits",
@@ -139,7 +139,14 @@ static int gen_loop(kat_gen_ctx *c, runner_session *s, kat_writer *w, hb_err *er
         return -1;
     int rc = drng_generate(&dr, m0, 8 * KAT_LOOP_BYTES, err);
     drng_free(&dr);
-    if (rc != 0)
+    return rc;
+}
+
+static int gen_loop(kat_gen_ctx *c, runner_session *s, kat_writer *w, hb_err *err)
+{
+    unsigned char m0[KAT_LOOP_BYTES], h[KAT_MAX_DIGEST_BYTES];
+    int rc;
+    if (loop_message(c, m0, err) != 0)
         return -1;
     c->cur_len = 8 * KAT_LOOP_BYTES;
     rc = outcome(c, runner_loop(s, m0, sizeof m0, KAT_LOOP_ROUNDS, h, &c->fault, err));
@@ -160,11 +167,21 @@ static int procedure(kat_gen_ctx *c, runner_session *s, kat_kind kind, kat_write
     }
 }
 
-int kat_generate(kat_gen_ctx *ctx, kat_kind kind, const char *path,
-                 char sha256[HB_SHA256_HEX], hb_err *err)
+double kat_work_units(kat_kind k)
 {
-    runner_session s;
-    kat_writer w;
+    switch (k) {
+    case KAT_2_12: return 8 * KAT_2_12_BUF + 1;
+    case KAT_2_23: return 3.0 * (1 << 20) / KAT_LOOP_BYTES;
+    case KAT_LOOP: return KAT_LOOP_ROUNDS + 1.0;
+    case KAT_2_33: return 3.0 * (1ULL << 30) / KAT_LOOP_BYTES;
+    default: return 0;
+    }
+}
+
+/* Opens CTX's runner into S; 0, 1 (CTX->end says how it did not load) or
+ * -1, as runner_open. */
+static int open_runner(kat_gen_ctx *ctx, runner_session *s, hb_err *err)
+{
     runner_target t = {ctx->lib, ctx->digest_bits, ctx->timeout_s, ctx->as_bytes};
     ctx->end = KAT_GEN_DONE;
     ctx->cur_len = 0;
@@ -172,27 +189,78 @@ int kat_generate(kat_gen_ctx *ctx, kat_kind kind, const char *path,
     ctx->loading = 0;
     memset(&ctx->fault, 0, sizeof ctx->fault);
     memset(&ctx->proc, 0, sizeof ctx->proc);
-    if (kat_writer_open(&w, path, err) != 0)
-        return -1;
-    int rc = runner_open(&s, &t, ctx->detail, sizeof ctx->detail, err);
+    int rc = runner_open_cpu(s, &t, ctx->cpu_s, ctx->detail, sizeof ctx->detail, err);
     if (rc == 1) {
-        runner_close(&s, &ctx->proc);
+        runner_close(s, &ctx->proc);
         ctx->end = KAT_GEN_LOADFAIL;
         /* A runner killed before it could say is not a load failure. */
         if (ctx->proc.timed_out || ctx->proc.signaled) {
             ctx->end = KAT_GEN_ENDED;
             ctx->loading = 1;
         }
-    } else if (rc == 0) {
-        rc = procedure(ctx, &s, kind, &w, err);
+    }
+    return rc;
+}
+
+/* After the calls of S ended with RC (0: all answered), closes S and says
+ * how the runner ended; 1 when the library ended it badly. */
+static int close_runner(kat_gen_ctx *ctx, runner_session *s, int rc)
+{
+    runner_close(s, &ctx->proc);
+    if (rc == 0 && !(ctx->proc.exited && ctx->proc.exit_code == 0)) {
+        ctx->end = KAT_GEN_ENDED; /* every answer came, then the library
+                                     ended the runner badly */
+        rc = 1;
+    }
+    if (ctx->end == KAT_GEN_ENDED && s->why[0])
+        snprintf(ctx->detail, sizeof ctx->detail, "%s", s->why);
+    return rc;
+}
+
+int kat_calibrate(kat_gen_ctx *ctx, double *unit_s, hb_err *err)
+{
+    unsigned char m0[KAT_LOOP_BYTES], h[KAT_MAX_DIGEST_BYTES];
+    runner_session s;
+    *unit_s = 0;
+    if (loop_message(ctx, m0, err) != 0)
+        return -1;
+    int rc = open_runner(ctx, &s, err);
+    if (rc != 0)
+        return rc;
+    ctx->cur_len = 8 * KAT_LOOP_BYTES;
+    /* a first call of its own: what a library does once (tables, a slow
+     * start) is not a hash's time */
+    rc = outcome(ctx, runner_loop(&s, m0, sizeof m0, 0, h, &ctx->fault, err));
+    for (long rounds = 1; rc == 0 && rounds <= 1000; rounds *= 10) {
+        double t0 = hb_mono_s();
+        rc = outcome(ctx, runner_loop(&s, m0, sizeof m0, rounds, h, &ctx->fault, err));
+        double took = hb_mono_s() - t0;
+        if (rc == 0)
+            *unit_s = took / (double)(rounds + 1);
+        if (took >= KAT_CALIBRATE_MIN_S)
+            break;
+    }
+    if (rc < 0) {
         runner_close(&s, &ctx->proc);
-        if (rc == 0 && !(ctx->proc.exited && ctx->proc.exit_code == 0)) {
-            ctx->end = KAT_GEN_ENDED; /* every answer came, then the library
-                                         ended the runner badly */
-            rc = 1;
-        }
-        if (ctx->end == KAT_GEN_ENDED && s.why[0])
-            snprintf(ctx->detail, sizeof ctx->detail, "%s", s.why);
+        return -1;
+    }
+    return close_runner(ctx, &s, rc);
+}
+
+int kat_generate(kat_gen_ctx *ctx, kat_kind kind, const char *path,
+                 char sha256[HB_SHA256_HEX], hb_err *err)
+{
+    runner_session s;
+    kat_writer w;
+    if (kat_writer_open(&w, path, err) != 0)
+        return -1;
+    int rc = open_runner(ctx, &s, err);
+    if (rc == 0) {
+        rc = procedure(ctx, &s, kind, &w, err);
+        if (rc < 0)
+            runner_close(&s, &ctx->proc);
+        else
+            rc = close_runner(ctx, &s, rc);
     }
     if (rc != 0) {
         kat_writer_abort(&w);

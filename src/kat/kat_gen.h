@@ -40,6 +40,7 @@ typedef struct kat_gen_ctx {
     int digest_bits;              /* multiple of 8, at most 8192 */
     double timeout_s;             /* wall-clock limit of this file's runner */
     unsigned long long as_bytes;  /* its address-space limit; 0: the default */
+    double cpu_s;                 /* its CPU-time limit; 0: timeout_s + 2 s */
     /* Filled by kat_generate: */
     kat_gen_end end;
     unsigned long long cur_len;   /* the Msg_Len of the last call sent */
@@ -49,6 +50,26 @@ typedef struct kat_gen_ctx {
     int loading;                  /* with ENDED: before the library was loaded
                                      (e.g. a constructor crashed) */
 } kat_gen_ctx;
+
+/* The known work of the KAT file KIND, counted in hashes of a 1024-byte
+ * message (the KAT_Loop message): KAT_2_12 4,097 calls of at most 512
+ * bytes (one unit each), KAT_2_23 three 1 MiB messages (3,072), KAT_Loop
+ * 1,000,001 chained hashes of 1024 bytes, KAT_2_33 three 1 GiB messages
+ * (3,145,728). The KAT time limit is scaled by it (kat_instance.h) and the
+ * campaign's time left estimated from it. */
+#define KAT_LOOP_ROUNDS 1000000
+double kat_work_units(kat_kind k);
+
+/* The calibration call of an instance: its library, in a runner of its own
+ * (limits of CTX as for a file), hashes the KAT_Loop message once (not
+ * counted: a first call may set up tables), then in chained rounds of 1, 10,
+ * 100 and 1000 until one batch takes at least
+ * KAT_CALIBRATE_MIN_S; *unit_s gets the seconds of one hash of 1024 bytes
+ * (that batch's wall time over its calls). Returns 0, 1 when the library did
+ * not let it finish (CTX->end and CTX->proc say how, as for a file), -1 on
+ * hashbench's own failure. */
+#define KAT_CALIBRATE_MIN_S 0.02
+int kat_calibrate(kat_gen_ctx *ctx, double *unit_s, hb_err *err);
 
 /* Writes the KAT file KIND to PATH (atomically) and gives its canonical
  * SHA-256. Returns 0 when the file was written, 1 when the library did not

@@ -26,6 +26,16 @@
 #include "rundir/ibudget.h"
 
 #define KAT_DEFAULT_TIMEOUT_S 600.0
+/* The scaled limits: CPU time KAT_SCALE_FACTOR times the calibrated time
+ * of the planned files' known work, plus KAT_SCALE_SLACK_S for starting the
+ * runners and drawing the messages; wall time KAT_WALL_FACTOR times that
+ * (a machine shared with other work gives a runner a fraction of a core);
+ * never above KAT_TIMEOUT_CEILING_S (unless the given limit is larger) nor
+ * below the given limit. */
+#define KAT_SCALE_FACTOR 4.0
+#define KAT_WALL_FACTOR 4.0
+#define KAT_SCALE_SLACK_S 1.0
+#define KAT_TIMEOUT_CEILING_S (4 * 3600.0)
 #define KAT_AS_LIMIT (2ULL << 30)
 #define KAT_AS_LIMIT_FULL (4ULL << 30)
 /* The shortest time a file's runner is given, even late in the budget. */
@@ -40,6 +50,10 @@ typedef struct child_report {
     char sha256[KAT_KIND_COUNT][HB_SHA256_HEX];
     double seconds[KAT_KIND_COUNT];     /* wall clock, measured here */
     double cpu_seconds[KAT_KIND_COUNT]; /* the runner's CPU time (rusage) */
+    double limit_s;         /* the instance's time limit as applied */
+    double cpu_limit_s;     /* the CPU time its runners may take together;
+                               0: each runner its wall limit */
+    char limit_note[400];   /* how it was set: given, or scaled */
 } child_report;
 
 /* What the instance is asked to do. */
@@ -125,12 +139,13 @@ static void classify(const plan *p, const child_report *rep, const kat_gen_ctx *
         hb_untrusted_append(o->reason, sizeof o->reason, raw, sizeof o->reason);
     } else if (res->timed_out) {
         o->status = "TIMEOUT";
-        snprintf(o->reason, sizeof o->reason, "no result within %.0f s%s",
-                 timeout_s, where);
+        snprintf(o->reason, sizeof o->reason, "no result within %.0f s%s (%s)",
+                 timeout_s, where, rep->limit_note);
     } else if (res->signaled && res->signo == SIGXCPU) {
         o->status = "TIMEOUT";
-        snprintf(o->reason, sizeof o->reason, "no result within %.0f s of CPU time%s",
-                 timeout_s, where);
+        snprintf(o->reason, sizeof o->reason, "no result within %.0f s of CPU time%s (%s)",
+                 rep->cpu_limit_s > 0 ? rep->cpu_limit_s : timeout_s, where,
+                 rep->limit_note);
     } else if (res->signaled && c->loading) {
         o->status = "CRASH";
         snprintf(o->reason, sizeof o->reason, "%s while the library was loaded (before "
@@ -268,6 +283,67 @@ static void compare_one(const expectations *x, const plan *p, int i, const char 
     }
 }
 
+/* The instance's time limits scaled to its speed. A calibration call
+ * (kat_calibrate, limited to *TIMEOUT) measures one hash of 1024 bytes;
+ * when KAT_SCALE_FACTOR times that over the known work of P's files
+ * (kat_work_units), plus KAT_SCALE_SLACK_S, is more than the given limit,
+ * it becomes the CPU time the files' runners may take together
+ * (REP->cpu_limit_s) and KAT_WALL_FACTOR times it their wall limit
+ * (*TIMEOUT, counted from the end of the calibration), each at most
+ * KAT_TIMEOUT_CEILING_S (or the given limit, when larger), the wall limit
+ * within the instance's budget B. *STOPPED is 1 when the calibration itself
+ * timed out (the instance is TIMEOUT). A library that fails the calibration
+ * otherwise keeps the given limit: its files show how it fails. REP gets
+ * the limits and how they were set. */
+static int scale_limit(const kat_instance_spec *s, const plan *p, const ibudget *b,
+                       kat_gen_ctx *c, double *timeout, int *limited,
+                       child_report *rep, int *stopped, hb_err *err)
+{
+    double given = s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S, unit = 0;
+    double t0 = hb_mono_s();
+    *stopped = 0;
+    c->timeout_s = *timeout;
+    int rc = kat_calibrate(c, &unit, err);
+    hb_err cerr;
+    if (ibudget_charge(b, IBUDGET_KAT, hb_mono_s() - t0, &cerr) != 0 && rc >= 0) {
+        *err = cerr;
+        return -1;
+    }
+    if (rc < 0)
+        return -1;
+    rep->limit_s = *timeout;
+    snprintf(rep->limit_note, sizeof rep->limit_note, "the limit given, %.0f s%s", given,
+             *limited ? ", cut to the instance's wall budget" : "");
+    if (rc == 1) {
+        *stopped = c->proc.timed_out || (c->proc.signaled && c->proc.signo == SIGXCPU);
+        return 0;
+    }
+    double work = 0;
+    for (int i = 0; i < p->n; i++)
+        work += kat_work_units(p->kinds[i]);
+    double ceiling = given > KAT_TIMEOUT_CEILING_S ? given : KAT_TIMEOUT_CEILING_S;
+    double cpu = KAT_SCALE_FACTOR * unit * work + KAT_SCALE_SLACK_S;
+    if (cpu <= given)
+        return 0;
+    double wall = KAT_WALL_FACTOR * cpu;
+    if (cpu > ceiling)
+        cpu = ceiling;
+    if (wall > ceiling)
+        wall = ceiling;
+    if (ibudget_step_timeout(b, wall, &wall, limited, err) != 0)
+        return -1;
+    *timeout = wall;
+    rep->limit_s = *timeout;
+    rep->cpu_limit_s = cpu;
+    snprintf(rep->limit_note, sizeof rep->limit_note, "limit scaled to the instance: "
+             "CPU %.0f s = %.0f x %.0f hashes of 1024 bytes, the known work of its "
+             "files, at %.3g us each (calibration call) + %.0f s, wall %.0f x that; "
+             "ceiling %.0f s%s; the limit given was %.0f s", cpu, KAT_SCALE_FACTOR, work,
+             unit * 1e6, KAT_SCALE_SLACK_S, KAT_WALL_FACTOR, ceiling,
+             *limited ? ", wall cut to the instance's budget" : "", given);
+    return 0;
+}
+
 /* Generates the planned files one after another, each in its own runner,
  * within the instance's time limit. With S->stop_at_first_failure each file
  * is compared with its submitted vectors (X) as soon as it is generated,
@@ -299,9 +375,28 @@ static int run_files(const kat_instance_spec *s, const plan *p, const expectatio
     c.lib = p->lib;
     c.digest_bits = p->digest_bits;
     c.as_bytes = s->full ? KAT_AS_LIMIT_FULL : KAT_AS_LIMIT;
+    int stopped = 0;
+    if (scale_limit(s, p, &b, &c, &timeout, &limited, rep, &stopped, err) != 0)
+        return -1;
+    start = hb_mono_s(); /* the files' limit starts after the calibration */
+    if (stopped) {
+        o->status = "TIMEOUT";
+        if (limited)
+            ibudget_reason(&b, o->reason, sizeof o->reason);
+        else
+            snprintf(o->reason, sizeof o->reason, "no result within %.0f s in the "
+                     "calibration call (chained hashes of the 1024-byte KAT_Loop "
+                     "message) before %s", timeout, p->names[0]);
+        return 0;
+    }
     for (int i = 0; i < p->n; i++) {
         double left = timeout - (hb_mono_s() - start), t0 = hb_mono_s();
         c.timeout_s = left > KAT_MIN_FILE_S ? left : KAT_MIN_FILE_S;
+        double cpu_left = rep->cpu_limit_s;
+        for (int k = 0; k < i; k++)
+            cpu_left -= rep->cpu_seconds[k];
+        c.cpu_s = rep->cpu_limit_s <= 0 ? 0 : cpu_left > KAT_MIN_FILE_S ? cpu_left
+                                                                          : KAT_MIN_FILE_S;
         int rc = kat_generate(&c, p->kinds[i], p->paths[i], rep->sha256[i], err);
         hb_err cerr;
         if (ibudget_charge(&b, IBUDGET_KAT, hb_mono_s() - t0, &cerr) != 0 && rc >= 0) {
@@ -377,7 +472,7 @@ static const char *str_or(const json_t *o, const char *k, const char *dflt)
 }
 
 static void log_header(FILE *fp, const kat_instance_spec *s, const plan *p,
-                       const char *lib_sha)
+                       const char *lib_sha, const child_report *rep)
 {
     fprintf(fp, "hashbench %s KAT log\n", HB_VERSION);
     fprintf(fp, "candidate: %s\ninstance: %s\n", p->cand, p->inst);
@@ -391,8 +486,9 @@ static void log_header(FILE *fp, const kat_instance_spec *s, const plan *p,
     fprintf(fp, "procedure: SPEC 3 official KAT (");
     for (int i = 0; i < p->n; i++)
         fprintf(fp, "%s%s", i ? " " : "", kat_kind_prefix(p->kinds[i]));
-    fprintf(fp, "), timeout %.0f s\n",
-            s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S);
+    fprintf(fp, "), timeout %.0f s (%s)\n", rep->limit_s > 0 ? rep->limit_s :
+            s->timeout_s > 0 ? s->timeout_s : KAT_DEFAULT_TIMEOUT_S,
+            rep->limit_note[0] ? rep->limit_note : "not applied");
 }
 
 static void log_file_line(FILE *fp, const plan *p, int i, const child_report *rep,
@@ -443,7 +539,7 @@ static int write_log(const kat_instance_spec *s, const plan *p, const char *lib_
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return hb_fail(err, "out of memory for the KAT log");
-    log_header(fp, s, p, lib_sha);
+    log_header(fp, s, p, lib_sha, rep);
     for (int i = 0; i < p->n; i++) {
         log_file_line(fp, p, i, rep, &f[i]);
         json_array_append_new(files, file_json(p, i, rep, &f[i]));
@@ -679,6 +775,10 @@ void kat_status_text(const json_t *entry, char *buf, size_t bufsz)
         fprintf(fp, "%s%s not checked: %s", checked + unchecked++ ? "; " : " (", tag,
                 str_or(f, "why", "?"));
     }
+    /* a verdict of the harness-default rebuild is never shown as the guide
+     * build's: it says the flags that gave it */
+    if (json_is_object(json_object_get(entry, "guide")))
+        fprintf(fp, "%s" KAT_REBUILT_TAG, checked + unchecked++ ? "; " : " (");
     if (checked + unchecked)
         fputc(')', fp);
     fclose(fp);

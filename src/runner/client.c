@@ -112,6 +112,12 @@ static int recv_answer(runner_session *s, runner_answer *a, void *buf, size_t ca
 int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_t sz,
                 hb_err *err)
 {
+    return runner_open_cpu(s, t, 0, loadfail, sz, err);
+}
+
+int runner_open_cpu(runner_session *s, const runner_target *t, double cpu_s,
+                    char *loadfail, size_t sz, hb_err *err)
+{
     char bits[16];
     hb_sandbox sb;
     memset(s, 0, sizeof *s);
@@ -142,7 +148,7 @@ int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_
         return -1;
     hb_proc_opts o = hb_proc_defaults();
     o.as_bytes = t->as_bytes ? t->as_bytes : RUNNER_DEFAULT_AS;
-    o.cpu_s = (unsigned long)t->timeout_s + 2;
+    o.cpu_s = cpu_s > 0 ? (unsigned long)cpu_s + 1 : (unsigned long)t->timeout_s + 2;
     o.fsize_bytes = RUNNER_FSIZE;
     o.sandbox = &sb;
     if (hb_proc_spawn(argv, &o, &s->child, err) != 0)

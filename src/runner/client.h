@@ -47,6 +47,11 @@ typedef struct runner_session {
 int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_t sz,
                 hb_err *err);
 
+/* As runner_open, with the runner's CPU-time limit CPU_S seconds instead of
+ * its wall limit and 2 s (the KAT stage's limits scaled to an instance). */
+int runner_open_cpu(runner_session *s, const runner_target *t, double cpu_s,
+                    char *loadfail, size_t sz, hb_err *err);
+
 /* One guarded call on MSG (BITS bits); the digest into DIGEST. Returns a
  * RUNNER_CALL_* value (F filled with FAULT), -1 on hashbench's own failure. */
 int runner_hash(runner_session *s, const unsigned char *msg, unsigned long long bits,

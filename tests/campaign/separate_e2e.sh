@@ -31,7 +31,7 @@ sed -i -E '/KAT_2_12_SM3.txt/s/^[0-9a-f]{64}/'"$(printf '0%.0s' $(seq 64))"'/' "
 "$B" build --run-dir "$D" "$SRC/examples/SM3" "$T/pkgs/SM3X" >"$T/build.log" 2>&1 ||
     { cat "$T/build.log"; bad "build"; }
 "$B" kat --run-dir "$D" --no-loop >"$T/kat.log" 2>&1
-[ $? -eq 1 ] && grep -q "^MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop) SM3X/SM3" \
+[ $? -eq 1 ] && grep -q "^MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop; harness-default flags) SM3X/SM3" \
     "$T/kat.log" && grep -q "^PASS (2_12, 2_23; Loop not checked: skipped with --no-loop) SM3/SM3" \
     "$T/kat.log" && ok "kat: SM3 passes, SM3X mismatches, each saying what it checked" ||
     { cat "$T/kat.log"; bad "kat: SM3 passes, SM3X mismatches, each saying what it checked"; }
@@ -80,7 +80,7 @@ grep -q '^check: finished in [0-9.]* s$' "$T/measure2.log" &&
     "$B" report "$T/data1" --out "$T/site1" >"$T/report1.log" 2>&1 ||
     { cat "$T/publish1.log" "$T/report1.log"; bad "publish and report before --time-failed"; }
 grep -q '| SM3 | MISMATCH \[[0-9]*\] |' "$T/site1/x86_t/summary.md" &&
-    grep -q '^- \[[0-9]*\] MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop; not timed)$' \
+    grep -q '^- \[[0-9]*\] MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop; harness-default flags; not timed)$' \
     "$T/site1/x86_t/summary.md" && ok "the summary says the MISMATCH was not timed" ||
     { grep SM3 "$T/site1/x86_t/summary.md"; bad "summary: no 'MISMATCH (...; not timed)'"; }
 "$B" measure --run-dir "$D" $MOPTS --allow-unfit-host --time-failed >"$T/measure3.log" 2>&1
@@ -118,13 +118,13 @@ if "$B" report "$T/data" --out "$T/site" >"$T/report.log" 2>&1 &&
 else
     cat "$T/report.log" "$T/validate.log"; bad "report or validate"
 fi
-WHY='MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop; timed with --time-failed)'
+WHY='MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop; harness-default flags; timed with --time-failed)'
 # the summary's KAT cell is the status word with the number of its note
 NOTE=$(sed -n 's/.*| SM3 | MISMATCH \[\([0-9]*\)\] |.*/\1/p' "$T/site/x86_t/summary.md" | head -1)
 [ -n "$NOTE" ] && grep -qxF -- "- [$NOTE] $WHY" "$T/site/x86_t/summary.md" &&
     grep -q "| SM3 (KAT MISMATCH, timed with --time-failed) | 64 B |" "$T/site/x86_t/SM3X.md" &&
     "$B" export "$T/data" --csv "$T/all.csv" >/dev/null 2>&1 &&
-    grep -q ',SM3X,SM3,.*,MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop; timed with --time-failed),' "$T/all.csv" &&
+    grep -q ',SM3X,SM3,.*,MISMATCH (2_12; 2_23 not run: stopped at the first failure; Loop not checked: skipped with --no-loop; harness-default flags; timed with --time-failed),' "$T/all.csv" &&
     ok "the timed MISMATCH carries its status in the summary, its page and the CSV" ||
     { grep SM3 "$T/site/x86_t/summary.md" "$T/site/x86_t/SM3X.md" "$T/all.csv"; bad "the timed MISMATCH's status"; }
 

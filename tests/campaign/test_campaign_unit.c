@@ -402,6 +402,33 @@ static void test_progress_eta(void **state)
     assert_float_equal(campaign_eta_s(20, 4, 2, 4), 12.0, 1e-9);
 }
 
+/* The KAT phase with the known work: two instances without KAT_Loop
+ * (7,170 hashes of 1024 bytes each) finished, one with it (1,007,170) left.
+ * Counted in instances the time left would be half the time so far; from
+ * the work it is about 70 times the time so far. */
+static void test_progress_eta_from_work(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    campaign_progress p;
+    campaign_progress_init(&p, fp, 0);
+    campaign_progress_fn(&p, "kat A/a, B/b", 0, 3);
+    usleep(200 * 1000);
+    campaign_progress_work(&p, "kat", 14340, 1021680);
+    campaign_progress_fn(&p, "kat C/c", 2, 3);
+    campaign_progress_end(&p);
+    fclose(fp);
+    const char *at = strstr(text, "kat C/c: 3/3, time left ~");
+    assert_non_null(at);
+    int secs = atoi(at + strlen("kat C/c: 3/3, time left ~"));
+    if (secs < 13 && !strstr(at, " min") && !strstr(at, " h "))
+        fail_msg("expected about 70 times the 0.2 s so far left, from the known "
+                 "work: %s", at);
+    free(text);
+}
+
 static void test_progress_break(void **state)
 {
     (void)state;
@@ -594,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_merge_same_name_folders),
         cmocka_unit_test(test_eta_format),
         cmocka_unit_test(test_progress_plain_and_tty),
+        cmocka_unit_test(test_progress_eta_from_work),
         cmocka_unit_test(test_progress_eta),
         cmocka_unit_test(test_progress_break),
         cmocka_unit_test(test_progress_heartbeat),

@@ -223,9 +223,18 @@ static void test_package_errors(void **state)
     expect_package_error("NoDir", "hashbench.ini:4: ");
     fx_write(fx_root, "Empty/README", "nothing\n");
     expect_package_error("Empty", "no instance found");
-    fx_instance(fx_root, "bad name", "A", "A", 256);
-    expect_package_error("bad name", "id = NAME");
     expect_package_error("does-not-exist", "not a folder");
+    /* a folder name that is no valid id: the enclosing folder's, said in a note */
+    fx_instance(fx_root, "bad name", "A", "A", 256);
+    discover_list l = {0};
+    discover_ok("bad name", &l);
+    assert_int_equal(l.n, 1);
+    const char *root = strrchr(fx_root, '/') ? strrchr(fx_root, '/') + 1 : fx_root;
+    assert_string_equal(l.v[0].candidate, root);
+    assert_int_equal(l.notes.n, 1);
+    assert_non_null(strstr(l.notes.v[0], "from the enclosing folder"));
+    assert_non_null(strstr(l.notes.v[0], "[candidate] id = NAME"));
+    discover_free(&l);
 }
 
 int main(void)

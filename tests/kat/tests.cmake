@@ -72,3 +72,15 @@ add_dependencies(kat_variants hashbench hashbench-runner)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
 set_tests_properties(kat_gate PROPERTIES COST 25)
 set_tests_properties(kat_variants PROPERTIES COST 12)
+
+# Slow and hung instances: the KAT limit scaled by a calibration call, no
+# rebuild for a TIMEOUT, --retry-timeout.
+add_test(NAME kat_slow_e2e COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slow_e2e.sh)
+set_tests_properties(kat_slow_e2e PROPERTIES TIMEOUT 180 COST 15
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+
+# The manifest's canonical form reproduced by hand as docs/FORMATS.md says,
+# kat --digest, and publish's system from campaign.json.
+add_test(NAME kat_manifest_doc_e2e COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/manifest_doc_e2e.sh)
+set_tests_properties(kat_manifest_doc_e2e PROPERTIES TIMEOUT 120 COST 4
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

@@ -112,7 +112,7 @@ static void test_notes_shown(void **state)
      * recorded, and the row carries its mark */
     assert_non_null(strstr(page, "| Whirl_512 | harness-default | MISMATCH [1] "));
     assert_non_null(strstr(page, "\n[1] **Whirl_512**: " KAT_WHY " *(evaluator's note)* — "
-                                 "hashbench recorded: MISMATCH (2_12, 2_23, Loop; timed "
+                                 "hashbench recorded: MISMATCH (2_12, 2_23, Loop; harness-default flags; timed "
                                  "with --time-failed): "));
     /* the other system has no notes */
     raw = rt_site_file(site, "arm_1/summary.md");

@@ -95,7 +95,7 @@ static void test_sections_in_order(void **state)
      * its footnote says what was checked, the cause and the fallback. */
     assert_non_null(strstr(m, "| Whirl_512 | harness-default | MISMATCH \\[1\\] (timed "
                               "with --time-failed) |"));
-    assert_non_null(strstr(m, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; "
+    assert_non_null(strstr(m, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; harness-default flags; "
                               "timed with --time-failed): "));
     /* and its figures carry it */
     assert_non_null(strstr(m, "| Whirl_512 (KAT MISMATCH, timed with --time-failed) | "));
@@ -604,7 +604,7 @@ static void test_kat_wording_and_not_timed(void **state)
     char *text = rt_read(csv, NULL);
     assert_non_null(strstr(text, ",SM3,SM3,"));
     assert_non_null(strstr(text, ",\"PASS (2_12, 2_23, Loop; 2_33 not checked: needs --full)\","));
-    assert_non_null(strstr(text, ",\"MISMATCH (2_12, 2_23, Loop; timed with --time-failed)\","));
+    assert_non_null(strstr(text, ",\"MISMATCH (2_12, 2_23, Loop; harness-default flags; timed with --time-failed)\","));
     /* the timed MISMATCH row's figures are its record's (10 digits) */
     json_t *rec = rt_load_json(data, "x86_1/records/Whirl/Whirl_512__hash_32.json");
     json_t *d = json_object_get(rec, "derived");
@@ -636,14 +636,14 @@ static void test_kat_wording_and_not_timed(void **state)
     }
     make_site(data, site);
     char *sum = rt_site_file(site, "x86_1/summary.md");
-    assert_kat_note(sum, "Whirl_512", "MISMATCH", "MISMATCH (2_12, 2_23, Loop; not timed)");
+    assert_kat_note(sum, "Whirl_512", "MISMATCH", "MISMATCH (2_12, 2_23, Loop; harness-default flags; not timed)");
     assert_kat_note(sum, "SM3", "PASS", "PASS (2_12, 2_23, Loop; 2_33 not checked: "
                                         "needs --full)");
     char *m = rt_site_file(site, "x86_1/Whirl.md");
     assert_non_null(strstr(m, "| Whirl_512 | harness-default | MISMATCH \\[1\\] (not timed) |"));
-    assert_non_null(strstr(m, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; "
+    assert_non_null(strstr(m, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; harness-default flags; "
                               "not timed): "));
-    assert_non_null(strstr(m, "- **Whirl_512**: MISMATCH (2_12, 2_23, Loop; not timed): "
+    assert_non_null(strstr(m, "- **Whirl_512**: MISMATCH (2_12, 2_23, Loop; harness-default flags; not timed): "
                               "an instance that fails its known-answer tests is not timed"));
     assert_null(strstr(m, "timed with --time-failed"));
     free(sum);
