@@ -21,6 +21,7 @@
 #include "common/proc.h"
 #include "kat/kat_instance.h"
 #include "measure/counter.h"
+#include "measure/guard.h"
 #include "measure/host.h"
 #include "measure/interleave.h"
 #include "measure/journal.h"
@@ -375,17 +376,7 @@ static int memory_inconsistent(const plan_outcome *po, const trial_result *mem,
     long long found = (mem->stack_peak_bytes + mem->heap_peak_bytes + 1023) / 1024;
     long long image = preload && image_bytes > 0 ? (image_bytes + 1023) / 1024 : 0;
     long long slack = memory_slack_kb(size);
-    if (grew <= found + image + slack)
-        return 0;
-    snprintf(why, n, "INCONSISTENT: the timed session grew by %lld KiB of resident "
-             "memory (%lld KiB %s to a peak of %lld KiB, read from outside), more than "
-             "its loaded image (%lld KiB), the stack and heap its memory run found "
-             "(%lld KiB) and %lld KiB of slack account for: its memory figures would not "
-             "be those of the code timed (memory the library maps itself, not through "
-             "malloc, is counted in neither)", grew, from,
-             preload ? "before it loaded the library" : "once open", po->rss_peak_kb,
-             image, found, slack);
-    return 1;
+    return guard_growth(grew, from, preload, po->rss_peak_kb, image, found, slack, why, n);
 }
 
 /* The runner's check of the trials' digests (verify.h). */
@@ -412,7 +403,7 @@ static int check_digests(const measure_ctx *c, const measure_target *t, unsigned
         ibudget b = target_budget(c, t);
         budget_failure(&b, failure, sz);
     } else if (rc == 1) {
-        snprintf(failure, sz, "INCONSISTENT: %s", why);
+        guard_text(failure, sz, GUARD_DIGESTS, "%s", why);
         *inconsistent = 1;
     }
     return rc < 0 ? -1 : 0;

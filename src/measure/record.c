@@ -10,6 +10,7 @@
 #include "common/untrusted.h"
 #include "common/json.h"
 #include "measure/counter.h"
+#include "measure/guard.h"
 #include "measure/stats.h"
 #include "probe/chain.h"
 #include "probe/probe_codes.h"
@@ -361,6 +362,9 @@ json_t *record_build(const record_input *in, hb_err *err)
                                                  : in->inconsistent ? "INCONSISTENT"
                                                                     : "FAILED"));
     hb_untrusted_set(r, "failure", failure); /* raw text apart, common/untrusted.h */
+    /* the guard's rule that refused the figure (measure/guard.h), if one did */
+    const guard_rule *rule = *failure ? guard_rule_of_text(failure) : NULL;
+    json_object_set_new(r, "refused_by", rule ? json_string(rule->name) : json_null());
     return r;
 }
 

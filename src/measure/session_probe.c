@@ -30,6 +30,7 @@
 #include "common/fs.h"
 #include "common/proc.h"
 #include "compile/elfsize.h"
+#include "measure/guard.h"
 #include "measure/procview.h"
 #include "common/untrusted.h"
 #include "probe/probe_codes.h"
@@ -82,6 +83,17 @@ static void set_failure(session_figure *f, int status, const char *fmt, ...)
     va_end(ap);
     hb_one_line(f->failure);
     f->status = status;
+}
+
+/* F failed by the guard's rule ID (measure/guard.h): its status and its
+ * text, the rule's lead followed by DETAIL. */
+static void rule_failure(session_figure *f, guard_id id, const char *detail)
+{
+    guard_text(f->failure, sizeof f->failure, id, "%s", detail);
+    hb_one_line(f->failure);
+    const char *st = guard_rules[id].status;
+    f->status = !strcmp(st, "TIMEOUT") ? SESSION_TIMEOUT
+                : !strcmp(st, "FAILED") ? SESSION_FAILED : SESSION_INCONSISTENT;
 }
 
 /* The next line from the probe, whole and alone in what it sent, before
@@ -142,8 +154,9 @@ static void judge_line(probe_session *s, int got, const char *when, session_figu
     s->broken = 1;
     const char *r = got == 0 ? ours(s, "result") : NULL;
     if (got == 1) {
-        set_failure(f, SESSION_TIMEOUT, "TIMEOUT: no answer %s within %.0f s", when,
-                    s->timeout_s);
+        char d[160];
+        snprintf(d, sizeof d, "%s within %.0f s", when, s->timeout_s);
+        rule_failure(f, GUARD_ANSWER_TIMEOUT, d);
     } else if (got == 2) {
         hb_proc_result pr;
         char how[128];
@@ -161,8 +174,9 @@ static void judge_line(probe_session *s, int got, const char *when, session_figu
         hb_untrusted_append(f->failure, sizeof f->failure, why ? why + 7 : r,
                             sizeof f->failure);
     } else {
-        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe's channel "
-                    "carried a line it does not write %s", when);
+        char d[160];
+        snprintf(d, sizeof d, "a line it does not write %s", when);
+        rule_failure(f, GUARD_CHANNEL, d);
     }
 }
 
@@ -344,10 +358,11 @@ static int code_allowed(probe_session *s, const session_open_rq *rq, session_fig
             continue;
         if (!s->trusted && !procview_code_has(&s->own_code, dev, ino)) {
             s->broken = 1;
-            set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the library names %s as "
-                        "needed (DT_NEEDED), which hashbench's build links into no "
-                        "submitted library (only the C library): its code would count "
-                        "in the library's figure", todo.v[i]);
+            char d[PATH_MAX + 200];
+            snprintf(d, sizeof d, "%s as needed (DT_NEEDED), which hashbench's build links "
+                     "into no submitted library (only the C library): its code would count "
+                     "in the library's figure", todo.v[i]);
+            rule_failure(f, GUARD_NEEDED_LIBRARY, d);
             rc = 1;
             break;
         }
@@ -383,12 +398,13 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
                 continue;
             found = 1;
             s->broken = 1;
-            set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe runs code %s "
-                        "that is neither its own nor the submitted library's: a file "
-                        "(device %u:%u, inode %llu) is mapped executable that hashbench "
-                        "did not bind for it (a figure must be the submitted code's own; "
-                        "the library may use only the C library)", when,
-                        major((dev_t)m->dev), minor((dev_t)m->dev), m->ino);
+            char d[400];
+            snprintf(d, sizeof d, "%s that is neither its own nor the submitted library's: "
+                     "a file (device %u:%u, inode %llu) is mapped executable that hashbench "
+                     "did not bind for it (a figure must be the submitted code's own; the "
+                     "library may use only the C library)", when, major((dev_t)m->dev),
+                     minor((dev_t)m->dev), m->ino);
+            rule_failure(f, GUARD_FOREIGN_CODE, d);
             /* its name is the library's choice: raw text (common/untrusted.h) */
             hb_untrusted_append(f->failure, sizeof f->failure, m->name, PATH_MAX);
         }
@@ -409,9 +425,10 @@ static int filter_missing(probe_session *s, session_figure *f)
     if (now > s->pre_filters)
         return 0;
     s->broken = 1;
-    set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe's filter against new "
-                "code after the load is not in place (%lld seccomp filters, %lld before "
-                "the load)", now, s->pre_filters);
+    char d[200];
+    snprintf(d, sizeof d, "after the load is not in place (%lld seccomp filters, %lld "
+             "before the load)", now, s->pre_filters);
+    rule_failure(f, GUARD_EXEC_FILTER, d);
     return 1;
 }
 
@@ -451,8 +468,9 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     f->pid = s->pid;
     if (procview_threads(s->pid) != 1) {
         s->broken = 1;
-        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe runs %ld threads "
-                    "where it may run one", procview_threads(s->pid));
+        char d[120];
+        snprintf(d, sizeof d, "%ld threads where it may run one", procview_threads(s->pid));
+        rule_failure(f, GUARD_THREADS, d);
         return 1;
     }
     if (rq->cycles)
@@ -462,8 +480,7 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     hb_memcg_enter(&s->memcg, NULL, name, s->pid, SESSION_MEMORY_BYTES); /* best effort */
     if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
         s->broken = 1;
-        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe could not be "
-                    "stopped after it was ready");
+        rule_failure(f, GUARD_NOT_STOPPED, "after it was ready");
         return 1;
     }
     s->last_cpu = procview_cpu_ns(s->pid);
@@ -492,10 +509,11 @@ static int region_dropped(probe_session *s, session_figure *f)
     if (kb < 0 || kb >= want)
         return 0;
     s->broken = 1;
-    set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: %lld KiB of hashbench's "
-                "%lld KiB message area are no longer resident in the probe after a "
-                "window; the RSS figures leave the whole area out, so memory the "
-                "library holds in their place would be in no figure", want - kb, want);
+    char d[300];
+    snprintf(d, sizeof d, "(%lld KiB): %lld KiB of it are no longer resident in the probe "
+             "after a window; the RSS figures leave the whole area out, so memory the "
+             "library holds in their place would be in no figure", want, want - kb);
+    rule_failure(f, GUARD_REGION_RESIDENT, d);
     return 1;
 }
 
@@ -544,8 +562,7 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
                        w->calls);
     if (w->raw && hb_fd_pwrite_all(s->shm, w->raw, (size_t)(w->calls * s->size), 0) != 0) {
         s->broken = 1;
-        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the session's shared "
-                    "memory no longer takes the messages");
+        rule_failure(f, GUARD_REGION_CHANGED, "no longer takes the messages");
         return 0;
     }
     long long c0 = procview_cpu_ns(s->pid);
@@ -565,8 +582,7 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
     }
     if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
         s->broken = 1;
-        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe did not stop "
-                    "after its window");
+        rule_failure(f, GUARD_NOT_STOPPED, "after its window");
         return 0;
     }
     long long c1 = procview_cpu_ns(s->pid);
@@ -593,8 +609,7 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
         f->cpu = (int)strtol(cpu, NULL, 10);
     if (hb_fd_pread_all(s->shm, s->digests, (size_t)w->calls * s->dbytes, (off_t)s->msgs) != 0) {
         s->broken = 1;
-        set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the session's digests "
-                    "cannot be read back");
+        rule_failure(f, GUARD_SAME_DIGESTS, "cannot be read back");
         return 0;
     }
     f->digests = s->digests;
@@ -626,10 +641,11 @@ static int region_written(probe_session *s, session_figure *f)
             }
             for (size_t i = 0; i < n; i++)
                 if (buf[i]) {
-                    set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the library "
-                                "wrote into hashbench's message area beyond what its "
-                                "windows used (byte %llu of %llu), memory the RSS "
-                                "figures leave out", off + i, s->bytes);
+                    char d[200];
+                    snprintf(d, sizeof d, "hashbench's message area beyond what its "
+                             "windows used (byte %llu of %llu), memory the RSS figures "
+                             "leave out", off + i, s->bytes);
+                    rule_failure(f, GUARD_REGION_WRITTEN, d);
                     return 1;
                 }
             off += n;
@@ -681,9 +697,10 @@ static void close_session(void *state, session_figure *f)
         hb_proc_reap(&s->child, SESSION_EXIT_S, &pr);
         if (f && !s->broken && f->status == SESSION_OK) {
             char how[128];
+            char d[120];
+            snprintf(d, sizeof d, "%zd bytes after the end of its session", extra);
             if (extra)
-                set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe wrote %zd "
-                            "bytes after the end of its session", extra);
+                rule_failure(f, GUARD_OUTPUT_AFTER_END, d);
             else if (!(pr.exited && pr.exit_code == 0))
                 set_failure(f, SESSION_FAILED, "the probe ended with %s after its "
                             "session", hb_proc_describe(&pr, how, sizeof how));

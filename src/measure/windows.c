@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "common/fs.h"
 #include "measure/counter.h"
+#include "measure/guard.h"
 #include "measure/xcheck.h"
 #include "probe/counter_read.h"
 
@@ -20,7 +21,6 @@
 #define WINDOWS_CALIB_NS 1.2e6    /* calibration ends at a window this long */
 #define WINDOWS_CALIB_STEPS 16
 #define WINDOWS_CYCLES_RETRIES 3
-#define WINDOWS_WAIT_SLACK 2 /* voluntary switches beyond an empty window's */
 #define WINDOWS_MIN_BUDGET_S 0.5 /* left of an instance's budget to open a session */
 #define WINDOWS_PASS_SALT 0x70617373u /* the passes' order: a stream of its own */
 
@@ -133,11 +133,12 @@ static double median_of(const double *x, size_t n)
  * names the budget. */
 static void budget_spent(wsize *z, wcell *w)
 {
-    char why[600] = "TIMEOUT: the wall budget of the instance is spent";
+    char why[600];
+    guard_text(why, sizeof why, GUARD_BUDGET, "%s", "");
     if (z->o->budget_reason) {
         char r[560];
         z->o->budget_reason(z->o->budget_ctx, w->index, r, sizeof r);
-        snprintf(why, sizeof why, "TIMEOUT: %s", r);
+        snprintf(why, sizeof why, "TIMEOUT: %s", r); /* it starts with the rule's lead */
     }
     fail_cell(w, SESSION_TIMEOUT, why);
 }
@@ -212,10 +213,8 @@ static int window(wsize *z, wcell *w, unsigned long long calls, msggen_key *key,
         budget_spent(z, w);
         return 0;
     }
-    if (f->status == SESSION_OK && f->gained_ns != 0) {
-        char why[200];
-        snprintf(why, sizeof why, "INCONSISTENT: the session used %lld ns of CPU time "
-                 "outside its windows", f->gained_ns);
+    char why[300];
+    if (f->status == SESSION_OK && guard_gained_cpu(f->gained_ns, why, sizeof why)) {
         fail_cell(w, SESSION_INCONSISTENT, why);
         return 0;
     }
@@ -225,13 +224,8 @@ static int window(wsize *z, wcell *w, unsigned long long calls, msggen_key *key,
     }
     /* a hash does not sleep or wait: CPU time would leave the wait out, so
      * a library that waits in its windows gets no figure */
-    if (z->exchange_waits >= 0 && f->waits > z->exchange_waits + WINDOWS_WAIT_SLACK) {
-        char why[300];
-        snprintf(why, sizeof why, "the library slept or waited %lld times in a window of "
-                 "%llu calls (an empty window: %lld): hashing may not block, and the time "
-                 "it waits is not in its CPU time", f->waits, calls, z->exchange_waits);
+    if (guard_waits(f->waits, z->exchange_waits, calls, why, sizeof why))
         fail_cell(w, SESSION_FAILED, why);
-    }
     return 0;
 }
 
@@ -345,12 +339,8 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
      * warm-up: its messages are the window's before) gets no figure */
     w->warm_cpu_ns += (double)f.cpu_ns;
     w->warm_expect_ns += (double)w->warm_calls * w->est_ns + z->exchange_ns;
-    if (!w->trusted &&
-        w->warm_cpu_ns > WINDOWS_CALIB_FACTOR * w->warm_expect_ns + WINDOWS_WARMUP_SLACK_NS) {
-        char why[300];
-        snprintf(why, sizeof why, "INCONSISTENT: its untimed warm-ups used %.1f ms of CPU "
-                 "time where their calls cost %.1f ms: work outside the timed windows",
-                 w->warm_cpu_ns / 1e6, w->warm_expect_ns / 1e6);
+    char why[300];
+    if (!w->trusted && guard_warmups(w->warm_cpu_ns, w->warm_expect_ns, why, sizeof why)) {
         fail_cell(w, SESSION_INCONSISTENT, why);
         return 0;
     }
@@ -375,17 +365,16 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
         if (w->dead || !cycles || f.cycles_known)
             break;
         if (attempt == WINDOWS_CYCLES_RETRIES) {
-            fail_cell(w, SESSION_FAILED, "the cycle counter on the probe was not running "
-                      "for a whole window in 4 attempts (another user of the PMU?)");
+            guard_text(why, sizeof why, GUARD_CYCLES, "was not running for a whole "
+                       "window in %d attempts (another user of the PMU?)",
+                       WINDOWS_CYCLES_RETRIES + 1);
+            fail_cell(w, SESSION_FAILED, why);
             break;
         }
     }
     if (w->dead)
         return 0;
-    if (w->c->tmpl.cpu >= 0 && f.cpu >= 0 && f.cpu != w->c->tmpl.cpu) {
-        char why[200];
-        snprintf(why, sizeof why, "INCONSISTENT: the session ran on CPU %d, pinned to "
-                 "CPU %d", f.cpu, w->c->tmpl.cpu);
+    if (guard_pinned_cpu(f.cpu, w->c->tmpl.cpu, why, sizeof why)) {
         fail_cell(w, SESSION_INCONSISTENT, why);
         return 0;
     }
@@ -397,15 +386,13 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
     /* far cheaper than calibration said: calibration is taken again once
      * (the host's speed moves); a second time the library is slow only
      * while it is calibrated. Dearer windows only cost their library. */
-    if (!w->trusted && per * WINDOWS_CALIB_FACTOR < w->calib_ns) {
-        if (w->recalibrated) {
-            char why[300];
-            snprintf(why, sizeof why, "INCONSISTENT: its windows cost %.1f ns per call "
-                     "where calibration, taken twice, found %.1f (more than %.0fx apart)",
-                     per, w->calib_ns, WINDOWS_CALIB_FACTOR);
-            fail_cell(w, SESSION_INCONSISTENT, why);
-            return 0;
-        }
+    int calib = w->trusted ? 0 : guard_calibration(per, w->calib_ns, w->recalibrated, why,
+                                                     sizeof why);
+    if (calib == 2) {
+        fail_cell(w, SESSION_INCONSISTENT, why);
+        return 0;
+    }
+    if (calib == 1) {
         w->recalibrated = 1;
         if (calibrate(z, w, err) != 0)
             return -1;
@@ -542,7 +529,7 @@ static int verify_cell(wsize *z, wcell *w, hb_err *err)
     o->verified_calls = rc == 0 ? w->n_samples : 0;
     if (rc == 1) {
         char msg[640];
-        snprintf(msg, sizeof msg, "INCONSISTENT: %s", why);
+        guard_text(msg, sizeof msg, GUARD_DIGESTS, "%s", why);
         fail_cell(w, SESSION_INCONSISTENT, msg);
     }
     return 0;
@@ -638,8 +625,8 @@ static int size_round(wsize *z, wcell *w, size_t n, int pairs, size_t *order, si
             for (int k = 0; !b && k < w[i].c->n_baselines; k++)
                 if (w[i].group[k] >= 0 && w[i].c->baselines[k] == w[i].c->baseline)
                     b = &w[w[i].group[k]];
-            snprintf(msg, sizeof msg, "the baseline's session failed: %s",
-                     b ? b->c->out.failure : "");
+            guard_text(msg, sizeof msg, GUARD_BASELINE_FAILED, "%s",
+                       b ? b->c->out.failure : "");
             fail_cell(&w[i], SESSION_FAILED, msg);
         }
     size_t m = 0;

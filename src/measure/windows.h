@@ -59,6 +59,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "measure/guard.h"
 #include "measure/interleave.h"
 #include "measure/msggen.h"
 #include "measure/session.h"
@@ -66,14 +67,13 @@
 #define WINDOWS_MIN_NS 3e6          /* a timed window's target length ... */
 #define WINDOWS_EXCHANGE_MULT 100.0 /* ... and at least this many exchanges */
 #define WINDOWS_WARMUP_NS 2e6       /* untimed calls before every window ... */
-#define WINDOWS_WARMUP_SLACK_NS 50e6 /* ... which, all of a cell's together, may
-                                       cost WINDOWS_CALIB_FACTOR times their
-                                       calls and this, at most (one warm-up
-                                       alone may meet cold pages and a slow
-                                       moment of the host) */
+#define WINDOWS_WARMUP_SLACK_NS GUARD_WARMUP_SLACK_NS /* ... which, all of a cell's
+                                       together, may cost WINDOWS_CALIB_FACTOR times
+                                       their calls and this, at most (guard.h) */
 #define WINDOWS_MIN_CALLS 8         /* calls in a timed window, at least */
 #define WINDOWS_MAX_BYTES (32u << 20) /* messages of one window, at most */
-#define WINDOWS_CALIB_FACTOR 3.0    /* a window's per-call cost against calibration */
+#define WINDOWS_CALIB_FACTOR GUARD_CALIB_FACTOR /* a window's per-call cost against
+                                                  calibration (guard.h) */
 #define WINDOWS_EXCHANGE_WINDOWS 15 /* empty windows that measure the exchange */
 #define WINDOWS_COST_BASELINES 2   /* baseline windows per group, for cost
                                        estimates: the built-in ones */

@@ -13,6 +13,7 @@
 #include "measure/drift.h"
 #include "measure/outside.h"
 #include "measure/settings.h"
+#include "measure/guard.h"
 #include "measure/windows.h"
 #include "measure/xcheck.h"
 #include "report/esc.h"
@@ -763,6 +764,28 @@ static void count_checked(const report_system *s, long *timed, long *folds, long
     }
 }
 
+/* The guard's rules (measure/guard.h), as the code holds them, with how
+ * many of this dataset's records each refused (a record names its rule). */
+static void guard_table(FILE *fp, const report_system *s)
+{
+    fputs("Every rule by which the measure stage refuses a figure, as hashbench's "
+          "code holds it; a refused record names its rule (`refused_by`).\n\n"
+          "| Rule | Status | Fires on | Why | Records |\n"
+          "| --- | --- | --- | --- | ---: |\n", fp);
+    for (int i = 0; i < GUARD_N; i++) {
+        const guard_rule *r = &guard_rules[i];
+        long n = 0;
+        for (size_t k = 0; k < s->nrecs; k++) {
+            const char *rule = json_string_value(json_object_get(s->recs[k].json,
+                                                                "refused_by"));
+            n += rule && !strcmp(rule, r->name);
+        }
+        fprintf(fp, "| `%s` | %s | %s | %s | %ld |\n", r->name, r->status, r->threshold,
+                r->explanation, n);
+    }
+    fputs("\n", fp);
+}
+
 static void sec_timing_checks(FILE *fp, const report_system *s)
 {
     long timed, folds, outside;
@@ -770,6 +793,7 @@ static void sec_timing_checks(FILE *fp, const report_system *s)
     if (has_sessions(s)) {
         fputs("## Timing checks\n\n", fp);
         sessions_checks(fp, s);
+        guard_table(fp, s);
         if (!timed)
             return;
         fputs("Records measured one probe process per trial:\n\n", fp);

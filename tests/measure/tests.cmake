@@ -19,6 +19,8 @@ target_link_libraries(mfix_borrow PRIVATE ${CMAKE_DL_LIBS})
 target_link_libraries(mfix_borrownamed PRIVATE ${CMAKE_DL_LIBS})
 
 hb_add_test(test_measure_counter SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_counter.c)
+# The guard: its rules table, the rule a failure text names, its thresholds.
+hb_add_test(test_measure_guard SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_guard.c)
 hb_add_test(test_measure_stats SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_stats.c)
 hb_add_test(test_measure_settings SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_settings.c)
 hb_add_test(test_measure_probe SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_probe.c

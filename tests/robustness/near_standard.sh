@@ -44,6 +44,8 @@ rec=$DIR/run/records/NearFake/SM3__hash_32.json
 st=$(field "$rec" status)
 echo "NearFake: $st: $(field "$rec" failure)"
 [ "$st" = INCONSISTENT ] || { echo "FAIL: NearFake is $st, not INCONSISTENT"; fail=1; }
+rule=$(field "$rec" refused_by)
+[ "$rule" = digests ] || { echo "FAIL: NearFake's record names rule '$rule', not digests"; fail=1; }
 grep -qF "digest differs from openssl:SM3; $WORDS" "$rec" ||
     { echo "FAIL: NearFake's record does not say it agrees with SM3 except on 1 record"; fail=1; }
 
