@@ -201,5 +201,7 @@ int main(int argc, char **argv)
         if (rc != 0)
             return rc;
     }
-    return c->run(n, argv + 1);
+    int rc = c->run(n, argv + 1);
+    hb_warden_finish();
+    return rc;
 }

@@ -19,6 +19,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "common/fs.h"
 #include "sandbox/memcg.h"
@@ -98,6 +99,8 @@ static size_t read_environ(const char *pid, char *buf, size_t sz)
 /* Sends SIGKILL (which also ends a stopped process) to every process but
  * this one that carries the marker; how many there were. A process that
  * has ended and waits to be reaped shows no environment. */
+static pid_t command_pid = -1; /* in the watcher: the command it watches */
+
 static int sweep_once(char *buf, size_t sz)
 {
     DIR *d = opendir("/proc");
@@ -109,7 +112,9 @@ static int sweep_once(char *buf, size_t sz)
     while ((e = readdir(d)) != NULL) {
         char *end;
         long pid = strtol(e->d_name, &end, 10);
-        if (*end || pid <= 0 || pid == (long)self)
+        /* nor the command, which waits for this watcher at its normal end
+         * (hb_warden_finish) and ends by itself */
+        if (*end || pid <= 0 || pid == (long)self || pid == (long)command_pid)
             continue;
         size_t n = read_environ(e->d_name, buf, sz);
         if (n && hb_warden_env_has(buf, n, marker)) {
@@ -158,6 +163,7 @@ static int remove_stale_memcgs(void)
  * ps and pgrep show "hb-warden" and not a second copy of the command. */
 static void watch(int fd, char **argv)
 {
+    command_pid = getppid();
     if (argv[0]) {
         char *end = argv[0];
         for (int i = 0; argv[i]; i++)
@@ -211,6 +217,9 @@ static void watch(int fd, char **argv)
     _exit(0);
 }
 
+static pid_t watcher_pid = -1; /* the watcher, a child of this process */
+static int watcher_fd = -1;     /* this process's end of its pipe */
+
 void hb_warden_start(char **argv)
 {
     const char *given = getenv(HB_WARDEN_ENV);
@@ -254,4 +263,27 @@ void hb_warden_start(char **argv)
     close(p[0]);
     /* p[1] stays open for the life of this process and of every process
      * forked from it (close-on-exec: nothing it executes holds it) */
+    watcher_pid = w;
+    watcher_fd = p[1];
+}
+
+void hb_warden_finish(void)
+{
+    if (watcher_pid <= 0)
+        return;
+    close(watcher_fd);
+    watcher_fd = -1;
+    /* the watcher sees the pipe's end once nothing forked from this
+     * process holds it either, clears up and exits */
+    for (int i = 0; i < 500; i++) {
+        pid_t r = waitpid(watcher_pid, NULL, WNOHANG);
+        if (r == watcher_pid)
+            break;
+        /* SIGCHLD ignored: no zombie to reap, the pid is gone once it ended */
+        if (r < 0 && errno == ECHILD && kill(watcher_pid, 0) != 0 && errno == ESRCH)
+            break;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    watcher_pid = -1;
 }

@@ -27,6 +27,11 @@
  * (the parent-death signals still hold). */
 void hb_warden_start(char **argv);
 
+/* At the command's normal end: lets the watcher see the end now and waits
+ * for it (5 s at most), so that a command that ends well leaves no process
+ * behind, the watcher included. Nothing happens without a watcher. */
+void hb_warden_finish(void);
+
 /* The marker ("" before hb_warden_start, or when it did not start). */
 const char *hb_warden_marker(void);
 
