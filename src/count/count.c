@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/digest.h"
 #include "common/fdio.h"
 #include "common/fs.h"
 #include "common/proc.h"
@@ -64,96 +65,102 @@ typedef struct run_out {
     json_t *command;   /* as the record shows it */
     json_t *empty;     /* {"Ir": [per empty window], ...}, NULL when the run failed */
     json_t *raw;       /* one {"Ir": [per call], ...} per entry, NULL when failed */
+    uint64_t *seeds;   /* per call, in order */
     char (*folds)[TM_FOLD_HEX];
-    unsigned long *errors;
+    unsigned char *errors;
     char version[64];  /* "Valgrind-3.19.0", or "" */
     char why[768];     /* why the run failed */
-    int inconsistent;  /* the output file is not what the plan asks for */
+    int inconsistent;  /* the output file is not what the driver asked for */
 } run_out;
 
-/* The parts of callgrind's combined output file TEXT, checked against the
- * plan (COUNT_EMPTY_WINDOWS empty windows, then CALLS[k] calls of entry k,
- * each part named by the driver's dump request, a last part at the
- * program's end) into R->empty and R->raw. 0, or -1 with R->why. */
-static int read_parts(char *text, const unsigned *calls, int n, run_out *r)
+/* Appends the counts of one part, the numbers NUMS under the names EVENTS,
+ * to the lists of INTO. 0, or -1 when they do not parse or the events
+ * differ from those INTO already holds. */
+static int add_counts(json_t *into, const char *events, char *nums)
 {
-    char events[256] = "", trigger[96] = "";
-    json_t *cur = NULL;                /* {"Ir": [...], ...} the part goes to */
-    int entry = -1;                    /* -1: the empty windows */
-    unsigned got = 0, want = COUNT_EMPTY_WINDOWS;
-    int ended = 0, in_part = 0;
-    r->empty = json_object();
-    r->raw = json_array();
-    cur = r->empty;
+    char ev[256], *se = NULL, *ss = NULL;
+    size_t had = json_array_size(json_object_get(into, "Ir")), names = 0;
+    snprintf(ev, sizeof ev, "%s", events);
+    char *num = strtok_r(nums, " ", &ss);
+    for (char *name = strtok_r(ev, " ", &se); name; name = strtok_r(NULL, " ", &se)) {
+        char *end = NULL;
+        errno = 0;
+        /* callgrind leaves trailing zeros out */
+        unsigned long long v = num ? strtoull(num, &end, 10) : 0;
+        if (num && (*end || errno || v > (unsigned long long)LLONG_MAX))
+            return -1;
+        json_t *list = json_object_get(into, name);
+        if (!list) {
+            if (had)
+                return -1;
+            json_object_set_new(into, name, list = json_array());
+        }
+        if (json_array_size(list) != had)
+            return -1;
+        json_array_append_new(list, json_integer((json_int_t)v));
+        num = num ? strtok_r(NULL, " ", &ss) : NULL;
+        names++;
+    }
+    return !num && names == json_object_size(into) && json_object_get(into, "Ir") ? 0 : -1;
+}
+
+/* The new text of callgrind's output file, TEXT: exactly the parts named
+ * NAME (a printf format of one unsigned) with FIRST, FIRST + 1, ... (N
+ * parts), each one "part:" line, one trigger, one "events:", one
+ * "summary:" and last one "totals:" equal to it, nothing but blank lines
+ * after; the file's header before the first part when HEADER. Their
+ * counts go to INTO. 0, or -1. */
+static int read_parts(char *text, int header, const char *what, unsigned first, unsigned n,
+                      json_t *into)
+{
+    char events[256] = "", trigger[128] = "", summary[512] = "";
+    unsigned got = 0;
+    int in_part = 0, done_part = 0, seen_summary = 0;
     for (char *line = text; line && *line;) {
         char *next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
+        if (!next)
+            return -1; /* a part ends with a whole line */
+        *next++ = '\0';
         if (strncmp(line, "part: ", 6) == 0) {
-            if (ended || in_part)
-                goto bad;
+            if (in_part || got == n)
+                return -1;
             in_part = 1;
-            trigger[0] = events[0] = '\0';
-        } else if (in_part && strncmp(line, "desc: Trigger: ", 15) == 0) {
+            done_part = seen_summary = 0;
+            trigger[0] = events[0] = summary[0] = '\0';
+        } else if (!in_part) {
+            /* the header of the file, or blank lines after a part */
+            if (line[0] && !(header && got == 0 && !done_part))
+                return -1;
+        } else if (strncmp(line, "desc: Trigger: ", 15) == 0) {
+            if (trigger[0])
+                return -1;
             snprintf(trigger, sizeof trigger, "%s", line + 15);
-        } else if (in_part && strncmp(line, "events: ", 8) == 0) {
+        } else if (strncmp(line, "events: ", 8) == 0) {
+            if (events[0])
+                return -1;
             snprintf(events, sizeof events, "%s", line + 8);
-        } else if (in_part && strncmp(line, "summary: ", 9) == 0) {
+        } else if (strncmp(line, "summary: ", 9) == 0) {
+            if (seen_summary++)
+                return -1;
+            snprintf(summary, sizeof summary, "%s", line + 9);
+        } else if (strncmp(line, "totals: ", 8) == 0) {
+            char expect[128];
+            snprintf(expect, sizeof expect, "Client Request: %s %u 0", what, first + got);
+            if (strcmp(what, "empty") == 0)
+                snprintf(expect, sizeof expect, "Client Request: empty 0 %u", first + got);
+            if (!seen_summary || strcmp(line + 8, summary) != 0 || strcmp(trigger, expect) ||
+                !events[0] || add_counts(into, events, summary) != 0)
+                return -1;
             in_part = 0;
-            if (strcmp(trigger, "Program termination") == 0) {
-                ended = 1;
-                line = next;
-                continue;
-            }
-            while (entry < n && got == want) { /* the next entry with calls */
-                entry++;
-                got = 0;
-                want = entry < n ? calls[entry] : 0;
-                if (entry < n) {
-                    cur = json_object();
-                    json_array_append_new(r->raw, cur);
-                }
-            }
-            char expect[96];
-            snprintf(expect, sizeof expect, "Client Request: %s %d %u",
-                     entry < 0 ? "empty" : "call", entry < 0 ? 0 : entry, got);
-            if (entry >= n || strcmp(trigger, expect) != 0 || !events[0])
-                goto bad;
-            char ev[256], *se = NULL, *ss = NULL;
-            snprintf(ev, sizeof ev, "%s", events);
-            char *num = strtok_r(line + 9, " ", &ss);
-            for (char *name = strtok_r(ev, " ", &se); name; name = strtok_r(NULL, " ", &se)) {
-                char *end = NULL;
-                errno = 0;
-                unsigned long long v = num ? strtoull(num, &end, 10) : 0; /* trailing
-                                                                             zeros omitted */
-                if (num && (*end || errno || v > (unsigned long long)LLONG_MAX))
-                    goto bad;
-                json_t *list = json_object_get(cur, name);
-                if (!list) {
-                    if (got)
-                        goto bad; /* events changed between parts */
-                    json_object_set_new(cur, name, list = json_array());
-                }
-                json_array_append_new(list, json_integer((json_int_t)v));
-                num = num ? strtok_r(NULL, " ", &ss) : NULL;
-            }
-            if (num || json_array_size(json_object_get(cur, "Ir")) != got + 1)
-                goto bad;
+            done_part = 1;
             got++;
+        } else if (strncmp(line, "part", 4) == 0 || strncmp(line, "summary", 7) == 0 ||
+                   strncmp(line, "totals", 6) == 0 || strncmp(line, "events", 6) == 0) {
+            return -1;
         }
         line = next;
     }
-    if (ended && !in_part && entry == n - 1 && got == want)
-        return 0;
-bad:
-    snprintf(r->why, sizeof r->why, "Valgrind's output does not hold one part per call of "
-             "the plan, in order (the library wrote into it, or asked Valgrind itself)");
-    r->inconsistent = 1;
-    json_decref(r->empty);
-    json_decref(r->raw);
-    r->empty = r->raw = NULL;
-    return -1;
+    return !in_part && got == n ? 0 : -1;
 }
 
 /* "Valgrind-X.Y.Z" from Valgrind's log TEXT (may be NULL; "Using
@@ -168,69 +175,125 @@ static void read_version(const char *text, char *out, size_t cap)
     }
 }
 
-/* The driver's answer CAP: the per-entry lines and "done". 1 when complete. */
-static int read_answer(const char *cap, int n, run_out *r)
+/* The child's standard output, read a line at a time: the driver's answers
+ * and Valgrind's log (lines starting "==", kept in LOG). */
+typedef struct child_lines {
+    hb_proc_child *ch;
+    double deadline;
+    char buf[4096];
+    size_t len;
+    char *log;
+    size_t log_len, log_cap;
+} child_lines;
+
+static void keep_log(child_lines *c, const char *line, size_t n)
 {
-    int seen = 0;
-    for (const char *p = cap; p && *p;) {
-        unsigned long size, calls, errs;
-        char fold[TM_FOLD_HEX];
-        if (sscanf(p, "size %lu %lu %lu %32s", &size, &calls, &errs, fold) == 4 &&
-            seen < n && strlen(fold) == 32) {
-            memcpy(r->folds[seen], fold, TM_FOLD_HEX);
-            r->errors[seen++] = errs;
-        } else if (strncmp(p, "done\n", 5) == 0) {
-            return seen == n;
-        }
-        p = strchr(p, '\n');
-        if (p)
-            p++;
+    if (c->log_len + n + 2 > c->log_cap) {
+        size_t cap = c->log_cap ? 2 * c->log_cap : 4096;
+        while (cap < c->log_len + n + 2)
+            cap *= 2;
+        if (cap > (1u << 20))
+            return; /* the first MiB is kept */
+        char *p = realloc(c->log, cap);
+        if (!p)
+            return;
+        c->log = p;
+        c->log_cap = cap;
     }
-    return 0;
+    memcpy(c->log + c->log_len, line, n);
+    c->log_len += n;
+    c->log[c->log_len++] = '\n';
+    c->log[c->log_len] = '\0';
 }
 
-/* Everything the child CH writes on its standard output until it ends, or
- * until DEADLINE (monotonic seconds): a NUL-ended buffer of at most CAP
- * bytes (the rest is read and dropped). *LATE is set at the deadline. */
-static char *read_child(hb_proc_child *ch, double deadline, size_t cap, int *late)
+/* The driver's next answer into LINE (without the newline); Valgrind's log
+ * lines are kept aside. 0, or -1 at the end of output, the deadline (*LATE
+ * set) or a line too long. */
+static int next_answer(child_lines *c, char *line, size_t cap, int *late)
 {
-    char *buf = malloc(cap + 1), sink[4096];
-    size_t len = 0;
-    *late = 0;
     for (;;) {
-        double left = deadline - hb_mono_s();
+        char *nl = memchr(c->buf, '\n', c->len);
+        if (nl) {
+            size_t n = (size_t)(nl - c->buf);
+            int is_log = n >= 2 && c->buf[0] == '=' && c->buf[1] == '=';
+            if (is_log || n >= cap)
+                keep_log(c, c->buf, n);
+            else {
+                memcpy(line, c->buf, n);
+                line[n] = '\0';
+            }
+            memmove(c->buf, nl + 1, c->len - n - 1);
+            c->len -= n + 1;
+            if (is_log)
+                continue;
+            return n < cap ? 0 : -1;
+        }
+        if (c->len == sizeof c->buf) {
+            keep_log(c, c->buf, c->len);
+            c->len = 0;
+        }
+        double left = c->deadline - hb_mono_s();
         if (left <= 0) {
             *late = 1;
-            break;
+            return -1;
         }
-        struct pollfd p = {ch->from_child, POLLIN, 0};
+        struct pollfd p = {c->ch->from_child, POLLIN, 0};
         int pr = poll(&p, 1, (int)(left * 1000) + 1);
-        if (pr < 0 && errno == EINTR)
-            continue;
         if (pr <= 0)
             continue;
-        char *to = buf && len < cap ? buf + len : sink;
-        size_t room = buf && len < cap ? cap - len : sizeof sink;
-        ssize_t got = read(ch->from_child, to, room);
+        ssize_t got = read(c->ch->from_child, c->buf + c->len, sizeof c->buf - c->len);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got <= 0)
-            break;
-        if (to != sink)
-            len += (size_t)got;
+        if (got <= 0) {
+            if (c->len)
+                keep_log(c, c->buf, c->len);
+            c->len = 0;
+            return -1;
+        }
+        c->len += (size_t)got;
     }
-    if (buf)
-        buf[len] = '\0';
-    return buf;
 }
 
-/* The run of the driver under callgrind with the plan (SIZES, CALLS, N
- * entries, SEED) on its standard input. Nothing of the host's disks is
- * writable in its sandbox (its scratch is a private tmpfs): callgrind
- * writes its combined output file through its standard error
+/* What callgrind's output file has gained since *OFF: read from FD into a
+ * NUL-ended buffer (caller frees), NULL when it cannot be read, holds a NUL
+ * byte or passes LIMIT in all. */
+static char *file_news(int fd, off_t *off)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size < *off || (unsigned long long)st.st_size >
+        COUNT_OUT_LIMIT)
+        return NULL;
+    size_t n = (size_t)(st.st_size - *off);
+    char *t = malloc(n + 1);
+    if (!t || hb_fd_pread_all(fd, t, n, *off) != 0 || memchr(t, '\0', n)) {
+        free(t);
+        return NULL;
+    }
+    t[n] = '\0';
+    *off = st.st_size;
+    return t;
+}
+
+/* The next call's seed: the first 16 hex digits of SHA-256("SEED:K:I"),
+ * which no part of the driver's process can foresee. */
+static uint64_t call_seed(uint64_t seed, int k, unsigned i)
+{
+    char in[64], hex[HB_SHA256_HEX];
+    int n = snprintf(in, sizeof in, "%016" PRIx64 ":%d:%u", seed, k, i);
+    hb_sha256_buf_hex(in, (size_t)n, hex);
+    hex[16] = '\0';
+    return strtoull(hex, NULL, 16);
+}
+
+/* The run of the driver under callgrind, fed its calls one at a time:
+ * CALLS[k] calls of SIZES[k] bytes for each of the N entries, call i of
+ * entry k on the message of call_seed(SEED, k, i). Nothing of the host's
+ * disks is writable in its sandbox (its scratch is a private tmpfs):
+ * callgrind writes its combined output file through its standard error
  * (/dev/fd/2), a file hashbench opens in SCRATCH, a folder of its own that
- * the step never sees, and Valgrind's log comes back on its standard output
- * with the driver's answer. */
+ * the step never sees, and hashbench reads each call's part before it sends
+ * the next request; Valgrind's log comes back on its standard output with
+ * the driver's answers. */
 static int run_driver(const char *lib, const char *shown, int bits, const unsigned *sizes,
                       const unsigned *calls, int n, uint64_t seed, const count_events *ev,
                       const char *scratch, run_out *r, hb_err *err)
@@ -260,16 +323,14 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     }
     argv[a] = NULL;
     r->command = shownv;
-    /* the plan, all of it before the driver loads the library */
-    size_t plan_cap = 64 + (size_t)n * 32, used = 0;
-    char *plan = malloc(plan_cap);
-    if (!plan)
-        return hb_fail(err, "out of memory for the count plan");
-    used += (size_t)snprintf(plan, plan_cap, "seed %016" PRIx64 "\n", seed);
+    size_t total = 0;
     for (int k = 0; k < n; k++)
-        used += (size_t)snprintf(plan + used, plan_cap - used, "size %u %u\n", sizes[k],
-                                 calls[k]);
-    used += (size_t)snprintf(plan + used, plan_cap - used, "end\n");
+        total += calls[k];
+    r->seeds = calloc(total, sizeof *r->seeds);
+    r->folds = calloc(total, sizeof *r->folds);
+    r->errors = calloc(total, sizeof *r->errors);
+    if (!r->seeds || !r->folds || !r->errors)
+        return hb_fail(err, "out of memory for the count's answers");
     unlink(out_file);
     /* callgrind opens it again through /dev/fd/2, as the sandbox's user:
      * it must be writable by that user (its folder, hashbench's own, is
@@ -278,17 +339,19 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     if (ofd < 0 || fchmod(ofd, 0622) != 0) {
         if (ofd >= 0)
             close(ofd);
-        free(plan);
         return hb_fail_errno(err, "%s: cannot make callgrind's output file", out_file);
     }
     close(ofd);
+    int rfd = open(out_file, O_RDONLY | O_CLOEXEC);
+    if (rfd < 0)
+        return hb_fail_errno(err, "%s: cannot read callgrind's output file", out_file);
     hb_sandbox sb;
     memset(&sb, 0, sizeof sb);
     sb.profile = HB_SANDBOX_RUN;
     sb.tmpfs_scratch = 1;
     if (hb_sandbox_add_ro(&sb, count_driver_path(), err) != 0 ||
         hb_sandbox_add_ro(&sb, lib, err) != 0) {
-        free(plan);
+        close(rfd);
         return -1;
     }
     hb_proc_child ch;
@@ -301,55 +364,87 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     o.stderr_path = out_file;
     o.sandbox = hb_sandbox_enabled() ? &sb : NULL;
     if (hb_proc_spawn(argv, &o, &ch, err) != 0) {
-        free(plan);
+        close(rfd);
         return -1;
     }
-    int wrote = hb_fd_write_all(ch.to_child, plan, used); /* within a pipe's buffer */
-    free(plan);
-    close(ch.to_child);
-    ch.to_child = -1;
-    int late = 0;
-    char *captured = read_child(&ch, ch.start_s + COUNT_RUN_TIMEOUT_S, 1 << 18, &late);
+    child_lines cl;
+    memset(&cl, 0, sizeof cl);
+    cl.ch = &ch;
+    cl.deadline = ch.start_s + COUNT_RUN_TIMEOUT_S;
+    char line[256];
+    int late = 0, ok = 0, bad_parts = 0, loadfail = 0;
+    off_t off = 0;
+    r->empty = json_object();
+    r->raw = json_array();
+    /* "ready" after the empty windows, then one request per call */
+    int first = next_answer(&cl, line, sizeof line, &late);
+    loadfail = first == 0 && strncmp(line, "loadfail ", 9) == 0;
+    if (first == 0 && strcmp(line, "ready") == 0) {
+        char *news = file_news(rfd, &off);
+        ok = news && read_parts(news, 1, "empty", 0, COUNT_EMPTY_WINDOWS, r->empty) == 0;
+        bad_parts = !ok;
+        free(news);
+    }
+    size_t c = 0;
+    for (int k = 0; ok && k < n; k++) {
+        json_t *into = json_object();
+        json_array_append_new(r->raw, into);
+        for (unsigned i = 0; ok && i < calls[k]; i++, c++) {
+            char req[64], fold[TM_FOLD_HEX];
+            unsigned long num;
+            int e;
+            r->seeds[c] = call_seed(seed, k, i);
+            int w = snprintf(req, sizeof req, "hash %u %016" PRIx64 "\n", sizes[k],
+                             r->seeds[c]);
+            ok = hb_fd_write_all(ch.to_child, req, (size_t)w) == 0 &&
+                 next_answer(&cl, line, sizeof line, &late) == 0 &&
+                 sscanf(line, "ok %lu %d %32s", &num, &e, fold) == 3 && num == c &&
+                 strlen(fold) == 32;
+            if (!ok)
+                break;
+            memcpy(r->folds[c], fold, TM_FOLD_HEX);
+            r->errors[c] = e != 0;
+            char *news = file_news(rfd, &off);
+            ok = news && read_parts(news, 0, "call", (unsigned)c, 1, into) == 0;
+            bad_parts = !ok;
+            free(news);
+        }
+    }
+    if (ok)
+        ok = hb_fd_write_all(ch.to_child, "end\n", 4) == 0 &&
+             next_answer(&cl, line, sizeof line, &late) == 0 && strcmp(line, "done") == 0;
     if (late)
         hb_proc_kill(&ch, 1);
+    close(ch.to_child); /* a driver still waiting for a request ends */
+    ch.to_child = -1;
+    /* the rest of the log, up to the end */
+    while (!late && next_answer(&cl, line, sizeof line, &late) == 0)
+        ;
     hb_proc_reap(&ch, 2.0, &res);
-    read_version(captured, r->version, sizeof r->version);
-    r->folds = calloc((size_t)n, sizeof *r->folds);
-    r->errors = calloc((size_t)n, sizeof *r->errors);
-    if (!r->folds || !r->errors) {
-        free(captured);
-        return hb_fail(err, "out of memory for the count's answers");
-    }
-    int complete = wrote == 0 && captured && read_answer(captured, n, r);
-    int ok = complete && res.exited && res.exit_code == 0;
-    if (ok) {
-        char *text = NULL;
-        size_t len = 0;
-        hb_err ignored;
-        if (hb_read_file_limited(out_file, COUNT_OUT_LIMIT, "callgrind output", &text, &len,
-                                 &ignored) != 0) {
-            snprintf(r->why, sizeof r->why, "callgrind's output file could not be read "
-                     "(larger than %llu bytes?)", (unsigned long long)COUNT_OUT_LIMIT);
-        } else if (strlen(text) != len) {
-            snprintf(r->why, sizeof r->why, "callgrind's output file holds a NUL byte");
-            r->inconsistent = 1;
-        } else {
-            read_parts(text, calls, n, r);
-        }
-        free(text);
-    } else {
+    close(rfd);
+    read_version(cl.log, r->version, sizeof r->version);
+    ok = ok && res.exited && res.exit_code == 0;
+    if (!ok) {
         char reason[512];
-        ct_valgrind_reason(captured, reason, sizeof reason);
-        if (captured && (strncmp(captured, "loadfail ", 9) == 0 ||
-                         strstr(captured, "\nloadfail ")))
+        ct_valgrind_reason(cl.log, reason, sizeof reason);
+        if (bad_parts) {
+            snprintf(r->why, sizeof r->why, "Valgrind's output does not hold exactly one part "
+                     "per call, in order (something else wrote into it, or asked Valgrind "
+                     "for it)");
+            r->inconsistent = 1;
+        } else if (loadfail) {
             snprintf(r->why, sizeof r->why, "%s%sthe library did not load under Valgrind",
                      reason, reason[0] ? "; " : "");
-        else
+        } else {
             snprintf(r->why, sizeof r->why, "%s%sValgrind ended with %s", reason,
                      reason[0] ? "; " : "", hb_proc_describe(&res, how, sizeof how));
+        }
+        json_decref(r->empty);
+        json_decref(r->raw);
+        r->empty = r->raw = NULL;
     }
     hb_one_line(r->why);
-    free(captured);
+    free(cl.log);
     return 0;
 }
 
@@ -421,7 +516,8 @@ json_t *count_derive(const json_t *raw, const json_t *empty, long long size)
     return d;
 }
 
-/* The fold of entry K's CALLS calls, recomputed natively by the runner:
+/* The fold of CALLS calls of SEED's messages, recomputed natively by the
+ * runner:
  * "" when it agrees with FOLD, else why not into WHY. */
 static int check_fold(runner_session *s, int open, uint64_t seed, unsigned size,
                       unsigned calls, const char *fold, char *why, size_t cap, hb_err *err)
@@ -522,10 +618,14 @@ int count_library(const char *lib, const char *shown, int digest_bits,
         json_object_set(res, "empty", r.empty);
         runner_session rs;
         int opened = 0, runner_started = 0;
-        for (int i = 0; rc == 0 && i < n; i++) {
+        size_t c = 0;
+        for (int i = 0; rc == 0 && i < n; c += calls[i], i++) {
             char reason[1024] = "";
             const char *status = "COUNTED";
-            if (r.errors[i]) {
+            unsigned failed = 0;
+            for (unsigned j = 0; j < calls[i]; j++)
+                failed += r.errors[c + j];
+            if (failed) {
                 status = "NOT_COUNTABLE";
                 snprintf(reason, sizeof reason, "the library returned an error for a "
                          "%u-byte message", sizes[i]);
@@ -539,9 +639,10 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                     runner_started = o >= 0;
                     opened = o == 0;
                 }
-                if (rc == 0)
-                    rc = check_fold(&rs, opened, seed + (uint64_t)i, sizes[i], calls[i],
-                                    r.folds[i], reason, sizeof reason, err);
+                /* every call's digest, recomputed natively */
+                for (unsigned j = 0; rc == 0 && !reason[0] && j < calls[i]; j++)
+                    rc = check_fold(&rs, opened, r.seeds[c + j], sizes[i], 1, r.folds[c + j],
+                                    reason, sizeof reason, err);
                 if (reason[0])
                     status = "INCONSISTENT";
             }
@@ -564,6 +665,7 @@ int count_library(const char *lib, const char *shown, int digest_bits,
     json_decref(r.command);
     json_decref(r.empty);
     json_decref(r.raw);
+    free(r.seeds);
     free(r.folds);
     free(r.errors);
     hb_err rm;

@@ -2,15 +2,9 @@
  * (count/count.c) and its driver hashbench-count (count/countdriver_main.c,
  * which links libc and libdl only, hence a header of constants): how many
  * calls each length gets, the lengths of the curve, the limits the driver
- * accepts, and the words of the plan hashbench writes to the driver's
- * standard input:
- *
- *   seed HEX16
- *   size BYTES CALLS      (one line per entry, in order)
- *   end
- *
- * Nothing of the plan is on the driver's command line or in its
- * environment. */
+ * accepts, and the spread that is flagged. The driver never sees the plan:
+ * hashbench sends it one call at a time ("hash BYTES SEED16"), each with a
+ * seed of its own. */
 #ifndef HB_COUNT_COUNT_PLAN_H
 #define HB_COUNT_COUNT_PLAN_H
 

@@ -111,8 +111,10 @@ static json_t *method_json(const unsigned *sizes, int n, int curve, const char *
 {
     return json_pack("{s:i, s:i, s:o, s:b, s:s, s:s, s:s}", "calls_size", COUNT_CALLS_SIZE,
                      "calls_curve", COUNT_CALLS_CURVE, "sizes", sizes_json(sizes, n), "curve",
-                     curve, "seed", seed, "message_rule", TM_RULE "; entry k of the plan (the "
-                     "sizes, then the curve's lengths) uses seed + k", "rule",
+                     curve, "seed", seed, "message_rule", "call i of entry k of the plan (the "
+                     "sizes, then the curve's lengths) hashes call 0 of a probe trial of seed "
+                     "s(k, i) = the first 16 hex digits of SHA-256(\"<seed>:<k>:<i>\"); " TM_RULE,
+                     "rule",
                      COUNT_METHOD_RULE);
 }
 

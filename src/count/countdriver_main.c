@@ -3,26 +3,30 @@
  * submitted library. Like the probe and the runner it links libc and libdl
  * only; callgrind's client requests are macros of a header.
  *
- *   hashbench-count --lib PATH --digest-bits B   (the plan on standard input,
- *                                                 count/count_plan.h)
+ *   hashbench-count --lib PATH --digest-bits B
  *
- * It reads the whole plan and puts /dev/null in place of its standard input
- * before it loads the library, so the library sees no plan but the calls it
- * gets. Callgrind runs with collection off (--collect-atstart=no); the
- * driver turns it on just before each call of CryptHash and off just after
- * (CALLGRIND_TOGGLE_COLLECT) and then asks for a dump (a part of the
- * combined output file, CALLGRIND_DUMP_STATS_AT, which also zeroes the
- * counters), so each part holds the instructions of one call, nothing
- * else. First come COUNT_EMPTY_WINDOWS empty windows (on, off, dump): the
- * cost of the window itself, which hashbench subtracts. One call before
- * them, not counted, makes the process warm (lazy binding, tables a library
- * builds on its first call), as in the timed windows.
- * Entry k of the plan hashes CALLS messages of BYTES bytes, the messages of
- * a probe trial (probe/trial_msg.h) of seed + k, one call each. It prints
- * "size BYTES CALLS ERRORS FOLD" per entry, FOLD the fold of its digests,
- * and "done" at the end: a run without "done" did not finish. The library's
- * own output goes to /dev/null; answers use a copy of the original standard
- * output. */
+ * Callgrind runs with collection off (--collect-atstart=no); the driver
+ * turns it on just before each call of CryptHash and off just after
+ * (CALLGRIND_TOGGLE_COLLECT), then asks for a dump (a part of the combined
+ * output file, CALLGRIND_DUMP_STATS_AT, which also zeroes the counters), so
+ * each part holds the instructions of one call and nothing else. After
+ * loading the library it makes one call that is not counted (the process is
+ * warm: lazy binding, tables a library builds on its first call, as in the
+ * timed windows), then COUNT_EMPTY_WINDOWS empty windows (on, off, dump:
+ * the cost of the window itself, which hashbench subtracts), and says
+ * "ready". Then, one request at a time on its standard input:
+ *
+ *   hash BYTES SEED16   one call on call 0 of a probe trial's messages
+ *                       (probe/trial_msg.h) of that seed; answers
+ *                       "ok N ERROR FOLD", N the call's number, FOLD the
+ *                       fold of its digest
+ *   end                 answers "done" and ends
+ *
+ * hashbench sends a request only once it has read the part of the call
+ * before, and draws each call's seed afresh, so nothing in the process
+ * tells the library which message, which length or how many calls come
+ * next. The library's own output goes to /dev/null; answers use a copy of
+ * the original standard output. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -36,8 +40,6 @@
 #include "common/steplimit.h"
 #include "count/count_plan.h"
 #include "probe/trial_msg.h"
-
-#define PLAN_LIMIT (64 * 1024)
 
 static int out_fd = -1;
 
@@ -73,89 +75,43 @@ static void dump(const char *what, unsigned long k, unsigned long i)
     CALLGRIND_DUMP_STATS_AT(dump_name);
 }
 
-static int count_entry(hb_crypthash_fn fn, int bits, uint64_t seed, unsigned long k,
-                       size_t size, unsigned long calls)
+/* One request line from FD into LINE (at most CAP - 1 bytes, without the
+ * newline), read a byte at a time so that nothing after it is taken.
+ * Returns 0, or -1 at the end of input or on a line too long. */
+static int read_line(int fd, char *line, size_t cap)
 {
-    unsigned char digest[COUNT_MAX_DIGEST_BYTES];
-    unsigned char *msg = malloc(size ? size : 1);
-    if (!msg)
-        return 3;
-    tm_fold fold;
-    tm_fold_init(&fold);
-    memset(digest, 0, sizeof digest);
-    tm_base(msg, size, seed);
-    uint64_t w = 0;
-    unsigned long errors = 0;
-    for (unsigned long i = 0; i < calls; i++) {
-        uint64_t next = tm_word(seed, i);
-        tm_apply(msg, size, w ^ next);
-        w = next;
-        errors += window(fn, bits, msg, size, digest) != 0;
-        dump("call", k, i);
-        tm_fold_add(&fold, digest, (size_t)bits / 8);
-    }
-    free(msg);
-    char hex[TM_FOLD_HEX], line[160];
-    tm_fold_hex(&fold, hex);
-    snprintf(line, sizeof line, "size %zu %lu %lu %s\n", size, calls, errors, hex);
-    return say(line) == 0 ? 0 : 3;
-}
-
-/* The plan from standard input into SEED, SIZES and CALLS. Returns the
- * number of entries, or -1. */
-static int read_plan(uint64_t *seed, unsigned long *sizes, unsigned long *calls)
-{
-    static char text[PLAN_LIMIT + 1];
-    size_t len = 0;
+    size_t n = 0;
     for (;;) {
-        ssize_t r = read(0, text + len, PLAN_LIMIT - len);
-        if (r < 0)
+        char c;
+        ssize_t r = read(fd, &c, 1);
+        if (r != 1)
             return -1;
-        if (r == 0 || (len += (size_t)r) == PLAN_LIMIT)
+        if (c == '\n')
             break;
-    }
-    text[len] = '\0';
-    int n = -1, ended = 0;
-    for (char *line = text, *next; line && *line && !ended; line = next) {
-        next = strchr(line, '\n');
-        if (!next)
+        if (n + 1 >= cap)
             return -1;
-        *next++ = '\0';
-        char *end;
-        if (n < 0 && strncmp(line, "seed ", 5) == 0 && strlen(line) == 21) {
-            *seed = strtoull(line + 5, &end, 16);
-            if (*end)
-                return -1;
-            n = 0;
-        } else if (n >= 0 && strcmp(line, "end") == 0) {
-            ended = 1;
-        } else if (n >= 0 && n < COUNT_MAX_ENTRIES &&
-                   sscanf(line, "size %lu %lu", &sizes[n], &calls[n]) == 2) {
-            if (sizes[n] > COUNT_MAX_BYTES || calls[n] < 1 || calls[n] > COUNT_MAX_CALLS)
-                return -1;
-            n++;
-        } else {
-            return -1;
-        }
+        line[n++] = c;
     }
-    return ended && n > 0 ? n : -1;
+    line[n] = '\0';
+    return 0;
 }
 
 static int usage(void)
 {
-    say("usage: hashbench-count --lib PATH --digest-bits B < PLAN\n");
+    say("usage: hashbench-count --lib PATH --digest-bits B\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    static unsigned long sizes[COUNT_MAX_ENTRIES], calls[COUNT_MAX_ENTRIES];
-    uint64_t seed = 0;
+    static unsigned char digest[COUNT_MAX_DIGEST_BYTES];
     hb_step_limit_processes(); /* its threads, before the library is loaded */
     out_fd = dup(1);
+    int in_fd = dup(0);
     int null = open("/dev/null", O_RDWR);
-    if (out_fd < 0 || null < 0 || dup2(null, 1) < 0)
+    if (out_fd < 0 || in_fd < 0 || null < 0 || dup2(null, 1) < 0 || dup2(null, 0) < 0)
         return 3;
+    close(null);
     const char *lib = NULL;
     int bits = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -168,27 +124,50 @@ int main(int argc, char **argv)
     }
     if (argc != 5 || !lib || bits <= 0 || bits % 8 || bits > 8 * COUNT_MAX_DIGEST_BYTES)
         return usage();
-    int n = read_plan(&seed, sizes, calls);
-    if (n < 1 || dup2(null, 0) < 0) /* the library reads nothing of it */
-        return usage();
-    close(null);
     hb_crypthash_fn fn = hb_load_crypthash(lib, out_fd);
     if (!fn)
         return 4;
     { /* the warming call, not counted */
-        unsigned char digest[COUNT_MAX_DIGEST_BYTES], msg[64];
-        tm_base(msg, sizeof msg, ~seed);
+        unsigned char msg[64];
+        tm_base(msg, sizeof msg, 0);
         fn(bits, msg, 8ULL * sizeof msg, digest);
     }
     for (unsigned long i = 0; i < COUNT_EMPTY_WINDOWS; i++) {
         empty_window();
         dump("empty", 0, i);
     }
-    for (int k = 0; k < n; k++) {
-        int rc = count_entry(fn, bits, seed + (uint64_t)k, (unsigned long)k,
-                             (size_t)sizes[k], calls[k]);
-        if (rc != 0)
-            return rc;
+    if (say("ready\n") != 0)
+        return 3;
+    unsigned char *msg = malloc(COUNT_MAX_BYTES);
+    if (!msg)
+        return 3;
+    for (unsigned long n = 0;; n++) {
+        char line[96], hex[TM_FOLD_HEX], answer[160];
+        unsigned long size;
+        char seed_hex[20], *end = NULL;
+        if (read_line(in_fd, line, sizeof line) != 0)
+            return 3;
+        if (strcmp(line, "end") == 0)
+            break;
+        if (sscanf(line, "hash %lu %16s", &size, seed_hex) != 2 || size > COUNT_MAX_BYTES ||
+            strlen(seed_hex) != 16)
+            return usage();
+        uint64_t seed = strtoull(seed_hex, &end, 16);
+        if (*end)
+            return usage();
+        tm_base(msg, size, seed);
+        tm_apply(msg, size, tm_word(seed, 0));
+        memset(digest, 0, sizeof digest);
+        int rc = window(fn, bits, msg, size, digest);
+        dump("call", n, 0);
+        tm_fold fold;
+        tm_fold_init(&fold);
+        tm_fold_add(&fold, digest, (size_t)bits / 8);
+        tm_fold_hex(&fold, hex);
+        snprintf(answer, sizeof answer, "ok %lu %d %s\n", n, rc != 0, hex);
+        if (say(answer) != 0)
+            return 3;
     }
+    free(msg);
     return say("done\n") == 0 ? 0 : 3;
 }
