@@ -4,7 +4,8 @@
  * (55 -> 56 bytes, and every 64 bytes after); a library that does extra
  * work in calls it chooses gets the median of its honest copy and a flagged
  * spread; code Valgrind cannot run is NOT_COUNTABLE with the reason; a
- * library that answers differently under Valgrind is INCONSISTENT; and the
+ * library that answers differently under Valgrind, or writes into
+ * Valgrind's output, is INCONSISTENT; and the
  * stage over a run directory writes records that the record check of
  * `validate` accepts, keeps them when run again, and rejects once a figure
  * or a status is changed; the pages show the figures, the flag and the
@@ -157,6 +158,22 @@ static void test_steered(void **state)
     }
     json_decref(s);
     json_decref(h);
+}
+
+/* A library that writes a part of its own into callgrind's output (its
+ * standard error) is inconsistent, its made-up figure never taken. */
+static void test_forged_output(void **state)
+{
+    (void)state;
+    json_t *r = count_of("hbcount_forge", sizes, 2, 0, 11);
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *e = at(r, i);
+        assert_string_equal(json_string_value(json_object_get(e, "status")), "INCONSISTENT");
+        assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
+                               "one part per call"));
+        assert_true(json_is_null(json_object_get(e, "derived")));
+    }
+    json_decref(r);
 }
 
 static void test_not_countable(void **state)
@@ -439,6 +456,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_runs_equal),
         cmocka_unit_test(test_steered),
+        cmocka_unit_test(test_forged_output),
         cmocka_unit_test(test_not_countable),
         cmocka_unit_test(test_inconsistent),
         cmocka_unit_test(test_client_request_not_countable),
