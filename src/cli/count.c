@@ -37,7 +37,7 @@ const char hb_usage_count[] =
     "  --sizes LIST       message sizes in bytes, at most 1048576 (default:\n"
     "                     campaign.json's sizes, else S1-S8)\n"
     "  --jobs N           instances counted at once (default: the cores)\n"
-    "  --no-branches      instructions only (no --branch-sim=yes; ~5-10 % faster)\n"
+    "  --no-branches      instructions only (no --branch-sim=yes)\n"
     "  --memory           also count memory reads and writes (--cache-sim=yes)\n"
     "  --no-curve         the sizes only, not the length curve\n"
     "\n"
