@@ -17,6 +17,7 @@
 #include "report/esc.h"
 #include "report/numfmt.h"
 #include "report/svg.h"
+#include "measure/settings.h"
 
 #define COUNT_RANK_SIZE 65536 /* the summary ranks at 64 KiB when counted */
 
@@ -247,7 +248,59 @@ typedef struct ranked {
     long long size;
     double ipb, timed;
     int timed_rank;
+    double log_sum;  /* sum of ln(instructions/B) over the guide's sizes counted */
+    int n_geo;       /* how many */
+    int flagged;     /* a size's spread flagged */
 } ranked;
+
+static int by_geo(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    double gx = x->n_geo ? x->log_sum / x->n_geo : INFINITY;
+    double gy = y->n_geo ? y->log_sum / y->n_geo : INFINITY;
+    if (gx != gy)
+        return gx < gy ? -1 : 1;
+    int c = strcmp(x->cand, y->cand);
+    return c ? c : strcmp(x->inst, y->inst);
+}
+
+/* 1 when SIZE is one of the guide's eight (S1-S8). */
+static int guide_size(long long size)
+{
+    static const unsigned g[] = SETTINGS_DEFAULT_SIZES;
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+        if (size == (long long)g[i])
+            return 1;
+    return 0;
+}
+
+/* The ranking by one figure per instance: the geometric mean of
+ * instructions per byte over the guide's sizes S1-S8 (V, N instances). */
+static void geo_table(FILE *fp, ranked *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_geo);
+    fputs("### One figure per instance: geometric mean over S1–S8\n\n", fp);
+    fputs("Every counted instance ranked by the geometric mean of its instructions per "
+          "byte (exact) over the guide's eight sizes, 32 B to 64 KiB: one figure, the "
+          "same on every run, weighing a 2× change at any size alike. An instance "
+          "counted at fewer than the eight sizes gets the mean of those it has, with "
+          "their number; its place is then not comparable with the others'.\n\n", fp);
+    const char *cols[] = {"Rank", "Instance", "geometric mean of instructions/B",
+                          "sizes", "spread flagged"};
+    pages_table_head(fp, cols, 5, "rlrrl");
+    size_t rank = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!v[j].n_geo)
+            continue;
+        fprintf(fp, "| %zu | ", ++rank);
+        esc_md(fp, v[j].cand);
+        fputs(" / ", fp);
+        esc_md(fp, v[j].inst);
+        fprintf(fp, " | %.2f | %d of 8 | %s |\n", exp(v[j].log_sum / v[j].n_geo), v[j].n_geo,
+                v[j].flagged ? "**yes**" : "no");
+    }
+    fputs("\n", fp);
+}
 
 static int by_ipb(const void *a, const void *b)
 {
@@ -278,7 +331,13 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         while (j < n && (strcmp(v[j].cand, cand) || strcmp(v[j].inst, inst)))
             j++;
         if (j == n)
-            v[n++] = (ranked){cand, inst, -1, NAN, NAN, 0};
+            v[n++] = (ranked){cand, inst, -1, NAN, NAN, 0, 0.0, 0, 0};
+        if (guide_size(size) && ipb > 0) {
+            v[j].log_sum += log(ipb);
+            v[j].n_geo++;
+            v[j].flagged |= json_is_true(json_object_get(json_object_get(r, "derived"),
+                                                         "spread_flagged"));
+        }
         if (v[j].size != COUNT_RANK_SIZE && (size == COUNT_RANK_SIZE || size > v[j].size)) {
             v[j].size = size;
             v[j].ipb = ipb;
@@ -329,6 +388,9 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         else
             fputs(" — |\n", fp);
     }
+    fputs("\n", fp);
+    if (n)
+        geo_table(fp, v, n);
     int none = 0;
     json_object_foreach(s->count, key, e) {
         const json_t *r = json_object_get(e, "record");

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/fs.h"
 #include "common/json.h"
@@ -403,6 +404,34 @@ static void test_pages_and_validate(void **state)
     char *sum = page(NULL, &ds, "summary");
     assert_non_null(strstr(sum, "Second view: ranked by instructions per byte"));
     assert_non_null(strstr(sum, "| 1 | SHA2 / SHA256 | 32 B |"));
+    /* one figure per instance: the geometric mean over the guide's sizes
+     * counted (here 32 B alone) */
+    char geo[128];
+    snprintf(geo, sizeof geo, "| 1 | SHA2 / SHA256 | %.2f | 1 of 8 | no |", json_number_value(
+             json_object_get(json_object_get(json_object_get(r, "derived"), "Ir"), "per_byte")));
+    assert_non_null(strstr(sum, "One figure per instance: geometric mean over S1–S8"));
+    assert_non_null(strstr(sum, geo));
+    /* with a second size at twice the figure per byte: the geometric mean,
+     * sqrt(2) times the first */
+    char rel2[512], path2[PATH_MAX];
+    assert_int_equal(rundir_count_rel(rel2, sizeof rel2, "SHA2", "SHA256", 128, &err), 0);
+    snprintf(path2, sizeof path2, "%s/%s", sys, rel2);
+    json_t *r2 = json_deep_copy(r);
+    double ipb = json_number_value(json_object_get(json_object_get(json_object_get(r,
+                 "derived"), "Ir"), "per_byte"));
+    json_object_set_new(r2, "size_bytes", json_integer(128));
+    json_object_set_new(json_object_get(json_object_get(r2, "derived"), "Ir"), "per_byte",
+                        json_real(2 * ipb));
+    assert_int_equal(hb_json_save(path2, r2, &err), 0);
+    json_decref(r2);
+    report_dataset ds2;
+    assert_int_equal(report_dataset_load(data, &ds2, &err), 0);
+    char *sum2 = page(NULL, &ds2, "summary");
+    snprintf(geo, sizeof geo, "| 1 | SHA2 / SHA256 | %.2f | 2 of 8 | no |", ipb * sqrt(2.0));
+    assert_non_null(strstr(sum2, geo));
+    free(sum2);
+    report_dataset_free(&ds2);
+    assert_int_equal(unlink(path2), 0);
     char *meth = page(NULL, &ds, NULL);
     assert_non_null(strstr(meth, "## Instruction counts (exact)"));
     assert_non_null(strstr(meth, "1 (instance, size) record, 1 counted, and 1 length curve"));
