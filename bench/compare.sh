@@ -1,16 +1,18 @@
 #!/bin/sh
 # Compare: does `hashbench compare` find a change that is there, and only
-# that? Three campaigns of the SM3 example on this host, side by side in one
-# run: two of the example as it is (A and A2) and one of a copy whose
-# CryptHash hashes the message twice (B; the first digest is kept from
-# being optimised away). Then
-#   hashbench compare A A2   every row must read "no difference detected";
-#   hashbench compare A B    the SM3 rows must read "slower", B / A about 2
-#                            with an interval that holds 2, and the
-#                            baseline's rows no difference;
-# and prints both tables and PASS or FAIL for each requirement.
+# that? Campaigns of the SM3 example on this host, one after another in one
+# run: 2N of the example as it is (N pairs of identical code, N = 5 unless
+# COMPARE_PAIRS says) and one of a copy whose CryptHash hashes the message
+# twice (B; the first digest is kept from being optimised away). Then
+#   hashbench compare A_k A_k+1   for each pair: at least 95 % of all rows
+#                                 must read "no difference detected";
+#   hashbench compare A_1 B       the SM3 rows must read "slower", B / A
+#                                 about 2 with an interval that holds 2;
+# and prints the tables, each comparison's smallest told difference and
+# PASS or FAIL for each requirement.
 #   bench/compare.sh [--quick] [--no-build] [--build DIR]
-# --quick: two sizes (a smoke run). It never writes bench/README.md.
+# --quick: two sizes and two pairs (a smoke run). It never writes
+# bench/README.md.
 # Run it alone on the machine: flock -x /work/.cpu.lock bench/compare.sh
 set -eu
 BENCH_NAME=compare
@@ -19,7 +21,8 @@ BENCH_NAME=compare
 bench_setup "$@"
 B="$BENCH_BUILD/hashbench"
 SIZES=64,1024,16384
-case " $BENCH_ARGS " in *" --quick "*) SIZES=64,4096 ;; esac
+PAIRS=${COMPARE_PAIRS:-5}
+case " $BENCH_ARGS " in *" --quick "*) SIZES=64,4096 PAIRS=2 ;; esac
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-bench-compare.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
@@ -48,21 +51,28 @@ CEOF
 # digests.
 campaign() {
     echo "$BENCH_NAME: hashbench run --run-dir $1 $2 (sizes $SIZES)" >&2
-    "$B" run --run-dir "$1" --allow-unfit-host --sizes "$SIZES" "$2" >"$1.log" 2>&1 ||
+    "$B" run --run-dir "$1" --allow-unfit-host --no-loop --sizes "$SIZES" "$2" >"$1.log" 2>&1 ||
         bench_die "the campaign in $1 failed; see $1.log"
 }
-campaign "$T/a" "$BENCH_ROOT/examples/SM3"
+k=1
+while [ "$k" -le $((2 * PAIRS)) ]; do
+    campaign "$T/a$k" "$BENCH_ROOT/examples/SM3"
+    k=$((k + 1))
+done
 campaign "$T/b" "$T/twice/SM3"
-campaign "$T/a2" "$BENCH_ROOT/examples/SM3"
 
 status=0
-"$B" compare "$T/a" "$T/a2" >"$T/same.txt" 2>/dev/null || true
+: >"$T/same.txt"
+k=1
+while [ "$k" -le "$PAIRS" ]; do
+    echo "## hashbench compare A$((2 * k - 1)) A$((2 * k)) (the same example twice)"
+    "$B" compare "$T/a$((2 * k - 1))" "$T/a$((2 * k))" 2>/dev/null | tee -a "$T/same.txt" || true
+    echo
+    k=$((k + 1))
+done
 twice_rc=0
-"$B" compare "$T/a" "$T/b" --fail-above 50 >"$T/twice.txt" 2>/dev/null || twice_rc=$?
-echo "## hashbench compare A A2 (the same example twice)"
-cat "$T/same.txt"
-echo
-echo "## hashbench compare A B (B hashes twice)"
+"$B" compare "$T/a1" "$T/b" --fail-above 50 >"$T/twice.txt" 2>/dev/null || twice_rc=$?
+echo "## hashbench compare A1 B (B hashes twice)"
 cat "$T/twice.txt"
 echo
 python3 - "$T/same.txt" "$T/twice.txt" "$twice_rc" <<'PYEOF' || status=1
@@ -76,8 +86,13 @@ def check(cond, text):
     ok &= cond
 rows = [row.match(l) for l in same.splitlines()]
 rows = [m for m in rows if m]
-check(rows and all(m.group(7) == "no difference detected" for m in rows),
-      "A against A2: no difference in any of %d rows" % len(rows))
+same_rows = sum(m.group(7) == "no difference detected" for m in rows)
+check(rows and same_rows >= 0.95 * len(rows),
+      "identical code: no difference in %d of %d rows (%.1f %%, 95 %% required)"
+      % (same_rows, len(rows), 100.0 * same_rows / max(len(rows), 1)))
+for l in same.splitlines() + twice.splitlines():
+    if l.startswith("On these hosts") or l.startswith("paired intervals widened"):
+        print("  " + l)
 rows = [m for m in (row.match(l) for l in twice.splitlines()) if m]
 sm3 = [m for m in rows if m.group(1) == "SM3 / SM3"]
 for m in sm3:
@@ -86,7 +101,7 @@ for m in sm3:
           "A against B, SM3 at %s: %s, B / A %.3f [%.3f, %.3f] holds 2" % (m.group(2), m.group(7), r, lo, hi))
 check(len(sm3) > 0, "A against B: SM3 rows found (%d)" % len(sm3))
 check(all(m.group(7) == "no difference detected" for m in rows if m.group(1) != "SM3 / SM3"),
-      "A against B: no difference for the baseline")
+      "A against B: no difference for the baselines")
 check(rc == 1, "A against B --fail-above 50 exits 1 (%d)" % rc)
 sys.exit(0 if ok else 1)
 PYEOF

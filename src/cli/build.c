@@ -2,6 +2,7 @@
  * and prints one table row per instance of DIR/build.json, followed by the
  * reason of every instance that was not built. */
 #include "cli/cli.h"
+#include "compile/profile.h"
 #include "cli/options.h"
 #include "common/progress.h"
 
@@ -13,6 +14,7 @@
 #include "compile/build.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/baselines.h"
 #include "rundir/lock.h"
 
 const char hb_summary_build[] = "compile submission packages into instance libraries";
@@ -24,7 +26,8 @@ const char hb_usage_build[] =
     "Discovers every instance of each SUBMISSION package (official layout,\n"
     "Implementations/*_Implementation/<Instance>/, plus hashbench.ini at the\n"
     "package root when present; see docs/OVERRIDE.md), compiles each with the\n"
-    "profile's guide flags plus -fPIC -shared into DIR/lib/<cand>/lib<Inst>.so,\n"
+    "profile's guide flags and the build flags below into\n"
+    "DIR/lib/<cand>/lib<Inst>.so,\n"
     "and writes DIR/build.json. Nothing the package ships is run: no Makefile,\n"
     "CMake file, script or binary; only the compiler on the listed .c files.\n"
     "A SUBMISSION that is a plain file (a README caught by examples/*) is\n"
@@ -45,7 +48,7 @@ const char hb_usage_build[] =
     "                  build PACKAGE too and mark its instances as baselines:\n"
     "                  each cell is also paired with its instance of the same\n"
     "                  digest length (repeatable; see docs/CAMPAIGNS.md)\n"
-    "\n"
+    "\n" PROFILE_ADDED_HELP "\n"
     "exit status: 0 all built, 1 some instance BUILDFAIL, 2 usage or input error\n";
 
 static void show_progress(void *ctx, const char *step, int done, int total)
@@ -125,7 +128,7 @@ int cmd_build(int argc, char **argv)
         return hb_cli_usage_error("build", "%s", err.msg);
     char baseline[PATH_MAX];
     if (hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
-                     "libhb_baseline_sm3.so", &err) != 0) {
+                     hb_baseline_primary()->file, &err) != 0) {
         fprintf(stderr, "hashbench build: %s\n", err.msg);
         return 2;
     }

@@ -42,7 +42,8 @@ extern char hb_cli_exe_dir[4096];
 
 #define HB_COMMANDS(X) \
     X(init) X(build) X(kat) X(drng) X(clock) X(measure) X(check) X(run) X(merge) \
-    X(publish) X(report) X(validate) X(export) X(ct) X(compare) X(count)
+    X(publish) X(report) X(validate) X(export) X(ct) X(compare) X(count) X(status) \
+    X(new)
 
 #define HB_DECLARE(name) int cmd_##name(int argc, char **argv); \
     extern const char hb_usage_##name[]; extern const char hb_summary_##name[];

@@ -7,6 +7,7 @@
 #include "cli/options.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
@@ -41,8 +42,8 @@ const char hb_usage_count[] =
     "  --memory           also count memory reads and writes (--cache-sim=yes)\n"
     "  --no-curve         the sizes only, not the length curve\n"
     "\n"
-    "Exit status: 0 every record counted, 1 some not countable or inconsistent,\n"
-    "2 error.\n";
+    "Exit status: 0 every record counted, 1 some not countable, inconsistent or\n"
+    "stopped by the instance budget (TIMEOUT), 2 error.\n";
 
 enum { OPT_NO_BRANCHES = HB_OPT_OWN, OPT_MEMORY, OPT_NO_CURVE };
 
@@ -53,47 +54,106 @@ static void progress(void *ctx, const char *step, int done, int total)
         fprintf(stderr, "[%d/%d] %s\n", done + 1, total, step);
 }
 
-/* One line per record of DIR/count/, in file order. */
-static int print_record(const hb_walk_entry *e, void *ctx, hb_err *err);
+/* The records of DIR/count/, read for printing in order. */
+typedef struct count_lines {
+    json_t **v;
+    size_t n, cap;
+} count_lines;
 
-static void print_records(const char *run_dir)
+static int collect_record(const hb_walk_entry *e, void *ctx, hb_err *err)
 {
-    char dir[PATH_MAX];
-    hb_err err;
-    if (rundir_path(dir, sizeof dir, run_dir, RUNDIR_COUNT, &err) == 0 && hb_is_dir(dir))
-        hb_walk(dir, 2, 0, print_record, NULL, &err);
-}
-
-static int print_record(const hb_walk_entry *e, void *ctx, hb_err *err)
-{
-    (void)ctx;
     (void)err;
+    count_lines *l = ctx;
     size_t n = strlen(e->path);
     json_t *r = NULL;
     hb_err ignored;
     if (e->type != HB_WALK_FILE || n < 5 || strcmp(e->path + n - 5, ".json") != 0 ||
         hb_json_load(e->path, &r, &ignored) != 0)
         return HB_WALK_CONTINUE;
-    const json_t *d = json_object_get(r, "derived"), *ir = json_object_get(d, "Ir");
-    const json_t *points = json_object_get(r, "points");
-    printf("%-14s %s/%s", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
-           hb_json_str(r, "instance"));
-    if (points)
-        printf(" curve, %zu lengths", json_array_size(points));
-    else
-        printf(" %lld B", (long long)json_integer_value(json_object_get(r, "size_bytes")));
-    if (ir)
-        printf("  %.1f instructions/call (median), %.2f instructions/B%s\n",
-               json_number_value(json_object_get(ir, "per_call")),
-               json_number_value(json_object_get(ir, "per_byte")),
-               json_is_true(json_object_get(d, "spread_flagged"))
-                   ? ", SPREAD above 0.1 % between calls" : "");
-    else if (points && strcmp(hb_json_str(r, "status"), "COUNTED") == 0)
-        printf("\n");
-    else
-        printf("  %s\n", hb_json_str(r, "reason"));
-    json_decref(r);
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        json_t **v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            json_decref(r);
+            return HB_WALK_CONTINUE;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = r;
     return HB_WALK_CONTINUE;
+}
+
+/* A record's place among its instance's: its message size, the curve
+ * (which has none) after them all. */
+static json_int_t size_key(const json_t *r)
+{
+    const json_t *s = json_object_get(r, "size_bytes");
+    return json_is_integer(s) ? json_integer_value(s) : (json_int_t)LLONG_MAX;
+}
+
+/* Candidate, instance, then message size in numeric order, the curve last. */
+static int by_instance_size(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    int c = strcmp(hb_json_str(x, "candidate"), hb_json_str(y, "candidate"));
+    if (!c)
+        c = strcmp(hb_json_str(x, "instance"), hb_json_str(y, "instance"));
+    if (!c) {
+        json_int_t sx = size_key(x), sy = size_key(y);
+        c = (sx > sy) - (sx < sy);
+    }
+    return c;
+}
+
+/* A count as an integer when it is one ("77556", not "77556.0"), else with
+ * DECIMALS decimals, into BUF. */
+static const char *count_text(double v, int decimals, char *buf, size_t sz)
+{
+    if (v == floor(v) && fabs(v) < 1e15)
+        snprintf(buf, sz, "%.0f", v);
+    else
+        snprintf(buf, sz, "%.*f", decimals, v);
+    return buf;
+}
+
+/* One line per record of DIR/count/: by candidate and instance, each
+ * instance's sizes in numeric order, then its curve. */
+static void print_records(const char *run_dir)
+{
+    char dir[PATH_MAX];
+    hb_err err;
+    count_lines l = {NULL, 0, 0};
+    if (rundir_path(dir, sizeof dir, run_dir, RUNDIR_COUNT, &err) == 0 && hb_is_dir(dir))
+        hb_walk(dir, 2, 0, collect_record, &l, &err);
+    if (l.n)
+        qsort(l.v, l.n, sizeof *l.v, by_instance_size);
+    for (size_t i = 0; i < l.n; i++) {
+        const json_t *r = l.v[i];
+        const json_t *d = json_object_get(r, "derived"), *ir = json_object_get(d, "Ir");
+        const json_t *points = json_object_get(r, "points");
+        char call[64], byte[64];
+        printf("%-14s %s/%s", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
+               hb_json_str(r, "instance"));
+        if (points)
+            printf(" curve, %zu lengths", json_array_size(points));
+        else
+            printf(" %lld B", (long long)json_integer_value(json_object_get(r, "size_bytes")));
+        if (ir)
+            printf("  %s instructions/call (median), %s instructions/B%s\n",
+                   count_text(json_number_value(json_object_get(ir, "per_call")), 1, call,
+                              sizeof call),
+                   count_text(json_number_value(json_object_get(ir, "per_byte")), 2, byte,
+                              sizeof byte),
+                   json_is_true(json_object_get(d, "spread_flagged"))
+                       ? ", SPREAD above 0.1 % between calls" : "");
+        else if (points && strcmp(hb_json_str(r, "status"), "COUNTED") == 0)
+            printf("\n");
+        else
+            printf("  %s\n", hb_json_str(r, "reason"));
+        json_decref(l.v[i]);
+    }
+    free(l.v);
 }
 
 int cmd_count(int argc, char **argv)
@@ -138,6 +198,7 @@ int cmd_count(int argc, char **argv)
         if (sizes.measure.sizes[i] > 1048576)
             return hb_cli_usage_error("count", "--sizes: %u is above 1048576 bytes",
                                       sizes.measure.sizes[i]);
+    o.instance_budget_s = hb_opt_instance_budget(o.run_dir, 0); /* campaign.json's */
     o.sizes = sizes.measure.n_sizes ? sizes.measure.sizes : NULL;
     o.n_sizes = sizes.measure.n_sizes;
     const char **names = NULL;
@@ -147,6 +208,7 @@ int cmd_count(int argc, char **argv)
         o.instances = names;
     }
     o.progress = progress;
+    hb_opt_print_skipped(stderr, "count", o.run_dir, o.instances, o.n_instances);
     int counted = 0, not = 0;
     int rc = count_run(&o, &counted, &not, &err);
     free(names);

@@ -182,6 +182,7 @@ int cmd_ct(int argc, char **argv)
     }
     o.progress = progress;
     o.instance_budget_s = hb_opt_instance_budget(o.run_dir, o.instance_budget_s);
+    hb_opt_print_skipped(stderr, "ct", o.run_dir, o.instances, o.n_instances);
     int found = 0, na = 0;
     hb_lock lock = HB_LOCK_NONE;
     int rc = o.run_dir && hb_is_dir(o.run_dir)

@@ -4,6 +4,7 @@
 #include "common/proc.h"
 #include "cli/options.h"
 #include "sandbox/check.h"
+#include "common/warden.h"
 #include "sandbox/sandbox.h"
 
 #include <libgen.h>
@@ -193,6 +194,9 @@ int main(int argc, char **argv)
     }
     int n = argc - 1;
     if (runs_submitted_code(name)) {
+        /* first: it may execute this program again, and its watcher must
+         * hold nothing the command opens */
+        hb_warden_start(argv);
         int rc = sandbox_option(name, &n, argv + 1);
         if (rc != 0)
             return rc;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "measure/measure.h"
+#include "kat/kat.h"
 
 void hb_opt_start(void)
 {
@@ -325,4 +326,68 @@ int hb_opt_instances(char *list, const char ***names, int *n, hb_err *err)
     free(v);
     *names = NULL;
     return hb_fail(err, "--instances: give Inst or Cand/Inst names");
+}
+
+/* Why a stage that takes the passed instances leaves out one whose build
+ * status is BUILD and KAT status KAT ("" when kat.json has no entry). */
+static const char *skip_reason(const char *build, const char *kat)
+{
+    if (strcmp(build, "BUILT") != 0)
+        return "it did not build (hashbench status names the reason)";
+    if (!*kat)
+        return "it has no KAT result (run hashbench kat first)";
+    if (strcmp(kat, "NOKAT") == 0)
+        return "no KAT vectors were submitted, so nothing shows its code computes the hash; "
+               "add them (kat.sha256 or Test_Vectors) and run hashbench kat again";
+    return "it did not pass its KATs (hashbench status names the reason)";
+}
+
+int hb_opt_print_skipped(FILE *fp, const char *stage, const char *run_dir,
+                         const char *const *names, int n)
+{
+    char path[PATH_MAX];
+    json_t *build = NULL, *kat = NULL;
+    hb_err ignored;
+    int lines = 0;
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_BUILD_JSON, &ignored) != 0 ||
+        !hb_is_file(path) || hb_json_load(path, &build, &ignored) != 0)
+        return 0;
+    if (rundir_path(path, sizeof path, run_dir, RUNDIR_KAT_JSON, &ignored) == 0 &&
+        hb_is_file(path) && hb_json_load(path, &kat, &ignored) != 0)
+        kat = NULL;
+    kat_options sel = {0};
+    sel.instances = names;
+    sel.n_instances = n;
+    json_t *list = json_object_get(build, "instances"), *b;
+    size_t i, idx;
+    json_array_foreach(list, i, b) {
+        const char *cand = hb_json_str(b, "candidate"), *inst = hb_json_str(b, "instance");
+        if (!kat_selected(&sel, cand, inst))
+            continue;
+        const json_t *k = kat_find_entry(json_object_get(kat, "instances"), cand, inst, &idx);
+        const char *ks = k ? hb_json_str(k, "status") : "";
+        if (strcmp(ks, "PASS") == 0 || strcmp(ks, "BASELINE") == 0)
+            continue;
+        fprintf(fp, "%s: skipped %s/%s (%s): %s\n", stage, cand, inst,
+                strcmp(hb_json_str(b, "status"), "BUILT") != 0 ? hb_json_str(b, "status") : ks,
+                skip_reason(hb_json_str(b, "status"), ks));
+        lines++;
+    }
+    for (int j = 0; j < n; j++) {
+        int found = 0;
+        json_array_foreach(list, i, b) {
+            kat_options one = {0};
+            one.instances = &names[j];
+            one.n_instances = 1;
+            found |= kat_selected(&one, hb_json_str(b, "candidate"), hb_json_str(b, "instance"));
+        }
+        if (!found) {
+            fprintf(fp, "%s: skipped %s: no instance of %s has that name (%s lists them)\n",
+                    stage, names[j], run_dir, RUNDIR_BUILD_JSON);
+            lines++;
+        }
+    }
+    json_decref(build);
+    json_decref(kat);
+    return lines;
 }

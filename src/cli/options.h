@@ -12,6 +12,7 @@
 #define HB_CLI_OPTIONS_H
 
 #include <getopt.h>
+#include <stdio.h>
 #include "campaign/settings.h"
 #include "common/err.h"
 
@@ -98,6 +99,14 @@ double hb_opt_instance_budget(const char *run_dir, double given);
  * caller frees it) and *N. Returns 0, or -1 with ERR when LIST names
  * nothing (*NAMES is then NULL). */
 int hb_opt_instances(char *list, const char ***names, int *n, hb_err *err);
+
+/* For the stages that take only the instances that passed their KATs
+ * (count, ct; STAGE names it): prints to FP one line per instance of
+ * RUN_DIR's build.json among NAMES (N; NULL: all) that the stage skips,
+ * with its build or KAT status and why, and one per name of NAMES that is
+ * no instance of the run directory. Returns the number of lines. */
+int hb_opt_print_skipped(FILE *fp, const char *stage, const char *run_dir,
+                         const char *const *names, int n);
 
 /* --timeout: seconds, more than 0 and at most HB_OPT_TIMEOUT_MAX_S. */
 int hb_opt_timeout(const char *text, double *seconds, hb_err *err);

@@ -18,7 +18,9 @@ const char hb_usage_publish[] =
     "folder becomes its name); libraries are not copied (their SHA-256\n"
     "identifies them). The evaluator's notes DIR/notes.txt, when there is one\n"
     "(docs/FORMATS.md), are copied too, after they parse.\n"
-    "Refuses when an absolute path would remain.\n"
+    "Refuses when an absolute path would remain. Text submitted code could\n"
+    "have written (raw_*_untrusted) stays in DIR; an instance whose data would\n"
+    "carry this host's boot_id or DIR's path is withheld (campaign.json).\n"
     "\n"
     "  --system ID   the test system, e.g. x86_1 or arm_1 ([A-Za-z0-9_-])\n"
     "  --sign KEY    then sign the whole dataset DATA with the Ed25519 private\n"
@@ -69,6 +71,9 @@ int cmd_publish(int argc, char **argv)
     }
     printf("published %s as %s/%s: %d records, %d KAT logs, %d compiler logs\n",
            run_dir, data, system, c.records, c.kat_logs, c.build_logs);
+    if (c.withheld)
+        printf("withheld %d instances whose data would carry host data (%s/%s/campaign.json: "
+               "withheld, with why)\n", c.withheld, data, system);
     /* a signature covers the whole dataset as it now is, or is removed */
     char fp[SIGN_FINGERPRINT_HEX];
     int n;

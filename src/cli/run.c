@@ -5,12 +5,14 @@
 #include "cli/cli.h"
 
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/campaign.h"
 #include "compile/build.h"
+#include "compile/profile.h"
 #include "kat/kat.h"
 #include "campaign/cores.h"
 #include "campaign/progress.h"
@@ -19,12 +21,14 @@
 #include "common/clock.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "rundir/baselines.h"
 #include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "common/walk.h"
 #include "count/count.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
+#include "report/compare.h"
 #include "rundir/rundir.h"
 #include "cli/options.h"
 
@@ -55,7 +59,8 @@ const char hb_usage_run[] =
     "                       published campaign, -std=c99 -Wpedantic -Wall\n"
     "                       -Wextra -O2), performance (-O3 -march=x86-64 -mavx2\n"
     "                       -mtune=native -flto ...) or resource (-Os ...); the\n"
-    "                       guide's flags word for word, plus -fPIC -shared\n"
+    "                       guide's flags word for word, plus the build flags\n"
+    "                       below\n"
     "  --plan P             planner: interleaved (default), interleaved-processes,\n"
     "                       adaptive or reference (hashbench measure --help)\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
@@ -95,6 +100,7 @@ const char hb_usage_run[] =
     "                       on every instance that passed, at the campaign's\n"
     "                       sizes (about 3 CPU-s per instance at S1-S8)\n"
     "\n"
+    PROFILE_ADDED_HELP "\n"
     "Exit status: 0 all instances passed (some may lack vectors: NOKAT), 1 some\n"
     "failed or none could be compared with vectors (all NOKAT; the campaign still\n"
     "completed), 2 usage error or refusal.\n";
@@ -368,11 +374,38 @@ static void catch_interrupts(const campaign_options *o, int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* What a repeat campaign on this host could not tell (report/compare.h),
+ * from the records of RUN_DIR; nothing where they time no baseline pair. */
+static void print_repeat_limits(const char *run_dir)
+{
+    report_dataset ds;
+    const report_system *s;
+    hb_err err;
+    if (compare_load_side(run_dir, &ds, &s, &err) != 0)
+        return;
+    compare_result r;
+    if (compare_repeat(s, &r, &err) == 0) {
+        char told[800];
+        compare_smallest_told_words(&r, told, sizeof told);
+        if (told[0] && isfinite(r.ratio_within_a))
+            fprintf(stderr, "ratio drift: OpenSSL SHA-256 / SM3 moved by %.3g %% within "
+                            "this campaign. Against a repeat run: %s (a floor; "
+                            "'hashbench compare' measures the shift between two runs)\n",
+                    r.ratio_within_a, told);
+        compare_free(&r);
+    }
+    report_dataset_free(&ds);
+}
+
+/* hb_mono_s when the command started, for the total time. */
+static double started_s;
+
 static void print_outcome(const campaign_options *o, const campaign_result *r)
 {
     hb_err terr;
     fflush(stderr);
-    if (campaign_print_table(o->run_dir, stdout, &terr) != 0)
+    if (campaign_print_table(o->run_dir, stdout, &terr) != 0 ||
+        campaign_print_explained(o->run_dir, hb_mono_s() - started_s, stdout, &terr) < 0)
         fprintf(stderr, "hashbench run: %s\n", terr.msg);
     fflush(stdout);
     int records = campaign_count_records(o->run_dir);
@@ -380,12 +413,13 @@ static void print_outcome(const campaign_options *o, const campaign_result *r)
             r->measured ? "complete" : "stopped", o->run_dir, records,
             records == 1 ? "" : "s");
     if (r->build_failed || r->kat_failed || r->measure_failed)
-        fprintf(stderr, "failures: %d build, %d KAT, %d measurement (see "
-                "build.json, kat.json and the FAILED records)\n",
+        fprintf(stderr, "failures: %d build, %d KAT, %d measurement (each "
+                "named above with its reason; the logs in build.json and kat.json)\n",
                 r->build_failed, r->kat_failed, r->measure_failed);
     if (r->host_problems)
         fprintf(stderr, "host problems recorded: %d (campaign.json "
                 "host_checks)\n", r->host_problems);
+    print_repeat_limits(o->run_dir);
     int nokat;
     if (kat_nothing_compared(o->run_dir, &nokat))
         fprintf(stderr, "KAT: nothing was compared: all %d instance(s) are NOKAT (their "
@@ -397,6 +431,7 @@ int cmd_run(int argc, char **argv)
 {
     campaign_options o;
     memset(&o, 0, sizeof o);
+    started_s = hb_mono_s();
     const char **subs;
     size_t n_subs;
     char **examples = NULL;
@@ -448,8 +483,8 @@ int cmd_run(int argc, char **argv)
     char probe[PATH_MAX + 32], baseline[PATH_MAX + 32];
     hb_err perr;
     if (hb_path_join(probe, sizeof probe, hb_cli_exe_dir, "hashbench-probe", &perr) < 0 ||
-        hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir, "libhb_baseline_sm3.so",
-                     &perr) < 0) {
+        hb_path_join(baseline, sizeof baseline, hb_cli_exe_dir,
+                     hb_baseline_primary()->file, &perr) < 0) {
         for (size_t i = 0; i < n_examples; i++)
             free(examples[i]);
         free(examples);
@@ -498,8 +533,10 @@ int cmd_run(int argc, char **argv)
         double t0 = hb_mono_s();
         char d[32];
         rc = rundir_lock(o.run_dir, "run --ct", stderr, &lock, &err);
-        if (rc == 0)
+        if (rc == 0) {
+            hb_opt_print_skipped(stderr, "ct", o.run_dir, NULL, 0);
             rc = ct_run(&co, &found, &na, &err);
+        }
         hb_unlock(&lock);
         campaign_progress_end(&prog);
         if (rc == 0)
@@ -513,12 +550,14 @@ int cmd_run(int argc, char **argv)
         count_options no = {0};
         int counted = 0, not = 0;
         no.run_dir = o.run_dir;
+        no.instance_budget_s = hb_opt_instance_budget(o.run_dir, o.settings.instance_budget_s);
         no.events.branches = 1;
         no.jobs = o.jobs;
         no.progress = o.progress;
         no.progress_ctx = o.progress_ctx;
         double t0 = hb_mono_s();
         char d[32];
+        hb_opt_print_skipped(stderr, "count", o.run_dir, NULL, 0);
         rc = count_run(&no, &counted, &not, &err);
         campaign_progress_end(&prog);
         if (rc == 0)

@@ -12,7 +12,7 @@
 void hb_one_line(char *s)
 {
     for (char *p = s; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+        if (((unsigned char)*p < 0x20 && *p != '\x1e') || *p == 0x7f)
             *p = '?';
 }
 

@@ -29,7 +29,8 @@ int hb_fail_errno(hb_err *err, const char *fmt, ...)
 void hb_err_clear(hb_err *err);
 
 /* Turns every control character of the string S into '?', so that text
- * quoted from an input stays on one line (every hb_fail* message gets this). */
+ * quoted from an input stays on one line (every hb_fail* message gets this);
+ * the mark before raw text of submitted code (common/untrusted.h) stays. */
 void hb_one_line(char *s);
 
 #endif

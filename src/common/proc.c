@@ -80,11 +80,16 @@ static void keep_accounts(void)
 {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
         _exit(125);
+    pid_t keeper = getpid();
     pid_t step = fork();
     if (step < 0)
         _exit(125);
     if (step == 0) {
+        /* dies with the keeper (which dies with hashbench); bubblewrap is
+         * not set-id, so the signal survives its execution */
         prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != keeper)
+            _exit(125);
         return;
     }
     close_range(0, ~0U, 0); /* the pipes' ends belong to the step */
@@ -159,6 +164,11 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t 
     if (!sandboxed && o->cwd && chdir(o->cwd) != 0)
         _exit(126);
     if (sandboxed && hb_sandbox_drop_privileges() != 0)
+        _exit(125);
+    /* A change of uid clears the parent-death signal: set it again, and
+     * see again that hashbench did not end in between. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
         _exit(125);
     /* After the drop: RLIMIT_NPROC counts the processes of the uid the step
      * runs as (and means nothing to root); in a sandbox it is the host-wide

@@ -2,7 +2,11 @@
  * KATs, running a probe. Each child gets its own process group, closed
  * standard input, no core files, optional resource limits and CPU pinning;
  * the parent waits with a wall-clock timeout and, whatever happened, kills
- * the whole group so that nothing the child started outlives it. */
+ * the whole group so that nothing the child started outlives it. A child
+ * also dies with hashbench, however hashbench ends: the parent-death
+ * signal (SIGKILL), set again after the sandbox's change of uid, which
+ * clears it. The kernel sends it when the thread that forked ends, so a
+ * child is started only from a thread that waits for it. */
 #ifndef HB_COMMON_PROC_H
 #define HB_COMMON_PROC_H
 

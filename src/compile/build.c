@@ -4,6 +4,7 @@
  * worker only calls compile_instance, which forks the compiler), then
  * assemble and save build.json (main thread). */
 #include "compile/build.h"
+#include "common/untrusted.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -20,6 +21,7 @@
 #include "common/fs.h"
 #include "sandbox/check.h"
 #include "common/json.h"
+#include "rundir/baselines.h"
 
 enum task_state { TASK_COMPILE, TASK_REUSE, TASK_REFUSED, TASK_SKIPPED };
 
@@ -33,6 +35,7 @@ typedef struct build_task {
     enum task_state state;
     char reason[HB_ERR_MAX];      /* refusal or harness failure */
     compile_outcome out;
+    int running;                  /* being compiled now */
 } build_task;
 
 typedef struct build_ctx {
@@ -46,7 +49,7 @@ typedef struct build_ctx {
     build_task *tasks;
     int n_tasks;
     pthread_mutex_t lock;
-    int next, done;
+    int next, done, total;        /* the counter: tasks compiled in this run */
 } build_ctx;
 
 /* A = DIR/REL into OUT (PATH_MAX bytes). */
@@ -299,6 +302,27 @@ static void run_one(build_ctx *c, build_task *t)
     }
 }
 
+/* Shows the tasks being compiled, "build A/x, B/y", with the count of
+ * those finished (C->lock held); nothing when none is under way. */
+static void report(build_ctx *c)
+{
+    char step[400];
+    size_t len = (size_t)snprintf(step, sizeof step, "build");
+    int any = 0;
+    if (!c->opt->progress)
+        return;
+    for (int i = 0; i < c->n_tasks && len < sizeof step; i++) {
+        if (!c->tasks[i].running)
+            continue;
+        int n = snprintf(step + len, sizeof step - len, "%s%s/%s", any ? ", " : " ",
+                         c->tasks[i].in->candidate, c->tasks[i].in->instance);
+        len += n > 0 ? (size_t)n : 0;
+        any = 1;
+    }
+    if (any)
+        c->opt->progress(c->opt->progress_ctx, step, c->done, c->total);
+}
+
 static void *worker(void *arg)
 {
     build_ctx *c = arg;
@@ -309,18 +333,18 @@ static void *worker(void *arg)
                                   c->tasks[i].state == TASK_SKIPPED))
             i++;
         c->next = i + 1;
+        if (i < c->n_tasks) {
+            c->tasks[i].running = 1;
+            report(c);
+        }
         pthread_mutex_unlock(&c->lock);
         if (i >= c->n_tasks)
             return NULL;
         run_one(c, &c->tasks[i]);
         pthread_mutex_lock(&c->lock);
         c->done++;
-        if (c->opt->progress) {
-            char step[160];
-            snprintf(step, sizeof step, "build %s/%s", c->tasks[i].in->candidate,
-                     c->tasks[i].in->instance);
-            c->opt->progress(c->opt->progress_ctx, step, c->done, c->n_tasks);
-        }
+        c->tasks[i].running = 0;
+        report(c);
         pthread_mutex_unlock(&c->lock);
     }
 }
@@ -333,9 +357,11 @@ static int pool_size(const build_ctx *c)
 
 static void run_pool(build_ctx *c)
 {
+    /* the counter counts the tasks compiled now: libraries kept from an
+     * earlier run and skipped instances are not among them */
     for (int i = 0; i < c->n_tasks; i++)
-        if (c->tasks[i].state == TASK_REUSE || c->tasks[i].state == TASK_SKIPPED)
-            c->done++;
+        if (c->tasks[i].state != TASK_REUSE && c->tasks[i].state != TASK_SKIPPED)
+            c->total++;
     pthread_t threads[64];
     int n = pool_size(c), started = 0;
     pthread_mutex_init(&c->lock, NULL);
@@ -375,7 +401,7 @@ static void put_outcome(json_t *e, const compile_outcome *o, const char *status,
             "data", (json_int_t)o->size.data, "bss", (json_int_t)o->size.bss));
     }
     json_object_set_new(e, "status", json_string(status));
-    json_object_set_new(e, "reason", json_string(reason));
+    hb_untrusted_set(e, "reason", reason); /* compiler text apart: compile/diag.h */
     json_object_set_new(e, "log", json_string(log_rel));
     json_object_set_new(e, "log_sha256", have_log ? json_string(log_sha) : json_null());
 }
@@ -423,20 +449,10 @@ static json_t *task_entry(const build_ctx *c, const build_task *t)
     return e;
 }
 
-/* hashbench's built-in baselines: OpenSSL behind the official interface,
- * built by CMake beside hashbench. The first is the primary baseline (the
- * competition's reference, the one the pages and the paired ratio use);
- * its library is build_options.baseline_lib, the others are found in the
- * same folder. To add one: a src/baseline/hb_baseline_<x>.c and a row. */
-typedef struct builtin_baseline {
-    const char *instance, *algorithm, *file;
-    int digest_bits, primary;
-} builtin_baseline;
-
-static const builtin_baseline builtin_baselines[] = {
-    {RUNDIR_BASELINE_INSTANCE, "SM3", "libhb_baseline_sm3.so", 256, 1},
-    {"OpenSSL_SHA256", "SHA-256", "libhb_baseline_sha256.so", 256, 0},
-};
+/* hashbench's built-in baselines (rundir/baselines.h): the primary's
+ * library is build_options.baseline_lib, the others are found in the same
+ * folder. */
+typedef hb_baseline builtin_baseline;
 
 /* The library of built-in baseline B: baseline_lib for the primary, else
  * B's file in baseline_lib's folder. */
@@ -498,9 +514,8 @@ static json_t *baseline_entry(const build_ctx *c, const builtin_baseline *b, con
  * ARR (a missing one is left out with a warning). */
 static int add_builtin_baselines(const build_ctx *c, json_t *arr, hb_err *err)
 {
-    for (size_t i = 0; c->opt->baseline_lib && i < sizeof builtin_baselines /
-                                                     sizeof builtin_baselines[0]; i++) {
-        const builtin_baseline *b = &builtin_baselines[i];
+    for (size_t i = 0; c->opt->baseline_lib && i < hb_n_baselines; i++) {
+        const builtin_baseline *b = &hb_baselines[i];
         char src[PATH_MAX];
         if (builtin_path(c, b, src, sizeof src, err) != 0)
             return -1;
@@ -759,7 +774,7 @@ static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
                              const char *log_rel, const char *log)
 {
     static const char *const outcome_keys[] = {"library", "library_sha256",
-        "static_size", "status", "reason", "log", "log_sha256"};
+        "static_size", "status", "reason", "raw_reason_untrusted", "log", "log_sha256"};
     json_t *e = json_object();
     const char *key;
     json_t *v;
@@ -856,7 +871,7 @@ static json_t *rebuild_record(const char *from_sha, const json_t *rebuilt)
 {
     static const char *const keys[] = {"flags_kind", "flags", "compiler",
         "compiler_version", "sources", "library", "library_sha256", "static_size",
-        "status", "reason", "log", "log_sha256"};
+        "status", "reason", "raw_reason_untrusted", "log", "log_sha256"};
     json_t *hd = json_pack("{s:s}", "from_sha256", from_sha);
     for (size_t i = 0; hd && i < sizeof keys / sizeof keys[0]; i++) {
         json_t *v = json_object_get(rebuilt, keys[i]);
@@ -910,8 +925,12 @@ int build_harness_default(const char *run_dir, const char *const *keys, int n_ke
         json_t *rebuilt = NULL, *hd;
         hb_err berr;
         if (build_rebuild_default(run_dir, e, &rebuilt, &berr) != 0)
+        {
             hd = json_pack("{s:s, s:s, s:s}", "from_sha256", sha, "status", "ERROR",
-                           "reason", berr.msg);
+                           "reason", "");
+            if (hd)
+                hb_untrusted_set(hd, "reason", berr.msg);
+        }
         else
             hd = rebuild_record(sha, rebuilt);
         json_decref(rebuilt);

@@ -2,6 +2,8 @@
  * compile.h. Nothing here goes through a shell; the argument vector is
  * built word by word and handed to execv by hb_proc_exec. */
 #include "compile/compile.h"
+#include "compile/diag.h"
+#include "common/untrusted.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -403,15 +405,16 @@ static void append_override_hint(const compile_job *job, const char *cause,
         n += (size_t)snprintf(reason + n, n < size ? size - n : 0, "; %d of its sources "
                               "define CryptHash (%s)", defs, names);
     else
-        n += (size_t)snprintf(reason + n, n < size ? size - n : 0, "; %s is defined in "
-                              "more than one of its sources", twice);
+        n += (size_t)snprintf(reason + n, n < size ? size - n : 0, "; a function is "
+                              "defined in more than one of its sources (the linker's "
+                              "message names it)");
     if (n >= size)
         return;
     if (job->override_at)
         snprintf(reason + n, size - n, ": each library links one variant, so list in %s "
                  "only one of the files that define %s, and give each other one a section "
                  "of its own (same dir, its own name and digest_bits; docs/OVERRIDE.md)",
-                 job->override_at, defs >= 2 ? "CryptHash" : twice);
+                 job->override_at, defs >= 2 ? "CryptHash" : "that function");
     else
         snprintf(reason + n, size - n, ": the folder probably %s, so an override file "
                  "is needed: hashbench init %s writes one with a section per variant "
@@ -453,15 +456,25 @@ static void first_cause(const char *output, char *cause, size_t size)
 static void compile_failure_reason(const compile_job *job, const char *output,
                                    const char *how, char *reason, size_t size)
 {
-    char cause[320];
+    char cause[320], where[160];
     first_cause(output, cause, sizeof cause);
-    if (cause[0])
-        snprintf(reason, size, "compiler failed (%s): %s", how, cause);
+    /* the cause quotes the submitted source: its location and class are
+     * hashbench's wording, its text is raw (compile/diag.h) */
+    if (diag_parse(cause, strlen(cause), where, sizeof where))
+        snprintf(reason, size, "compiler failed (%s): %s", how, where);
     else
         snprintf(reason, size, "compiler failed (%s)", how);
     append_override_hint(job, cause, reason, size);
     size_t len = strlen(reason);
     snprintf(reason + len, size - len, "; see the log");
+    hb_untrusted_append(reason, size, cause, sizeof cause);
+}
+
+/* OUTPUT into LOG, each line behind DIAG_OUTPUT_PREFIX. */
+static void put_output(FILE *log, const char *output)
+{
+    for (const char *l = output; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+        fprintf(log, DIAG_OUTPUT_PREFIX "%.*s\n", (int)strcspn(l, "\n"), l);
 }
 
 /* The sandbox of a compile (SPEC §8): the package read-only at its own
@@ -645,7 +658,7 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
     char refused[200];
     int rc = run_compiler(job, tmp, log, &output, &r, refused, sizeof refused, err);
     if (rc == 0) {
-        fputs(output ? output : "", log);
+        put_output(log, output);
         if (r.truncated)
             fprintf(log, "\n# (compiler output cut at %u bytes)\n", COMPILE_OUTPUT_CAP);
         fprintf(log, "# compiler: %s after %.1f s\n", hb_proc_describe(&r, how, sizeof how),
@@ -658,8 +671,9 @@ int compile_instance(const compile_job *job, compile_outcome *out, hb_err *err)
             snprintf(out->reason, sizeof out->reason, "the compiler wrote no library");
         else
             compile_failure_reason(job, output, how, out->reason, sizeof out->reason);
-        fprintf(log, "# result: %s%s%s\n", out->built ? "BUILT" : "BUILDFAIL",
-                out->built ? "" : ": ", out->built ? "" : out->reason);
+        fprintf(log, "# result: %s%s%.*s\n", out->built ? "BUILT" : "BUILDFAIL",
+                out->built ? "" : ": ", (int)hb_untrusted_split(out->reason, NULL),
+                out->built ? "" : out->reason);
     }
     free(output);
     unlink(tmp);
@@ -698,9 +712,12 @@ int compile_object(const compile_job *job, int *compiled, char *why, size_t whys
             snprintf(why, whysz, "the compiler wrote no object file");
         else {
             char cause[320];
+            char where[160];
             first_cause(output, cause, sizeof cause);
+            diag_parse(cause, strlen(cause), where, sizeof where);
             snprintf(why, whysz, "compiler failed (%s)%s%s",
-                     hb_proc_describe(&r, how, sizeof how), cause[0] ? ": " : "", cause);
+                     hb_proc_describe(&r, how, sizeof how), where[0] ? ": " : "", where);
+            hb_untrusted_append(why, whysz, cause, sizeof cause);
         }
     }
     free(output);

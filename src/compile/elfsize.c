@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -231,6 +232,32 @@ int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *er
     }
     close_elf(fd, elf);
     return 0;
+}
+
+int elfsize_interp(const char *path, char *out, size_t outsz, hb_err *err)
+{
+    int fd;
+    Elf *elf;
+    size_t n;
+    out[0] = '\0';
+    if (open_elf(path, &fd, &elf, err) != 0)
+        return -1;
+    int rc = elf_getphdrnum(elf, &n) == 0 ? 0 : hb_fail(err, "%s: no program headers", path);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_INTERP)
+            continue;
+        size_t len;
+        const char *raw = elf_rawfile(elf, &len);
+        if (!raw || ph.p_offset >= len || ph.p_filesz == 0 || ph.p_filesz > outsz ||
+            ph.p_filesz > len - ph.p_offset)
+            rc = hb_fail(err, "%s: unreadable program interpreter", path);
+        else
+            snprintf(out, outsz, "%.*s", (int)ph.p_filesz, raw + ph.p_offset);
+        break;
+    }
+    close_elf(fd, elf);
+    return rc;
 }
 
 int elfsize_needed(const char *path, strlist *out, hb_err *err)

@@ -45,6 +45,10 @@ int elfsize_blank_unloaded(const char *path, unsigned long long *blanked, hb_err
  * reference), else 0. */
 int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *err);
 
+/* The program interpreter (PT_INTERP: the dynamic loader's path) of the
+ * ELF file PATH into OUT, or "" when it names none. */
+int elfsize_interp(const char *path, char *out, size_t outsz, hb_err *err);
+
 /* Appends to OUT the libraries the shared library PATH names as needed
  * (its DT_NEEDED entries: "libc.so.6", ...), each once. */
 int elfsize_needed(const char *path, strlist *out, hb_err *err);

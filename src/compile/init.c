@@ -475,8 +475,20 @@ int init_override_text(const char *package, const char *cc, char **text, int *n_
                 "instance is listed, so the\n# file alone says what is built.\n\n"
                 "[candidate]\nid = %s\nalgorithm = %s\n", l.n ? l.v[0].candidate : "",
                 l.n ? l.v[0].algorithm : "");
+    /* the sections by digest size (Duet-512 before Duet-1024), discovery's
+     * order among equal sizes */
+    int *order = calloc((size_t)l.n + 1, sizeof *order);
+    if (!order && rc == 0)
+        rc = hb_fail(err, "out of memory");
+    for (int i = 0; order && i < l.n; i++) {
+        int j = i;
+        for (; j > 0 && l.v[order[j - 1]].digest_bits > l.v[i].digest_bits; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
     for (int i = 0; rc == 0 && i < l.n; i++)
-        rc = put_instance(fp, &c, &l.v[i], n_sections, err);
+        rc = put_instance(fp, &c, &l.v[order[i]], n_sections, err);
+    free(order);
     if (fp)
         fclose(fp);
     discover_free(&l);

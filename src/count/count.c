@@ -6,6 +6,7 @@
  * recomputed natively by hashbench-runner. The stage over a run directory
  * is count_stage.c; the record check, count_check.c. */
 #include "count/count.h"
+#include "common/untrusted.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +29,7 @@
 #include "count/count_plan.h"
 #include "ct/ct.h"
 #include "probe/trial_msg.h"
+#include "rundir/ibudget.h"
 #include "runner/client.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/stage.h"
@@ -69,8 +71,9 @@ typedef struct run_out {
     char (*folds)[TM_FOLD_HEX];
     unsigned char *errors;
     char version[64];  /* "Valgrind-3.19.0", or "" */
-    char why[768];     /* why the run failed */
+    char why[768];     /* why the run failed (raw text behind the mark) */
     int inconsistent;  /* the output file is not what the driver asked for */
+    int stopped;       /* the instance's wall budget ended it (why says so) */
 } run_out;
 
 /* Appends the counts of one part, the numbers NUMS under the names EVENTS,
@@ -293,10 +296,10 @@ static uint64_t call_seed(uint64_t seed, int k, unsigned i)
  * (/dev/fd/2), a file hashbench opens in SCRATCH, a folder of its own that
  * the step never sees, and hashbench reads each call's part before it sends
  * the next request; Valgrind's log comes back on its standard output with
- * the driver's answers. */
+ * the driver's answers. The run is given TIMEOUT_S seconds of wall time. */
 static int run_driver(const char *lib, const char *shown, int bits, const unsigned *sizes,
                       const unsigned *calls, int n, uint64_t seed, const count_events *ev,
-                      const char *scratch, run_out *r, hb_err *err)
+                      const char *scratch, double timeout_s, run_out *r, hb_err *err)
 {
     char out_file[PATH_MAX], bitstr[16], how[128];
     if (hb_path_join(out_file, sizeof out_file, scratch, "callgrind.out", err) < 0)
@@ -357,8 +360,8 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     hb_proc_child ch;
     hb_proc_result res;
     hb_proc_opts o = hb_proc_defaults();
-    o.timeout_s = COUNT_RUN_TIMEOUT_S;
-    o.cpu_s = (unsigned long)COUNT_RUN_TIMEOUT_S + 2;
+    o.timeout_s = timeout_s;
+    o.cpu_s = (unsigned long)timeout_s + 2;
     o.as_bytes = COUNT_AS_BYTES;
     o.fsize_bytes = COUNT_OUT_LIMIT + (1 << 20);
     o.stderr_path = out_file;
@@ -370,7 +373,7 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     child_lines cl;
     memset(&cl, 0, sizeof cl);
     cl.ch = &ch;
-    cl.deadline = ch.start_s + COUNT_RUN_TIMEOUT_S;
+    cl.deadline = ch.start_s + timeout_s;
     char line[256];
     int late = 0, ok = 0, bad_parts = 0, loadfail = 0;
     off_t off = 0;
@@ -425,8 +428,8 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     read_version(cl.log, r->version, sizeof r->version);
     ok = ok && res.exited && res.exit_code == 0;
     if (!ok) {
-        char reason[512];
-        ct_valgrind_reason(cl.log, reason, sizeof reason);
+        char reason[512], raw[256];
+        ct_valgrind_reason(cl.log, reason, sizeof reason, raw, sizeof raw);
         if (bad_parts) {
             snprintf(r->why, sizeof r->why, "Valgrind's output does not hold exactly one part "
                      "per call, in order (something else wrote into it, or asked Valgrind "
@@ -439,13 +442,48 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
             snprintf(r->why, sizeof r->why, "%s%sValgrind ended with %s", reason,
                      reason[0] ? "; " : "", hb_proc_describe(&res, how, sizeof how));
         }
+        hb_one_line(r->why);
+        /* Valgrind's log line, which the guest can write into, apart */
+        if (!bad_parts)
+            hb_untrusted_append(r->why, sizeof r->why, raw, sizeof raw);
         json_decref(r->empty);
         json_decref(r->raw);
         r->empty = r->raw = NULL;
     }
-    hb_one_line(r->why);
     free(cl.log);
     return 0;
+}
+
+/* run_driver charged to the instance's wall budget B, whose rest limits it:
+ * a spent budget starts nothing, and a run it ends is stopped, with the
+ * budget's line as its reason. */
+static int budgeted_run(const ibudget *b, const char *lib, const char *shown, int bits,
+                        const unsigned *sizes, const unsigned *calls, int n, uint64_t seed,
+                        const count_events *ev, const char *scratch, run_out *r,
+                        hb_err *err)
+{
+    double timeout;
+    int limited;
+    int spent = ibudget_spent(b, err);
+    if (spent < 0 || ibudget_step_timeout(b, COUNT_RUN_TIMEOUT_S, &timeout, &limited,
+                                          err) != 0)
+        return -1;
+    if (spent) {
+        r->stopped = 1;
+        ibudget_reason(b, r->why, sizeof r->why);
+        return 0;
+    }
+    double t0 = hb_mono_s();
+    int rc = run_driver(lib, shown, bits, sizes, calls, n, seed, ev, scratch, timeout, r, err);
+    double took = hb_mono_s() - t0;
+    if (ibudget_charge(b, IBUDGET_COUNT, took, err) != 0)
+        rc = -1;
+    if (rc == 0 && !r->raw && limited && took >= timeout) {
+        r->stopped = 1;
+        r->inconsistent = 0;
+        ibudget_reason(b, r->why, sizeof r->why);
+    }
+    return rc;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -535,26 +573,45 @@ static int check_fold(runner_session *s, int open, uint64_t seed, unsigned size,
         return -1;
     if (rc != RUNNER_CALL_OK)
         snprintf(why, cap, "hashbench-runner could not recompute the digests natively");
-    else if (strcmp(mine, fold) != 0)
+    else if (strcmp(mine, fold) != 0) {
+        /* the folds are the library's bytes: raw text (common/untrusted.h) */
+        char folds[2 * TM_FOLD_HEX + 32];
         snprintf(why, cap, "the digests computed under Valgrind differ from those the "
-                 "library computes natively (fold %.32s, natively %.32s)", fold, mine);
+                 "library computes natively");
+        snprintf(folds, sizeof folds, "fold %.32s, natively %.32s", fold, mine);
+        hb_untrusted_append(why, cap, folds, sizeof folds);
+    }
     return 0;
 }
 
-/* Every entry NOT_COUNTABLE (or INCONSISTENT) with reason WHY. */
+/* One entry of the list: its reason WHY as hashbench's wording, raw text
+ * after the mark apart (common/untrusted.h). */
+static void add_entry(json_t *list, unsigned size, unsigned calls, const char *status,
+                      const char *why, const json_t *raw, json_t *derived)
+{
+    json_t *e = json_pack("{s:I, s:I, s:s}", "size_bytes", (json_int_t)size, "calls",
+                          (json_int_t)calls, "status", status);
+    hb_untrusted_set(e, "reason", why);
+    json_object_set(e, "raw", raw ? (json_t *)raw : json_null());
+    json_object_set_new(e, "derived", derived ? derived : json_null());
+    json_array_append_new(list, e);
+}
+
+/* Every entry NOT_COUNTABLE, INCONSISTENT or TIMEOUT with reason WHY. */
 static void all_failed(json_t *list, const unsigned *sizes, const unsigned *calls, int n,
                        const char *status, const char *why)
 {
     for (int i = 0; i < n; i++)
-        json_array_append_new(list, json_pack("{s:I, s:I, s:s, s:s, s:n, s:n}",
-            "size_bytes", (json_int_t)sizes[i], "calls", (json_int_t)calls[i], "status",
-            status, "reason", why, "raw", "derived"));
+        add_entry(list, sizes[i], calls[i], status, why, NULL, NULL);
 }
 
 int count_library(const char *lib, const char *shown, int digest_bits,
                   const unsigned *sizes, const unsigned *calls, int n, uint64_t seed,
-                  const count_events *events, json_t **out, hb_err *err)
+                  const count_events *events, const ibudget *budget, json_t **out,
+                  hb_err *err)
 {
+    const ibudget none = {NULL, NULL, NULL, 0};
+    const ibudget *b = budget ? budget : &none;
     char real[PATH_MAX], scratch[PATH_MAX], seedstr[24];
     *out = NULL;
     if (n < 1 || n > COUNT_MAX_ENTRIES)
@@ -606,18 +663,19 @@ int count_library(const char *lib, const char *shown, int digest_bits,
     }
     run_out r;
     memset(&r, 0, sizeof r);
-    int rc = run_driver(real, shown, digest_bits, sizes, calls, n, seed, events, scratch, &r,
-                        err);
+    int rc = budgeted_run(b, real, shown, digest_bits, sizes, calls, n, seed, events, scratch,
+                          &r, err);
     json_object_set_new(res, "valgrind", json_string(r.version));
     if (r.command)
         json_object_set(res, "command", r.command);
     if (rc == 0 && !r.raw) {
-        all_failed(list, sizes, calls, n, r.inconsistent ? "INCONSISTENT" : "NOT_COUNTABLE",
-                   r.why);
+        all_failed(list, sizes, calls, n, r.stopped ? "TIMEOUT" : r.inconsistent
+                   ? "INCONSISTENT" : "NOT_COUNTABLE", r.why);
     } else if (rc == 0) {
         json_object_set(res, "empty", r.empty);
         runner_session rs;
         int opened = 0, runner_started = 0;
+        double runner_t0 = 0;
         size_t c = 0;
         for (int i = 0; rc == 0 && i < n; c += calls[i], i++) {
             char reason[1024] = "";
@@ -631,9 +689,16 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                          "%u-byte message", sizes[i]);
             } else {
                 if (!runner_started) {
+                    /* the runner too is the instance's code: limited by,
+                     * and charged to, its budget */
                     runner_target t = {real, digest_bits, COUNT_RUNNER_TIMEOUT_S, 0};
                     char loadfail[256];
-                    int o = runner_open(&rs, &t, loadfail, sizeof loadfail, err);
+                    if (ibudget_step_timeout(b, COUNT_RUNNER_TIMEOUT_S, &t.timeout_s, NULL,
+                                             err) != 0)
+                        rc = -1;
+                    runner_t0 = hb_mono_s();
+                    int o = rc == 0 ? runner_open(&rs, &t, loadfail, sizeof loadfail, err)
+                                    : -1;
                     if (o < 0)
                         rc = -1;
                     runner_started = o >= 0;
@@ -653,13 +718,17 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                 status = "NOT_COUNTABLE";
                 snprintf(reason, sizeof reason, "callgrind gave no instruction counts");
             }
-            json_array_append_new(list, json_pack("{s:I, s:I, s:s, s:s, s:O, s:o}",
-                "size_bytes", (json_int_t)sizes[i], "calls", (json_int_t)calls[i], "status",
-                status, "reason", reason, "raw", raw, "derived", d ? d : json_null()));
+            add_entry(list, sizes[i], calls[i], status, reason, raw, d);
         }
         if (runner_started) {
             hb_proc_result ignored;
+            hb_err cerr;
             runner_close(&rs, &ignored);
+            if (ibudget_charge(b, IBUDGET_COUNT, hb_mono_s() - runner_t0, &cerr) != 0 &&
+                rc == 0) {
+                *err = cerr;
+                rc = -1;
+            }
         }
     }
     json_decref(r.command);

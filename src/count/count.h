@@ -22,7 +22,8 @@
  * (docs/FORMATS.md), with the exact command, Valgrind's version, the raw
  * per-call counts and the derived figures; `validate` recomputes them with
  * count_record_check. Where Valgrind cannot run the code the record says
- * NOT_COUNTABLE with the reason, never a number. */
+ * NOT_COUNTABLE with the reason, never a number; where the instance's wall
+ * budget (rundir/ibudget.h) ended or left no time for the run, TIMEOUT. */
 #ifndef HB_COUNT_COUNT_H
 #define HB_COUNT_COUNT_H
 
@@ -32,6 +33,7 @@
 
 #include "common/err.h"
 #include "common/progress.h"
+#include "rundir/ibudget.h"
 
 #define COUNT_DIR "count"
 #define COUNT_RUN_TIMEOUT_S 300.0 /* the Valgrind run of an instance */
@@ -59,11 +61,17 @@ const char *const *count_tool_options(const count_events *events);
  * directory). *OUT gets an object {"valgrind", "tool_options", "seed",
  * "command", "empty": {"Ir": [per empty window], ...} or null, "entries":
  * [one object per entry: {"size_bytes", "calls", "status" (COUNTED,
- * NOT_COUNTABLE or INCONSISTENT), "reason", "raw": {"Ir": [per call], ...},
- * "derived"}]}. Returns -1 only on hashbench's own failure. */
+ * NOT_COUNTABLE, INCONSISTENT or TIMEOUT), "reason" (hashbench's wording;
+ * raw text of the library or Valgrind's log in "raw_reason_untrusted"),
+ * "raw": {"Ir": [per call], ...}, "derived"}]}. The Valgrind run and the
+ * runner are charged to the instance's wall budget BUDGET (NULL: none),
+ * whose rest limits each: entries the budget left uncounted are TIMEOUT,
+ * their reason the budget's line. Returns -1 only on hashbench's own
+ * failure. */
 int count_library(const char *lib, const char *shown, int digest_bits,
                   const unsigned *sizes, const unsigned *calls, int n, uint64_t seed,
-                  const count_events *events, json_t **out, hb_err *err);
+                  const count_events *events, const ibudget *budget, json_t **out,
+                  hb_err *err);
 
 /* The derived figures of one length from its raw per-call counts RAW and
  * the empty windows' EMPTY: for every event of both, per call the median,
@@ -86,6 +94,8 @@ typedef struct count_options {
     int n_sizes;
     count_events events;
     int no_curve;                  /* 1: the stage's sizes only, no curve */
+    double instance_budget_s;      /* each instance's wall budget over all
+                                      its stages (rundir/ibudget.h); 0: none */
     int jobs;                      /* instances counted at once; 0: the
                                       usable cores */
     hb_progress_fn progress;

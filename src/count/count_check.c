@@ -77,7 +77,8 @@ static int check_counts(const json_t *raw, size_t n, const char *what, const cha
 static int check_length(const json_t *rec, const json_t *empty, const char *what,
                         const char *file, hb_err *err)
 {
-    static const char *const status[] = {"COUNTED", "NOT_COUNTABLE", "INCONSISTENT"};
+    static const char *const status[] = {"COUNTED", "NOT_COUNTABLE", "INCONSISTENT",
+                                         "TIMEOUT"};
     const char *st = str(rec, "status");
     int known = 0;
     for (size_t i = 0; st && i < sizeof status / sizeof status[0]; i++)
@@ -87,8 +88,8 @@ static int check_length(const json_t *rec, const json_t *empty, const char *what
         json_integer_value(calls) < 1)
         return hb_fail(err, "%s: %s: needs size_bytes and calls", file, what);
     if (!known || !str(rec, "reason"))
-        return hb_fail(err, "%s: %s: status must be COUNTED, NOT_COUNTABLE or INCONSISTENT, "
-                       "with a reason", file, what);
+        return hb_fail(err, "%s: %s: status must be COUNTED, NOT_COUNTABLE, INCONSISTENT or "
+                       "TIMEOUT, with a reason", file, what);
     const json_t *derived = json_object_get(rec, "derived");
     if (strcmp(st, "COUNTED") != 0) {
         if (!str(rec, "reason")[0] || !json_is_null(derived))

@@ -220,8 +220,11 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         return hb_fail_errno(err, "count: getrandom");
     double t0 = hb_mono_s();
     json_t *res = NULL;
+    /* hashbench's own baseline has no budget */
+    ibudget bu = {o->run_dir, cand, inst,
+                  strcmp(hb_json_str(k, "status"), "BASELINE") == 0 ? 0 : o->instance_budget_s};
     if (count_library(lib, lib_rel, bits, plan_sizes, plan_calls, total, seed, &o->events,
-                      &res, err) != 0)
+                      &bu, &res, err) != 0)
         return -1;
     double secs = round((hb_mono_s() - t0) * 100) / 100;
     json_t *method = method_json(sizes, n, !o->no_curve, hb_json_str(res, "seed"));
@@ -274,6 +277,9 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
                                                             : "COUNTED"));
         json_object_set_new(r, "reason", json_string(failed ? hb_json_str(failed, "reason")
                                                             : ""));
+        const json_t *raw_why = failed ? json_object_get(failed, "raw_reason_untrusted") : NULL;
+        if (raw_why)
+            json_object_set(r, "raw_reason_untrusted", (json_t *)raw_why);
         json_object_set_new(r, "points", points);
         rc = curve_rel(rel, sizeof rel, cand, inst, err) != 0 ? -1 :
              save_record(o->run_dir, rel, r, err);

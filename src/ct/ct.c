@@ -3,6 +3,7 @@
  * hashbench-ct, and the figures and verdict of a record. The stage over a
  * run directory is ct_stage.c; the record check, ct_check.c. */
 #include "ct/ct.h"
+#include "common/untrusted.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -69,13 +70,16 @@ static int sandbox_for(hb_sandbox *sb, const char *lib, int perf, hb_err *err)
 
 /* The first line of the Valgrind log TEXT that says why the guest could not
  * go on (an instruction it cannot run), or "" into OUT. */
-void ct_valgrind_reason(const char *text, char *out, size_t cap)
+void ct_valgrind_reason(const char *text, char *out, size_t cap, char *raw, size_t rawcap)
 {
-    out[0] = '\0';
+    out[0] = raw[0] = '\0';
     if (!text)
         return;
     static const char *const keys[] = {"unhandled instruction bytes", "Unrecognised instruction",
                                        "valgrind: ", "Fatal error"};
+    static const char *const classes[] = {"Valgrind met an instruction it cannot run",
+        "Valgrind met an instruction it cannot run", "Valgrind stopped",
+        "Valgrind met a fatal error"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0] && !out[0]; k++) {
         char *hit = strstr(text, keys[k]);
         if (!hit)
@@ -84,8 +88,9 @@ void ct_valgrind_reason(const char *text, char *out, size_t cap)
         while (start > text && start[-1] != '\n')
             start--;
         size_t n = strcspn(start, "\n");
-        snprintf(out, cap, "%.*s", (int)(n > 200 ? 200 : n), start);
-        hb_one_line(out);
+        snprintf(out, cap, "%s", classes[k]);
+        snprintf(raw, rawcap, "%.*s", (int)(n > 200 ? 200 : n), start);
+        hb_one_line(raw);
     }
 }
 
@@ -172,9 +177,13 @@ static json_t *lengths_json(void)
 static json_t *taint_object(const char *tool, const char *status, const char *reason,
                             json_t *findings, long other)
 {
-    return json_pack("{s:s, s:o, s:s, s:s, s:o, s:I}", "tool", tool, "lengths_bits",
-                     lengths_json(), "status", status, "reason", reason, "findings",
-                     findings ? findings : json_array(), "other_errors", (json_int_t)other);
+    json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:o, s:I}", "tool", tool, "lengths_bits",
+                          lengths_json(), "status", status, "reason", "", "findings",
+                          findings ? findings : json_array(), "other_errors",
+                          (json_int_t)other);
+    if (o) /* the Valgrind log's line apart: common/untrusted.h */
+        hb_untrusted_set(o, "reason", reason);
+    return o;
 }
 
 /* The calls the driver reported ("call BITS RC" lines, then "done"). */
@@ -287,7 +296,8 @@ int ct_taint_within(const char *lib, int digest_bits, const char *source_root,
         finish_findings(x.findings, source_root);
         *out = taint_object(tool, "ANALYSED", "", json_incref(x.findings), x.other_errors);
     } else {
-        ct_valgrind_reason(captured, reason, sizeof reason);
+        char raw[256];
+        ct_valgrind_reason(captured, reason, sizeof reason, raw, sizeof raw);
         char *r = reason + strlen(reason);
         size_t room = sizeof reason - strlen(reason);
         if (captured && strstr(captured, "loadfail "))
@@ -304,6 +314,7 @@ int ct_taint_within(const char *lib, int digest_bits, const char *source_root,
                      reason[0] ? "; " : "", hb_proc_describe(&res, how, sizeof how), calls,
                      CT_TAINT_LENGTHS);
         hb_one_line(reason);
+        hb_untrusted_append(reason, sizeof reason, raw, sizeof raw);
         *out = taint_object(tool, "NOT_ANALYSABLE", reason, NULL, 0);
     }
     if (parsed)

@@ -35,11 +35,13 @@
 #define CT_TAINT_TIMEOUT_S 120.0
 #define CT_XML_LIMIT (16ULL << 20) /* bytes of Valgrind XML read */
 
-/* The first line of the Valgrind log TEXT (may be NULL) that says why the
- * guest could not go on (an instruction it cannot run, a fatal error), or
- * "", into OUT (CAP bytes, one line). Also used by the instruction-count
- * stage. */
-void ct_valgrind_reason(const char *text, char *out, size_t cap);
+/* Why the guest could not go on, from the first line of the Valgrind log
+ * TEXT (may be NULL) that says so: hashbench's class of it ("Valgrind met
+ * an instruction it cannot run", ...) into OUT (CAP bytes), the line itself
+ * into RAW (RAWCAP bytes: the guest writes into the same log, so the line
+ * is raw text, common/untrusted.h); both "" when there is none. Also used
+ * by the instruction-count stage. */
+void ct_valgrind_reason(const char *text, char *out, size_t cap, char *raw, size_t rawcap);
 
 /* Path of hashbench-ct: beside the running executable. */
 const char *ct_driver_path(void);

@@ -324,11 +324,28 @@ json_t *report_instances(const report_system *s, const char *cand)
     return out;
 }
 
+json_t *report_withheld(const report_system *s, const char *cand)
+{
+    json_t *out = json_array(), *e;
+    size_t i;
+    json_array_foreach(json_object_get(s->campaign, "withheld"), i, e) {
+        const char *c = report_str(e, "candidate", NULL);
+        if (c && report_str(e, "instance", NULL) && report_str(e, "reason", NULL) &&
+            (!cand || strcmp(c, cand) == 0))
+            json_array_append(out, e);
+    }
+    return out;
+}
+
 static json_t *all_candidates(const report_system *s)
 {
-    json_t *out = json_array();
+    json_t *out = json_array(), *withheld = report_withheld(s, NULL), *e;
+    size_t i;
     collect_from(s->build, NULL, NULL, out);
     collect_from(s->kat, NULL, NULL, out);
+    json_array_foreach(withheld, i, e) /* a candidate all of whose instances are */
+        add_unique(out, report_str(e, "candidate", NULL));
+    json_decref(withheld);
     for (size_t i = 0; i < s->nrecs; i++)
         add_unique(out, s->recs[i].candidate);
     sort_array(out, cmp_json_str);

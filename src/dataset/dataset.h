@@ -115,6 +115,12 @@ const report_record *report_find_record(const report_system *s, const char *cand
  * caller. */
 json_t *report_instances(const report_system *s, const char *cand);
 
+/* The instances of CAND (NULL: of every candidate) that publishing withheld
+ * for host data: campaign.json's "withheld" entries ({candidate, instance,
+ * reason}, the reason in hashbench's wording); a new array owned by the
+ * caller. */
+json_t *report_withheld(const report_system *s, const char *cand);
+
 /* The distinct record sizes of the system (all candidates when CAND is NULL),
  * ascending, as an array of integers owned by the caller. */
 json_t *report_sizes(const report_system *s, const char *cand);

@@ -4,8 +4,9 @@
  * which a library's output, a digest, would carry it). A submitted library
  * runs on the host and can read both, so anything it computes could carry
  * them; publish redacts the paths it knows of in text, but not what is
- * encoded. `hashbench publish` refuses a dataset that holds one (checked on
- * the dataset it is about to put in place), and `hashbench validate`
+ * encoded. `hashbench publish` withholds the instance whose file or entry
+ * holds one (checked on the dataset it is about to put in place; a file of
+ * no instance stops it), and `hashbench validate`
  * reports each file that holds one, with the boot_id of the host it runs on
  * and the run directory when it is given one. The search covers every byte
  * of every regular file of the dataset, not only JSON strings. */

@@ -6,7 +6,11 @@
  * field) becomes "<path>/NAME"; finally every document is scanned, and one
  * absolute path left anywhere stops the publication before anything
  * replaces DATA/ID. Logs are copied first, so the documents citing a
- * rewritten KAT log get its new SHA-256. */
+ * rewritten KAT log get its new SHA-256. Raw text of submitted code
+ * (common/untrusted.h) is dropped, compiler logs keep only the locations
+ * and classes of their diagnostics (compile/diag.h), and an instance whose
+ * files, entries or raw text hold a host identifier is withheld: the
+ * dataset is assembled again without it. */
 #include "dataset/publish.h"
 #include "dataset/layout.h"
 
@@ -22,8 +26,11 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/untrusted.h"
+#include "compile/diag.h"
 
 #define PUBLISH_MAX_PREFIXES 64
+#define PUBLISH_MAX_PASSES 4 /* assemblies after the first that withhold more */
 #define PUBLISH_REDACTION_RULE "the run directory is written as the system's " \
     "folder, a submission folder as its own name, and any other absolute path " \
     "of the measuring host (the kernel's /proc, /sys and /dev excepted) as " \
@@ -48,6 +55,10 @@ typedef struct publish_ctx {
     json_t *redactions;      /* [{"file", "paths"}] for campaign.json */
     json_t *log_sha;         /* rewritten KAT log: run SHA-256 -> published */
     json_t *build_logs;      /* copied compiler log: run-dir path -> SHA-256 */
+    json_t *known;           /* build.json's instances: [[cand, inst], ...] */
+    json_t *withheld;        /* "cand/inst" -> {candidate, instance, reason} */
+    int newly_withheld;      /* instances withheld by the last host data scan */
+    const hostdata *hd;      /* this host's identifiers (dataset/hostdata.h) */
 } publish_ctx;
 
 /* A rule for FOLDER; one that no longer exists (a merged shard's run
@@ -68,6 +79,273 @@ static void add_rule(publish_ctx *c, const char *folder, const char *to, int pac
     snprintf(c->rules[c->n_rules].name, sizeof c->rules[0].name, "%s/",
              hb_basename(abs));
     c->n_rules++;
+}
+
+/* ---- instances withheld for host data ---------------------------------- */
+
+/* 1 when CAND/INST is withheld. */
+static int is_withheld(const publish_ctx *c, const char *cand, const char *inst)
+{
+    char key[2 * NAME_MAX + 2];
+    if (!cand || !inst)
+        return 0;
+    snprintf(key, sizeof key, "%s/%s", cand, inst);
+    return json_object_get(c->withheld, key) != NULL;
+}
+
+/* The instance a per-instance file REL of the dataset belongs to
+ * (records/, kat/, logs/build/, ct/, count/: "<dir>/<cand>/<Inst>..."), as
+ * build.json names it; 0 when REL is no such file. */
+static int attribute(const publish_ctx *c, const char *rel, const char **cand,
+                     const char **inst)
+{
+    static const char *const dirs[] = {RUNDIR_RECORDS, RUNDIR_KAT, RUNDIR_BUILD_LOGS,
+                                       RUNDIR_CT, RUNDIR_COUNT};
+    size_t i, best = 0;
+    json_t *pair;
+    *cand = *inst = NULL;
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+        size_t n = strlen(dirs[d]);
+        if (strncmp(rel, dirs[d], n) != 0 || rel[n] != '/')
+            continue;
+        const char *cp = rel + n + 1, *slash = strchr(cp, '/');
+        if (!slash)
+            return 0;
+        json_array_foreach(c->known, i, pair) {
+            const char *kc = json_string_value(json_array_get(pair, 0));
+            const char *ki = json_string_value(json_array_get(pair, 1));
+            size_t kl = strlen(ki);
+            const char *after = slash + 1 + kl;
+            if (strlen(kc) != (size_t)(slash - cp) || strncmp(kc, cp, strlen(kc)) != 0 ||
+                strncmp(slash + 1, ki, kl) != 0 || kl <= best)
+                continue;
+            if (*after == '\0' || *after == '/' || *after == '.' ||
+                strncmp(after, "__", 2) == 0) {
+                *cand = kc;
+                *inst = ki;
+                best = kl;
+            }
+        }
+        return best > 0;
+    }
+    return 0;
+}
+
+/* Withholds CAND/INST from publication: hashbench's wording of what it
+ * found (WHAT, a needle's description) and where (IN). */
+static void withhold(publish_ctx *c, const char *cand, const char *inst, const char *what,
+                     const char *in)
+{
+    char key[2 * NAME_MAX + 2];
+    snprintf(key, sizeof key, "%s/%s", cand, inst);
+    if (json_object_get(c->withheld, key))
+        return;
+    char reason[400];
+    snprintf(reason, sizeof reason, "withheld from publication: hashbench found %s in %s "
+             "(host data, docs/THREAT_MODEL.md); its records, KAT and build results stay "
+             "in the run directory", what, in);
+    json_object_set_new(c->withheld, key, json_pack("{s:s, s:s, s:s}", "candidate", cand,
+                                                    "instance", inst, "reason", reason));
+    c->newly_withheld++;
+}
+
+/* What a file REL of the dataset is, in hashbench's words. */
+static const char *file_kind(const char *rel)
+{
+    static const struct { const char *dir, *kind; } kinds[] = {
+        {RUNDIR_RECORDS "/", "its record"}, {RUNDIR_KAT "/", "its KAT log"},
+        {RUNDIR_BUILD_LOGS "/", "its compiler log"},
+        {RUNDIR_CT "/", "its constant-time record"},
+        {RUNDIR_COUNT "/", "its instruction-count record"},
+        {RUNDIR_KAT_JSON, "its entry in kat.json"},
+        {RUNDIR_BUILD_JSON, "its entry in build.json"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strncmp(rel, kinds[i].dir, strlen(kinds[i].dir)) == 0)
+            return kinds[i].kind;
+    return "one of its documents";
+}
+
+/* Withholds each instance whose entry (an object with "instance", its
+ * candidate its own or an enclosing object's) in V holds a needle. */
+static void withhold_entries(publish_ctx *c, const json_t *v, const char *cand,
+                             const char *rel)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+            withhold_entries(c, x, cand, rel);
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    const char *own = json_string_value(json_object_get(v, "candidate"));
+    const char *inst = json_string_value(json_object_get(v, "instance"));
+    if (own)
+        cand = own;
+    if (cand && inst) {
+        char *text = json_dumps(v, JSON_COMPACT);
+        const hostdata_needle *n = text ? hostdata_find(c->hd, text, strlen(text)) : NULL;
+        if (n)
+            withhold(c, cand, inst, n->what, file_kind(rel));
+        free(text);
+        if (n)
+            return;
+    }
+    json_object_foreach((json_t *)v, key, x)
+        withhold_entries(c, x, cand, rel);
+}
+
+/* Drops from V's arrays the entries of withheld instances. */
+static void drop_withheld(const publish_ctx *c, json_t *v, const char *cand)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    if (json_is_object(v)) {
+        const char *own = json_string_value(json_object_get(v, "candidate"));
+        json_object_foreach(v, key, x)
+            drop_withheld(c, x, own ? own : cand);
+        return;
+    }
+    for (i = 0; json_is_array(v) && i < json_array_size(v);) {
+        x = json_array_get(v, i);
+        const char *own = json_string_value(json_object_get(x, "candidate"));
+        if (is_withheld(c, own ? own : cand, json_string_value(json_object_get(x, "instance")))) {
+            json_array_remove(v, i);
+            continue;
+        }
+        drop_withheld(c, x, cand);
+        i++;
+    }
+}
+
+/* build.json's candidate and instance pairs into C->known. */
+static void load_known(publish_ctx *c)
+{
+    char path[PATH_MAX];
+    json_t *doc, *e;
+    size_t i;
+    hb_err ignored;
+    if (rundir_path(path, sizeof path, c->run_dir, RUNDIR_BUILD_JSON, &ignored) != 0 ||
+        hb_json_load(path, &doc, &ignored) != 0)
+        return;
+    json_array_foreach(json_object_get(doc, "instances"), i, e) {
+        const char *cand = json_string_value(json_object_get(e, "candidate"));
+        const char *inst = json_string_value(json_object_get(e, "instance"));
+        if (cand && inst && strlen(cand) <= NAME_MAX && strlen(inst) <= NAME_MAX)
+            json_array_append_new(c->known, json_pack("[s, s]", cand, inst));
+    }
+    json_decref(doc);
+}
+
+/* ---- text written by submitted code ----------------------------------- */
+
+/* Withholds each instance (its entry: an object with "instance", its
+ * candidate its own or an enclosing object's) whose raw text of submitted
+ * code in V ("..._untrusted" fields, which are never published) holds a
+ * host identifier: the submission tried to carry host data out. */
+static void withhold_raw_host_data(publish_ctx *c, const json_t *v, const char *cand,
+                                   const char *inst, const char *rel)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x)
+            withhold_raw_host_data(c, x, cand, inst, rel);
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    const char *own_c = json_string_value(json_object_get(v, "candidate"));
+    const char *own_i = json_string_value(json_object_get(v, "instance"));
+    cand = own_c ? own_c : cand;
+    inst = own_i ? own_i : inst;
+    json_object_foreach((json_t *)v, key, x) {
+        const char *t = json_string_value(x);
+        const char *raw = NULL;
+        if (t && !hb_untrusted_key(key))
+            hb_untrusted_split(t, &raw);
+        else if (t)
+            raw = t;
+        const hostdata_needle *n = raw ? hostdata_find(c->hd, raw, strlen(raw)) : NULL;
+        if (n && cand && inst) {
+            char in[128];
+            snprintf(in, sizeof in, "text written by submitted code, in %s", file_kind(rel));
+            withhold(c, cand, inst, n->what, in);
+        } else if (!t) {
+            withhold_raw_host_data(c, x, cand, inst, rel);
+        }
+    }
+}
+
+/* Drops from V every field of raw text ("..._untrusted") and cuts every
+ * text at the mark before raw text (common/untrusted.h): what a dataset
+ * states of a failure is hashbench's wording only. */
+static void drop_untrusted(json_t *v)
+{
+    const char *key;
+    json_t *x;
+    size_t i;
+    void *tmp;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x) {
+            const char *t = json_string_value(x);
+            if (t && strchr(t, HB_UNTRUSTED_MARK))
+                json_array_set_new(v, i, json_stringn(t, hb_untrusted_split(t, NULL)));
+            else
+                drop_untrusted(x);
+        }
+    } else if (json_is_object(v)) {
+        json_object_foreach_safe(v, tmp, key, x) {
+            const char *t = json_string_value(x);
+            if (hb_untrusted_key(key))
+                json_object_del(v, key);
+            else if (t && strchr(t, HB_UNTRUSTED_MARK))
+                json_object_set_new(v, key, json_stringn(t, hb_untrusted_split(t, NULL)));
+            else
+                drop_untrusted(x);
+        }
+    }
+}
+
+/* A compiler log as published (malloc'd; NULL when out of memory):
+ * hashbench's own lines ("$ " the command, "# " its notes) as they are, each
+ * line of compiler output as the location and class hashbench parsed from
+ * it (compile/diag.h) or left out, and a last note counting what was left
+ * out. The compiler's messages quote the submitted source, so a submission
+ * chooses their bytes; the run directory's copy keeps them. */
+static char *reduce_compiler_log(const char *text)
+{
+    char *out = NULL, where[160];
+    size_t len = 0;
+    unsigned long dropped = 0;
+    FILE *fp = open_memstream(&out, &len);
+    if (!fp)
+        return NULL;
+    for (const char *l = text; *l;) {
+        size_t n = strcspn(l, "\n");
+        size_t p = strlen(DIAG_OUTPUT_PREFIX);
+        if (n >= 2 && (strncmp(l, "$ ", 2) == 0 || strncmp(l, "# ", 2) == 0)) {
+            fprintf(fp, "%.*s\n", (int)n, l);
+        } else {
+            const char *body = n >= p && strncmp(l, DIAG_OUTPUT_PREFIX, p) == 0 ? l + p : l;
+            size_t bn = n - (size_t)(body - l);
+            if (bn && diag_parse(body, bn, where, sizeof where))
+                fprintf(fp, DIAG_OUTPUT_PREFIX "%s\n", where);
+            else if (bn)
+                dropped++;
+        }
+        l += n + (l[n] == '\n');
+    }
+    if (dropped)
+        fprintf(fp, "# %lu lines of compiler output not published: they quote the "
+                "submitted source; the run directory's copy of this log holds them\n",
+                dropped);
+    fclose(fp);
+    return out;
 }
 
 /* ---- rewriting -------------------------------------------------------- */
@@ -378,6 +656,9 @@ static void remap_log_sha(const publish_ctx *c, json_t *v)
 /* Rewrites DOC (the run directory's REL) for the dataset. */
 static void rewrite_doc(publish_ctx *c, json_t *doc, const char *rel)
 {
+    withhold_raw_host_data(c, doc, NULL, NULL, rel);
+    drop_untrusted(doc);
+    drop_withheld(c, doc, NULL);
     rewrite_fields(c, doc);
     rewrite_texts(c, doc, 1);
     remap_log_sha(c, doc);
@@ -415,6 +696,8 @@ static int publish_json(publish_ctx *c, const char *rel, hb_err *err)
 static int visit_record(const rundir_record *r, void *ctx, hb_err *err)
 {
     publish_ctx *c = ctx;
+    if (is_withheld(c, r->candidate, r->instance))
+        return 0;
     c->counts.records++;
     return publish_json(c, r->rel, err);
 }
@@ -425,7 +708,9 @@ static int visit_record(const rundir_record *r, void *ctx, hb_err *err)
 static int visit_ct(void *ctx, const char *rel, hb_err *err)
 {
     size_t n = strlen(rel);
-    if (n < 5 || strcmp(rel + n - 5, ".json") != 0)
+    const char *cand, *inst;
+    if (n < 5 || strcmp(rel + n - 5, ".json") != 0 ||
+        (attribute(ctx, rel, &cand, &inst) && is_withheld(ctx, cand, inst)))
         return 0;
     return publish_json(ctx, rel, err);
 }
@@ -435,8 +720,8 @@ static int visit_ct(void *ctx, const char *rel, hb_err *err)
  * "relative to the package" context), any other path of this machine
  * "<path>/" and its last component, a NUL byte '?'. WAS and NOW get the
  * SHA-256 of the original and of the copy. */
-static int publish_log(publish_ctx *c, const char *rel, char was[HB_SHA256_HEX],
-                       char now[HB_SHA256_HEX], hb_err *err)
+static int publish_log(publish_ctx *c, const char *rel, int compiler,
+                       char was[HB_SHA256_HEX], char now[HB_SHA256_HEX], hb_err *err)
 {
     char src[PATH_MAX], dst[PATH_MAX], *text = NULL;
     size_t len = 0;
@@ -448,6 +733,14 @@ static int publish_log(publish_ctx *c, const char *rel, char was[HB_SHA256_HEX],
     for (size_t i = 0; i < len; i++) /* compiler output quoting a NUL byte */
         if (text[i] == '\0')
             text[i] = '?';
+    if (compiler) {
+        char *reduced = reduce_compiler_log(text);
+        free(text);
+        if (!reduced)
+            return hb_fail(err, "out of memory for %s", rel);
+        text = reduced;
+        len = strlen(text);
+    }
     char *named = replace_prefixes_as(c, text, 1);
     char *out = redact_paths(named ? named : text, &c->redacted);
     const char *copy = out ? out : named ? named : text;
@@ -468,9 +761,11 @@ static int visit_kat_log(void *ctx, const char *rel, hb_err *err)
 {
     publish_ctx *c = ctx;
     char was[HB_SHA256_HEX], now[HB_SHA256_HEX];
-    if (!rundir_is_kat_log(rel))
+    const char *cand, *inst;
+    if (!rundir_is_kat_log(rel) ||
+        (attribute(c, rel, &cand, &inst) && is_withheld(c, cand, inst)))
         return 0;
-    if (publish_log(c, rel, was, now, err) < 0)
+    if (publish_log(c, rel, 0, was, now, err) < 0)
         return -1;
     if (strcmp(was, now) != 0)
         json_object_set_new(c->log_sha, was, json_string(now));
@@ -487,9 +782,11 @@ static int visit_build_log(void *ctx, const char *rel, hb_err *err)
     publish_ctx *c = ctx;
     size_t n = strlen(rel);
     char was[HB_SHA256_HEX], now[HB_SHA256_HEX];
-    if (n < 4 || strcmp(rel + n - 4, ".log") != 0)
+    const char *cand, *inst;
+    if (n < 4 || strcmp(rel + n - 4, ".log") != 0 ||
+        (attribute(c, rel, &cand, &inst) && is_withheld(c, cand, inst)))
         return 0;
-    if (publish_log(c, rel, was, now, err) < 0)
+    if (publish_log(c, rel, 1, was, now, err) < 0)
         return -1;
     json_object_set_new(c->build_logs, rel, json_string(now));
     c->counts.build_logs++;
@@ -588,6 +885,11 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
     }
     json_object_set_new(doc, "system", json_string(c->system));
     rewrite_doc(c, doc, RUNDIR_CAMPAIGN_JSON);
+    json_t *withheld = json_array();
+    const char *key;
+    json_object_foreach(c->withheld, key, x)
+        json_array_append(withheld, x);
+    json_object_set_new(doc, "withheld", withheld);
     /* what publishing did to the text it copied, the last thing it does */
     json_int_t total = 0;
     json_array_foreach(c->redactions, i, x)
@@ -599,28 +901,42 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
     return rc;
 }
 
+/* A file of the dataset that holds a needle: the instance it belongs to is
+ * withheld (a per-instance file, or the entries of a shared document that
+ * hold it); a file of no instance stops the publication. */
 static int host_data_found(const char *rel, const hostdata_needle *found, void *ctx,
                            hb_err *err)
 {
-    const publish_ctx *c = ctx;
-    return hb_fail(err, "%s/%s would publish %s (docs/THREAT_MODEL.md): a library's "
-                   "output carries it; nothing was published. Leave that instance out "
-                   "of the campaign (hashbench run --instances) and publish again",
-                   c->system, rel, found->what);
+    publish_ctx *c = ctx;
+    const char *cand, *inst;
+    int before = c->newly_withheld;
+    if (attribute(c, rel, &cand, &inst)) {
+        withhold(c, cand, inst, found->what, file_kind(rel));
+        return 0;
+    }
+    char path[PATH_MAX];
+    json_t *doc;
+    hb_err ignored;
+    if (hb_path_join(path, sizeof path, c->stage, rel, &ignored) == 0 &&
+        hb_json_load(path, &doc, &ignored) == 0) {
+        withhold_entries(c, doc, NULL, rel);
+        json_decref(doc);
+        if (c->newly_withheld > before)
+            return 0;
+    }
+    return hb_fail(err, "%s/%s would publish %s (docs/THREAT_MODEL.md), in no "
+                   "instance's entry; nothing was published. Remove what carries it "
+                   "from the run directory and publish again", c->system, rel, found->what);
 }
 
-/* Refuses the dataset assembled in C->stage when a file holds a host
- * identifier (dataset/hostdata.h): this host's boot_id, or the run
- * directory's absolute path, as it is or hex-encoded. */
-static int refuse_host_data(publish_ctx *c, hb_err *err)
+/* Withholds each instance whose files or entries in the dataset assembled
+ * in C->stage hold a host identifier (dataset/hostdata.h): this host's
+ * boot_id, or the run directory's absolute path, as it is or hex-encoded;
+ * fails when one is in a file of no instance. */
+static int withhold_host_data(publish_ctx *c, hb_err *err)
 {
-    hostdata h;
     int n = 0;
-    if (hostdata_init(&h, c->run_dir, err) != 0)
-        return -1;
-    int rc = hostdata_scan(&h, c->stage, host_data_found, c, &n, err);
-    hostdata_free(&h);
-    return rc;
+    return hostdata_scan(c->hd, c->stage, host_data_found, c, &n, err);
 }
 
 /* The evaluator's notes (dataset/notes.h), when the run directory has them:
@@ -652,6 +968,11 @@ static int publish_notes(publish_ctx *c, hb_err *err)
  * check that no host identifier is in any of it. */
 static int assemble(publish_ctx *c, hb_err *err)
 {
+    memset(&c->counts, 0, sizeof c->counts);
+    json_array_clear(c->redactions);
+    json_object_clear(c->log_sha);
+    json_object_clear(c->build_logs);
+    c->newly_withheld = 0;
     if (hb_remove_tree(c->stage, err) < 0 || hb_mkdirs(c->stage, err) < 0)
         return -1;
     if (tree_walk(c->run_dir, RUNDIR_KAT, visit_kat_log, c, err) < 0 ||
@@ -664,7 +985,7 @@ static int assemble(publish_ctx *c, hb_err *err)
         return -1;
     if (publish_notes(c, err) < 0 || publish_campaign(c, err) < 0)
         return -1;
-    return refuse_host_data(c, err);
+    return withhold_host_data(c, err);
 }
 
 /* Puts STAGE in place of DEST: the old DEST moves aside, then goes. */
@@ -700,32 +1021,56 @@ int publish_run(const char *run_dir, const char *system, const char *data_dir,
     }
     c.run_dir = run_dir;
     c.system = system;
-    c.redactions = json_array();
-    c.log_sha = json_object();
-    c.build_logs = json_object();
     add_rule(&c, run_dir, "", 0);
     if (c.n_rules == 0)
         return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
     snprintf(c.rules[0].to, sizeof c.rules[0].to, "%s/", system);
-    add_package_rules(&c);
     if (hb_mkdirs(data_dir, err) < 0)
         return -1;
+    c.redactions = json_array();
+    c.log_sha = json_object();
+    c.build_logs = json_object();
+    c.known = json_array();
+    c.withheld = json_object();
+    add_package_rules(&c);
+    load_known(&c);
+    hostdata hd;
+    if (hostdata_init(&hd, run_dir, err) != 0)
+        hd.count = -1;
+    c.hd = &hd;
     char dest[PATH_MAX], stage_name[80];
     snprintf(stage_name, sizeof stage_name, DATASET_STAGING_FMT, system); /* system: 64 chars */
-    int rc = hb_path_join(dest, sizeof dest, data_dir, system, err) < 0 ||
+    int rc = hd.count < 0 || hb_path_join(dest, sizeof dest, data_dir, system, err) < 0 ||
              hb_path_join(c.stage, sizeof c.stage, data_dir, stage_name, err) < 0 ? -1 : 0;
     int staged = rc == 0;
+    /* an instance withheld for host data leaves the dataset, which is then
+     * assembled again without it, and scanned again */
+    for (int pass = 0; rc == 0; pass++) {
+        rc = assemble(&c, err) < 0 ? -1 : 0;
+        if (rc != 0 || c.newly_withheld == 0)
+            break;
+        if (pass == PUBLISH_MAX_PASSES)
+            rc = hb_fail(err, "%s: host data was still found after %d instances were "
+                         "withheld; nothing was published", run_dir,
+                         (int)json_object_size(c.withheld));
+    }
     if (rc == 0)
-        rc = assemble(&c, err) < 0 || swap_in(c.stage, dest, err) < 0 ? -1 : 0;
+        rc = swap_in(c.stage, dest, err) < 0 ? -1 : 0;
     if (rc < 0 && staged) {
         hb_err rm, first = *err;
         if (hb_remove_tree(c.stage, &rm) != 0)
             hb_fail(err, "%s; and %s", first.msg, rm.msg);
     }
-    if (rc == 0 && counts)
+    if (rc == 0 && counts) {
         *counts = c.counts;
+        counts->withheld = (int)json_object_size(c.withheld);
+    }
     json_decref(c.redactions);
     json_decref(c.log_sha);
     json_decref(c.build_logs);
+    json_decref(c.known);
+    json_decref(c.withheld);
+    if (hd.count >= 0)
+        hostdata_free(&hd);
     return rc;
 }

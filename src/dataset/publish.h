@@ -8,7 +8,10 @@
  * (their SHA-256 identifies them). Any other absolute path of the host that
  * a text or log quotes is redacted to "<path>/NAME", and campaign.json's
  * "publish" says where. The new DATA/ID is assembled beside the old one and
- * swapped in, and nothing is published while a path field stays absolute. */
+ * swapped in, and nothing is published while a path field stays absolute.
+ * Text submitted code could have written ("raw_*_untrusted") stays in the
+ * run directory, and an instance whose data would carry a host identifier
+ * is withheld (campaign.json's "withheld"), not the whole dataset. */
 #ifndef HB_DATASET_PUBLISH_H
 #define HB_DATASET_PUBLISH_H
 
@@ -20,6 +23,7 @@ typedef struct publish_counts {
     int records;
     int kat_logs;
     int build_logs;
+    int withheld;   /* instances withheld for host data (campaign.json) */
 } publish_counts;
 
 /* Publishes RUN_DIR as system SYSTEM ([A-Za-z0-9_-], at most 64) under

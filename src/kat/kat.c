@@ -772,6 +772,10 @@ int kat_run(const kat_options *o, int *n_failed, hb_err *err)
         else
             rc = settle(&p, entry, 1, err);
     }
+    /* the counter shown counts the instances tested now: baselines and
+     * results kept are not among them */
+    p.total -= p.done;
+    p.done = 0;
     if (rc == 0 && n_todo > 0)
         rc = run_workers(&p, todo, NULL, n_todo, err);
     free(todo);

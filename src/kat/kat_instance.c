@@ -15,6 +15,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/untrusted.h"
 #include "compile/build.h"
 #include "common/proc.h"
 #include "kat/kat.h"
@@ -116,7 +117,12 @@ static void classify(const plan *p, const child_report *rep, const kat_gen_ctx *
         snprintf(o->reason, sizeof o->reason, "cannot load CryptHash: %s", c->detail);
     } else if (c->end == KAT_GEN_FAULT) {
         o->status = c->fault.kind == KAT_FAULT_OVERFLOW ? "OVERFLOW" : "ERROR";
-        snprintf(o->reason, sizeof o->reason, "%s%s", c->fault.detail, where);
+        /* hashbench's wording and the place first, the fault's raw text
+         * (common/untrusted.h) after them */
+        const char *raw;
+        size_t wl = hb_untrusted_split(c->fault.detail, &raw);
+        snprintf(o->reason, sizeof o->reason, "%.*s%s", (int)wl, c->fault.detail, where);
+        hb_untrusted_append(o->reason, sizeof o->reason, raw, sizeof o->reason);
     } else if (res->timed_out) {
         o->status = "TIMEOUT";
         snprintf(o->reason, sizeof o->reason, "no result within %.0f s%s",
@@ -169,7 +175,7 @@ static void load_expectations(const json_t *build, expectations *x)
     }
     if (!hb_is_file(path))
         return;
-    if (kat_manifest_load(path, &x->manifest, &err) == 0)
+    if (kat_manifest_load_lines(path, &x->manifest, &err) == 0)
         x->have_manifest = 1;
     else
         snprintf(x->manifest_error, sizeof x->manifest_error, "%s", err.msg);
@@ -447,8 +453,12 @@ static int write_log(const kat_instance_spec *s, const plan *p, const char *lib_
     json_array_foreach(not_checked, k, nc)
         fprintf(fp, "%s not checked: %s\n", json_string_value(json_object_get(nc, "name")),
                 json_string_value(json_object_get(nc, "why")));
-    if (reason[0])
-        fprintf(fp, "NOTE %s\n", reason);
+    char wording[HB_ERR_MAX + 256];
+    hb_untrusted_wording(wording, sizeof wording, reason);
+    if (wording[0])
+        fprintf(fp, "NOTE %s%s\n", wording, strchr(reason, HB_UNTRUSTED_MARK) ?
+                "; the text the runner sent is kat.json's raw_reason_untrusted, written "
+                "by submitted code" : "");
     fprintf(fp, "RESULT %s %s %s\n", p->cand, p->inst, status);
     fclose(fp);
     int rc = hb_path_join(path, sizeof path, s->run_dir, s->log_rel, err);
@@ -457,6 +467,24 @@ static int write_log(const kat_instance_spec *s, const plan *p, const char *lib_
     hb_sha256_buf_hex(text, len, log_sha);
     free(text);
     return rc;
+}
+
+/* The status of an instance whose files agree with what could be compared
+ * while the manifest has N_BAD skipped lines (BAD: the first one's
+ * message): not PASS, since a skipped line may have been one of its own;
+ * REASON says which line and what the other lines gave. */
+static const char *bad_manifest_lines(const plan *p, const file_result *f, const char *bad,
+                                      long n_bad, char *reason, size_t rsz)
+{
+    size_t n = (size_t)snprintf(reason, rsz, "%s (%ld line%s of %s skipped; the other "
+                                "lines were compared:", bad, n_bad, n_bad == 1 ? "" : "s",
+                                KAT_MANIFEST_NAME);
+    for (int i = 0; i < p->n && n < rsz; i++)
+        n += (size_t)snprintf(reason + n, rsz - n, "%s %s %s", i ? "," : "", p->names[i],
+                              f[i].from ? f[i].verdict : "not listed");
+    if (n < rsz)
+        snprintf(reason + n, rsz - n, ")");
+    return KAT_BADVECTORS;
 }
 
 /* Verdicts for every planned file after the child ended as O says. */
@@ -473,18 +501,31 @@ static const char *judge(const plan *p, const child_report *rep, const json_t *b
             f[i].verdict = i == rep->n_done && o->status ? o->status : "NOTRUN";
         }
     }
+    long n_bad = x.have_manifest ? x.manifest.n_bad : 0;
+    char bad[HB_ERR_MAX];
+    snprintf(bad, sizeof bad, "%s", n_bad ? x.manifest.bad : "");
     free_expectations(&x);
     if (o->status) {
         snprintf(reason, rsz, "%s", o->reason);
         return o->status;
     }
-    return aggregate(p, f, reason, rsz);
+    const char *status = aggregate(p, f, reason, rsz);
+    if (n_bad && (strcmp(status, "PASS") == 0 || strcmp(status, "NOKAT") == 0))
+        status = bad_manifest_lines(p, f, bad, n_bad, reason, rsz);
+    return status;
 }
 
 /* Appends to REASON (RSZ bytes) that the run stopped at its first failing
  * file and which files were therefore not run. */
 static void note_stopped(const plan *p, const child_report *rep, char *reason, size_t rsz)
 {
+    const char *mark;
+    char raw[HB_ERR_MAX + 256] = "";
+    hb_untrusted_split(reason, &mark);
+    if (mark) { /* the note goes to hashbench's wording, before the raw text */
+        snprintf(raw, sizeof raw, "%s", mark);
+        reason[mark - 1 - reason] = '\0';
+    }
     size_t n = strlen(reason);
     n += (size_t)snprintf(reason + n, n < rsz ? rsz - n : 0, "%sstopped at its first "
                           "failing file (%s), as the guide build had already failed:",
@@ -494,6 +535,7 @@ static void note_stopped(const plan *p, const child_report *rep, char *reason, s
                               p->names[i]);
     if (n < rsz)
         snprintf(reason + n, rsz - n, " not run");
+    hb_untrusted_append(reason, rsz, raw, sizeof raw);
 }
 
 int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err)
@@ -532,9 +574,11 @@ int kat_instance_run(const kat_instance_spec *s, json_t **out, hb_err *err)
                 "library", str_or(s->build, "library", ""), "library_sha256", lib_sha,
                 "flags_kind", str_or(s->build, "flags_kind", "guide"),
                 "flags", str_or(s->build, "flags", ""), "guide",
-                "files", files, "not_checked", not_checked, "reason", reason);
+                "files", files, "not_checked", not_checked, "reason", "");
         if (rc == 0 && !*out)
             rc = hb_fail(err, "out of memory for the kat.json entry");
+        if (rc == 0)
+            hb_untrusted_set(*out, "reason", reason);
     }
     json_decref(files);
     json_decref(not_checked);

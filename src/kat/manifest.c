@@ -77,8 +77,20 @@ static int manifest_add(kat_manifest *m, size_t *cap, char *line, long lineno,
     }
     memset(&m->v[m->n], 0, sizeof m->v[m->n]);
     int rc = parse_line(line, lineno, path, &m->v[m->n], err);
-    m->n++; /* counted even on failure, so kat_manifest_free releases it */
-    return rc;
+    if (rc != 0) { /* the line is left out; what it held is released */
+        free(m->v[m->n].label);
+        free(m->v[m->n].name);
+        return rc;
+    }
+    m->n++;
+    return 0;
+}
+
+/* Counts a skipped line; the first one's message is kept. */
+static void note_bad(kat_manifest *m, const hb_err *why)
+{
+    if (m->n_bad++ == 0)
+        snprintf(m->bad, sizeof m->bad, "%s", why->msg);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -92,8 +104,10 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /* Fails on the first line (in file order) that repeats an earlier one's
- * instance/file name: sorted, so n log n for a million lines. */
-static int check_duplicates(const kat_manifest *m, const char *path, hb_err *err)
+ * instance/file name: sorted, so n log n for a million lines. With DROP,
+ * every repeating line is instead left out of M and counted as a bad line
+ * (the first one's message kept), and the call succeeds. */
+static int check_duplicates(kat_manifest *m, const char *path, int drop, hb_err *err)
 {
     if (m->n < 2)
         return 0;
@@ -115,6 +129,35 @@ static int check_duplicates(const kat_manifest *m, const char *path, hb_err *err
             first = a;
         }
     }
+    if (drop && again) {
+        /* every line equal to the one before it in sorted order repeats an
+         * earlier line (within a run, lines ascend): mark, then compact */
+        hb_err why;
+        hb_fail_at(&why, path, again->line, "%s/%s is already listed on line %ld; keep "
+                   "one line", again->label, again->name, first->line);
+        char *repeat = calloc(m->n, 1);
+        if (!repeat) {
+            free(idx);
+            return hb_fail(err, "%s: out of memory", path);
+        }
+        for (size_t i = 1; i < m->n; i++)
+            if (strcmp(idx[i - 1]->label, idx[i]->label) == 0 &&
+                strcmp(idx[i - 1]->name, idx[i]->name) == 0)
+                repeat[idx[i] - m->v] = 1;
+        size_t kept = 0;
+        for (size_t i = 0; i < m->n; i++) {
+            if (repeat[i]) {
+                note_bad(m, &why);
+                free(m->v[i].label);
+                free(m->v[i].name);
+            } else {
+                m->v[kept++] = m->v[i];
+            }
+        }
+        m->n = kept;
+        free(repeat);
+        again = NULL;
+    }
     free(idx);
     if (again)
         return hb_fail_at(err, path, again->line, "%s/%s is already listed on line "
@@ -122,7 +165,9 @@ static int check_duplicates(const kat_manifest *m, const char *path, hb_err *err
     return 0;
 }
 
-int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
+/* Loads PATH; with LENIENT a malformed or repeated line is skipped and
+ * counted, else it fails the load. */
+static int manifest_load(const char *path, kat_manifest *m, int lenient, hb_err *err)
 {
     memset(m, 0, sizeof *m);
     char dir[PATH_MAX], norm[PATH_MAX];
@@ -158,16 +203,30 @@ int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
         if (len == 0 || *p == '\0' || *p == '#')
             continue;
         rc = manifest_add(m, &entries, p, lineno, path, err);
+        if (rc != 0 && lenient) {
+            note_bad(m, err);
+            rc = 0;
+        }
     }
     if (rc == 0 && ferror(fp))
         rc = hb_fail_errno(err, "%s:%ld: cannot read", path, lineno + 1);
     free(buf);
     fclose(fp);
     if (rc == 0)
-        rc = check_duplicates(m, path, err);
+        rc = check_duplicates(m, path, lenient, err);
     if (rc != 0)
         kat_manifest_free(m);
     return rc;
+}
+
+int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err)
+{
+    return manifest_load(path, m, 0, err);
+}
+
+int kat_manifest_load_lines(const char *path, kat_manifest *m, hb_err *err)
+{
+    return manifest_load(path, m, 1, err);
 }
 
 const kat_manifest_entry *kat_manifest_find(const kat_manifest *m, const char *label,

@@ -26,6 +26,8 @@ typedef struct kat_manifest_entry {
 typedef struct kat_manifest {
     kat_manifest_entry *v;
     size_t n;
+    long n_bad;            /* lines skipped as malformed or repeated */
+    char bad[HB_ERR_MAX];  /* the first of them: "PATH:LINE: ..." */
 } kat_manifest;
 
 /* Parses PATH; a malformed line fails with "PATH:LINE: ..." and what to do,
@@ -34,6 +36,13 @@ typedef struct kat_manifest {
  * HB_LIMIT_TEXT bytes and KAT_MANIFEST_MAX_LINES lines; loading takes
  * O(n log n) time. */
 int kat_manifest_load(const char *path, kat_manifest *m, hb_err *err);
+
+/* Like kat_manifest_load, but a malformed line, or one that repeats an
+ * earlier instance/file name, is skipped and counted (M->n_bad, the first
+ * one's message in M->bad) and the other lines are kept, so that they can
+ * still be compared. Fails only when the file as a whole cannot be read
+ * (a link leading out of the package, too large, too many lines). */
+int kat_manifest_load_lines(const char *path, kat_manifest *m, hb_err *err);
 const kat_manifest_entry *kat_manifest_find(const kat_manifest *m, const char *label,
                                             const char *name);
 void kat_manifest_free(kat_manifest *m);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include "compile/build.h"
 #include "common/digest.h"
+#include "common/untrusted.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/drng.h"
@@ -383,7 +384,9 @@ static json_t *member_json(const member *m, int first)
         "flags_kind", m->flags_kind, "outcome", m->outcome ? m->outcome : "OK",
         "answered", (json_int_t)m->answered,
         "failed_at", at_json(m->fail_index, m->fail_bits),
-        "detail", m->detail);
+        "detail", "");
+    if (e)
+        hb_untrusted_set(e, "detail", m->detail);
     if (!e || first)
         return e;
     json_object_set_new(e, "compared", json_integer((json_int_t)m->compared));

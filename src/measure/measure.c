@@ -25,6 +25,7 @@
 #include "measure/interleave.h"
 #include "measure/journal.h"
 #include "measure/outside.h"
+#include "rundir/baselines.h"
 #include "measure/plan.h"
 #include "measure/procview.h"
 #include "measure/record.h"
@@ -116,7 +117,7 @@ static int calibrate_exchange(measure_ctx *c, hb_err *err)
     memset(&rq, 0, sizeof rq);
     rq.probe_path = c->probe;
     rq.run_dir = dir;
-    rq.lib = "libhb_baseline_sm3.so";
+    rq.lib = hb_baseline_primary()->file;
     rq.size = 64;
     rq.calls = 8;
     rq.warmup = 2;
@@ -252,20 +253,78 @@ static void read_host(int cpu, host_info *h)
     }
 }
 
+/* The wall budget of target T's instance (rundir/ibudget.h); hashbench's
+ * own baseline has none. */
+static ibudget target_budget(const measure_ctx *c, const measure_target *t)
+{
+    ibudget b = {c->o->run_dir, t->cand, t->inst,
+                 t->baseline ? 0 : c->o->instance_budget_s};
+    return b;
+}
+
+/* The failure of a cell whose instance's budget B is spent. */
+static void budget_failure(const ibudget *b, char *failure, size_t sz)
+{
+    char r[480];
+    ibudget_reason(b, r, sizeof r);
+    snprintf(failure, sz, "TIMEOUT: %s", r);
+}
+
+/* A process of T's that runs submitted code, STEP_S seconds at most on its
+ * own: its wall-clock limit into *TIMEOUT_S, the smaller of STEP_S and
+ * what is left of the instance's budget. 1 when the budget is spent (the
+ * process is not started: FAILURE says so), 0, or -1. */
+static int budget_step(const measure_ctx *c, const measure_target *t, double step_s,
+                       double *timeout_s, int *limited, char *failure, size_t sz,
+                       hb_err *err)
+{
+    ibudget b = target_budget(c, t);
+    *timeout_s = step_s;
+    *limited = 0;
+    if (b.budget_s <= 0)
+        return 0;
+    int spent = ibudget_spent(&b, err);
+    if (spent < 0 || ibudget_step_timeout(&b, step_s, timeout_s, limited, err) != 0)
+        return -1;
+    if (spent)
+        budget_failure(&b, failure, sz);
+    return spent;
+}
+
+/* Charges SECONDS of wall time to T's instance's budget. */
+static int budget_pay(const measure_ctx *c, const measure_target *t, double seconds,
+                      hb_err *err)
+{
+    ibudget b = target_budget(c, t);
+    return b.budget_s > 0 ? ibudget_charge(&b, IBUDGET_MEASURE, seconds, err) : 0;
+}
+
 /* The memory run of a cell whose trials went well: one call with
- * --memory. Returns 0 (FAILURE/INCONSISTENT set when it did not go well)
- * or -1. */
-static int memory_run(const trial_request *rq, trial_result *mem, char *failure,
+ * --memory, charged to the instance's budget, whose rest limits it.
+ * Returns 0 (FAILURE/INCONSISTENT set when it did not go well) or -1. */
+static int memory_run(const measure_ctx *c, const measure_target *t,
+                      const trial_request *rq, trial_result *mem, char *failure,
                       size_t sz, int *inconsistent, hb_err *err)
 {
     trial_request mq = *rq;
     mq.memory = 1;
     mq.calls = 1;
     mq.warmup = 0;
-    mq.timeout_s = MEMORY_TIMEOUT_S;
+    mq.budget.budget_s = 0; /* charged here, its time-out named so */
+    int limited, spent = budget_step(c, t, MEMORY_TIMEOUT_S, &mq.timeout_s, &limited,
+                                     failure, sz, err);
+    if (spent != 0)
+        return spent < 0 ? -1 : 0;
+    double t0 = hb_mono_s();
     if (trial_run(&mq, mem, err) != 0)
         return -1;
-    if (!mem->ok) {
+    double took = hb_mono_s() - t0;
+    if (budget_pay(c, t, took, err) != 0)
+        return -1;
+    if (!mem->ok && limited && took >= mq.timeout_s) {
+        ibudget b = target_budget(c, t);
+        budget_failure(&b, failure, sz);
+    } else if (!mem->ok) {
         snprintf(failure, sz, "memory run: %s", mem->failure);
         *inconsistent = mem->inconsistent;
     }
@@ -339,8 +398,20 @@ static int check_digests(const measure_ctx *c, const measure_target *t, unsigned
         return -1;
     if (!realpath(rel, lib))
         return hb_fail_errno(err, "%s: the library went missing during measurement", rel);
-    int rc = verify_outcome(lib, t->digest_bits, size, po, vr, why, sizeof why, err);
-    if (rc == 1) {
+    double limit;
+    int limited, spent = budget_step(c, t, VERIFY_MAX_TIMEOUT_S, &limit, &limited, failure,
+                                     sz, err);
+    if (spent != 0)
+        return spent < 0 ? -1 : 0;
+    double t0 = hb_mono_s();
+    int rc = verify_outcome(lib, t->digest_bits, size, po, limit, vr, why, sizeof why, err);
+    double took = hb_mono_s() - t0;
+    if (rc >= 0 && budget_pay(c, t, took, err) != 0)
+        return -1;
+    if (rc == 1 && limited && took >= limit) {
+        ibudget b = target_budget(c, t);
+        budget_failure(&b, failure, sz);
+    } else if (rc == 1) {
         snprintf(failure, sz, "INCONSISTENT: %s", why);
         *inconsistent = 1;
     }
@@ -361,6 +432,7 @@ static void request_of(const measure_ctx *c, const measure_target *t, unsigned s
     rq->digest_bits = t->digest_bits;
     rq->exchange_ns = c->exchange_ns;
     rq->emulated = c->emulated;
+    rq->budget = target_budget(c, t); /* every trial process is charged */
 }
 
 /* The record of target T at SIZE from its planned trials PO (taken under
@@ -380,7 +452,7 @@ static int finish_cell(measure_ctx *c, const measure_target *t, unsigned size,
     if (!po->ok)
         snprintf(failure, sizeof failure, "%s", po->failure);
     else
-        rc = memory_run(&rq, &mem, failure, sizeof failure, &inconsistent, err);
+        rc = memory_run(c, t, &rq, &mem, failure, sizeof failure, &inconsistent, err);
     if (rc == 0 && !failure[0] &&
         memory_inconsistent(po, &mem, size, static_image_bytes(t->build),
                             t->baseline && !t->package, c->emulated, failure,
@@ -528,6 +600,20 @@ static long baseline_cell(ilv_stage *st, const measure_target *base, unsigned si
     return (long)st->n++;
 }
 
+/* The wall budget of a cell's instance (rundir/ibudget.h); hashbench's own
+ * baseline has none. */
+static ibudget budget_of(const ilv_stage *st, size_t cell)
+{
+    return target_budget(st->c, st->slots[cell].t);
+}
+
+static int budget_left(void *ctx, size_t cell, double *left, hb_err *err)
+{
+    ibudget b = budget_of(ctx, cell);
+    *left = HUGE_VAL;
+    return b.budget_s > 0 ? ibudget_left(&b, left, err) : 0;
+}
+
 /* The independent check of one cell's sampled digests (windows.h): the
  * verifier xcheck_choose picks for its instance (OpenSSL, another variant,
  * or its own library in a fresh runner; only the last with
@@ -570,29 +656,19 @@ static int verify_cell(void *ctx, size_t cell, const windows_sample *s, size_t n
                                    msgs + i * size, err);
         calls[i] = (xcheck_call){msgs + i * size, size, s[i].digest};
     }
+    /* a runner of the instance's own code gets no more than its budget's
+     * rest (windows.c charges the check with its cell's session time) */
     size_t checked = 0;
+    double left = HUGE_VAL;
     if (rc == 0)
-        rc = xcheck_calls(&plan, calls, n, &checked, why, whysz, err);
+        rc = budget_left(st, cell, &left, err);
+    if (rc == 0)
+        rc = xcheck_calls_within(&plan, calls, n, left < XCHECK_RUNNER_TIMEOUT_S ?
+                                 (left > IBUDGET_MIN_STEP_S ? left : IBUDGET_MIN_STEP_S) : 0,
+                                 &checked, why, whysz, err);
     free(msgs);
     free(calls);
     return rc;
-}
-
-/* The wall budget of a cell's instance (rundir/ibudget.h); hashbench's own
- * baseline has none. */
-static ibudget budget_of(const ilv_stage *st, size_t cell)
-{
-    const measure_target *t = st->slots[cell].t;
-    ibudget b = {st->c->o->run_dir, t->cand, t->inst,
-                 t->baseline ? 0 : st->c->o->instance_budget_s};
-    return b;
-}
-
-static int budget_left(void *ctx, size_t cell, double *left, hb_err *err)
-{
-    ibudget b = budget_of(ctx, cell);
-    *left = HUGE_VAL;
-    return b.budget_s > 0 ? ibudget_left(&b, left, err) : 0;
 }
 
 static void budget_reason(void *ctx, size_t cell, char *out, size_t sz)

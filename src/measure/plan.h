@@ -161,7 +161,7 @@ typedef struct plan_outcome {
     char figure[32];                  /* "cpu_time" or "cycles" */
     double exchange_ns;               /* subtracted from every window */
     char exchange_by[64];             /* the session it was measured on */
-    char verified_by[160];            /* who recomputed the sampled digests */
+    char verified_by[320];            /* who recomputed the sampled digests */
     size_t verified_calls;            /* how many */
     int rss_known;                    /* 1: the two below were read from
                                          outside (session.h), in KiB */

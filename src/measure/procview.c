@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,7 +105,43 @@ long long procview_status_value(long pid, const char *key)
     return v;
 }
 
-int procview_parse_code(const char *maps, strlist *out)
+int procview_code_has(const procview_code_list *l, unsigned long long dev,
+                      unsigned long long ino)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i].dev == dev && l->v[i].ino == ino)
+            return 1;
+    return 0;
+}
+
+int procview_code_add(procview_code_list *l, unsigned long long dev,
+                      unsigned long long ino, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i].dev == dev && l->v[i].ino == ino && !strcmp(l->v[i].name, name))
+            return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        procview_code_map *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    procview_code_map *m = &l->v[l->n++];
+    m->dev = dev;
+    m->ino = ino;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    return 0;
+}
+
+void procview_code_free(procview_code_list *l)
+{
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+int procview_parse_code(const char *maps, procview_code_list *out)
 {
     for (const char *line = maps; line && *line;) {
         const char *end = strchr(line, '\n');
@@ -115,18 +154,20 @@ int procview_parse_code(const char *maps, strlist *out)
         line = end ? end + 1 : NULL;
         /* address perms offset dev inode [path] */
         char perms[8] = "";
+        unsigned maj, min;
+        unsigned long long ino;
         int path_at = -1;
-        if (sscanf(buf, "%*s %7s %*s %*s %*s %n", perms, &path_at) < 1 ||
+        if (sscanf(buf, "%*s %7s %*s %x:%x %llu %n", perms, &maj, &min, &ino, &path_at) < 4 ||
             strlen(perms) < 3 || perms[2] != 'x')
             continue;
         const char *name = path_at >= 0 && buf[path_at] ? buf + path_at : "[anonymous]";
-        if (!strlist_contains(out, name) && strlist_push(out, name) != 0)
+        if (procview_code_add(out, (unsigned long long)makedev(maj, min), ino, name) != 0)
             return -1;
     }
     return 0;
 }
 
-int procview_code(long pid, strlist *out)
+int procview_code(long pid, procview_code_list *out)
 {
     char path[64], *text = NULL;
     snprintf(path, sizeof path, "/proc/%ld/maps", pid);
@@ -135,6 +176,46 @@ int procview_code(long pid, strlist *out)
     int rc = procview_parse_code(text, out);
     free(text);
     return rc;
+}
+
+int procview_file_id(const char *path, unsigned long long *dev, unsigned long long *ino)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *dev = (unsigned long long)st.st_dev;
+    *ino = (unsigned long long)st.st_ino;
+    /* mapped, as /proc/PID/maps would show it: on a stacked file system
+     * (overlayfs) a mapping is of the file below, whose device stat does
+     * not give */
+    void *p = st.st_size > 0 ? mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (p == MAP_FAILED)
+        return 0;
+    char *maps = NULL;
+    if (hb_read_file("/proc/self/maps", &maps, NULL, NULL) == 0) {
+        for (const char *line = maps; line && *line;) {
+            unsigned long lo;
+            unsigned maj, min;
+            unsigned long long in;
+            if (sscanf(line, "%lx-%*x %*s %*s %x:%x %llu", &lo, &maj, &min, &in) == 4 &&
+                lo == (unsigned long)p) {
+                *dev = (unsigned long long)makedev(maj, min);
+                *ino = in;
+                break;
+            }
+            line = strchr(line, '\n');
+            if (line)
+                line++;
+        }
+        free(maps);
+    }
+    munmap(p, 1);
+    return 0;
 }
 
 long long procview_parse_file_rss(const char *smaps, unsigned dev_major,

@@ -46,14 +46,46 @@ long procview_threads(long pid);
  * threads: every time it slept or waited), -1 unknown. */
 long long procview_voluntary_switches(long pid);
 
-/* The code PID has mapped: for every executable mapping of the text MAPS
- * of a /proc/PID/maps file, its path ("[vdso]" and the like as written), or
- * "[anonymous]" for one backed by no file, each once, appended to OUT.
- * 0, or -1 when out of memory. */
-int procview_parse_code(const char *maps, strlist *out);
+/* One executable mapping of a process: the file it maps by device
+ * (makedev(major, minor), as stat's st_dev) and inode as /proc/PID/maps
+ * gives them (0 and 0 for memory backed by no file), and its name there
+ * (a path, "[vdso]" and the like, or "[anonymous]"; for messages only:
+ * a name says nothing of what a file holds). */
+typedef struct procview_code_map {
+    unsigned long long dev, ino;
+    char name[512];
+} procview_code_map;
+
+typedef struct procview_code_list {
+    procview_code_map *v;
+    int n, cap;
+} procview_code_list;
+
+/* Every executable mapping of the text MAPS of a /proc/PID/maps file,
+ * each (device, inode, name) once, appended to OUT. 0, or -1 when out of
+ * memory. */
+int procview_parse_code(const char *maps, procview_code_list *out);
 
 /* The same read from /proc/PID/maps: 0, or -1 when it cannot be read. */
-int procview_code(long pid, strlist *out);
+int procview_code(long pid, procview_code_list *out);
+
+/* 1 when OUT holds a mapping of the file (DEV, INO), else 0. */
+int procview_code_has(const procview_code_list *l, unsigned long long dev,
+                      unsigned long long ino);
+
+/* Appends (DEV, INO, NAME) to OUT unless it holds that file already: 0,
+ * or -1 when out of memory. */
+int procview_code_add(procview_code_list *l, unsigned long long dev,
+                      unsigned long long ino, const char *name);
+
+void procview_code_free(procview_code_list *l);
+
+/* The (device, inode) of the file PATH as /proc/PID/maps shows a mapping
+ * of it (hashbench maps it one moment and reads its own maps): on a
+ * stacked file system (overlayfs) a mapping is of the file below, whose
+ * device stat does not give; stat's where the file cannot be mapped.
+ * 0, or -1 when it cannot be opened. */
+int procview_file_id(const char *path, unsigned long long *dev, unsigned long long *ino);
 
 /* The KiB resident or swapped out, summed over every mapping of the file
  * DEV_MAJOR:DEV_MINOR inode INO, in the text SMAPS of a /proc/PID/smaps

@@ -35,11 +35,18 @@ typedef struct session_open_rq {
     int cycles;                   /* 1: open a hardware cycle counter on it */
     unsigned long long max_calls; /* the longest window */
     double timeout_s;             /* for the open and for each window */
-    int own_code_only;            /* 1: the session fails INCONSISTENT when
-                                     it runs code beyond its own and the
-                                     library's (a submitted library; not
-                                     hashbench's baselines, which bring
-                                     libcrypto, nor an emulated probe) */
+    int own_code_only;            /* 1: a native probe: the session fails
+                                     INCONSISTENT when it runs code from any
+                                     file but its own, the library's and
+                                     those of the library's DT_NEEDED
+                                     closure, and nothing may become
+                                     executable after the load (not an
+                                     emulated probe, whose emulator makes
+                                     its own code) */
+    int trusted;                  /* 1: one of hashbench's baselines, whose
+                                     closure holds the system's libcrypto;
+                                     a submitted library may need no
+                                     library the probe does not have */
 } session_open_rq;
 
 typedef struct session_window_rq {

@@ -31,6 +31,8 @@
 #include "common/proc.h"
 #include "compile/elfsize.h"
 #include "measure/procview.h"
+#include "common/untrusted.h"
+#include "probe/probe_codes.h"
 #include "probe/probe_wire.h"
 #include "sandbox/memcg.h"
 #include "sandbox/sandbox.h"
@@ -57,9 +59,10 @@ typedef struct probe_session {
     hb_memcg memcg;           /* its own memory cgroup, where one can be made */
     long long pre_rss_kb;     /* VmRSS before it loaded the library; -1: not read */
     int own_code_only;        /* session_open_rq */
-    strlist own_code;         /* its code mappings before it loaded the library */
-    strlist needed;           /* the libraries the library names (DT_NEEDED) */
-    char lib[PATH_MAX];       /* the library, as the probe maps it */
+    int trusted;              /* session_open_rq */
+    procview_code_list own_code; /* its code mappings before it loaded the library */
+    procview_code_list allowed;  /* the files whose code it may map (code_allowed) */
+    long long pre_filters;    /* its seccomp filters before the load; -1: unknown */
     unsigned long long used_calls; /* the longest window so far: the region
                                       beyond its messages and digests is
                                       still as created (zero) */
@@ -149,11 +152,14 @@ static void judge_line(probe_session *s, int got, const char *when, session_figu
         set_failure(f, SESSION_FAILED, "CRASH: the probe ended %s (%s)", when,
                     hb_proc_describe(&pr, how, sizeof how));
     } else if (r) {
+        /* the line may be the library's own: only a known status word is
+         * kept as hashbench's wording, the rest as raw text */
         const char *st = strstr(r, "status=");
         const char *why = strstr(r, "reason=");
-        int wl = st ? (int)strcspn(st + 7, " ") : 0;
-        set_failure(f, SESSION_FAILED, "%.*s: %s", wl, st ? st + 7 : "FAILED",
-                    why ? why + 7 : "");
+        const char *word = st ? probe_known_word(st + 7, strcspn(st + 7, " ")) : "UNKNOWN";
+        set_failure(f, SESSION_FAILED, "%s: the probe's failure line %s", word, when);
+        hb_untrusted_append(f->failure, sizeof f->failure, why ? why + 7 : r,
+                            sizeof f->failure);
     } else {
         set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe's channel "
                     "carried a line it does not write %s", when);
@@ -194,7 +200,8 @@ static int start(probe_session *s, const session_open_rq *rq, hb_err *err)
                     "--shm-msgs", num[4], "--shm-bytes", num[5], NULL};
     (void)num[1]; /* pinned from outside (hb_proc_opts.cpu) */
     int sandboxed = hb_sandbox_enabled();
-    hb_sandbox sb = {.profile = HB_SANDBOX_SESSION};
+    /* native code: nothing made executable but by mapping a file */
+    hb_sandbox sb = {.profile = HB_SANDBOX_SESSION, .no_new_code = rq->own_code_only};
     if (sandboxed) {
         sb.tmpfs_scratch = 1; /* its scratch: a capped tmpfs gone with it */
         if (hb_sandbox_add_ro(&sb, rq->probe_path, err) != 0 ||
@@ -256,8 +263,9 @@ static void await_preload(probe_session *s, double deadline)
             (state[0] == 'T' || state[0] == 't')) {
             if (procview_await_stop(pid, SESSION_STOP_S) == 0) {
                 s->pre_rss_kb = procview_status_value(pid, "VmRSS");
+                s->pre_filters = procview_status_value(pid, "Seccomp_filters");
                 if (procview_code(pid, &s->own_code) != 0)
-                    strlist_free(&s->own_code);
+                    procview_code_free(&s->own_code);
             }
             procview_continue(pid);
             return;
@@ -267,51 +275,144 @@ static void await_preload(probe_session *s, double deadline)
     }
 }
 
-/* 1 when the code mapping M is a library the library names as needed
- * (DT_NEEDED) in a directory the probe had code mapped from before the
- * load (the C library's): a file of that name the library wrote elsewhere
- * (its /tmp), holding any code, is not what the build's link gave it. */
-static int needed_lib(const probe_session *s, const char *m)
+/* A file the library names as needed (DT_NEEDED), NAME, as the loader
+ * would find it on the host: in a folder the probe's own code came from
+ * (the C library's), else in /lib or /usr/lib; its (device, inode) into
+ * *DEV, *INO and its path into PATH. The library's own search paths
+ * (RUNPATH) are not followed: a library found there is not one of the
+ * system's. 0, or -1 when none is found. */
+static int resolve_needed(const probe_session *s, const char *name, char *path,
+                          size_t sz, unsigned long long *dev, unsigned long long *ino)
 {
-    const char *base = strrchr(m, '/');
-    if (!base || !strlist_contains(&s->needed, base + 1))
+    if (strchr(name, '/'))
+        return -1;
+    for (int i = -2; i < s->own_code.n; i++) {
+        const char *dir = i == -2 ? "/lib" : i == -1 ? "/usr/lib" : s->own_code.v[i].name;
+        const char *slash = strrchr(dir, '/');
+        size_t len = i < 0 ? strlen(dir) : slash ? (size_t)(slash - dir) : 0;
+        if (i >= 0 && (dir[0] != '/' || len == 0))
+            continue;
+        struct stat st;
+        if (snprintf(path, sz, "%.*s/%s", (int)len, dir, name) >= (int)sz ||
+            stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            procview_file_id(path, dev, ino) != 0)
+            continue;
         return 0;
-    size_t dir = (size_t)(base - m) + 1;
-    for (int i = 0; i < s->own_code.n; i++) {
-        const char *o = s->own_code.v[i], *ob = strrchr(o, '/');
-        if (ob && (size_t)(ob - o) + 1 == dir && !strncmp(o, m, dir))
-            return 1;
     }
-    return 0;
+    return -1;
+}
+
+/* The files whose code the probe may map once it has loaded the library,
+ * by (device, inode), never by name: its own code before the load (the
+ * probe, the loader, the C library, the vDSO), the library's file (the
+ * copy hashbench bound), and the libraries of the library's DT_NEEDED
+ * closure as resolved on the host (bound read-only: /usr keeps the host's
+ * devices and inodes inside the sandbox). A submitted library may need no
+ * library the probe did not already have (hashbench's build links the C
+ * library only): 1 with F failed (INCONSISTENT) when it names another,
+ * whose code would then count in its figure; hashbench's baselines
+ * (trusted) bring the system's libcrypto and need it. 0, or -1 on an
+ * error. */
+static int code_allowed(probe_session *s, const session_open_rq *rq, session_figure *f,
+                        hb_err *err)
+{
+    for (int i = 0; i < s->own_code.n; i++)
+        if (procview_code_add(&s->allowed, s->own_code.v[i].dev, s->own_code.v[i].ino,
+                              s->own_code.v[i].name) != 0)
+            return hb_fail(err, "out of memory");
+    char bound[PATH_MAX];
+    unsigned long long dev, ino;
+    if (hb_sandbox_enabled() && hb_is_file(rq->lib)) {
+        if (hb_stage_input(rq->lib, bound, sizeof bound, err) != 0)
+            return -1;
+    } else {
+        snprintf(bound, sizeof bound, "%s", rq->lib);
+    }
+    if (procview_file_id(bound, &dev, &ino) == 0 &&
+        procview_code_add(&s->allowed, dev, ino, rq->lib) != 0)
+        return hb_fail(err, "out of memory");
+    /* the closure, breadth first: the library's names, then theirs */
+    strlist todo = {0}, done = {0};
+    hb_err ignored; /* a file libelf cannot read names nothing it needs */
+    if (elfsize_needed(rq->lib, &todo, &ignored) != 0)
+        strlist_free(&todo);
+    int rc = 0;
+    for (int i = 0; i < todo.n && rc == 0; i++) {
+        char path[PATH_MAX];
+        if (strlist_contains(&done, todo.v[i]) || strlist_push(&done, todo.v[i]) != 0 ||
+            resolve_needed(s, todo.v[i], path, sizeof path, &dev, &ino) != 0)
+            continue;
+        if (!s->trusted && !procview_code_has(&s->own_code, dev, ino)) {
+            s->broken = 1;
+            set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the library names %s as "
+                        "needed (DT_NEEDED), which hashbench's build links into no "
+                        "submitted library (only the C library): its code would count "
+                        "in the library's figure", todo.v[i]);
+            rc = 1;
+            break;
+        }
+        if (procview_code_add(&s->allowed, dev, ino, path) != 0)
+            rc = hb_fail(err, "out of memory");
+        else if (elfsize_needed(path, &todo, &ignored) != 0)
+            continue; /* what libelf cannot read of a system library */
+    }
+    strlist_free(&todo);
+    strlist_free(&done);
+    return rc;
 }
 
 /* 1 with F failed (INCONSISTENT) when the stopped probe has code mapped
- * that is neither its own (as mapped before it loaded the library), nor the
- * library's file, nor a library it names as needed (DT_NEEDED: what the
- * build's link gave it): another library it loaded (a submission borrowing the
- * system's OpenSSL), code loaded from memory, or executable memory backed
- * by no file. Its figure would not be that of the submitted code. */
+ * from a file that is not one of code_allowed's (by device and inode:
+ * whatever its name and folder), or code backed by no file but the
+ * kernel's vDSO: another library it loaded (a submission borrowing the
+ * system's OpenSSL), a copy of another library's code in a file of its
+ * own, code loaded from memory. Its figure would not be that of the
+ * submitted code. */
 static int foreign_code(probe_session *s, session_figure *f, const char *when)
 {
     if (!s->own_code_only || s->own_code.n == 0)
         return 0;
-    strlist now = {0};
+    procview_code_list now = {0};
     int found = 0;
     if (procview_code(s->pid, &now) == 0)
         for (int i = 0; i < now.n && !found; i++) {
-            const char *m = now.v[i];
-            if (strlist_contains(&s->own_code, m) || !strcmp(m, s->lib) ||
-                !strcmp(m, "[vdso]") || !strcmp(m, "[vsyscall]") || needed_lib(s, m))
+            const procview_code_map *m = &now.v[i];
+            if (m->ino ? procview_code_has(&s->allowed, m->dev, m->ino)
+                       : m->dev == 0 && (!strcmp(m->name, "[vdso]") ||
+                                         !strcmp(m->name, "[vsyscall]")))
                 continue;
             found = 1;
             s->broken = 1;
             set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe runs code %s "
-                        "that is neither its own nor the submitted library's: %s is "
-                        "mapped executable (a figure must be the submitted code's own; "
-                        "the library may use only the C library)", when, m);
+                        "that is neither its own nor the submitted library's: a file "
+                        "(device %u:%u, inode %llu) is mapped executable that hashbench "
+                        "did not bind for it (a figure must be the submitted code's own; "
+                        "the library may use only the C library)", when,
+                        major((dev_t)m->dev), minor((dev_t)m->dev), m->ino);
+            /* its name is the library's choice: raw text (common/untrusted.h) */
+            hb_untrusted_append(f->failure, sizeof f->failure, m->name, PATH_MAX);
         }
-    strlist_free(&now);
+    procview_code_free(&now);
     return found;
+}
+
+/* 1 with F failed (INCONSISTENT) when the native probe does not have more
+ * seccomp filters than before the load: its own, refusing every new
+ * executable mapping from the load on (probe/probe_seccomp.c), is not in
+ * place, so code could be made executable within a window and hidden
+ * again before its end, where no reading of the mappings sees it. */
+static int filter_missing(probe_session *s, session_figure *f)
+{
+    if (!s->own_code_only || s->pre_filters < 0 || !hb_sandbox_enabled())
+        return 0;
+    long long now = procview_status_value(s->pid, "Seccomp_filters");
+    if (now > s->pre_filters)
+        return 0;
+    s->broken = 1;
+    set_failure(f, SESSION_INCONSISTENT, "INCONSISTENT: the probe's filter against new "
+                "code after the load is not in place (%lld seccomp filters, %lld before "
+                "the load)", now, s->pre_filters);
+    return 1;
 }
 
 static int open_session(void *state, const session_open_rq *rq, session_figure *f,
@@ -324,10 +425,8 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     s->cycles.fd = -1;
     s->size = rq->size;
     s->own_code_only = rq->own_code_only;
-    snprintf(s->lib, sizeof s->lib, "%s", rq->lib);
-    hb_err ignored; /* a library libelf cannot read names nothing it needs */
-    if (s->own_code_only && elfsize_needed(rq->lib, &s->needed, &ignored) != 0)
-        strlist_free(&s->needed);
+    s->trusted = rq->trusted;
+    s->pre_filters = -1;
     s->dbytes = (size_t)rq->digest_bits / 8;
     s->timeout_s = rq->timeout_s;
     unsigned char nonce[PROBE_WIRE_NONCE_BYTES];
@@ -369,7 +468,12 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     }
     s->last_cpu = procview_cpu_ns(s->pid);
     read_rss(s, f);
-    return foreign_code(s, f, "once open");
+    if (s->own_code_only && s->own_code.n > 0) {
+        int rc = code_allowed(s, rq, f, err);
+        if (rc != 0)
+            return rc;
+    }
+    return filter_missing(s, f) || foreign_code(s, f, "once open");
 }
 
 /* 1 with F failed (INCONSISTENT) when the stopped probe no longer has the
@@ -547,6 +651,11 @@ static void close_session(void *state, session_figure *f)
             }
             procview_continue(s->pid);
             send_text(s, "end\n");
+        } else if (s->broken) {
+            /* a broken session may be stopped, and would never end by
+             * itself: killed now (SIGKILL ends a stopped process), not
+             * after the grace below */
+            hb_proc_kill(&s->child, 0);
         }
         /* its input ends here: a probe reads it to the end before it exits,
          * and the sandbox's own process keeps the output pipe open until
@@ -581,8 +690,8 @@ static void close_session(void *state, session_figure *f)
         }
     }
     procview_cycles_close(&s->cycles);
-    strlist_free(&s->own_code);
-    strlist_free(&s->needed);
+    procview_code_free(&s->own_code);
+    procview_code_free(&s->allowed);
     hb_memcg_remove(&s->memcg);
     if (s->shm >= 0)
         close(s->shm);

@@ -19,6 +19,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/proc.h"
+#include "common/untrusted.h"
 #include "probe/probe_codes.h"
 #include "probe/probe_wire.h"
 #include "sandbox/sandbox.h"
@@ -124,11 +125,13 @@ int trial_parse_line(const char *line, trial_result *res)
         return -1;
     }
     if (strcmp(status, "ok") != 0) {
+        /* the line may be the library's own: a known status word is kept
+         * as hashbench's wording, the rest as raw text */
         const char *reason = strstr(line, "reason=");
         size_t n = reason ? strcspn(reason + 7, "\n") : 0;
-        snprintf(res->failure, sizeof res->failure, "%s: %.*s", status,
-                 (int)n, reason ? reason + 7 : "");
-        hb_one_line(res->failure);
+        snprintf(res->failure, sizeof res->failure, "%s: the probe's failure line",
+                 probe_known_word(status, strlen(status)));
+        hb_untrusted_append(res->failure, sizeof res->failure, reason ? reason + 7 : "", n);
         return -1;
     }
     long long calls, ticks, ns, base;
@@ -428,8 +431,12 @@ static void judge(const trial_request *rq, probe_link *l, const char *fields,
     char why[400];
     if (res->calls != rq->calls) {
         res->inconsistent = 1;
-        snprintf(why, sizeof why, "the probe reports %llu calls, %llu were asked",
-                 res->calls, rq->calls);
+        /* the number reported is the library's to choose: raw text */
+        char got[32];
+        snprintf(why, sizeof why, "the probe reports another number of calls than the "
+                 "%llu asked", rq->calls);
+        snprintf(got, sizeof got, "%llu", res->calls);
+        hb_untrusted_append(why, sizeof why, got, sizeof got);
     } else if (!res->outside.known) {
         snprintf(res->failure, sizeof res->failure, "the probe's CPU time could not be "
                  "read from outside (process %ld)", res->pid);
@@ -450,7 +457,8 @@ static void judge(const trial_request *rq, probe_link *l, const char *fields,
     }
 }
 
-int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
+/* One probe process for RQ (trial_run without the budget). */
+static int run_probe(const trial_request *rq, trial_result *res, hb_err *err)
 {
     memset(res, 0, sizeof *res);
     res->cpu = -1;
@@ -497,5 +505,44 @@ int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
         judge(rq, l, fields, &pr, res);
     }
     free(l);
+    return rc;
+}
+
+/* RES of a probe the instance's budget B ended or did not start. */
+static void budget_timeout(const ibudget *b, trial_result *res)
+{
+    char r[480];
+    ibudget_reason(b, r, sizeof r);
+    res->ok = 0;
+    res->inconsistent = 0;
+    snprintf(res->failure, sizeof res->failure, "TIMEOUT: %s", r);
+}
+
+int trial_run(const trial_request *rq, trial_result *res, hb_err *err)
+{
+    const ibudget *b = &rq->budget;
+    if (!(b->budget_s > 0))
+        return run_probe(rq, res, err);
+    trial_request cut = *rq;
+    int limited = 0, spent = ibudget_spent(b, err);
+    if (spent < 0 || ibudget_step_timeout(b, rq->timeout_s, &cut.timeout_s, &limited, err) != 0)
+        return -1;
+    if (spent) {
+        memset(res, 0, sizeof *res);
+        res->cpu = -1;
+        res->rss_peak_kb = -1;
+        budget_timeout(b, res);
+        return 0;
+    }
+    double t0 = hb_mono_s();
+    int rc = run_probe(&cut, res, err);
+    double took = hb_mono_s() - t0;
+    hb_err cerr;
+    if (ibudget_charge(b, IBUDGET_MEASURE, took, &cerr) != 0 && rc == 0) {
+        *err = cerr;
+        return -1;
+    }
+    if (rc == 0 && !res->ok && limited && took >= cut.timeout_s)
+        budget_timeout(b, res);
     return rc;
 }

@@ -22,6 +22,7 @@
 #include "measure/outside.h"
 #include "probe/counter_read.h"
 #include "probe/trial_msg.h"
+#include "rundir/ibudget.h"
 
 typedef struct trial_request {
     const char *probe_path;   /* absolute path of hashbench-probe */
@@ -40,6 +41,10 @@ typedef struct trial_request {
                                  host (outside_exchange_of); 0: the default */
     int emulated;             /* 1: the stage's probes run under a user-mode
                                  emulator (found with the trusted library) */
+    ibudget budget;           /* the instance's wall budget (rundir/ibudget.h;
+                                 budget_s 0: none): trial_run starts no probe
+                                 once it is spent, gives each no longer than
+                                 its rest and charges its wall time */
 } trial_request;
 
 #define TRIAL_DIGEST_HEX (2 * 8192 + 1)
@@ -79,7 +84,9 @@ typedef struct trial_result {
  * array of strings, new reference. */
 json_t *trial_command_json(const trial_request *rq);
 
-/* Runs the probe for RQ and fills RES. */
+/* Runs the probe for RQ and fills RES: with a budget in RQ, a spent one
+ * starts nothing and a probe it ends is ok = 0 with the failure "TIMEOUT:
+ * wall budget of the instance spent ...". */
 int trial_run(const trial_request *rq, trial_result *res, hb_err *err);
 
 /* Parses the fields of one result LINE (without "result nonce=...") into

@@ -1,5 +1,6 @@
 /* The runner's check of a cell's digests: see verify.h. */
 #include "measure/verify.h"
+#include "common/untrusted.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,6 @@
 
 #define VERIFY_BASE_TIMEOUT_S 30.0
 #define VERIFY_TIMEOUT_FACTOR 10.0 /* the runner's guarded calls are slower */
-#define VERIFY_MAX_TIMEOUT_S 1800.0
 
 /* The fold state behind its hex form (trial_msg.h: tm_fold_hex). */
 static int fold_from_hex(const char hex[TM_FOLD_HEX], tm_fold *f)
@@ -90,15 +90,18 @@ static int spot_check(runner_session *s, const plan_trial *t, unsigned long long
 }
 
 int verify_outcome(const char *lib, int digest_bits, unsigned long long size,
-                   const plan_outcome *o, verify_report *vr, char *why, size_t whysz,
-                   hb_err *err)
+                   const plan_outcome *o, double limit_s, verify_report *vr, char *why,
+                   size_t whysz, hb_err *err)
 {
     memset(vr, 0, sizeof *vr);
     vr->spot_trial = -1;
     why[0] = '\0';
     if (o->n_trials == 0)
         return 0;
-    runner_target t = {lib, digest_bits, runner_timeout(o), 0};
+    double timeout = runner_timeout(o);
+    if (limit_s > 0 && limit_s < timeout)
+        timeout = limit_s;
+    runner_target t = {lib, digest_bits, timeout, 0};
     runner_session s;
     char loadfail[300];
     int rc = runner_open(&s, &t, loadfail, sizeof loadfail, err);
@@ -129,9 +132,12 @@ int verify_outcome(const char *lib, int digest_bits, unsigned long long size,
         else if (c != RUNNER_CALL_OK)
             rc = not_answered(&s, c, &f, what, why, whysz);
         else if (strcmp(fold, r->fold) != 0) {
-            snprintf(why, whysz, "trial %zu (seed %016llx): the probe's digest fold %s "
-                     "differs from the runner's %s", i, (unsigned long long)r->seed,
-                     r->fold, fold);
+            /* the folds are the library's bytes: raw text (common/untrusted.h) */
+            char folds[2 * TM_FOLD_HEX + 16];
+            snprintf(why, whysz, "trial %zu (seed %016llx): the probe's digest fold "
+                     "differs from the runner's", i, (unsigned long long)r->seed);
+            snprintf(folds, sizeof folds, "%s, %s", r->fold, fold);
+            hb_untrusted_append(why, whysz, folds, sizeof folds);
             rc = 1;
         } else {
             vr->folds_checked++;

@@ -27,12 +27,17 @@ typedef struct verify_report {
     unsigned long long spot_call;   /* the call checked on its own */
 } verify_report;
 
+/* The runner's wall-clock limit at most (it is the trials' timed time,
+ * scaled, and no more than what is left of the instance's budget). */
+#define VERIFY_MAX_TIMEOUT_S 1800.0
+
 /* Checks the trials of O, measured on SIZE-byte messages with the library
- * LIB (an absolute path) of DIGEST_BITS. Returns 0 when everything agrees,
- * 1 when something does not or the runner could not answer (WHY, of WHYSZ
- * bytes, says what), -1 on hashbench's own failure. */
+ * LIB (an absolute path) of DIGEST_BITS, in a runner given no more than
+ * LIMIT_S seconds (<= 0: VERIFY_MAX_TIMEOUT_S). Returns 0 when everything
+ * agrees, 1 when something does not or the runner could not answer (WHY,
+ * of WHYSZ bytes, says what), -1 on hashbench's own failure. */
 int verify_outcome(const char *lib, int digest_bits, unsigned long long size,
-                   const plan_outcome *o, verify_report *vr, char *why, size_t whysz,
-                   hb_err *err);
+                   const plan_outcome *o, double limit_s, verify_report *vr, char *why,
+                   size_t whysz, hb_err *err);
 
 #endif

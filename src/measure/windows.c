@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/sysinfo.h>
 
 #include "common/clock.h"
 #include "common/fs.h"
@@ -21,6 +22,7 @@
 #define WINDOWS_CYCLES_RETRIES 3
 #define WINDOWS_WAIT_SLACK 2 /* voluntary switches beyond an empty window's */
 #define WINDOWS_MIN_BUDGET_S 0.5 /* left of an instance's budget to open a session */
+#define WINDOWS_PASS_SALT 0x70617373u /* the passes' order: a stream of its own */
 
 /* One cell's state while its size is measured. */
 typedef struct wcell {
@@ -161,7 +163,7 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
         timeout = left;
     session_open_rq rq = {z->o->probe_path, lib, z->size, t->digest_bits, t->cpu,
                           counter_arch_kind(), t->counter == COUNTER_PERF_CYCLES,
-                          w->max_calls, timeout, !w->c->trusted && !t->emulated};
+                          w->max_calls, timeout, !t->emulated, w->c->trusted};
     if (left < WINDOWS_MIN_BUDGET_S) {
         budget_spent(z, w);
         return 0;
@@ -531,7 +533,7 @@ static int verify_cell(wsize *z, wcell *w, hb_err *err)
     plan_outcome *o = &w->c->out;
     if (!z->o->verify || w->dead)
         return 0;
-    char by[160] = "", why[512] = "";
+    char by[320] = "", why[512] = "";
     int rc = z->o->verify(z->o->verify_ctx, w->index, w->samples, w->n_samples, z->size,
                           w->c->tmpl.digest_bits, by, sizeof by, why, sizeof why, err);
     if (rc < 0)
@@ -583,11 +585,11 @@ static int primary_dead(const wcell *all, const wcell *w)
     return 0;
 }
 
-/* The cells in W (N of them, each with its group) at one size. */
-static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
+/* Opens the N cells of W at one size (each with its group), measures the
+ * exchange and calibrates every cell. */
+static int size_open(wsize *z, wcell *w, size_t n, hb_err *err)
 {
     int rc = 0;
-    double start = hb_mono_s();
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = open_cell(z, &w[i], err);
     for (size_t i = 0; i < n; i++)
@@ -618,42 +620,54 @@ static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
     for (size_t i = 0; i < n; i++)
         w[i].warm_calls = w[i].est_ns > 0
                               ? clamp_calls(&w[i], WINDOWS_WARMUP_NS / w[i].est_ns, 1) : 1;
-    size_t *order = calloc(n ? n : 1, sizeof *order), *act = calloc(n ? n : 1, sizeof *act);
-    if (rc == 0 && (!order || !act))
-        rc = hb_fail(err, "out of memory");
-    int pairs = z->o->pairs < 2 ? 2 : z->o->pairs;
-    for (;;) {
-        if (rc != 0)
-            break;
-        /* a cell whose primary baseline failed is failed with it */
-        for (size_t i = 0; i < n; i++)
-            if (!w[i].trusted && !w[i].c->pair_only && !w[i].dead &&
-                primary_dead(w, &w[i])) {
-                char msg[600];
-                const wcell *b = NULL;
-                for (int k = 0; !b && k < w[i].c->n_baselines; k++)
-                    if (w[i].group[k] >= 0 && w[i].c->baselines[k] == w[i].c->baseline)
-                        b = &w[w[i].group[k]];
-                snprintf(msg, sizeof msg, "the baseline's session failed: %s",
-                         b ? b->c->out.failure : "");
-                fail_cell(&w[i], SESSION_FAILED, msg);
-            }
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (w[i].trusted || w[i].c->pair_only || w[i].dead || w[i].stopped)
-                continue;
-            w[i].stopped = stop_reason(z, &w[i], pairs);
-            if (!w[i].stopped)
-                act[m++] = i;
+    return rc;
+}
+
+/* One round at one size: every cell of W (N) still short of its PAIRS
+ * takes a group, in an order shuffled from the seed (ORDER and ACT:
+ * scratch of N). *ACTIVE gets the number of cells that took one (0: the
+ * size is done). */
+static int size_round(wsize *z, wcell *w, size_t n, int pairs, size_t *order, size_t *act,
+                      size_t *active, hb_err *err)
+{
+    /* a cell whose primary baseline failed is failed with it */
+    for (size_t i = 0; i < n; i++)
+        if (!w[i].trusted && !w[i].c->pair_only && !w[i].dead && primary_dead(w, &w[i])) {
+            char msg[600];
+            const wcell *b = NULL;
+            for (int k = 0; !b && k < w[i].c->n_baselines; k++)
+                if (w[i].group[k] >= 0 && w[i].c->baselines[k] == w[i].c->baseline)
+                    b = &w[w[i].group[k]];
+            snprintf(msg, sizeof msg, "the baseline's session failed: %s",
+                     b ? b->c->out.failure : "");
+            fail_cell(&w[i], SESSION_FAILED, msg);
         }
-        if (m == 0)
-            break;
-        int round = (*z->round)++;
-        ilv_order(z->s->seed, round, m, order);
-        for (size_t k = 0; rc == 0 && k < m; k++)
-            rc = group(z, w, &w[act[order[k]]], round, k, err);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (w[i].trusted || w[i].c->pair_only || w[i].dead || w[i].stopped)
+            continue;
+        w[i].stopped = stop_reason(z, &w[i], pairs);
+        if (!w[i].stopped)
+            act[m++] = i;
     }
-    /* a built-in baseline no cell took a window of: measured alone */
+    *active = m;
+    if (m == 0)
+        return 0;
+    int round = (*z->round)++;
+    ilv_order(z->s->seed, round, m, order);
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < m; k++)
+        rc = group(z, w, &w[act[order[k]]], round, k, err);
+    return rc;
+}
+
+/* Ends one size: a built-in baseline no cell took a window of is measured
+ * alone, every cell's digests are checked, its time charged and its
+ * session closed, and its outcome completed (START: when its size
+ * opened). */
+static int size_finish(wsize *z, wcell *w, size_t n, int pairs, double start, hb_err *err)
+{
+    int rc = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         wcell *b = &w[i];
         int alone = b->trusted && !b->c->pair_only && b->c->out.n_trials == 0;
@@ -667,8 +681,6 @@ static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
             }
         }
     }
-    free(order);
-    free(act);
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (!w[i].trusted && !w[i].c->pair_only) {
             double t0 = hb_mono_s();
@@ -681,12 +693,16 @@ static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
     for (size_t i = 0; i < n; i++) {
         spent[i] = w[i].spent_s;
         stops[i] = w[i].stopped;
-        if (rc == 0 && z->o->budget_charge && w[i].session_s > 0)
-            rc = z->o->budget_charge(z->o->budget_ctx, w[i].index, w[i].session_s, err);
     }
     for (size_t i = 0; i < n; i++) {
         ilv_cell *cell = w[i].c;
+        /* the session's close (its library's exit) is its instance's too */
+        double t0 = hb_mono_s(), session_s = w[i].session_s;
+        size_t index = w[i].index;
         free_cell(z, &w[i]);
+        session_s += hb_mono_s() - t0;
+        if (rc == 0 && z->o->budget_charge && session_s > 0)
+            rc = z->o->budget_charge(z->o->budget_ctx, index, session_s, err);
         plan_outcome *o = &cell->out;
         o->session = 1;
         o->processes = 1;
@@ -708,6 +724,86 @@ static int run_size(wsize *z, wcell *w, size_t n, hb_err *err)
     return rc;
 }
 
+/* One size of the stage while it is held open: its state, its cells (a
+ * slice of the stage's), the indices of those cells in the caller's array,
+ * and scratch for its rounds. */
+typedef struct wband {
+    wsize z;
+    wcell *w;
+    size_t *idx;
+    size_t n;
+    size_t *order, *act;
+    int active;              /* 1: some cell still takes groups */
+    double start;
+} wband;
+
+/* What the sessions of band B hold in message regions, at the most. */
+static double band_region_bytes(const wband *b)
+{
+    unsigned long long calls = WINDOWS_MAX_BYTES / b->z.size;
+    if (calls > WINDOWS_MAX_CALLS)
+        calls = WINDOWS_MAX_CALLS;
+    if (calls < WINDOWS_MIN_CALLS)
+        calls = WINDOWS_MIN_CALLS;
+    return (double)b->n * (double)calls * (double)b->z.size;
+}
+
+/* Sessions may hold this much of the host's memory in message regions at
+ * once: WINDOWS_STAGE_REGION_BYTES, or a third of what the host has free
+ * when that is less (at least one size is always held). */
+static double region_allowance(void)
+{
+    double cap = WINDOWS_STAGE_REGION_BYTES;
+    struct sysinfo si;
+    if (sysinfo(&si) == 0) {
+        double avail = ((double)si.freeram + (double)si.bufferram) * (double)si.mem_unit;
+        if (avail / 3.0 < cap)
+            cap = avail / 3.0;
+    }
+    return cap;
+}
+
+/* The sizes B[FIRST..LAST) held open together: every session opened and
+ * calibrated size by size, then pass after pass, each visiting every size
+ * still taking groups in an order drawn afresh from the seed, one round
+ * at each; then each size ended and handed to size_done. */
+static int run_bands(wband *b, size_t first, size_t last, int pairs, hb_err *err)
+{
+    int rc = 0;
+    for (size_t k = first; rc == 0 && k < last; k++) {
+        b[k].start = hb_mono_s();
+        rc = size_open(&b[k].z, b[k].w, b[k].n, err);
+        b[k].active = 1;
+    }
+    size_t nb = last - first, order[nb ? nb : 1];
+    for (int pass = 0; rc == 0; pass++) {
+        int any = 0;
+        ilv_order(b[first].z.s->seed ^ WINDOWS_PASS_SALT, pass, nb, order);
+        for (size_t q = 0; rc == 0 && q < nb; q++) {
+            wband *x = &b[first + order[q]];
+            if (!x->active)
+                continue;
+            size_t active = 0;
+            rc = size_round(&x->z, x->w, x->n, pairs, x->order, x->act, &active, err);
+            x->active = active > 0;
+            any |= x->active;
+        }
+        if (!any)
+            break;
+    }
+    for (size_t k = first; k < last; k++) {
+        if (rc == 0)
+            rc = size_finish(&b[k].z, b[k].w, b[k].n, pairs, b[k].start, err);
+        else
+            for (size_t i = 0; i < b[k].n; i++)
+                free_cell(&b[k].z, &b[k].w[i]);
+        const windows_opts *o = b[k].z.o;
+        if (rc == 0 && o->size_done)
+            rc = o->size_done(o->size_ctx, b[k].idx, b[k].n, err);
+    }
+    return rc;
+}
+
 int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,
                 hb_err *err)
 {
@@ -721,43 +817,62 @@ int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows
     char *done = calloc(n ? n : 1, 1);
     wcell *w = calloc(n ? n : 1, sizeof *w);
     size_t *idx = calloc(n ? n : 1, sizeof *idx);
+    size_t *scratch = calloc(2 * (n ? n : 1), sizeof *scratch);
+    wband *band = calloc(n ? n : 1, sizeof *band);
     z.raw = malloc(WINDOWS_MAX_BYTES);
-    int rc = done && w && idx && z.raw ? 0 : hb_fail(err, "out of memory");
+    int rc = done && w && idx && scratch && band && z.raw ? 0 : hb_fail(err, "out of memory");
     for (size_t i = 0; i < n; i++) {
         memset(&cells[i].out, 0, sizeof cells[i].out);
         cells[i].out.ok = 1;
     }
+    /* the sizes, in the order of their first cell; each size's cells a
+     * slice of W */
+    size_t nbands = 0, used = 0;
     for (size_t first = 0; rc == 0 && first < n; first++) {
         if (done[first])
             continue;
-        z.size = cells[first].tmpl.size;
-        size_t m = 0;
+        wband *b = &band[nbands++];
+        b->z = z;
+        b->z.size = cells[first].tmpl.size;
+        b->w = &w[used];
+        b->idx = &idx[used];
+        b->order = &scratch[used];
+        b->act = &scratch[n + used];
         for (size_t i = first; i < n; i++)
-            if (!done[i] && cells[i].tmpl.size == z.size) {
+            if (!done[i] && cells[i].tmpl.size == b->z.size) {
                 done[i] = 1;
-                idx[m] = i;
-                w[m].c = &cells[i];
-                w[m].index = i;
-                m++;
+                b->idx[b->n] = i;
+                b->w[b->n].c = &cells[i];
+                b->w[b->n].index = i;
+                b->n++;
             }
+        used += b->n;
         /* each cell's group: the baselines it names, where they are at
          * this size */
-        for (size_t k = 0; k < m; k++)
-            for (int b = 0; b < PLAN_MAX_PAIRS; b++) {
-                w[k].group[b] = -1;
-                int bi = b < cells[idx[k]].n_baselines ? cells[idx[k]].baselines[b] : -1;
-                for (size_t q = 0; bi >= 0 && q < m; q++)
-                    if (idx[q] == (size_t)bi && q != k)
-                        w[k].group[b] = (int)q;
+        for (size_t k = 0; k < b->n; k++)
+            for (int g = 0; g < PLAN_MAX_PAIRS; g++) {
+                b->w[k].group[g] = -1;
+                int bi = g < cells[b->idx[k]].n_baselines ? cells[b->idx[k]].baselines[g] : -1;
+                for (size_t q = 0; bi >= 0 && q < b->n; q++)
+                    if (b->idx[q] == (size_t)bi && q != k)
+                        b->w[k].group[g] = (int)q;
             }
-        rc = run_size(&z, w, m, err);
-        if (rc == 0 && o->size_done)
-            rc = o->size_done(o->size_ctx, idx, m, err);
-        memset(w, 0, n * sizeof *w);
+    }
+    /* as many sizes at once as their regions allow, passes over them */
+    double allowance = region_allowance();
+    for (size_t first = 0; rc == 0 && first < nbands;) {
+        size_t last = first + 1;
+        double held = band_region_bytes(&band[first]);
+        while (last < nbands && held + band_region_bytes(&band[last]) <= allowance)
+            held += band_region_bytes(&band[last++]);
+        rc = run_bands(band, first, last, pairs, err);
+        first = last;
     }
     free(z.raw);
     free(done);
     free(w);
     free(idx);
+    free(scratch);
+    free(band);
     return rc;
 }

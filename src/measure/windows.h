@@ -1,12 +1,21 @@
 /* The interleaved planner over trial sessions (session.h): the default
- * way the measure stage takes its figures. One size at a time, every cell
- * at that size (instances and baselines) gets one session, opened once;
- * the primary built-in baseline's session also measures the exchange (what
- * a window costs with no call in it: waking the stopped probe, the go and
- * done lines, stopping it again), which is subtracted from every window of
- * that size. Each session is calibrated with windows of growing length,
- * then the cells take their groups round by round in an order shuffled
- * per round from the stage's seed: for each cell, a window of the cell and
+ * way the measure stage takes its figures. Every cell (instance and
+ * baseline, at one size) gets one session, opened once and held open
+ * while the stage passes over every size: the sessions of as many sizes
+ * as their message regions allow (WINDOWS_STAGE_REGION_BYTES, or a third
+ * of the host's free memory; all of them for a campaign like the demo's)
+ * are opened and calibrated size by size, then the stage takes pass after
+ * pass, each visiting every size still short of its groups, in an order
+ * drawn afresh from the stage's seed for each pass, one round at each. So
+ * a cell's groups are spread over the whole stage, and every instance
+ * meets the same moments of the host rather than a few seconds of its
+ * own; a size's records are written once every pass is done. At each
+ * size the primary built-in baseline's session also measures the exchange
+ * (what a window costs with no call in it: waking the stopped probe, the
+ * go and done lines, stopping it again), which is subtracted from every
+ * window of that size. Each session is calibrated with windows of growing
+ * length; in a round at a size, the cells take their groups in an order
+ * shuffled per round from the stage's seed: for each cell, a window of the cell and
  * one window of each of its baselines (ilv_cell.baselines), in an order
  * shuffled from the same seed (ilv_group_order), each preceded by untimed
  * warm-up calls of the same session on the same core, so that state a
@@ -68,6 +77,8 @@
 #define WINDOWS_EXCHANGE_WINDOWS 15 /* empty windows that measure the exchange */
 #define WINDOWS_COST_BASELINES 2   /* baseline windows per group, for cost
                                        estimates: the built-in ones */
+#define WINDOWS_STAGE_REGION_BYTES (4.0 * 1024 * 1024 * 1024) /* message regions
+                                       of the sessions held open at once, at most */
 #define WINDOWS_AUTO_BUDGET_S 10.0  /* a cell's wall time without --budget, once it
                                        has the guide's 100 calls */
 

@@ -29,6 +29,19 @@ enum { XCHECK_OPENSSL = 1, XCHECK_VARIANT = 2, XCHECK_SELF = 4 };
  * million chained hashes) agrees with it. */
 #define XCHECK_MIN_RECORDS 3
 
+/* Vectors that agree with a standard function on all records but a few
+ * are near-standard: an instance computes that function, except where it
+ * chose to differ, and a submitter must not choose its own checker by
+ * changing one record. They are near-standard when they agree on at least
+ * XCHECK_MIN_RECORDS records and miss at most XCHECK_NEAR_MAX_MISSES, or
+ * agree on at least XCHECK_NEAR_MIN_AGREEMENT of the records checked.
+ * Their timed digests are recomputed by OpenSSL too (timed messages are
+ * fresh random messages of the guide sizes, where the function applies),
+ * and the verifier's text says where the vectors differ. A function that
+ * differs more (another IV: every record) is another function. */
+#define XCHECK_NEAR_MAX_MISSES 8
+#define XCHECK_NEAR_MIN_AGREEMENT 0.90
+
 /* KAT_Loop's m0 in bits and its iterations after the first hash (SPEC §3). */
 #define XCHECK_LOOP_BITS 8192ULL
 #define XCHECK_LOOP_ROUNDS 1000000L
@@ -48,9 +61,13 @@ enum { XCHECK_OPENSSL = 1, XCHECK_VARIANT = 2, XCHECK_SELF = 4 };
 
 typedef struct xcheck_plan {
     int kind;            /* one XCHECK_* */
-    char by[160];        /* for the record and page: "openssl:SM3",
+    char by[320];        /* for the record and page: "openssl:SM3",
                             "variant:Reference_Implementation/SM3",
-                            "self (fresh process)" */
+                            "self (fresh process)"; a near-standard
+                            instance's "openssl:SM3; near-standard: its
+                            vectors agree with SM3 except on 1 record
+                            (first: Msg_Len = 0 in KAT_2_12_X.txt:1)" */
+    int near;            /* with OPENSSL: the vectors are near-standard */
     char evp_name[32];   /* with OPENSSL: the EVP digest name */
     char lib[4096];      /* with VARIANT / SELF: absolute path of the library
                             that recomputes */
@@ -66,13 +83,17 @@ typedef struct xcheck_plan {
  *   submitted canonical SHA-256, so that their content is the submission's
  *   whatever wrote the bytes) are reproduced record by record by one of
  *   SM3, SHA-224/256/384/512, SHA-512/224, SHA-512/256 or SHA3-224/256/
- *   384/512 at the instance's digest length (xcheck_match_vectors);
+ *   384/512 at the instance's digest length (xcheck_match_vectors), or
+ *   agree with one of them on all but a few records (near-standard,
+ *   XCHECK_NEAR_*; BY says so);
  * - VARIANT: another variant of the same instance (same candidate,
  *   algorithm_instance and digest_bits, built, not a baseline) whose KAT
  *   status is PASS and whose library differs from the instance's; the
  *   Reference variant first when there is one, else the first in
  *   build.json order; its library is rundir_instance_library's;
  * - SELF: the instance's own library (rundir_instance_library).
+ * With VARIANT or SELF, BY also says on how many records the vectors agree
+ * with a standard function when they agree on any.
  * Fills P and returns 0; -1 (ERR says why and what to do) when build.json
  * cannot be read, the instance is not in it, a library file is missing,
  * or ALLOW leaves no verifier. */
@@ -99,6 +120,20 @@ int xcheck_match_vectors(const char *const *paths, size_t n, int digest_bits,
 int xcheck_match_vectors_rounds(const char *const *paths, size_t n, int digest_bits,
                                 long loop_rounds, char evp_name[32], char *why,
                                 size_t whysz, hb_err *err);
+
+/* What the vectors show of the standard functions of their length. */
+typedef struct xcheck_match {
+    char evp_name[32];   /* the function (empty: none agreed on a record) */
+    long agreed, missed; /* its plain records reproduced and not */
+    char first_miss[160];/* "Msg_Len = 0 in KAT_2_12_X.txt:9", or empty */
+} xcheck_match;
+
+/* xcheck_match_vectors_rounds that also finds a near-standard function
+ * (XCHECK_NEAR_*): 1 with M the function every record agrees with; 2 with
+ * M the near-standard one (WHY as with 0); 0 with M the function that
+ * agreed on most records (evp_name empty when none agreed on one); -1. */
+int xcheck_match_near(const char *const *paths, size_t n, int digest_bits, long loop_rounds,
+                      xcheck_match *m, char *why, size_t whysz, hb_err *err);
 
 typedef struct xcheck_call {
     const unsigned char *msg;

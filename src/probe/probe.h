@@ -1,7 +1,7 @@
 /* Internal interface between the probe's files: the heap tracker
  * (probe_heap.c, which interposes the allocator), the painted-stack runner
  * (probe_stack.c) and the main program (probe_main.c). The probe links only
- * libc and libdl; see probe_main.c for what it does. */
+ * libc, libdl and libseccomp; see probe_main.c for what it does. */
 #ifndef HB_PROBE_PROBE_H
 #define HB_PROBE_PROBE_H
 
@@ -35,5 +35,10 @@ int probe_stack_run(probe_hash_fn fn, int digest_bits, const unsigned char *msg,
                     unsigned long long msg_bits, unsigned char *digest,
                     size_t stack_bytes, size_t *stack_peak,
                     probe_heap_stats *heap, int *rc);
+
+/* Installs the probe's filter that refuses every new executable mapping
+ * and every change of a mapping to executable (probe_seccomp.c). Returns 0,
+ * or -1 when it could not (under an emulator, which refuses filters). */
+int probe_no_new_code(void);
 
 #endif

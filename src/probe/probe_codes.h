@@ -5,6 +5,9 @@
 #ifndef HB_PROBE_CODES_H
 #define HB_PROBE_CODES_H
 
+#include <stddef.h>
+#include <string.h>
+
 enum probe_exit {
     PROBE_OK = 0,
     PROBE_USAGE = 2,         /* bad command line */
@@ -34,6 +37,18 @@ static inline const char *probe_exit_word(int code)
     case PROBE_UNWRITTEN: return "UNWRITTEN";
     default: return "UNKNOWN";
     }
+}
+
+/* WORD as one of the status words above (the probe's failure line is
+ * written where the library can write too: any other word is "UNKNOWN"). */
+static inline const char *probe_known_word(const char *word, size_t len)
+{
+    for (int code = PROBE_OK; code <= PROBE_UNWRITTEN; code++) {
+        const char *w = probe_exit_word(code);
+        if (strlen(w) == len && strncmp(w, word, len) == 0)
+            return w;
+    }
+    return "UNKNOWN";
 }
 
 /* The message rule, as recorded: byte i of a SIZE-byte message. */

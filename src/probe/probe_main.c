@@ -19,7 +19,8 @@
  * line with its status word and reason. With --session it serves many
  * windows instead (probe_wire.h, "Sessions"; measure/session.h): the checks
  * once at open, then one loop per "window" line over the messages hashbench
- * wrote into the shared file, chained (chain.h). Links only libc and libdl;
+ * wrote into the shared file, chained (chain.h). Links only libc, libdl
+ * and libseccomp (for its filter refusing new code after the load);
  * runs under the sandbox's RUN profile (no new processes), a session under
  * the SESSION profile (no threads, no timers either). */
 #include "common/fdio.h"
@@ -409,6 +410,9 @@ static int setup(const probe_args *a, probe_ctx *c)
     void *h = dlopen(a->lib, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         return fail(PROBE_LOADFAIL, "dlopen: %s", dlerror());
+    /* no new code from here on; under an emulator this fails, and
+     * hashbench, which counts the filters of a native session, knows */
+    probe_no_new_code();
     *(void **)&c->fn = dlsym(h, "CryptHash");
     if (!c->fn)
         return fail(PROBE_LOADFAIL, "no CryptHash in %s", a->lib);

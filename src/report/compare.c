@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/fs.h"
+#include "measure/stats.h"
 #include "report/esc.h"
 #include "report/html.h"
 #include "report/numfmt.h"
 #include "report/paired.h"
+#include "report/ratiodrift.h"
 #include "report/svg.h"
 #include "rundir/rundir.h"
 
@@ -44,7 +46,7 @@ const char *compare_verdict_text(compare_verdict v)
     switch (v) {
     case CMP_FASTER: return "faster";
     case CMP_SLOWER: return "slower";
-    case CMP_UNDECIDED: return "undecided (no interval)";
+    case CMP_UNDECIDED: return "undecided (no interval, or no host drift recorded)";
     default: return "no difference detected";
     }
 }
@@ -97,10 +99,12 @@ static double drift_of(const report_system *s)
     return json_is_number(d) && json_number_value(d) >= 0 ? json_number_value(d) : NAN;
 }
 
-/* Row R from the records RA and RB (both with figures). */
+/* Row R from the records RA and RB (both with figures), its interval
+ * widened by the result's margins (compare.h). */
 static int compare_pair(const report_record *ra, const report_record *rb,
-                        double min_change, double host_margin, compare_row *r)
+                        const compare_result *c, compare_row *r)
 {
+    double min_change = c->min_change;
     paired_figure pa, pb;
     memset(r, 0, sizeof *r);
     r->candidate = ra->candidate;
@@ -147,9 +151,15 @@ static int compare_pair(const report_record *ra, const report_record *rb,
     }
     paired_free(&pa);
     paired_free(&pb);
-    r->lo /= 1.0 + host_margin;
-    r->hi *= 1.0 + host_margin;
+    double m = r->paired ? c->paired_margin
+                         : (isfinite(c->unpaired_margin) ? c->unpaired_margin : 0.0);
+    r->lo /= 1.0 + m;
+    r->hi *= 1.0 + m;
     r->verdict = verdict_of(r->ratio, r->lo, r->hi, min_change);
+    /* a time per call moves with the whole host: without both hosts'
+     * drift there is nothing to tell a change from it */
+    if (!r->paired && !isfinite(c->unpaired_margin) && r->verdict != CMP_SAME)
+        r->verdict = CMP_UNDECIDED;
     return rc;
 }
 
@@ -197,6 +207,51 @@ static int not_compared(const report_system *s, const report_system *o,
     return 1;
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* For each size with paired rows, the smallest difference R's hosts could
+ * tell (compare.h), into R's detect arrays, sizes ascending. */
+static int smallest_told(compare_result *r)
+{
+    double *f = malloc((r->nrows + 1) * sizeof *f);
+    if (!f)
+        return -1;
+    r->n_detect = 0;
+    for (;;) {
+        long long next = -1;
+        for (size_t i = 0; i < r->nrows; i++) {
+            long long z = r->rows[i].size;
+            int done = r->n_detect > 0 && z <= r->detect_size[r->n_detect - 1];
+            if (r->rows[i].paired && !done && (next < 0 || z < next))
+                next = z;
+        }
+        if (next < 0 || r->n_detect == COMPARE_MAX_SIZES)
+            break;
+        size_t n = 0;
+        for (size_t i = 0; i < r->nrows; i++) {
+            const compare_row *w = &r->rows[i];
+            if (w->paired && w->size == next && isfinite(w->lo) && isfinite(w->hi) &&
+                w->lo > 0)
+                f[n++] = sqrt(w->hi / w->lo);
+        }
+        double told = NAN;
+        if (n > 0) {
+            qsort(f, n, sizeof *f, cmp_double);
+            told = (stats_quantile_sorted(f, n, 0.5) - 1.0) * 100.0;
+            if (told < r->min_change * 100.0)
+                told = r->min_change * 100.0;
+        }
+        r->detect_size[r->n_detect] = next;
+        r->detect_percent[r->n_detect++] = told;
+    }
+    free(f);
+    return 0;
+}
+
 int compare_systems(const report_system *a, const report_system *b, double min_change,
                     compare_result *out, hb_err *err)
 {
@@ -210,6 +265,24 @@ int compare_systems(const report_system *a, const report_system *b, double min_c
     if (isfinite(out->drift_b) && out->drift_b > worst)
         worst = out->drift_b;
     out->host_margin = worst / 2.0 / 100.0;
+    out->unpaired_margin = isfinite(out->drift_a) && isfinite(out->drift_b)
+                               ? (1.0 + out->drift_a / 100.0) * (1.0 + out->drift_b / 100.0) - 1.0
+                               : NAN;
+    ratio_drift ra_drift, rb_drift;
+    if (ratiodrift_read(a, &ra_drift) < 0 || ratiodrift_read(b, &rb_drift) < 0)
+        return hb_fail(err, "comparing %s with %s: out of memory", a->name, b->name);
+    out->ratio_within_a = ra_drift.within_percent;
+    out->ratio_within_b = rb_drift.within_percent;
+    out->ratio_shift = ratiodrift_between(&ra_drift, &rb_drift, &out->ratio_shift_at);
+    double r = 0.0;
+    if (isfinite(out->ratio_shift))
+        r = out->ratio_shift;
+    if (isfinite(out->ratio_within_a) && out->ratio_within_a / 2.0 > r)
+        r = out->ratio_within_a / 2.0;
+    if (isfinite(out->ratio_within_b) && out->ratio_within_b / 2.0 > r)
+        r = out->ratio_within_b / 2.0;
+    out->ratio_margin = r / 100.0;
+    out->paired_margin = (1.0 + out->host_margin) * (1.0 + out->ratio_margin) - 1.0;
     out->only_a = json_array();
     out->only_b = json_array();
     out->rows = calloc(a->nrecs ? a->nrecs : 1, sizeof *out->rows);
@@ -223,8 +296,7 @@ int compare_systems(const report_system *a, const report_system *b, double min_c
             continue;
         const report_record *rb = report_find_record(b, ra->candidate, ra->instance,
                                                      ra->size);
-        if (compare_pair(ra, rb, min_change, out->host_margin,
-                         &out->rows[out->nrows++]) < 0) {
+        if (compare_pair(ra, rb, out, &out->rows[out->nrows++]) < 0) {
             compare_free(out);
             return hb_fail(err, "comparing %s with %s: out of memory", a->name, b->name);
         }
@@ -233,7 +305,16 @@ int compare_systems(const report_system *a, const report_system *b, double min_c
         if (!report_find_record(a, b->recs[i].candidate, b->recs[i].instance,
                                 b->recs[i].size))
             not_compared(b, a, &b->recs[i], out->only_b);
+    if (smallest_told(out) < 0) {
+        compare_free(out);
+        return hb_fail(err, "comparing %s with %s: out of memory", a->name, b->name);
+    }
     return 0;
+}
+
+int compare_repeat(const report_system *s, compare_result *out, hb_err *err)
+{
+    return compare_systems(s, s, COMPARE_MIN_CHANGE, out, err);
 }
 
 void compare_free(compare_result *r)
@@ -250,6 +331,44 @@ size_t compare_slowdowns(const compare_result *r, double pct)
     for (size_t i = 0; i < r->nrows; i++)
         n += r->rows[i].verdict == CMP_SLOWER && r->rows[i].ratio > 1.0 + pct / 100.0;
     return n;
+}
+
+/* What R's ratio drift rests on, in words, into OUT. */
+static const char *ratio_drift_words(const compare_result *r, char *out, size_t cap)
+{
+    char sh[NUMFMT_MAX], at[NUMFMT_MAX], wa[NUMFMT_MAX + 16], wb[NUMFMT_MAX + 16];
+    drift_words(r->ratio_within_a, wa, sizeof wa);
+    drift_words(r->ratio_within_b, wb, sizeof wb);
+    if (isfinite(r->ratio_shift))
+        snprintf(out, cap, "the larger of the shift of OpenSSL SHA-256 / SM3 between A and B, "
+                           "%s %% at %s, and half either side's spread of it, A %s, B %s",
+                 numfmt_sig3(r->ratio_shift, sh, sizeof sh),
+                 numfmt_msg_size(r->ratio_shift_at, at, sizeof at), wa, wb);
+    else
+        snprintf(out, cap, "half either side's spread of OpenSSL SHA-256 / SM3, A %s, B %s; "
+                           "no size has both baselines on both sides", wa, wb);
+    return out;
+}
+
+/* "On these hosts, differences under 3.2 % at 32 B, ... cannot be told."
+ * into OUT. */
+void compare_smallest_told_words(const compare_result *r, char *out, size_t cap)
+{
+    if (cap)
+        out[0] = '\0';
+    if (r->n_detect == 0)
+        return;
+    size_t n = (size_t)snprintf(out, cap, "On these hosts, differences under");
+    for (size_t i = 0; i < r->n_detect && n < cap; i++) {
+        char p[NUMFMT_MAX], z[NUMFMT_MAX];
+        n += (size_t)snprintf(out + n, cap - n, "%s %s %% at %s",
+                              i == 0 ? "" : (i + 1 == r->n_detect ? " and" : ","),
+                              isfinite(r->detect_percent[i])
+                                  ? numfmt_sig3(r->detect_percent[i], p, sizeof p) : "?",
+                              numfmt_msg_size(r->detect_size[i], z, sizeof z));
+    }
+    if (n < cap)
+        snprintf(out + n, cap - n, " cannot be told.");
 }
 
 /* A side's figure: "0.814×" (paired ratio) or "2.77 µs". */
@@ -276,14 +395,22 @@ static char *ratio_text(double v, char *out, size_t sz)
 
 void compare_print_text(FILE *fp, const compare_result *r)
 {
-    char fa[64], fb[64], x[32], lo[32], hi[32], size[NUMFMT_MAX], name[600];
+    char fa[64], fb[64], x[32], lo[32], hi[32], size[NUMFMT_MAX], name[600], plain[400];
     fprintf(fp, "A = %s, B = %s; B / A with its 95 %% interval (bootstrap); paired: "
                 "ratios to the baseline, unpaired: time per call\n", r->label_a,
             r->label_b);
-    if (r->host_margin > 0)
-        fprintf(fp, "intervals widened by +-%.3g %% for the hosts' drift during the "
-                    "measurements (half the larger of A's and B's recorded spread)\n",
-                r->host_margin * 100.0);
+    if (r->paired_margin > 0)
+        fprintf(fp, "paired intervals widened by +-%.3g %% for the hosts: speed drift +-%.3g %% "
+                    "(half the larger of A's and B's recorded spread), ratio drift +-%.3g %% "
+                    "(%s)\n",
+                r->paired_margin * 100.0, r->host_margin * 100.0, r->ratio_margin * 100.0,
+                ratio_drift_words(r, plain, sizeof plain));
+    if (isfinite(r->unpaired_margin))
+        fprintf(fp, "unpaired intervals widened by +-%.3g %% (both hosts' whole recorded "
+                    "speed drift)\n", r->unpaired_margin * 100.0);
+    else
+        fprintf(fp, "unpaired rows: a side recorded no host drift, so none is called "
+                    "faster or slower\n");
     fputc('\n', fp);
     fprintf(fp, "%-36s %8s %-9s %12s %12s %8s %19s  %s\n", "instance", "message", "basis",
             "A", "B", "B / A", "95 % interval", "verdict");
@@ -298,6 +425,10 @@ void compare_print_text(FILE *fp, const compare_result *r)
                 w->paired ? "paired" : "unpaired", figure(w, w->a, fa, sizeof fa),
                 figure(w, w->b, fb, sizeof fb), ratio_text(w->ratio, x, sizeof x), iv,
                 compare_verdict_text(w->verdict));
+    }
+    if (r->n_detect) {
+        compare_smallest_told_words(r, plain, sizeof plain);
+        fprintf(fp, "\n%s\n", plain);
     }
     const json_t *lists[2] = {r->only_a, r->only_b};
     for (int k = 0; k < 2; k++) {
@@ -340,16 +471,36 @@ int compare_md(FILE *fp, const compare_result *r, const char *ext, hb_err *err)
                 "interval lies on one side of 1 and B / A differs from 1 by more than "
                 "%s %%; otherwise no difference is detected.\n\n",
             COMPARE_RESAMPLES, numfmt_sig3(r->min_change * 100.0, pct, sizeof pct));
-    if (r->host_margin > 0) {
-        char h[NUMFMT_MAX], da[NUMFMT_MAX + 4], db[NUMFMT_MAX + 4];
+    if (r->paired_margin > 0) {
+        char h[NUMFMT_MAX], m[NUMFMT_MAX], q[NUMFMT_MAX], da[NUMFMT_MAX + 4],
+            db[NUMFMT_MAX + 4], words[400];
         drift_words(r->drift_a, da, sizeof da);
         drift_words(r->drift_b, db, sizeof db);
-        fprintf(fp, "Each interval is widened by ±%s %%, half the larger drift of the two "
-                    "hosts' speed during their measurements (the baseline's speed, 10th to "
-                    "90th percentile: A %s, B %s): two campaigns meet a shared host at "
-                    "different moments, and the host's speed moves under a whole campaign, "
-                    "which no pairing within it removes.\n\n",
-                numfmt_sig3(r->host_margin * 100.0, h, sizeof h), da, db);
+        fprintf(fp, "Each paired interval is widened by ±%s %%: two campaigns meet a shared "
+                    "host at different moments, and the host's state moves under a whole "
+                    "campaign, which no pairing within it removes. That is ±%s %% for its "
+                    "speed (half the larger drift of the two hosts' speed during their "
+                    "measurements, the baseline's speed, 10th to 90th percentile: A %s, "
+                    "B %s) and ±%s %% for the ratio between two different codes (",
+                numfmt_sig3(r->paired_margin * 100.0, m, sizeof m),
+                numfmt_sig3(r->host_margin * 100.0, h, sizeof h), da, db,
+                numfmt_sig3(r->ratio_margin * 100.0, q, sizeof q));
+        esc_md(fp, ratio_drift_words(r, words, sizeof words));
+        fputs(").\n\n", fp);
+    }
+    if (isfinite(r->unpaired_margin)) {
+        char u[NUMFMT_MAX];
+        fprintf(fp, "Each unpaired interval is widened by ±%s %%, both hosts' whole recorded "
+                    "speed drift.\n\n",
+                numfmt_sig3(r->unpaired_margin * 100.0, u, sizeof u));
+    } else {
+        fputs("A side recorded no host drift, so no unpaired row is called faster or "
+              "slower.\n\n", fp);
+    }
+    if (r->n_detect) {
+        char told[600];
+        compare_smallest_told_words(r, told, sizeof told);
+        fprintf(fp, "%s\n\n", told);
     }
     fputs("| Candidate | Instance | Message | Basis | A | B | B / A | 95 % interval | "
           "Verdict |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |\n", fp);
@@ -476,7 +627,14 @@ json_t *compare_summary_json(const compare_result *r)
     size_t n[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < r->nrows; i++)
         n[r->rows[i].verdict]++;
-    return json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}",
+    json_t *told = json_object();
+    for (size_t i = 0; told && i < r->n_detect; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "%lld", r->detect_size[i]);
+        json_object_set_new(told, key, isfinite(r->detect_percent[i])
+                                           ? json_real(r->detect_percent[i]) : json_null());
+    }
+    json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}",
                      "kind", COMPARE_SUMMARY_KIND, "a", r->label_a, "b", r->label_b,
                      "rows", (json_int_t)r->nrows, "slower", (json_int_t)n[CMP_SLOWER],
                      "faster", (json_int_t)n[CMP_FASTER],
@@ -484,6 +642,11 @@ json_t *compare_summary_json(const compare_result *r)
                      "undecided", (json_int_t)n[CMP_UNDECIDED],
                      "not_compared", (json_int_t)(json_array_size(r->only_a) +
                                                   json_array_size(r->only_b)));
+    if (j && told)
+        json_object_set_new(j, "smallest_told_percent", told);
+    else
+        json_decref(told);
+    return j;
 }
 
 int compare_write_pages(const char *out_dir, const compare_result *r, hb_err *err)

@@ -6,7 +6,11 @@
  * guide's eight sizes fits a 1400 px window without scrolling, while running
  * text keeps a readable measure (72rem). Figures never wrap inside their
  * cell; in the summary's two tables of figures (its first two tables), no
- * cell does (class "summary"). */
+ * cell does (class "summary"). A word breaks only where it cannot fit a
+ * line of its own (overflow-wrap:break-word, which, unlike "anywhere", does
+ * not let a narrow column break names and options mid-word: a column is at
+ * least as wide as its longest word); a command-line option does not wrap
+ * at its hyphens. */
 #include "report/html.h"
 
 #include <md4c-html.h>
@@ -28,7 +32,7 @@ static const char css[] =
     "table{border-collapse:collapse;margin:.6rem 0 1rem;display:block;"
     "overflow-x:auto;max-width:100%;font-size:.9rem}"
     "th,td{border:1px solid #c8c8c8;padding:.25rem .55rem;vertical-align:top;"
-    "overflow-wrap:anywhere}"
+    "overflow-wrap:break-word}"
     "th{background:#eef2f6;text-align:left}"
     "td[align=right],th[align=right]{text-align:right;white-space:nowrap}"
     ".summary>table:nth-of-type(-n+2){font-size:.85rem}"
@@ -36,11 +40,52 @@ static const char css[] =
     "{white-space:nowrap;padding:.25rem .4rem}"
     "tr:nth-child(even) td{background:#f8f9fb}"
     ".chart svg{max-width:100%;height:auto;border:1px solid #ddd}"
+    ".nw{white-space:nowrap}"
     "footer{margin-top:3rem;font-size:.85rem;color:#555}";
 
-static void md_out(const MD_CHAR *text, MD_SIZE size, void *fp)
+/* Where md4c's output goes: FP, with every command-line option of the
+ * text ("--full", "--time-failed", after a space, '(' or a tag) in a span
+ * that does not wrap, since a line break after a hyphen of an option reads
+ * as two words. IN_TAG and LAST carry over from one piece to the next. */
+typedef struct md_sink {
+    FILE *fp;
+    int in_tag;
+    char last;
+} md_sink;
+
+static int option_start(const MD_CHAR *t, MD_SIZE size, MD_SIZE i, char before)
 {
-    fwrite(text, 1, size, (FILE *)fp);
+    return t[i] == '-' && i + 2 < size && t[i + 1] == '-' && t[i + 2] >= 'a' &&
+           t[i + 2] <= 'z' && (before == ' ' || before == '(' || before == '>');
+}
+
+static void md_out(const MD_CHAR *text, MD_SIZE size, void *ctx)
+{
+    md_sink *s = ctx;
+    MD_SIZE i = 0, from = 0;
+    while (i < size) {
+        char before = i ? text[i - 1] : s->last;
+        if (s->in_tag) {
+            s->in_tag = text[i] != '>';
+        } else if (text[i] == '<') {
+            s->in_tag = 1;
+        } else if (option_start(text, size, i, before)) {
+            MD_SIZE end = i + 2;
+            while (end < size && (strchr("abcdefghijklmnopqrstuvwxyz0123456789-_", text[end]) &&
+                                  text[end] != '\0'))
+                end++;
+            fwrite(text + from, 1, i - from, s->fp);
+            fputs("<span class=\"nw\">", s->fp);
+            fwrite(text + i, 1, end - i, s->fp);
+            fputs("</span>", s->fp);
+            i = from = end;
+            continue;
+        }
+        i++;
+    }
+    fwrite(text + from, 1, size - from, s->fp);
+    if (size)
+        s->last = text[size - 1];
 }
 
 static void link_to(FILE *fp, const char *href, const char *text)
@@ -147,7 +192,8 @@ int html_render(FILE *fp, const html_page *p, const char *md, size_t len, hb_err
     FILE *mem = open_memstream(&body, &body_len);
     if (!mem)
         return hb_fail_errno(err, "rendering %s", p->stem);
-    int rc = md_html(md, (MD_SIZE)len, md_out, mem, MD_FLAG_TABLES | MD_FLAG_NOHTML, 0);
+    md_sink sink = {mem, 0, '>'};
+    int rc = md_html(md, (MD_SIZE)len, md_out, &sink, MD_FLAG_TABLES | MD_FLAG_NOHTML, 0);
     fclose(mem);
     if (rc != 0) {
         free(body);

@@ -173,6 +173,25 @@ static void variants_measured(cand_ctx *c)
     json_decref(seen);
 }
 
+/* The instances publishing withheld for host data, with its reason. */
+static void sec_withheld(cand_ctx *c)
+{
+    json_t *w = report_withheld(c->s, c->cand), *e;
+    size_t i;
+    if (json_array_size(w)) {
+        fputs("### hashbench: withheld from publication\n\n", c->fp);
+        json_array_foreach(w, i, e) {
+            fputs("- ", c->fp);
+            esc_md(c->fp, report_str(e, "instance", ""));
+            fputs(": ", c->fp);
+            esc_md(c->fp, report_str(e, "reason", ""));
+            fputs("\n", c->fp);
+        }
+        fputs("\n", c->fp);
+    }
+    json_decref(w);
+}
+
 static void sec_basic(cand_ctx *c, const char *ext)
 {
     FILE *fp = c->fp;
@@ -211,6 +230,7 @@ static void sec_basic(cand_ctx *c, const char *ext)
         fputs(" |\n", fp);
     }
     fputs("\n", fp);
+    sec_withheld(c);
 }
 
 /* An environment value: the string, "on"/"off" for a flag, "unavailable"

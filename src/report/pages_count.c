@@ -54,6 +54,14 @@ static void cell(FILE *fp, double v, int decimals)
         fputs(" — |", fp);
 }
 
+/* How the pages name a record's status ST other than COUNTED. */
+static const char *not_counted_word(const char *st)
+{
+    return strcmp(st, "INCONSISTENT") == 0 ? "inconsistent"
+           : strcmp(st, "TIMEOUT") == 0    ? "timeout"
+                                           : "not countable";
+}
+
 /* The count cell of REC: the figure, or why there is none. */
 static void count_cell(FILE *fp, const json_t *rec)
 {
@@ -63,7 +71,7 @@ static void count_cell(FILE *fp, const json_t *rec)
     } else if (strcmp(st, "COUNTED") == 0) {
         cell(fp, figure(rec, "Ir", "per_byte"), 1);
     } else {
-        fputs(strcmp(st, "INCONSISTENT") == 0 ? " inconsistent: " : " not countable: ", fp);
+        fprintf(fp, " %s: ", not_counted_word(st));
         esc_md(fp, report_str(rec, "reason", ""));
         fputs(" |", fp);
     }
@@ -162,7 +170,8 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
             char a[NUMFMT_MAX];
             fputs("| ", fp);
             esc_md(fp, in);
-            fprintf(fp, " | %s |", numfmt_msg_size(size, a, sizeof a));
+            /* in the candidate page's notation ("1024 B"), as its other tables */
+            fprintf(fp, " | %s |", numfmt_msg_bytes(size, a, sizeof a));
             cell(fp, t, 1);
             count_cell(fp, rec);
             double call = figure(rec, "Ir", "per_call");
@@ -403,8 +412,7 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         fputs(" / ", fp);
         esc_md(fp, report_str(r, "instance", ""));
         fprintf(fp, " at %lld B: %s: ", (long long)json_integer_value(json_object_get(r,
-                "size_bytes")), strcmp(report_str(r, "status", ""), "INCONSISTENT") == 0
-                ? "inconsistent" : "not countable");
+                "size_bytes")), not_counted_word(report_str(r, "status", "")));
         esc_md(fp, report_str(r, "reason", ""));
         fputs("\n", fp);
     }

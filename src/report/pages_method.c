@@ -5,6 +5,7 @@
  * statistics, the memory method and the limitations that follow from this
  * dataset. See pages.h. */
 #include "report/pages.h"
+#include "compile/profile.h"
 
 #include <math.h>
 #include <string.h>
@@ -323,8 +324,7 @@ static void sec_build(FILE *fp, const report_system *s)
     pages_scalar(fp, p ? p : json_object_get(s->build, "profile"));
     fputs("; compiler: ", fp);
     pages_scalar(fp, json_object_get(s->build, "compiler_version"));
-    fputs(". The guide's profiles (x86 guide §3.2), each with -fPIC -shared "
-          "added for a shared library:\n\n", fp);
+    fputs(". The guide's profiles (x86 guide §3.2), word for word:\n\n", fp);
     static const char *const h[] = {"Profile", "Flags"};
     pages_table_head(fp, h, 2, "ll");
     fputs("| reference | -std=c99 -Wpedantic -Wall -Wextra -O2 |\n"
@@ -334,6 +334,15 @@ static void sec_build(FILE *fp, const report_system *s)
           "-std=c99 -Wpedantic -Wall -Wextra |\n"
           "| performance (AArch64) | -O3 -march=armv8.2-a+sve -flto "
           "-fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra |\n\n", fp);
+    fputs("hashbench adds to each, in this order (the two files are written by "
+          "hashbench; docs/FORMATS.md gives their text):\n\n", fp);
+    static const char *const added[] = {"Added", "Why"};
+    pages_table_head(fp, added, 2, "ll");
+    fputs(PROFILE_ADDED_ROWS "\n", fp);
+    fputs("Without the last four a function of the package may be interposed, so the "
+          "compiler neither inlines calls between its functions nor calls them "
+          "directly, and the figures would be those of other code than a static build "
+          "of the same sources runs.\n\n", fp);
     fputs("Distinct flag sets of the libraries used in this dataset (full, never "
           "cut):\n\n", fp);
     distinct_flags(fp, s);
@@ -491,7 +500,11 @@ static void sessions_planner(FILE *fp)
             "order drawn from the stage's seed, each after about %g ms of "
             "untimed calls on the same core) in rounds shuffled from that seed, "
             "until it has its pairs and the guide's 100 calls, or its budget is "
-            "spent. No window is dropped or repeated: a failure in a window ends "
+            "spent. The sessions of every size stay open while the stage passes "
+            "over the sizes again and again, in an order drawn afresh for each "
+            "pass, one round at each, so that every instance's pairs are spread "
+            "over the whole stage and all instances meet the same moments of the "
+            "host. No window is dropped or repeated: a failure in a window ends "
             "its (instance, size). Every record keeps its plan and every "
             "window's key, CPU time and figure.\n\n",
             WINDOWS_MIN_NS * 1e-6, WINDOWS_EXCHANGE_MULT, WINDOWS_WARMUP_NS * 1e-6);
@@ -518,13 +531,15 @@ static void sessions_checks(FILE *fp, const report_system *s)
             "performance counters of its own. After each window hashbench draws "
             "calls at random and has their digests recomputed by code the "
             "submitter did not write where there is some: OpenSSL when the "
-            "instance's submitted vectors show a standard function, else another "
+            "instance's submitted vectors show a standard function, or agree with "
+            "one on all records but at most %d (or on %.0f %% of them: "
+            "near-standard, and the record says where they differ), else another "
             "variant of the instance, else the same library in a fresh process; "
             "each record names it (verified_by). %zu calls per (instance, size) "
             "are checked, so that a library faking 1 %% of its calls is caught "
             "with 99 %% probability; a disagreement makes the record "
             "INCONSISTENT.\n\n",
-            WINDOWS_CALIB_FACTOR,
+            WINDOWS_CALIB_FACTOR, XCHECK_NEAR_MAX_MISSES, 100 * XCHECK_NEAR_MIN_AGREEMENT,
             xcheck_sample_size(XCHECK_DEFAULT_FAKED, XCHECK_DEFAULT_CATCH));
     fprintf(fp, "In this dataset: %ld records from sessions, %ld windows, %ld sampled "
             "calls recomputed and agreed, %d records INCONSISTENT.\n\n", records,

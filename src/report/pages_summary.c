@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <string.h>
+#include "report/compare.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
 
@@ -156,6 +157,29 @@ static void ratio_row(FILE *fp, const report_system *s, const char *cand,
         pages_ratio_cell(fp, s, cand, inst, json_integer_value(json_array_get(sizes, i)), 1);
 }
 
+/* What a repeat campaign on this host could not tell (compare_repeat),
+ * once, where the campaign timed both built-in baselines side by side. */
+static void repeat_note(FILE *fp, const report_system *s)
+{
+    compare_result r;
+    hb_err err;
+    if (compare_repeat(s, &r, &err) != 0)
+        return;
+    if (r.n_detect && isfinite(r.ratio_within_a)) {
+        char told[800], w[NUMFMT_MAX];
+        compare_smallest_told_words(&r, told, sizeof told);
+        fprintf(fp, "**What a repeat campaign can tell.** Within this campaign the ratio "
+                    "between two fixed, different codes (OpenSSL's SHA-256 and SM3, timed "
+                    "side by side in every group) moved by %s %% (10th to 90th "
+                    "percentile): the host's state moves the ratio between different "
+                    "codes, which no pairing removes. %s That is a floor: where the "
+                    "host's state changes between campaigns, they differ by more, which "
+                    "`hashbench compare` measures and takes into its verdicts.\n\n",
+                numfmt_sig3(r.ratio_within_a, w, sizeof w), told);
+    }
+    compare_free(&r);
+}
+
 static void summary_intro(FILE *fp, const report_system *s, const pages_counter *pc,
                           const char *ext)
 {
@@ -192,6 +216,7 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
           "KAT_2_12, Loop is KAT_Loop) and, for an instance that failed them, "
           "whether it was timed.\n\n", fp);
     pages_drift_warning(fp, s, ext);
+    repeat_note(fp, s);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
         fputs("This dataset has no baseline record at 64 KiB: ratios are shown as —.\n\n", fp);
 }

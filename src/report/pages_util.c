@@ -264,6 +264,13 @@ static void missing_name(FILE *fp, const char *cand, const char *inst, int quali
     fputs("**: ", fp);
 }
 
+/* A message size in the notation of the page the line is on: the summary
+ * (QUALIFY) names sizes as "1 KiB", a candidate page as "1024 B". */
+static const char *size_text(long long size, int qualify, char *out, size_t outsz)
+{
+    return qualify ? numfmt_msg_size(size, out, outsz) : numfmt_msg_bytes(size, out, outsz);
+}
+
 static int missing_sizes(FILE *fp, const report_system *s, const char *cand,
                          const char *inst, const json_t *sizes, int qualify)
 {
@@ -281,7 +288,7 @@ static int missing_sizes(FILE *fp, const report_system *s, const char *cand,
             continue;
         missing_name(fp, cand, inst, qualify);
         esc_md(fp, report_str(r->json, "status", "FAILED"));
-        fprintf(fp, " record at %s: ", numfmt_msg_size(r->size, num, sizeof num));
+        fprintf(fp, " record at %s: ", size_text(r->size, qualify, num, sizeof num));
         esc_md(fp, report_str(r->json, "failure", "no reason recorded"));
         fputs(" (", fp);
         esc_md(fp, r->file);
@@ -293,7 +300,7 @@ static int missing_sizes(FILE *fp, const report_system *s, const char *cand,
         fputs("no measurement record at", fp);
         json_array_foreach(sizes, k, v)
             if (!report_find_record(s, cand, inst, json_integer_value(v)))
-                fprintf(fp, " %s", numfmt_msg_size(json_integer_value(v), num, sizeof num));
+                fprintf(fp, " %s", size_text(json_integer_value(v), qualify, num, sizeof num));
         fputs("\n", fp);
         lines++;
     }

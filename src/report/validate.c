@@ -16,6 +16,8 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/untrusted.h"
+#include "compile/diag.h"
 #include "common/walk.h"
 #include "count/count.h"
 #include "ct/ct.h"
@@ -635,8 +637,31 @@ static void check_notes(vctx *v, const report_system *s)
     }
 }
 
+/* An instance withheld for host data (campaign.json's "withheld") has no
+ * record and no entry in kat.json or build.json. */
+static void check_withheld(vctx *v, const report_system *s)
+{
+    json_t *w = report_withheld(s, NULL), *e;
+    size_t i;
+    char file[512];
+    system_file(file, sizeof file, s, RUNDIR_CAMPAIGN_JSON);
+    json_array_foreach(w, i, e) {
+        const char *cand = report_str(e, "candidate", ""), *inst = report_str(e, "instance", "");
+        int recs = 0;
+        for (size_t k = 0; k < s->nrecs; k++)
+            recs += strcmp(s->recs[k].candidate, cand) == 0 &&
+                    strcmp(s->recs[k].instance, inst) == 0;
+        if (recs || report_kat_entry(s, cand, inst) || report_build_entry(s, cand, inst))
+            problem(v, "%s: withheld lists %s/%s, but the dataset still holds its %s; "
+                    "publish the campaign again", file, cand, inst,
+                    recs ? "records" : "entries");
+    }
+    json_decref(w);
+}
+
 static void check_system(vctx *v, const report_system *s)
 {
+    check_withheld(v, s);
     report_paths_of_system(s, path_problem, v);
     for (size_t i = 0; i < s->nrecs; i++) {
         check_paths(v, s->recs[i].file, s->recs[i].json);
@@ -792,6 +817,99 @@ static int check_site(vctx *v, const char *site, hb_err *err)
     return rc;
 }
 
+/* The JSON path in V of a field of raw text ("..._untrusted") or a text
+ * holding the mark before raw text (common/untrusted.h), into WHERE; 1
+ * when there is one. */
+static int find_untrusted(const json_t *v, char *where, size_t wsz)
+{
+    size_t len = strlen(where), i;
+    const char *key;
+    json_t *x;
+    if (json_is_string(v))
+        return strchr(json_string_value(v), HB_UNTRUSTED_MARK) != NULL;
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, x) {
+            snprintf(where + len, wsz - len, "[%zu]", i);
+            if (find_untrusted(x, where, wsz))
+                return 1;
+        }
+    } else if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, key, x) {
+            snprintf(where + len, wsz - len, "%s%s", len ? "." : "", key);
+            if (hb_untrusted_key(key) || find_untrusted(x, where, wsz))
+                return 1;
+        }
+    }
+    where[len] = '\0';
+    return 0;
+}
+
+/* The first line of a compiler log's TEXT (N bytes) that is not as
+ * publishing writes it (hashbench's "$ " and "# " lines, "> " and a
+ * diagnostic's location and class as compile/diag.h states it): its
+ * number, or 0 when every line is. */
+static long raw_compiler_line(const char *text, size_t n)
+{
+    long no = 0;
+    size_t p = strlen(DIAG_OUTPUT_PREFIX);
+    for (size_t at = 0; at < n;) {
+        size_t len = 0;
+        while (at + len < n && text[at + len] != '\n')
+            len++;
+        const char *l = text + at;
+        no++;
+        int ok = len >= 2 && (strncmp(l, "$ ", 2) == 0 || strncmp(l, "# ", 2) == 0);
+        if (!ok && len > p && strncmp(l, DIAG_OUTPUT_PREFIX, p) == 0)
+            ok = diag_is_stated(l + p, len - p);
+        if (!ok && len > 0)
+            return no;
+        at += len + 1;
+    }
+    return 0;
+}
+
+/* check_untrusted's visitor. */
+static int untrusted_problem(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    (void)err;
+    vctx *v = ctx;
+    size_t n = strlen(e->rel);
+    if (e->type != HB_WALK_FILE)
+        return HB_WALK_CONTINUE;
+    if (n > 5 && strcmp(e->rel + n - 5, ".json") == 0) {
+        json_t *doc;
+        hb_err ignored;
+        char where[1024] = "";
+        if (hb_json_load(e->path, &doc, &ignored) == 0 && find_untrusted(doc, where,
+                                                                         sizeof where))
+            problem(v, "%s: %s holds text written by submitted code (docs/FORMATS.md: "
+                    "raw_*_untrusted stays in the run directory); publish the campaign "
+                    "again", e->rel, where);
+        json_decref(doc);
+    } else if (n > 4 && strcmp(e->rel + n - 4, ".log") == 0 &&
+               strstr(e->rel, "/" RUNDIR_BUILD_LOGS "/")) {
+        char *text = NULL;
+        size_t len = 0;
+        hb_err ignored;
+        long line = hb_read_file(e->path, &text, &len, &ignored) == 0
+                        ? raw_compiler_line(text, len) : 0;
+        if (line)
+            problem(v, "%s:%ld: compiler text as the compiler wrote it (it quotes the "
+                    "submitted source; a dataset holds its location and class only); "
+                    "publish the campaign again", e->rel, line);
+        free(text);
+    }
+    return HB_WALK_CONTINUE;
+}
+
+/* Every JSON document of the dataset below DIR without raw text of
+ * submitted code, and every compiler log as publishing reduces it. */
+static void check_untrusted(vctx *v, const char *dir)
+{
+    hb_err ignored;
+    hb_walk(dir, 32, HB_WALK_MISSING_OK, untrusted_problem, v, &ignored);
+}
+
 static int host_data_found(const char *rel, const hostdata_needle *found, void *ctx,
                            hb_err *err)
 {
@@ -819,6 +937,7 @@ int report_validate_ex(const char *data_dir, const char *site_dir, const char *r
         return -1;
     vctx v = {data_dir, out, st, NULL, 0, 0};
     check_links(&v, data_dir);
+    check_untrusted(&v, data_dir);
     for (size_t i = 0; i < ds.nsys; i++)
         check_system(&v, &ds.sys[i]);
     report_dataset_free(&ds);

@@ -1,7 +1,7 @@
 /* The wall budget of an instance: one total of wall-clock seconds that all
  * the processes hashbench runs for one instance share (KAT runners, the
- * variant check, probe sessions, verifier runners, the constant-time
- * steps), so that a library that stalls every process costs at most its
+ * variant check, probe sessions, memory runs, verifier runners, the
+ * constant-time steps, the instruction count's Valgrind runs), so that a library that stalls every process costs at most its
  * budget, whatever the number of sizes, trials and steps. Each stage asks
  * how many seconds are left before it starts a process (and gives the
  * process no longer than that), charges the wall time the process took
@@ -25,6 +25,7 @@
 #define IBUDGET_VARIANTS "variants"
 #define IBUDGET_MEASURE "measure"
 #define IBUDGET_CT "ct"
+#define IBUDGET_COUNT "count"
 
 /* Whatever is left, a step is not started with less than this: a budget
  * that leaves less is spent. */

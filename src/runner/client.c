@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/fs.h"
+#include "common/untrusted.h"
 #include "runner/protocol.h"
 #include "sandbox/sandbox.h"
 #include "common/clock.h"
@@ -159,7 +160,10 @@ int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_
     hb_one_line(text);
     if (a.status == RUNNER_OK && len == 0)
         return 0;
-    snprintf(loadfail, sz, "%s", len ? text : "the library did not load");
+    /* the answer's text may be the library's own (its constructor runs
+     * before the runner answers): raw text behind hashbench's wording */
+    snprintf(loadfail, sz, "the library did not load (the runner's load answer)");
+    hb_untrusted_append(loadfail, sz, text, len);
     gone(s, NULL);
     return 1;
 }
@@ -181,13 +185,16 @@ static int call_answer(runner_session *s, unsigned char *out, size_t out_len, ka
     hb_one_line(buf);
     if (a.status == RUNNER_FAULT && a.kind >= KAT_FAULT_ERROR && a.kind <= KAT_FAULT_INPUT) {
         f->kind = (int)a.kind;
-        if (snprintf(f->detail, sizeof f->detail, "%s", buf) < 0)
-            f->detail[0] = '\0';
+        snprintf(f->detail, sizeof f->detail, "%s (the runner's fault answer)",
+                 a.kind == KAT_FAULT_OVERFLOW ? "a write outside the digest"
+                 : a.kind == KAT_FAULT_INPUT ? "the message changed during the call"
+                                             : "the call failed");
+        hb_untrusted_append(f->detail, sizeof f->detail, buf, len);
         return RUNNER_CALL_FAULT;
     }
     char why[300];
-    snprintf(why, sizeof why, "the runner's answer was malformed%s%.200s", len ? ": " : "",
-             buf);
+    snprintf(why, sizeof why, "the runner's answer was malformed");
+    hb_untrusted_append(why, sizeof why, buf, len);
     return gone(s, why);
 }
 

@@ -26,6 +26,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/strlist.h"
+#include "common/warden.h"
+#include "compile/elfsize.h"
 #include "sandbox/stage.h"
 
 #define SANDBOX_TMP_BYTES "268435456" /* /tmp inside: 256 MiB of tmpfs */
@@ -109,8 +112,38 @@ static int deny_name(scmp_filter_ctx ctx, const char *name, int errnum)
     return seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned)errnum), nr, 0);
 }
 
-static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
-                        size_t *len, hb_err *err)
+/* Refused to a session on native code (hb_sandbox.no_new_code): every way
+ * to make memory executable but mapping a file, which the loader needs;
+ * the files it can map are the read-only binds (the root, /dev and /proc
+ * are read-only; /tmp and the scratch are not, but the probe refuses every
+ * executable mapping once the library is loaded: probe_seccomp.c). Shared
+ * memory files and System V segments are refused outright, as they would
+ * be memory the probe could write and then map. */
+static const char *const denied_new_code[] = {"memfd_create", "shmat", "shmget",
+                                              "remap_file_pages"};
+
+static int deny_new_code(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    for (size_t i = 0; i < sizeof denied_new_code / sizeof denied_new_code[0] && rc == 0; i++)
+        rc = deny_name(ctx, denied_new_code[i], EPERM);
+    /* anything that adds PROT_EXEC to a mapping */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(mprotect), 1,
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    if (rc == 0 && seccomp_syscall_resolve_name("pkey_mprotect") != __NR_SCMP_ERROR)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(pkey_mprotect), 1,
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    /* executable memory backed by no file */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(mmap), 2,
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC),
+                              SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_ANONYMOUS, MAP_ANONYMOUS));
+    return rc;
+}
+
+static int build_filter(hb_sandbox_profile profile, int allow_perf, int no_new_code,
+                        void **out, size_t *len, hb_err *err)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx)
@@ -180,6 +213,8 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
             rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
                                   SCMP_A0(SCMP_CMP_EQ, PR_TASK_PERF_EVENTS_ENABLE, 0));
     }
+    if (rc == 0 && profile == HB_SANDBOX_SESSION && no_new_code)
+        rc = deny_new_code(ctx);
     if (rc != 0) {
         seccomp_release(ctx);
         return hb_fail(err, "sandbox: libseccomp refused a rule (%s)", strerror(-rc));
@@ -207,15 +242,17 @@ static int build_filter(hb_sandbox_profile profile, int allow_perf, void **out,
 
 int hb_sandbox_filter(const hb_sandbox *sb, const void **bpf, size_t *len, hb_err *err)
 {
-    static void *cache[3][2];
-    static size_t cache_len[3][2];
+    static void *cache[3][2][2];
+    static size_t cache_len[3][2][2];
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    int p = (int)sb->profile, f = sb->allow_perf ? 1 : 0, rc = 0;
+    int p = (int)sb->profile, f = sb->allow_perf ? 1 : 0, x = sb->no_new_code ? 1 : 0,
+        rc = 0;
     pthread_mutex_lock(&lock); /* the build stage compiles from several threads */
-    if (!cache[p][f])
-        rc = build_filter(sb->profile, sb->allow_perf, &cache[p][f], &cache_len[p][f], err);
-    *bpf = cache[p][f];
-    *len = cache_len[p][f];
+    if (!cache[p][f][x])
+        rc = build_filter(sb->profile, sb->allow_perf, x, &cache[p][f][x],
+                          &cache_len[p][f][x], err);
+    *bpf = cache[p][f][x];
+    *len = cache_len[p][f][x];
     pthread_mutex_unlock(&lock);
     return rc;
 }
@@ -282,6 +319,135 @@ static void add_system(words *w)
     }
 }
 
+/* Removes "." and ".." from the absolute PATH, in place, as words: the
+ * folders before them are known to be no links (bind_path). */
+static void normalise(char *path)
+{
+    char out[PATH_MAX * 2] = "";
+    size_t n = 0;
+    for (const char *p = path; *p;) {
+        while (*p == '/')
+            p++;
+        size_t len = strcspn(p, "/");
+        if (len == 0)
+            break;
+        if (len == 2 && !strncmp(p, "..", 2)) {
+            while (n > 0 && out[--n] != '/')
+                ;
+            out[n] = '\0';
+        } else if (!(len == 1 && p[0] == '.') && n + len + 2 < sizeof out) {
+            out[n++] = '/';
+            memcpy(out + n, p, len);
+            n += len;
+            out[n] = '\0';
+        }
+        p += len;
+    }
+    snprintf(path, PATH_MAX * 2, "%s", n ? out : "/");
+}
+
+/* Binds the host file PATH read-only at the same place, with every link on
+ * the way made again inside (a loader's path such as /lib64/ld-linux...
+ * goes through two), each once (SEEN). 0, or -1 when PATH cannot be
+ * followed to a file. */
+static int bind_path(words *w, strlist *seen, const char *path, int depth)
+{
+    char cur[PATH_MAX * 2] = "";
+    if (depth > 16 || path[0] != '/')
+        return -1;
+    for (const char *p = path; *p;) {
+        while (*p == '/')
+            p++;
+        size_t len = strcspn(p, "/"), at = strlen(cur);
+        if (len == 0)
+            break;
+        if (at + len + 2 >= PATH_MAX)
+            return -1;
+        snprintf(cur + at, sizeof cur - at, "/%.*s", (int)len, p);
+        p += len;
+        struct stat st;
+        if (lstat(cur, &st) != 0)
+            return -1;
+        if (!S_ISLNK(st.st_mode))
+            continue;
+        char target[PATH_MAX], next[PATH_MAX * 2];
+        ssize_t t = readlink(cur, target, sizeof target - 1);
+        if (t <= 0)
+            return -1;
+        target[t] = '\0';
+        if (!strlist_contains(seen, cur)) {
+            if (strlist_push(seen, cur) != 0)
+                return -1;
+            add(w, "--symlink");
+            add(w, target);
+            add(w, cur);
+        }
+        if (target[0] == '/')
+            snprintf(next, sizeof next, "%s%s", target, p);
+        else
+            snprintf(next, sizeof next, "%.*s/%s%s", (int)(strrchr(cur, '/') - cur), cur,
+                     target, p);
+        normalise(next);
+        return bind_path(w, seen, next, depth + 1);
+    }
+    if (!strlist_contains(seen, cur)) {
+        if (strlist_push(seen, cur) != 0)
+            return -1;
+        add(w, "--ro-bind");
+        add(w, cur);
+        add(w, cur);
+    }
+    return 0;
+}
+
+/* A native session's system: instead of /usr, only the dynamic loader and
+ * the libraries of each bound program's and library's DT_NEEDED closure,
+ * found as the loader finds them (in its own folder, the multiarch one,
+ * then /lib and /usr/lib; a library's own search paths are not followed,
+ * so what it finds there is missing and it fails to load). No other
+ * system code is inside to be mapped. */
+static int add_minimal_system(words *w, const hb_sandbox *sb, hb_err *err)
+{
+    strlist seen = {0}, todo = {0};
+    char dirs[3][PATH_MAX] = {"", "/lib", "/usr/lib"};
+    int rc = 0;
+    hb_err ignored;
+    for (int i = 0; i < sb->n_ro && rc == 0; i++) {
+        char interp[PATH_MAX], real[PATH_MAX];
+        if (elfsize_interp(sb->ro[i], interp, sizeof interp, &ignored) != 0 || !interp[0])
+            continue;
+        if (bind_path(w, &seen, interp, 0) != 0 || !realpath(interp, real))
+            rc = hb_fail(err, "sandbox: %s names the loader %s, which cannot be bound",
+                         sb->ro[i], interp);
+        else if (!dirs[0][0])
+            snprintf(dirs[0], sizeof dirs[0], "%.*s", (int)(strrchr(real, '/') - real), real);
+    }
+    for (int i = 0; i < sb->n_ro && rc == 0; i++)
+        elfsize_needed(sb->ro[i], &todo, &ignored); /* not an ELF file: none */
+    for (int i = 0; i < todo.n && rc == 0; i++) {
+        if (strchr(todo.v[i], '/'))
+            continue;
+        for (int d = 0; d < 3; d++) {
+            char path[PATH_MAX * 2];
+            struct stat st;
+            snprintf(path, sizeof path, "%.4095s/%.1024s", dirs[d], todo.v[i]);
+            if (!dirs[d][0] || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+                continue;
+            if (bind_path(w, &seen, path, 0) != 0) {
+                rc = hb_fail(err, "sandbox: cannot bind %s", path);
+            } else {
+                char real[PATH_MAX];
+                if (realpath(path, real))
+                    elfsize_needed(real, &todo, &ignored);
+            }
+            break;
+        }
+    }
+    strlist_free(&seen);
+    strlist_free(&todo);
+    return rc;
+}
+
 /* Replaces the last word added (w must not have failed). */
 static void replace_last(words *w, const char *s)
 {
@@ -337,6 +503,7 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     char num[16];
     hb_stage_host_ids(&uid, &gid);
     *out = NULL;
+    *nfds = 0;
     add(&w, HB_SANDBOX_BWRAP);
     add(&w, "--unshare-all"); /* user, pid, net, ipc, uts, cgroup */
     add(&w, "--die-with-parent");
@@ -352,6 +519,11 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     add(&w, "--hostname");
     add(&w, "sandbox");
     add(&w, "--clearenv");
+    if (hb_warden_marker()[0]) { /* the command's marker (common/warden.h) */
+        add(&w, "--setenv");
+        add(&w, HB_WARDEN_ENV);
+        add(&w, hb_warden_marker());
+    }
     if (sb->profile == HB_SANDBOX_COMPILE) {
         add(&w, "--setenv");
         add(&w, "PATH");
@@ -360,7 +532,12 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         add(&w, "LC_ALL");
         add(&w, "C");
     }
-    add_system(&w);
+    if (sb->profile == HB_SANDBOX_SESSION && sb->no_new_code) {
+        if (add_minimal_system(&w, sb, err) != 0)
+            goto fail_early;
+    } else {
+        add_system(&w);
+    }
     if (sb->profile == HB_SANDBOX_COMPILE && access("/etc/alternatives", F_OK) == 0) {
         /* Debian's cc, c++ and friends are links through here */
         add(&w, "--ro-bind");
@@ -403,6 +580,16 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         add(&w, "--tmpfs");
         add(&w, HB_SANDBOX_SCRATCH_DIR);
     }
+    if (sb->profile != HB_SANDBOX_COMPILE) {
+        /* Submitted code may write only to /tmp and its scratch: not to the
+         * folders bubblewrap made for the binds (a probe's own folder, when
+         * it is not under /usr, would otherwise take a file named like a
+         * library of the system), nor to /dev (its /dev/shm) */
+        add(&w, "--remount-ro");
+        add(&w, "/");
+        add(&w, "--remount-ro");
+        add(&w, "/dev");
+    }
     add(&w, "--chdir");
     add(&w, sb->cwd ? sb->cwd
                     : sb->rw ? (sb->rw_at ? sb->rw_at : sb->rw)
@@ -421,6 +608,7 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
 fail:
     hb_sandbox_close_fds(fds, *nfds);
     *nfds = 0;
+fail_early:
     hb_sandbox_argv_free(w.v);
     return -1;
 }

@@ -53,6 +53,10 @@ typedef struct hb_sandbox {
     const char *rw_at;  /* where the scratch appears inside; NULL: its own path */
     const char *cwd;    /* the working folder inside; NULL: the scratch
                            (host or tmpfs), or / without one */
+    int no_new_code;    /* HB_SANDBOX_SESSION on native code: no memory made
+                           executable but by mapping a file (mprotect to
+                           executable, anonymous executable mappings, memory
+                           files and System V shared memory refused) */
     const char *ro_direct; /* a host folder bound read-only as it is, without a
                               staging copy (a compiler installed outside /usr);
                               NULL for none */

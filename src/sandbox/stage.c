@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/fs.h"
+#include "common/warden.h"
 #include "common/walk.h"
 
 #define STAGE_PARENT "/tmp"
@@ -170,7 +171,13 @@ static int stage_root(hb_err *err)
     if (hb_path_join(fresh, sizeof fresh, root, STAGE_LOCK ".new", err) < 0)
         return -1;
     root_lock = open(fresh, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (root_lock < 0 || flock(root_lock, LOCK_EX) != 0 || rename(fresh, lock) != 0)
+    if (root_lock < 0 || flock(root_lock, LOCK_EX) != 0)
+        return hb_fail_errno(err, "sandbox: cannot lock %s", lock);
+    /* the command's marker (common/warden.h): whose folder this is */
+    const char *m = hb_warden_marker();
+    if (m[0] && (write(root_lock, m, strlen(m)) < 0 || write(root_lock, "\n", 1) < 0))
+        return hb_fail_errno(err, "sandbox: cannot write %s", fresh);
+    if (rename(fresh, lock) != 0)
         return hb_fail_errno(err, "sandbox: cannot lock %s", lock);
     if (!registered) {
         atexit(cleanup_at_exit);

@@ -231,6 +231,45 @@ def wrapped_cells(b, table_index):
     })()''' % table_index)
 
 
+def broken_words(b):
+    """Words of the main tables' cells (names, options, sizes: any run of
+    characters without a space) that the browser laid out over more than
+    one line, other than at a hyphen after a letter or digit (time-/failed,
+    an ordinary line break; not -/-full, nor SHA3_25/6)."""
+    return b.js('''(() => {
+        const out = [];
+        for (const td of document.querySelectorAll('main table td, main table th')) {
+            const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+            for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                const re = /\\S+/g;
+                let m;
+                while ((m = re.exec(n.data)) !== null) {
+                    const r = document.createRange();
+                    r.setStart(n, m.index);
+                    r.setEnd(n, m.index + m[0].length);
+                    const tops = new Set([...r.getClientRects()].filter(x => x.width > 0)
+                                         .map(x => Math.round(x.top)));
+                    if (tops.size < 2)
+                        continue;
+                    const top = i => { const c = document.createRange();
+                                       c.setStart(n, m.index + i);
+                                       c.setEnd(n, m.index + i + 1);
+                                       return Math.round(c.getBoundingClientRect().top); };
+                    const w = m[0];
+                    for (let i = 1; i < w.length; i++) {
+                        if (top(i) === top(i - 1))
+                            continue;
+                        if (!(w[i - 1] === '-' && i > 1 && /[A-Za-z0-9]/.test(w[i - 2])))
+                            out.push(w);
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    })()''')
+
+
 def chart_facts(b, svg_index):
     """Points, interval bars (each with whether it spans a point at its x), the
     y-axis tick labels with their heights, and the y-axis label of a main svg."""
@@ -309,6 +348,8 @@ def inspect(c, b, label, site_url, min_tables):
     c.check(not f['overflow'], f'{label}: page fits the window width')
     c.check(f['width'] == WIDTH, f'{label}: window {f["width"]} px wide')
     c.check(not f['scrolling_tables'], f'{label}: tables scroll sideways: {f["scrolling_tables"]}')
+    broken = broken_words(b)
+    c.check(not broken, f'{label}: words broken across lines in tables: {broken[:12]}')
     print(f'{label}: {b.url()[len(site_url):]}: {f["tables"]} tables, {f["svgs"]} svg')
     return f
 
@@ -385,6 +426,22 @@ def main():
         c.check('<script>alert(1)</script>' in f['text'],
                 'candidate: markup in a KAT log shown as text')
         b.screenshot(os.path.join(artifacts, 'candidate.png'), True)
+        # the stylesheet on a table whose first columns are squeezed by a wide
+        # neighbour: names and options stay whole (a column is as wide as its
+        # longest word); the option as the page marks it up
+        option = b.js('''(() => { const o = [...document.querySelectorAll('main td')]
+            .flatMap(td => [...td.querySelectorAll('*')])
+            .find(e => e.innerText.startsWith('--'));
+            return o ? o.outerHTML : null; })()''')
+        c.check(option is not None, 'candidate: an option in a table cell, marked up')
+        b.js('''(() => { const t = document.createElement('table');
+            t.id = 'squeezed';
+            t.innerHTML = '<tr><td>Garnet_512_Cap</td><td>SHA3_256</td><td>' + %s +
+                          '</td><td>' + 'word '.repeat(600) + '</td></tr>';
+            document.querySelector('main').appendChild(t); })()''' % json.dumps(option or '--full'))
+        squeezed = broken_words(b)
+        c.check(not squeezed, f'candidate: squeezed columns break words: {squeezed[:6]}')
+        b.js("document.getElementById('squeezed').remove()")
 
         b.click('nav.systems a')
         c.check(b.url() == site_url + 'arm_1/Whirl.html', 'followed the system switch')

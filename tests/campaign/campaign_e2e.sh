@@ -7,7 +7,8 @@
 #     resumed each time: it must end with the reference set, every
 #     JSON file must parse, no record file may be rewritten once written, no
 #     trial pid may appear twice (nothing measured twice), and no temporary
-#     file of a killed writer may be left;
+#     file of a killed writer may be left, and no process or staging
+#     folder of a killed run may outlive it;
 #  3. changed planning settings on a directory with records are refused;
 #  4. two shards run at once on the two cores, balanced by one shared
 #     calibrated-costs file, merged, give exactly the reference set; a shard
@@ -101,11 +102,17 @@ PKGS="$T/pkgs/SM3 $T/pkgs/SHA2"
 #    0-0.5 s after the resumed run wrote a record of its own (measuring)
 : >"$T/snap"
 nrec() { find "$T/killed/records" -name '*.json' 2>/dev/null | wc -l; }
+# the processes and staging folders of the killed runs, by the marker they
+# carry (HB_CAMPAIGN, given to hashbench alone): none may outlive a kill
+KID="hbe2e$$"
+kmarked() { grep -laz -e "^HB_CAMPAIGN=$KID[.]" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
+kfolders() { grep -ls -e "^$KID[.]" /tmp/hashbench-stage.*/.owner.lock 2>/dev/null; }
+: >"$T/outlived"
 i=1
 while [ $i -le 10 ]; do
     before=$(nrec)
     # shellcheck disable=SC2086
-    "$B" run --run-dir "$T/killed" $OPTS $PKGS >>"$T/killed.log" 2>&1 &
+    HB_CAMPAIGN=$KID "$B" run --run-dir "$T/killed" $OPTS $PKGS >>"$T/killed.log" 2>&1 &
     pid=$!
     if [ $i -le 5 ]; then
         ms=$(awk -v s="$$$i" 'BEGIN { srand(s); printf "%d", 100 + rand() * 2400 }')
@@ -120,6 +127,16 @@ while [ $i -le 10 ]; do
     sleep "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')"
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
+    w=0
+    while { [ -n "$(kmarked)" ] || [ -n "$(kfolders)" ]; } && [ $w -lt 100 ]; do
+        sleep 0.05
+        w=$((w + 1))
+    done
+    for p in $(kmarked); do
+        echo "kill $i: $p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | cut -c1-100)" >>"$T/outlived"
+        kill -9 "$p" 2>/dev/null
+    done
+    kfolders | sed "s/^/kill $i: /" >>"$T/outlived"
     # every record now present must stay byte-identical until the end
     for f in $(find "$T/killed/records" -name '*.json' 2>/dev/null); do
         echo "$f $(sha256sum <"$f" | cut -c1-64)" >>"$T/snap"
@@ -128,6 +145,8 @@ while [ $i -le 10 ]; do
         { bad "a JSON file does not parse after kill $i"; cat "$T/parse.err"; }
     i=$((i + 1))
 done
+[ ! -s "$T/outlived" ] && ok "nothing of a killed run outlives it by 5 s (processes, staging folders)" ||
+    { bad "left by the killed runs:"; cat "$T/outlived"; }
 # a temporary file of a writer killed mid-write, with the pid of a process
 # that has ended (besides any the kills above left)
 dead=$(sh -c 'echo $$')

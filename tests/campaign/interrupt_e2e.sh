@@ -32,7 +32,7 @@ OPTS="--sizes $SIZES --budget 0.3 --target-ci 1 --allow-unfit-host --no-loop --c
 interrupt() {
     name=$1 sig=$2 group=$3 waitfor=$4
     d="$T/$name"
-    setsid "$B" run --run-dir "$d" $OPTS "$SRC/examples/SM3" >"$T/$name.log" 2>&1 &
+    HB_CAMPAIGN="hbint$$$name" setsid "$B" run --run-dir "$d" $OPTS "$SRC/examples/SM3" >"$T/$name.log" 2>&1 &
     pid=$!
     w=0
     if [ "$waitfor" = - ]; then
@@ -53,6 +53,16 @@ interrupt() {
     else
         bad "$name: SIG$sig: exit $rc (want $want)"; tail -5 "$T/$name.log"
     fi
+    # nothing it started outlives it (its marker, HB_CAMPAIGN, given to it alone)
+    w=0
+    while grep -qlaz -e "^HB_CAMPAIGN=hbint$$$name[.]" /proc/[0-9]*/environ 2>/dev/null &&
+        [ $w -lt 100 ]; do
+        sleep 0.05
+        w=$((w + 1))
+    done
+    left=$(grep -laz -e "^HB_CAMPAIGN=hbint$$$name[.]" /proc/[0-9]*/environ 2>/dev/null | wc -l)
+    [ "$left" -eq 0 ] && ok "$name: no process of the run is left after SIG$sig" ||
+        bad "$name: $left processes of the run are left 5 s after SIG$sig"
     [ ! -s "$d/.hashbench.lock" ] && ok "$name: the run directory's lock file names no holder after SIG$sig" ||
         bad "$name: the lock file still names a holder: $(cat "$d/.hashbench.lock")"
     cmd=$(grep -A1 "resume with:" "$T/$name.log" | tail -n 1)

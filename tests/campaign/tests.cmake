@@ -71,3 +71,16 @@ add_test(NAME test_campaign_nokat
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/nokat_e2e.sh)
 set_tests_properties(test_campaign_nokat PROPERTIES TIMEOUT 120 COST 14
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Nothing of a campaign outlives it: killed (SIGKILL, SIGINT, SIGTERM) at
+# each stage, no process carrying its marker and no staging folder of it
+# is left.
+add_test(NAME test_campaign_lifetime
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/lifetime_e2e.sh)
+set_tests_properties(test_campaign_lifetime PROPERTIES TIMEOUT 300 COST 45
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# Each failure's reason (file:line), the missed targets and the total time
+# under run's table, and the same from hashbench status.
+add_test(NAME test_campaign_failures
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/failures_e2e.sh)
+set_tests_properties(test_campaign_failures PROPERTIES TIMEOUT 120 COST 10
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

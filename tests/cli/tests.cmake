@@ -13,3 +13,14 @@ add_test(NAME test_install_e2e
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/install_e2e.sh)
 set_tests_properties(test_install_e2e PROPERTIES TIMEOUT 300 COST 30
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# hashbench new: a renamed copy of an example that passes its KATs.
+add_test(NAME test_cli_new
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/new_e2e.sh)
+set_tests_properties(test_cli_new PROPERTIES TIMEOUT 120 COST 8
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# The build flags stated in full in help run, help build, README and the
+# method page.
+add_test(NAME test_cli_flags_stated
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/flags_stated.sh)
+set_tests_properties(test_cli_flags_stated PROPERTIES TIMEOUT 60 COST 2
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

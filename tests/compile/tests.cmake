@@ -6,6 +6,7 @@ hb_add_test(build_override
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_override.c ${CMAKE_CURRENT_LIST_DIR}/fixture.c)
 hb_add_test(build_discover
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_discover.c ${CMAKE_CURRENT_LIST_DIR}/fixture.c)
+hb_add_test(build_diag SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_diag.c)
 hb_add_test(build_run
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_build.c ${CMAKE_CURRENT_LIST_DIR}/fixture.c
   TIMEOUT 600)

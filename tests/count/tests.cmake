@@ -34,3 +34,8 @@ add_dependencies(count_unit hashbench-count hbcount_liar hbcount_liar_env hbcoun
   hbex_SHA256)
 target_compile_definitions(count_unit PRIVATE HB_COUNT_LIB_DIR="${CMAKE_BINARY_DIR}")
 set_tests_properties(count_unit PROPERTIES COST 8)
+# count's terminal lines: sizes in numeric order, integer counts, skipped
+# instances named with why (SM3 at three sizes, about 2 CPU-s).
+add_test(NAME test_count_cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/count_cli.sh)
+set_tests_properties(test_count_cli PROPERTIES TIMEOUT 120 COST 8
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

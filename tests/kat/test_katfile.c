@@ -199,6 +199,43 @@ static void expect_manifest_error(const char *text, const char *where)
 
 #define SHA_A "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
+/* A malformed line and a repeated one are skipped, counted and the first
+ * named by file:line, while the good lines are kept; the strict loader
+ * refuses the same file. */
+static void test_manifest_lines(void **state)
+{
+    char p[4096];
+    kat_manifest m;
+    hb_err err;
+    (void)state;
+    write_text("kat.sha256", SHA_A " strict SM3/KAT_2_12_SM3.txt\n"
+               SHA_A " strikt SM3/KAT_2_23_SM3.txt\n"
+               SHA_A " strict SM3/KAT_Loop_SM3.txt\n"
+               SHA_A " strict SM3/KAT_2_12_SM3.txt\n");
+    path_of(p, sizeof p, "kat.sha256");
+    assert_int_equal(kat_manifest_load_lines(p, &m, &err), 0);
+    assert_int_equal(m.n, 2);
+    assert_int_equal(m.n_bad, 2);
+    if (!strstr(m.bad, "kat.sha256:2: unknown comparison 'strikt'"))
+        fail_msg("first bad line not named: %s", m.bad);
+    const kat_manifest_entry *e = kat_manifest_find(&m, "SM3", "KAT_2_12_SM3.txt");
+    assert_non_null(e);
+    assert_int_equal(e->line, 1); /* the first of the repeated lines */
+    assert_non_null(kat_manifest_find(&m, "SM3", "KAT_Loop_SM3.txt"));
+    assert_null(kat_manifest_find(&m, "SM3", "KAT_2_23_SM3.txt"));
+    kat_manifest_free(&m);
+    assert_int_equal(kat_manifest_load(p, &m, &err), -1);
+    assert_non_null(strstr(err.msg, "kat.sha256:2: "));
+    /* a repeat alone: skipped and named */
+    write_text("kat.sha256", SHA_A " strict SM3/KAT_2_12_SM3.txt\n"
+               SHA_A " strict SM3/KAT_2_12_SM3.txt\n");
+    assert_int_equal(kat_manifest_load_lines(p, &m, &err), 0);
+    assert_int_equal(m.n, 1);
+    assert_int_equal(m.n_bad, 1);
+    assert_non_null(strstr(m.bad, "kat.sha256:2: SM3/KAT_2_12_SM3.txt is already listed on line 1"));
+    kat_manifest_free(&m);
+}
+
 static void test_manifest(void **state)
 {
     char p[4096];
@@ -366,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_manifest),
         cmocka_unit_test(test_manifest_large),
         cmocka_unit_test(test_label_of),
+        cmocka_unit_test(test_manifest_lines),
         cmocka_unit_test(test_write_manifest_package),
         cmocka_unit_test(test_vector_limits_and_links),
     };

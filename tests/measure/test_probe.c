@@ -10,7 +10,8 @@
  * informed forger that cuts its loop time is INCONSISTENT by the outside
  * rules (outside.h, whose rules are also checked on figures made up here),
  * and a helper thread on another core is not taken whenever it got more
- * CPU time than the rules allow. */
+ * CPU time than the rules allow. A request with an instance budget is
+ * ended by it (test_budget). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,9 +22,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/untrusted.h"
 #include "measure/measure.h"
 #include "measure/outside.h"
+#include "common/clock.h"
+#include "common/fs.h"
 #include "measure/trial.h"
+#include "rundir/ibudget.h"
 #include "measure_fixture.h"
 #include "probe/probe_codes.h"
 
@@ -376,6 +381,41 @@ static void test_outside_rules(void **state)
     assert_true(fabs(outside_exchange_of(NULL, 0) - OUTSIDE_EXCHANGE_NS) < 1e-9);
 }
 
+/* A request with an instance budget: a probe that would run past it (the
+ * SLEEPY fixture sleeps 5 ms a call: 2000 calls, 10 s) is ended by it,
+ * TIMEOUT with the budget's line, within a second of it, and its wall time
+ * is charged; once spent, no probe starts. */
+static void test_budget(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb-probe-budget.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    trial_request rq;
+    request(&rq, "libmfix_sleepy.so", 64);
+    rq.calls = 2000;
+    rq.budget = (ibudget){dir, "Cand", "Inst", 1.5};
+    trial_result r;
+    hb_err err;
+    double t0 = hb_mono_s();
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    double took = hb_mono_s() - t0;
+    assert_false(r.ok);
+    if (strncmp(r.failure, "TIMEOUT: " IBUDGET_REASON_START, 9 + strlen(IBUDGET_REASON_START)))
+        fail_msg("not ended by the budget: %s", r.failure);
+    assert_true(took >= 1.4 && took < 2.5);
+    double left;
+    assert_int_equal(ibudget_left(&rq.budget, &left, &err), 0);
+    assert_true(left < 0.1 && left > -1.0);
+    printf("# a 10 s probe under a 1.5 s budget: ended after %.2f s, %.2f s left\n", took,
+           left);
+    t0 = hb_mono_s();
+    assert_int_equal(trial_run(&rq, &r, &err), 0);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.failure, IBUDGET_REASON_START));
+    assert_true(hb_mono_s() - t0 < 0.2); /* nothing started */
+    assert_int_equal(hb_remove_tree(dir, &err), 0);
+}
+
 static void test_parse_line(void **state)
 {
     (void)state;
@@ -403,8 +443,14 @@ static void test_parse_line(void **state)
     /* the fold is required, whole */
     assert_int_equal(trial_parse_line("status=ok counter=tsc ticks=10 ns=4 calls=2 "
                                       "rss_baseline_kb=5 digest=ab fold=0123", &r), -1);
+    /* the line's text is raw (common/untrusted.h), its word kept only when
+     * it is one of the probe's own */
     assert_int_equal(trial_parse_line("status=OVERFLOW reason=wrote past it", &r), -1);
-    assert_string_equal(r.failure, "OVERFLOW: wrote past it");
+    assert_string_equal(r.failure, "OVERFLOW: the probe's failure line"
+                                   HB_UNTRUSTED_MARK_STR "wrote past it");
+    assert_int_equal(trial_parse_line("status=Hello-0x6f reason=a\tb", &r), -1);
+    assert_string_equal(r.failure, "UNKNOWN: the probe's failure line"
+                                   HB_UNTRUSTED_MARK_STR "a?b");
 }
 
 static void test_command(void **state)
@@ -435,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_informed_forger),
         cmocka_unit_test(test_parallel_helper),
         cmocka_unit_test(test_outside_rules),
+        cmocka_unit_test(test_budget),
         cmocka_unit_test(test_parse_line),
         cmocka_unit_test(test_command),
     };

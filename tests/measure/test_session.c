@@ -6,7 +6,9 @@
  * from outside grows with the calls and stays within the window;
  * a window without calls costs only the exchange; a library's helper
  * thread is refused in a session; a library that fails inside a window
- * ends the session with its status. Also the outside readings' parsers on
+ * ends the session with its status; code from a file hashbench did not
+ * bind, whatever its name, is INCONSISTENT, and code made executable only
+ * within calls is refused. Also the outside readings' parsers on
  * captured text: /proc/PID/stat with a hostile process name, and a perf
  * counter's read format, multiplexed or not. */
 #include <math.h>
@@ -25,6 +27,9 @@
 #include "measure/session.h"
 #include "measure_fixture.h"
 #include "probe/chain.h"
+#include "sandbox/sandbox.h"
+
+#include <sys/sysmacros.h>
 
 static char probe[4096], build_dir[4096];
 
@@ -179,19 +184,27 @@ static void test_failure_in_window(void **state)
     free(s);
 }
 
-/* A session on the fixture library NAME (a build-folder file) at 64-byte
- * messages, OWN_CODE_ONLY as session_open_rq says, opened into *S (to be
+/* A session on the library NAME (a build-folder file) at 64-byte messages,
+ * OWN_CODE_ONLY and TRUSTED as session_open_rq says, opened into *S (to be
  * closed and freed by the caller): what open returns, F filled. */
-static int open_fixture(const char *name, int own_code_only, void **s, session_figure *f)
+static int open_library(const char *name, int own_code_only, int trusted, void **s,
+                        session_figure *f)
 {
     char lib[4200];
     session_open_rq rq;
     hb_err err;
     open_rq(&rq, lib, sizeof lib, name, 64);
     rq.own_code_only = own_code_only;
+    rq.trusted = trusted;
     *s = calloc(1, session_probe.state_size);
     assert_non_null(*s);
     return session_probe.open(*s, &rq, f, &err);
+}
+
+/* The same for a fixture library, submitted code. */
+static int open_fixture(const char *name, int own_code_only, void **s, session_figure *f)
+{
+    return open_library(name, own_code_only, 0, s, f);
 }
 
 /* Up to WINDOWS windows of 8 calls on the open session S while they go
@@ -214,8 +227,8 @@ static void windows_then_close(void *s, int windows, session_figure *f)
     free(s);
 }
 
-/* A library that loads code of its own choosing (the system's libcrypto,
- * from its constructor) is INCONSISTENT at open; the plain fixture under the
+/* A library that would load code of its own choosing (the system's
+ * libcrypto, from its constructor) finds none; the plain fixture under the
  * same check opens, serves a window and closes cleanly. */
 static void test_foreign_code(void **state)
 {
@@ -229,14 +242,17 @@ static void test_foreign_code(void **state)
     assert_int_equal(f.status, SESSION_OK);
     assert_true(f.rss_peak_kb >= f.rss_kb);
 
-    assert_int_equal(open_fixture("libmfix_borrow.so", 1, &s, &f), 1);
-    assert_int_equal(f.status, SESSION_INCONSISTENT);
-    assert_non_null(strstr(f.failure, "libcrypto"));
-    session_probe.close(s, NULL);
-    free(s);
+    /* the system's libcrypto is not in a native session's sandbox (only
+     * the loader and the libraries the probe and the library need): the
+     * borrowing fixture finds nothing to load and runs its own code */
+    assert_int_equal(open_fixture("libmfix_borrow.so", 1, &s, &f), 0);
+    windows_then_close(s, 1, &f);
+    assert_int_equal(f.status, SESSION_OK);
 
-    /* libcrypto named as needed by the library itself (the baseline's
-     * DT_NEEDED, what its link gave it) is the library's own code */
+    /* libcrypto named as needed (DT_NEEDED) by one of hashbench's
+     * baselines, whose link gave it, is allowed to it; a submitted library
+     * naming it is INCONSISTENT at open (hashbench's build links only the
+     * C library into one) */
     char lib[4200];
     strlist needed = {0};
     hb_err err;
@@ -244,14 +260,75 @@ static void test_foreign_code(void **state)
     assert_int_equal(elfsize_needed(lib, &needed, &err), 0);
     assert_true(strlist_contains(&needed, "libcrypto.so.3"));
     strlist_free(&needed);
-    assert_int_equal(open_fixture("libhb_baseline_sm3.so", 1, &s, &f), 0);
-    windows_then_close(s, 1, &f);
+    assert_int_equal(open_library("libhb_baseline_sm3.so", 1, 1, &s, &f), 0);
+    windows_then_close(s, 2, &f);
     assert_int_equal(f.status, SESSION_OK);
+    assert_int_equal(open_library("libhb_baseline_sm3.so", 1, 0, &s, &f), 1);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    assert_non_null(strstr(f.failure, "names libcrypto.so.3 as needed"));
+    session_probe.close(s, NULL);
+    free(s);
 }
 
-/* A library that maps its borrowed code from copies named like a library
- * it needs (libc.so.6) but outside the directories of the probe's own code
- * is INCONSISTENT once open. */
+/* A library that copies another library's code into a file named like the
+ * C library beside the probe's own program (a folder the probe's code came
+ * from) and maps it executable for the session: the folder is read-only in
+ * the sandbox, so the copy lands in its scratch, and there, as it would
+ * anywhere, it is a file hashbench did not bind: INCONSISTENT once open. */
+static void test_foreign_code_beside_probe(void **state)
+{
+    (void)state;
+    void *s;
+    session_figure f;
+    assert_int_equal(open_fixture("libmfix_execnamed.so", 1, &s, &f), 1);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    char beside[4200];
+    snprintf(beside, sizeof beside, "%s", probe);
+    *strrchr(beside, '/') = '\0';
+    strcat(beside, "/libc.so.6");
+    if (strstr(f.failure, beside))
+        fail_msg("the probe's own folder took a file: %s", f.failure);
+    assert_non_null(strstr(f.failure, HB_SANDBOX_SCRATCH_DIR "/libc.so.6"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
+/* A library whose constructor keeps the probe from installing its filter
+ * against new code (its GOT slot for seccomp_load pointed at a function
+ * that does nothing) is INCONSISTENT once open: the probe's filters did not
+ * grow across the load. */
+static void test_filter_skipped(void **state)
+{
+    (void)state;
+    void *s;
+    session_figure f;
+    assert_int_equal(open_fixture("libmfix_filterskip.so", 1, &s, &f), 1);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    assert_non_null(strstr(f.failure, "filter against new code"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
+/* A library that keeps another library's code readable only while the
+ * probe is stopped and makes it executable within each call (changing the
+ * protection, else mapping the file again over it) is refused both: its
+ * calls fail (the fixture returns 7 when refused), so the probe's checks
+ * fail at open. */
+static void test_code_only_in_windows(void **state)
+{
+    (void)state;
+    void *s;
+    session_figure f;
+    assert_int_equal(open_fixture("libmfix_execwindow.so", 1, &s, &f), 1);
+    assert_int_equal(f.status, SESSION_FAILED);
+    assert_non_null(strstr(f.failure, "returned 7"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
+/* A library that maps code (the C library's, where no libcrypto is to be
+ * had) from copies named like a library it needs (libc.so.6), files
+ * hashbench did not bind, is INCONSISTENT once open. */
 static void test_foreign_code_renamed(void **state)
 {
     (void)state;
@@ -335,16 +412,24 @@ static void test_parse_code(void **state)
         "7f1c2aa00000-7f1c2aa01000 r-xp 00001000 00:1f 9 /memfd:jit (deleted)\n"
         "7ffd1b3e0000-7ffd1b3e2000 r-xp 00000000 00:00 0                          [vdso]\n"
         "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0 [vsyscall]";
-    strlist l = {0};
+    procview_code_list l = {0};
     assert_int_equal(procview_parse_code(maps, &l), 0);
     assert_int_equal(l.n, 6);
-    assert_string_equal(l.v[0], "/usr/libexec/hashbench/hashbench-probe");
-    assert_string_equal(l.v[1], "/usr/lib/x86_64-linux-gnu/libc.so.6");
-    assert_string_equal(l.v[2], "[anonymous]");
-    assert_string_equal(l.v[3], "/memfd:jit (deleted)");
-    assert_string_equal(l.v[4], "[vdso]");
-    assert_string_equal(l.v[5], "[vsyscall]");
-    strlist_free(&l);
+    assert_string_equal(l.v[0].name, "/usr/libexec/hashbench/hashbench-probe");
+    assert_true(l.v[0].dev == makedev(8, 1) && l.v[0].ino == 131);
+    assert_string_equal(l.v[1].name, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+    assert_true(l.v[1].dev == makedev(8, 1) && l.v[1].ino == 77);
+    assert_string_equal(l.v[2].name, "[anonymous]");
+    assert_true(l.v[2].dev == 0 && l.v[2].ino == 0);
+    assert_string_equal(l.v[3].name, "/memfd:jit (deleted)");
+    assert_true(l.v[3].dev == makedev(0, 0x1f) && l.v[3].ino == 9);
+    assert_string_equal(l.v[4].name, "[vdso]");
+    assert_string_equal(l.v[5].name, "[vsyscall]");
+    /* a file is known by its device and inode, not its name */
+    assert_true(procview_code_has(&l, makedev(8, 1), 77));
+    assert_false(procview_code_has(&l, makedev(8, 1), 78));
+    assert_false(procview_code_has(&l, makedev(8, 2), 77));
+    procview_code_free(&l);
 }
 
 static void test_parse_status(void **state)
@@ -414,6 +499,9 @@ int main(void)
         cmocka_unit_test(test_foreign_code),
         cmocka_unit_test(test_region_written),
         cmocka_unit_test(test_foreign_code_renamed),
+        cmocka_unit_test(test_foreign_code_beside_probe),
+        cmocka_unit_test(test_code_only_in_windows),
+        cmocka_unit_test(test_filter_skipped),
         cmocka_unit_test(test_region_dropped),
         cmocka_unit_test(test_parse_file_rss),
         cmocka_unit_test(test_parse_stat),

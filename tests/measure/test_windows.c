@@ -11,6 +11,7 @@
  * and the rules that end a cell: CPU time gained between windows, a window
  * whose per-call cost departs from calibration by more than 3x, and a
  * failure inside a window, after which the session is asked for nothing. */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -305,6 +306,43 @@ static void test_pairs_exact(void **state)
     /* the keys differ from window to window */
     assert_string_not_equal(c[1].out.trials[0].r.key, c[1].out.trials[1].r.key);
     free_cells(c, 3);
+}
+
+/* Passes over the whole stage: two sizes, each with the baseline and one
+ * instance; the instance's groups at each size are spread over the
+ * stage's rounds between the other size's (the sizes take turns, pass
+ * after pass), not one size after the other, and every cell still gets
+ * its pairs exactly. */
+static void test_passes_span_sizes(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[0] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[1] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[2] = (fake_lib){"base", 1000, 0, 0, 0, 0, 0, 0, 0, 0};
+    libs[3] = (fake_lib){"A", 2000, 0, 0, 0, 0, 0, 0, 0, 0};
+    n_libs = 4;
+    ilv_cell *c = cells_for(4, 256);
+    c[2].tmpl.size = c[3].tmpl.size = 1024;
+    c[3].baseline = c[3].baselines[0] = 2;
+    assert_int_equal(run(c, 4, 6, 0), 0);
+    int lo[2] = {INT_MAX, INT_MAX}, hi[2] = {-1, -1};
+    for (size_t k = 0; k < 2; k++) {
+        const plan_outcome *o = &c[1 + 2 * k].out;
+        assert_true(o->ok);
+        assert_int_equal(o->n_trials, 6);
+        for (size_t t = 0; t < o->n_trials; t++) {
+            if (o->trials[t].round < lo[k])
+                lo[k] = o->trials[t].round;
+            if (o->trials[t].round > hi[k])
+                hi[k] = o->trials[t].round;
+        }
+    }
+    /* each size's rounds reach past the other's first and before its last */
+    assert_true(hi[0] > lo[1] && hi[1] > lo[0]);
+    assert_int_equal(c[0].out.n_trials, 6);
+    assert_int_equal(c[2].out.n_trials, 6);
+    free_cells(c, 4);
 }
 
 /* The per-call ratio of trial T to its group's baseline window K. */
@@ -617,6 +655,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairs_exact),
         cmocka_unit_test(test_two_baselines_grouped),
+        cmocka_unit_test(test_passes_span_sizes),
         cmocka_unit_test(test_package_baseline),
         cmocka_unit_test(test_baseline_alone),
         cmocka_unit_test(test_faked_digests_caught),

@@ -25,6 +25,7 @@
 #include "measure/stats.h"
 #include "report/compare.h"
 #include "report/csv.h"
+#include "report/pages.h"
 #include "report/report.h"
 #include "report/selfassess.h"
 #include "report/site_compare.h"
@@ -240,6 +241,128 @@ static void test_host_drift_widens(void **state)
     rm_side(b);
 }
 
+/* SYS's records get the second built-in baseline beside the first in every
+ * trial ("pairs"): OpenSSL SHA-256 taking K times as long per call as the
+ * trial's OpenSSL SM3 window, times 1 + STEP in the second half of each
+ * record's trials (the host's state changed halfway through the stage). */
+static void set_second_baseline(const char *sys, double k, double step)
+{
+    json_t *files = rt_list_files(sys);
+    size_t i;
+    json_t *f;
+    json_array_foreach(files, i, f) {
+        const char *rel = json_string_value(f);
+        if (strncmp(rel, "records/", 8) != 0)
+            continue;
+        json_t *rec = rt_load_json(sys, rel), *t;
+        size_t n, half = json_array_size(json_object_get(rec, "trials")) / 2;
+        json_array_foreach(json_object_get(rec, "trials"), n, t) {
+            const json_t *p = json_object_get(t, "pair");
+            if (!p)
+                continue;
+            double calls = json_number_value(json_object_get(p, "calls"));
+            double ns = json_number_value(json_object_get(p, "ns"));
+            double sha = ns * k * (n >= half ? 1.0 + step : 1.0);
+            json_object_set_new(t, "pairs",
+                                json_pack("[{s:s, s:f, s:f}, {s:s, s:f, s:f}]", "instance",
+                                          "baseline/OpenSSL_SM3", "calls", calls, "ns", ns,
+                                          "instance", "baseline/OpenSSL_SHA256", "calls",
+                                          calls, "ns", sha));
+        }
+        rt_save_json(sys, rel, rec);
+        json_decref(rec);
+    }
+    json_decref(files);
+}
+
+/* The hosts' ratio drift widens every paired interval: with the fixed pair
+ * of different codes (OpenSSL SHA-256 / SM3) at the same ratio in both
+ * campaigns, a 15 % slowdown is found; with that ratio 20 % apart between
+ * the campaigns, the host alone moved ratios between codes by 20 %, so the
+ * same slowdown is no verdict, the margin is exactly 20 %, and the
+ * smallest difference told is above 20 % at every size. A spread of the
+ * pair within one campaign counts by half. */
+static void test_ratio_drift_widens(void **state)
+{
+    (void)state;
+    char a[4096], b[4096];
+    report_dataset da, db, da2, db2, da3, db3;
+    compare_result steady, shifted, spread;
+    derived_system(a, 0, 1.0);
+    derived_system(b, 1, 1.15);
+    set_drift(a, 0.0);
+    set_drift(b, 0.0);
+    set_second_baseline(a, 0.5, 0.0);
+    set_second_baseline(b, 0.5, 0.0);
+    compare(a, b, &da, &db, &steady);
+    assert_true(fabs(steady.ratio_shift) < 1e-9);
+    assert_true(steady.ratio_margin < 1e-9);
+    set_second_baseline(b, 0.6, 0.0);
+    compare(a, b, &da2, &db2, &shifted);
+    print_rows(&shifted);
+    assert_true(fabs(shifted.ratio_shift - 20.0) < 1e-6);
+    assert_true(fabs(shifted.ratio_margin - 0.20) < 1e-9);
+    assert_true(fabs(shifted.paired_margin - 0.20) < 1e-9);
+    size_t sm3 = 0;
+    for (size_t i = 0; i < steady.nrows; i++) {
+        const compare_row *q = &steady.rows[i], *w = &shifted.rows[i];
+        if (strcmp(q->candidate, "SM3"))
+            continue;
+        sm3++;
+        assert_int_equal(q->verdict, CMP_SLOWER);
+        assert_int_equal(w->verdict, CMP_SAME);
+        assert_true(fabs(w->lo * 1.20 - q->lo) < 1e-9);
+    }
+    assert_int_equal(sm3, 3);
+    assert_int_equal(shifted.n_detect, 3);
+    for (size_t i = 0; i < shifted.n_detect; i++)
+        assert_true(shifted.detect_percent[i] > 20.0);
+    /* a move within each campaign (30 % halfway through), none between:
+     * half of the larger */
+    set_second_baseline(a, 0.5, 0.30);
+    set_second_baseline(b, 0.5, 0.30);
+    compare(a, b, &da3, &db3, &spread);
+    /* (a size whose median falls on either value pools deviations of up
+     * to the whole 30 % both ways) */
+    print_message("ratio drift within A %.3f %%, B %.3f %%\n", spread.ratio_within_a,
+                  spread.ratio_within_b);
+    /* (a size whose median falls on either side pools moves of up to the
+     * whole 30 % both ways) */
+    assert_true(spread.ratio_within_a >= 20.0 && spread.ratio_within_a <= 69.1);
+    assert_true(spread.ratio_within_b >= 20.0 && spread.ratio_within_b <= 69.1);
+    assert_true(fabs(spread.ratio_margin * 100.0 -
+                     (spread.ratio_within_a > spread.ratio_within_b ? spread.ratio_within_a
+                                                                    : spread.ratio_within_b) /
+                         2.0) < 1e-9);
+    /* the summary page says once what a repeat campaign could tell */
+    const report_system *sys;
+    report_dataset dp;
+    load(a, &dp, &sys);
+    char *page = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&page, &len);
+    hb_err err = {{0}};
+    if (pages_summary_md(fp, sys, ".md", &err) != 0)
+        fail_msg("%s", err.msg);
+    fclose(fp);
+    assert_non_null(strstr(page, "**What a repeat campaign can tell.**"));
+    assert_non_null(strstr(page, "cannot be told."));
+    assert_int_equal(rt_count(page, "What a repeat campaign can tell"), 1);
+    free(page);
+    report_dataset_free(&dp);
+    compare_free(&steady);
+    compare_free(&shifted);
+    compare_free(&spread);
+    report_dataset_free(&da);
+    report_dataset_free(&db);
+    report_dataset_free(&da2);
+    report_dataset_free(&db2);
+    report_dataset_free(&da3);
+    report_dataset_free(&db3);
+    rm_side(a);
+    rm_side(b);
+}
+
 static void test_x86_against_arm(void **state)
 {
     (void)state;
@@ -309,8 +432,14 @@ static void test_compare_linked_from_site(void **state)
     report_dataset da, db;
     compare_result r;
     hb_err err = {{0}};
-    rt_join(a, rt_dataset(), "x86_1");
-    rt_join(b, rt_dataset(), "arm_1");
+    /* unpaired rows get a verdict only from hosts whose drift is known:
+     * both recorded none here, as a perfectly quiet host would */
+    char data[4096];
+    rt_copy_dataset(data);
+    rt_join(a, data, "x86_1");
+    rt_join(b, data, "arm_1");
+    set_drift(a, 0.0);
+    set_drift(b, 0.0);
     compare(a, b, &da, &db, &r);
     rt_tempdir(tmp);
     rt_join(dir, tmp, "x86-vs-arm");
@@ -385,6 +514,7 @@ static void test_compare_linked_from_site(void **state)
     assert_non_null(strstr(err.msg, "both would be the site's comparison 'x86-vs-arm'"));
     rt_rmtree(empty);
     rt_rmtree(tmp);
+    rt_rmtree(data);
 }
 
 /* ---- self-assessment ---- */
@@ -671,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_same_host_no_difference),
         cmocka_unit_test(test_twice_the_work_is_2x_slower),
         cmocka_unit_test(test_host_drift_widens),
+        cmocka_unit_test(test_ratio_drift_widens),
         cmocka_unit_test(test_x86_against_arm),
         cmocka_unit_test(test_compare_linked_from_site),
         cmocka_unit_test(test_self_assessment_csv_json),

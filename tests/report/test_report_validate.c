@@ -248,7 +248,7 @@ static void test_record_statuses(void **state)
     rt_join(path, site, "x86_1/SM3.md");
     char *page = rt_read(path, NULL);
     assert_non_null(page);
-    assert_non_null(strstr(page, "**SM3**: INCONSISTENT record at 1 KiB: INCONSISTENT: "));
+    assert_non_null(strstr(page, "**SM3**: INCONSISTENT record at 1024 B: INCONSISTENT: "));
     free(page);
     rt_join(path, site, "x86_1/method.md");
     page = rt_read(path, NULL);

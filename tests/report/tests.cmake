@@ -71,19 +71,13 @@ add_test(NAME report_cli_export_json
     ${CMAKE_SOURCE_DIR}/docs/FORMATS.md report-cli-export.json
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
 
-# compare's exit status for CI, both ways: arm_1's times are about 5 %
-# above x86_1's (unpaired: arm_1's records have no pairs), so
-# --fail-above 2 fails from x86_1 to arm_1 and passes the other way, and
-# --fail-above 10 passes; the summary line goes to standard error.
+# compare from the command line: no verdict of change on unpaired rows
+# without a recorded host drift; with a drift of 0 on both, its exit status
+# for CI both ways (arm_1's times are about 5 % above x86_1's) and its
+# pages (compare_cli.sh says how).
 set(HB_DATA ${CMAKE_SOURCE_DIR}/tests/report/data)
-add_test(NAME report_cli_compare_fail_above
-  COMMAND sh -c "\"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --fail-above 2 >/dev/null; test $? -eq 1 || exit 1; \"$0\" compare \"$1/arm_1\" \"$1/x86_1\" --fail-above 2 >/dev/null || exit 1; \"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --fail-above 10 >/dev/null"
-    $<TARGET_FILE:hashbench> ${HB_DATA})
-add_test(NAME report_cli_compare_pages
-  COMMAND ${HB_EXPECT} --line "| SM3 | SM3 | 1 KiB | unpaired | 2.77 µs | 2.91 µs | 1.053 | 1.002 – 1.108 | slower |"
-    sh -c "rm -rf report-cli-compare && \"$0\" compare \"$1/x86_1\" \"$1/arm_1\" --out report-cli-compare >/dev/null && test -s report-cli-compare/compare.html && test -s report-cli-compare/compare.svg && cat report-cli-compare/compare.md"
-    $<TARGET_FILE:hashbench> ${HB_DATA}
-  WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+add_test(NAME report_cli_compare
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/compare_cli.sh $<TARGET_FILE:hashbench> ${HB_DATA})
 # The worked example of docs/SELF_ASSESSMENT.md: its claims file gives the
 # two OUTSIDE rows the page shows (the 64 KiB mean and cycles/byte, 30 %
 # high) and exit status 1.

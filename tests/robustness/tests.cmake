@@ -32,6 +32,28 @@ set_tests_properties(robustness_timing_attacks PROPERTIES TIMEOUT 600)
 add_test(NAME robustness_attacks2
   COMMAND sh ${RB_DIR}/attacks2.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(robustness_attacks2 PROPERTIES TIMEOUT 120 COST 25)
+# A standard function cannot be opted out of: NearFake and NearHonest of
+# tests/robustness/attacks2/ (vectors that differ from SM3 on one record)
+# beside an honest copy, at 32 bytes; the fake INCONSISTENT by openssl:SM3,
+# the others OK, the pages naming the difference.
+add_test(NAME robustness_near_standard
+  COMMAND sh ${RB_DIR}/near_standard.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_near_standard PROPERTIES TIMEOUT 120 COST 10)
+# Every process charged: BudgetSleeper of tests/robustness/attacks2/ (sleeps
+# in the memory run and in the count's Valgrind runs) with --count and an 8 s
+# instance budget ends TIMEOUT within a few seconds of it, and so does the
+# count alone with the whole budget left.
+add_test(NAME robustness_budget_sleeper
+  COMMAND sh ${RB_DIR}/budget_sleeper.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_budget_sleeper PROPERTIES TIMEOUT 180 COST 28)
+# Host data through failure text (tests/robustness/publeak/): forged
+# session failure lines and runner fault answers carrying the boot_id and
+# the run directory, XORed and in hex or as they are, beside an honest copy;
+# none of their text published, the raw text in the run directory, only the
+# clear-text one withheld, validate agreeing.
+add_test(NAME robustness_publeak
+  COMMAND sh ${RB_DIR}/publeak.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_publeak PROPERTIES TIMEOUT 120 COST 12)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; the fuzz smoke test builds its targets with

@@ -75,6 +75,34 @@ int main(int argc, char **argv)
     report("madvise_mergeable", page != MAP_FAILED && madvise(page, 4096, MADV_MERGEABLE) == 0);
     report("madvise_pageout", page != MAP_FAILED && madvise(page, 4096, MADV_PAGEOUT) == 0);
     report("madvise_cold", page != MAP_FAILED && madvise(page, 4096, MADV_COLD) == 0);
+    /* memory made executable other than by mapping a file */
+    report("mprotect_exec", page != MAP_FAILED &&
+                                mprotect(page, 4096, PROT_READ | PROT_EXEC) == 0);
+    report("mmap_anon_exec", mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED);
+    report("memfd_create", memfd_create("x", 0) >= 0);
+    /* a file beside its own program (a folder bubblewrap made for the
+     * bind) or in /dev/shm, which could then be mapped executable */
+    char own[4096];
+    ssize_t n = readlink("/proc/self/exe", own, sizeof own - 32);
+    char *slash = n > 0 ? memrchr(own, '/', (size_t)n) : NULL;
+    if (slash)
+        strcpy(slash, "/libc.so.6");
+    report("write_own_dir", slash && open(own, O_WRONLY | O_CREAT, 0755) >= 0);
+    report("write_dev_shm", open("/dev/shm/hb-sandbox-test", O_WRONLY | O_CREAT, 0644) >= 0);
+    /* another library of the system than its own: libcrypto beside the C
+     * library it maps */
+    char crypto[4352] = "", line[4352];
+    FILE *maps = fopen("/proc/self/maps", "r");
+    while (maps && !crypto[0] && fgets(line, sizeof line, maps)) {
+        char *path = strstr(line, " /"), *end;
+        if (path && strstr(path, "/libc.so.6") && (end = strrchr(path, '/')) != NULL)
+            snprintf(crypto, sizeof crypto, "%.*s/libcrypto.so.3", (int)(end - path - 1),
+                     path + 1);
+    }
+    if (maps)
+        fclose(maps);
+    report("open_libcrypto", crypto[0] && open(crypto, O_RDONLY) >= 0);
     /* resetting its own peak RSS, which hashbench reads as the peak */
     int cr = open("/proc/self/clear_refs", O_WRONLY);
     report("clear_refs", cr >= 0 && write(cr, "5", 1) == 1);

@@ -29,7 +29,7 @@
 
 static char canary[256];
 
-static char *run_inside(hb_sandbox_profile profile, const char *scratch)
+static char *run_inside(hb_sandbox_profile profile, const char *scratch, int no_new_code)
 {
     char exe[4096], *out = NULL;
     hb_err err;
@@ -40,6 +40,7 @@ static char *run_inside(hb_sandbox_profile profile, const char *scratch)
     sb.profile = profile;
     sb.rw = scratch;
     sb.tmpfs_scratch = scratch == NULL;
+    sb.no_new_code = no_new_code;
     assert_int_equal(hb_sandbox_add_ro(&sb, exe, &err), 0);
     char *argv[] = {exe, canary, NULL};
     hb_proc_opts o = hb_proc_defaults();
@@ -66,7 +67,7 @@ static void test_run_profile(void **state)
     hb_err err;
     (void)state;
     assert_int_equal(hb_sandbox_check(&err), 0);
-    char *out = run_inside(HB_SANDBOX_RUN, NULL);
+    char *out = run_inside(HB_SANDBOX_RUN, NULL, 0);
     if (geteuid() == 0)
         expect(out, "uid 65534 gid 65534");
     expect(out, "env empty");
@@ -78,6 +79,8 @@ static void test_run_profile(void **state)
     expect(out, "mount EPERM");
     expect(out, "open_outside ENOENT");
     expect(out, "write_usr EROFS");
+    expect(out, "write_own_dir EROFS");
+    expect(out, "write_dev_shm EROFS");
     expect(out, "write_cwd ok");
     expect(out, "clear_refs EROFS");
     char want[64];
@@ -89,12 +92,13 @@ static void test_run_profile(void **state)
 
 /* A timed session's profile: the run profile's refusals, and no thread,
  * timer, affinity change, counter switch, page merging or paging out
- * either; the run profile itself allows threads and timers (the KAT
+ * either, nor (on native code) memory made executable but by mapping a
+ * file; the run profile itself allows threads and timers (the KAT
  * runner's libraries may use them). */
 static void test_session_profile(void **state)
 {
     (void)state;
-    char *out = run_inside(HB_SANDBOX_SESSION, NULL);
+    char *out = run_inside(HB_SANDBOX_SESSION, NULL, 1);
     expect(out, "fork EPERM");
     expect(out, "ptrace EPERM");
     expect(out, "thread EPERM");
@@ -106,8 +110,20 @@ static void test_session_profile(void **state)
     expect(out, "madvise_pageout EPERM");
     expect(out, "madvise_cold EPERM");
     expect(out, "clear_refs EROFS");
+    expect(out, "mprotect_exec EACCES");
+    expect(out, "mmap_anon_exec EACCES");
+    expect(out, "memfd_create EPERM");
+    expect(out, "write_own_dir EROFS");
+    expect(out, "write_dev_shm EROFS");
+    expect(out, "open_libcrypto ENOENT"); /* only its loader and its libraries */
     free(out);
-    out = run_inside(HB_SANDBOX_RUN, NULL);
+    /* an emulated probe's session: its emulator makes its own code */
+    out = run_inside(HB_SANDBOX_SESSION, NULL, 0);
+    expect(out, "mprotect_exec ok");
+    expect(out, "mmap_anon_exec ok");
+    expect(out, "open_libcrypto ok"); /* the system's /usr */
+    free(out);
+    out = run_inside(HB_SANDBOX_RUN, NULL, 0);
     expect(out, "thread ok");
     expect(out, "madvise_pageout ok");
     expect(out, "timer_create ok");
@@ -122,7 +138,7 @@ static void test_compile_profile(void **state)
     hb_err err;
     (void)state;
     assert_int_equal(hb_stage_scratch(scratch, sizeof scratch, &err), 0);
-    char *out = run_inside(HB_SANDBOX_COMPILE, scratch), path[4200];
+    char *out = run_inside(HB_SANDBOX_COMPILE, scratch, 0), path[4200];
     expect(out, "fork ok");
     expect(out, "socket_inet EAFNOSUPPORT");
     expect(out, "ptrace EPERM");
