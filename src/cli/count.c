@@ -1,7 +1,7 @@
 /* hashbench count: the instruction-count stage (src/count/count.h) on a run
  * directory whose KAT stage has run: every instance that passed is run
- * under Valgrind's cachegrind in the sandbox, one record per size under
- * DIR/count/. This file parses the options and prints one line per
+ * under Valgrind's callgrind in the sandbox, one record per size and a
+ * curve under DIR/count/. This file parses the options and prints one line per
  * record. */
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -14,32 +14,38 @@
 #include "common/json.h"
 #include "common/walk.h"
 #include "count/count.h"
+#include "count/count_plan.h"
+#include "measure/settings.h"
 #include "rundir/rundir.h"
 
 const char hb_summary_count[] = "count instructions per byte under Valgrind (exact)";
 const char hb_usage_count[] =
     "usage: hashbench count --run-dir DIR [--instances LIST] [--sizes LIST]\n"
-    "                       [--jobs N] [--no-branches] [--memory]\n"
+    "                       [--jobs N] [--no-branches] [--memory] [--no-curve]\n"
     "\n"
     "For every instance of DIR/kat.json that passed its KATs (and the OpenSSL\n"
-    "baseline), counts the instructions one call executes at each size under\n"
-    "Valgrind's cachegrind (--cache-sim=no --branch-sim=yes: instructions and\n"
-    "conditional branches), in the sandbox: the differential of two call\n"
-    "counts, every call on a message of its own, the digests recomputed\n"
-    "natively. An exact figure that does not depend on the host's\n"
-    "state; instructions, not cycles (docs/INSTRUCTIONS.md).\n"
-    "Writes DIR/count/<cand>/<Inst>__count_<bytes>.json (docs/FORMATS.md).\n"
+    "baseline), counts the instructions each call executes under Valgrind's\n"
+    "callgrind (--branch-sim=yes: instructions and conditional branches), in\n"
+    "the sandbox, with collection on during the call only: the median, minimum\n"
+    "and maximum over " SETTINGS_TEXT(COUNT_CALLS_SIZE) " calls at each size and over "
+    SETTINGS_TEXT(COUNT_CALLS_CURVE) " at every length of the\n"
+    "curve (0-512 bytes, then every 64 to 4096), every call on a fresh message,\n"
+    "the digests recomputed natively. An exact figure that does not depend on\n"
+    "the host's state; instructions, not cycles (docs/INSTRUCTIONS.md).\n"
+    "Writes DIR/count/<cand>/<Inst>__count_<bytes>.json and\n"
+    "<Inst>__count_curve.json (docs/FORMATS.md).\n"
     "  --instances LIST   comma-separated Inst or Cand/Inst names (default: all)\n"
     "  --sizes LIST       message sizes in bytes, at most 1048576 (default:\n"
     "                     campaign.json's sizes, else S1-S8)\n"
     "  --jobs N           instances counted at once (default: the cores)\n"
-    "  --no-branches      instructions only (no --branch-sim=yes; ~5-10 % faster)\n"
+    "  --no-branches      instructions only (no --branch-sim=yes)\n"
     "  --memory           also count memory reads and writes (--cache-sim=yes)\n"
+    "  --no-curve         the sizes only, not the length curve\n"
     "\n"
-    "Exit status: 0 every record counted, 1 some not countable or inconsistent,\n"
-    "2 error.\n";
+    "Exit status: 0 every record counted, 1 some not countable, inconsistent or\n"
+    "stopped by the instance budget (TIMEOUT), 2 error.\n";
 
-enum { OPT_NO_BRANCHES = HB_OPT_OWN, OPT_MEMORY };
+enum { OPT_NO_BRANCHES = HB_OPT_OWN, OPT_MEMORY, OPT_NO_CURVE };
 
 static void progress(void *ctx, const char *step, int done, int total)
 {
@@ -78,7 +84,15 @@ static int collect_record(const hb_walk_entry *e, void *ctx, hb_err *err)
     return HB_WALK_CONTINUE;
 }
 
-/* Candidate, instance, then message size in numeric order. */
+/* A record's place among its instance's: its message size, the curve
+ * (which has none) after them all. */
+static json_int_t size_key(const json_t *r)
+{
+    const json_t *s = json_object_get(r, "size_bytes");
+    return json_is_integer(s) ? json_integer_value(s) : (json_int_t)LLONG_MAX;
+}
+
+/* Candidate, instance, then message size in numeric order, the curve last. */
 static int by_instance_size(const void *a, const void *b)
 {
     const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
@@ -86,8 +100,7 @@ static int by_instance_size(const void *a, const void *b)
     if (!c)
         c = strcmp(hb_json_str(x, "instance"), hb_json_str(y, "instance"));
     if (!c) {
-        json_int_t sx = json_integer_value(json_object_get(x, "size_bytes")),
-                   sy = json_integer_value(json_object_get(y, "size_bytes"));
+        json_int_t sx = size_key(x), sy = size_key(y);
         c = (sx > sy) - (sx < sy);
     }
     return c;
@@ -105,7 +118,7 @@ static const char *count_text(double v, int decimals, char *buf, size_t sz)
 }
 
 /* One line per record of DIR/count/: by candidate and instance, each
- * instance's sizes in numeric order. */
+ * instance's sizes in numeric order, then its curve. */
 static void print_records(const char *run_dir)
 {
     char dir[PATH_MAX];
@@ -117,17 +130,25 @@ static void print_records(const char *run_dir)
         qsort(l.v, l.n, sizeof *l.v, by_instance_size);
     for (size_t i = 0; i < l.n; i++) {
         const json_t *r = l.v[i];
-        const json_t *ir = json_object_get(json_object_get(r, "derived"), "Ir");
+        const json_t *d = json_object_get(r, "derived"), *ir = json_object_get(d, "Ir");
+        const json_t *points = json_object_get(r, "points");
         char call[64], byte[64];
-        printf("%-14s %s/%s %lld B", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
-               hb_json_str(r, "instance"),
-               (long long)json_integer_value(json_object_get(r, "size_bytes")));
+        printf("%-14s %s/%s", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
+               hb_json_str(r, "instance"));
+        if (points)
+            printf(" curve, %zu lengths", json_array_size(points));
+        else
+            printf(" %lld B", (long long)json_integer_value(json_object_get(r, "size_bytes")));
         if (ir)
-            printf("  %s instructions/call, %s instructions/B\n",
+            printf("  %s instructions/call (median), %s instructions/B%s\n",
                    count_text(json_number_value(json_object_get(ir, "per_call")), 1, call,
                               sizeof call),
                    count_text(json_number_value(json_object_get(ir, "per_byte")), 2, byte,
-                              sizeof byte));
+                              sizeof byte),
+                   json_is_true(json_object_get(d, "spread_flagged"))
+                       ? ", SPREAD above 0.1 % between calls" : "");
+        else if (points && strcmp(hb_json_str(r, "status"), "COUNTED") == 0)
+            printf("\n");
         else
             printf("  %s\n", hb_json_str(r, "reason"));
         json_decref(l.v[i]);
@@ -140,7 +161,7 @@ int cmd_count(int argc, char **argv)
     static const struct option opts[] = {
         HB_OPTION_RUN_DIR, HB_OPTION_INSTANCES, HB_OPTION_SIZES, HB_OPTION_JOBS,
         {"no-branches", no_argument, 0, OPT_NO_BRANCHES}, {"memory", no_argument, 0, OPT_MEMORY},
-        HB_OPTIONS_END};
+        {"no-curve", no_argument, 0, OPT_NO_CURVE}, HB_OPTIONS_END};
     count_options o = {0};
     o.events.branches = 1;
     campaign_settings sizes;
@@ -165,6 +186,7 @@ int cmd_count(int argc, char **argv)
             break;
         case OPT_NO_BRANCHES: o.events.branches = 0; break;
         case OPT_MEMORY: o.events.memory = 1; break;
+        case OPT_NO_CURVE: o.no_curve = 1; break;
         default:
             hb_opt_getopt_error(ch, argv, &err);
             return hb_cli_usage_error("count", "%s", err.msg);

@@ -1,10 +1,12 @@
 /* The instruction-count stage over a run directory (count.h: count_run):
  * for every kat.json entry that passed (PASS) or is the OpenSSL baseline
  * (BASELINE), counts the library the KATs checked (rundir_instance_library)
- * at every size and writes one record per size,
- * DIR/count/<cand>/<Inst>__count_<S>.json. The sizes are the options', else
- * campaign.json's, else S1-S8. The counted records of an instance whose
- * library, sizes, Valgrind options and method are unchanged are kept
+ * in one Valgrind run: every size of the stage, then every length of the
+ * curve (count_plan.h). It writes one record per size,
+ * DIR/count/<cand>/<Inst>__count_<S>.json, and the curve,
+ * DIR/count/<cand>/<Inst>__count_curve.json. The sizes are the options',
+ * else campaign.json's, else S1-S8. The counted records of an instance
+ * whose library, sizes, Valgrind options and method are unchanged are kept
  * (resume).
  * Instances are counted by a small pool of threads (each worker only
  * starts sandboxed processes), COUNT_MAX_JOBS at most. */
@@ -33,9 +35,11 @@
 #include "runner/client.h"
 #include "sandbox/check.h"
 
-#define COUNT_METHOD_RULE "per call at S = (Ir of the run of S - Ir of the base run) / " \
-    "(N2 - N1); the base run calls the library N1 times at every size, the run of S " \
-    "N2 times at S and N1 times at the others; both make and fold the same messages"
+#define COUNT_METHOD_RULE "per call at a length = the instructions callgrind counts " \
+    "with collection on from just before the call to just after it (one dump per call), " \
+    "less the median count of an empty window; the figure is the median over the " \
+    "length's calls, the spread (max - min) / median is flagged above 0.1 %"
+#define COUNT_SCHEMA 2
 
 /* The sizes of the stage into SIZES (*N): the options', else those
  * campaign.json records, else the defaults; sizes above COUNT_MAX_BYTES are
@@ -81,39 +85,96 @@ static json_t *sizes_json(const unsigned *sizes, int n)
     return a;
 }
 
-/* The kept records of an instance: every size's record exists, COUNTED,
- * for library LIB_SHA with the same sizes, Valgrind options and call
- * counts (an instance not counted is tried again: its runs end early and
- * cost little). Counts them into *COUNTED. */
-static int reusable(const char *run_dir, const char *cand, const char *inst,
+/* The lengths of the curve: every byte to COUNT_CURVE_FINE, then every
+ * COUNT_CURVE_STEP to COUNT_CURVE_MAX. */
+static int curve_lengths(unsigned *out)
+{
+    int n = 0;
+    for (unsigned l = 0; l <= COUNT_CURVE_FINE; l++)
+        out[n++] = l;
+    for (unsigned l = COUNT_CURVE_FINE + COUNT_CURVE_STEP; l <= COUNT_CURVE_MAX;
+         l += COUNT_CURVE_STEP)
+        out[n++] = l;
+    return n;
+}
+
+static int curve_rel(char *out, size_t cap, const char *cand, const char *inst, hb_err *err)
+{
+    int w = snprintf(out, cap, "%s/%s/%s__count_curve.json", RUNDIR_COUNT, cand, inst);
+    if (w < 0 || (size_t)w >= cap)
+        return hb_fail(err, "count: the curve's path of %s/%s is too long", cand, inst);
+    return 0;
+}
+
+/* The method object of a record: the plan and the rule. */
+static json_t *method_json(const unsigned *sizes, int n, int curve, const char *seed)
+{
+    return json_pack("{s:i, s:i, s:o, s:b, s:s, s:s, s:s}", "calls_size", COUNT_CALLS_SIZE,
+                     "calls_curve", COUNT_CALLS_CURVE, "sizes", sizes_json(sizes, n), "curve",
+                     curve, "seed", seed, "message_rule", "call i of entry k of the plan (the "
+                     "sizes, then the curve's lengths) hashes call 0 of a probe trial of seed "
+                     "s(k, i) = the first 16 hex digits of SHA-256(\"<seed>:<k>:<i>\"); " TM_RULE,
+                     "rule",
+                     COUNT_METHOD_RULE);
+}
+
+/* 1 when the record of REL exists, COUNTED, for library LIB_SHA with the
+ * same Valgrind options TOOL and the same plan (METHOD, but the seed). */
+static int kept(const char *run_dir, const char *rel, const char *lib_sha, const json_t *tool,
+                const json_t *method)
+{
+    char path[PATH_MAX];
+    json_t *r = NULL;
+    hb_err ignored;
+    if (rundir_path(path, sizeof path, run_dir, rel, &ignored) != 0 || !hb_is_file(path) ||
+        hb_json_load(path, &r, &ignored) != 0)
+        return 0;
+    json_t *m = json_deep_copy(json_object_get(r, "method"));
+    json_object_set(m, "seed", json_object_get(method, "seed"));
+    int ok = json_integer_value(json_object_get(r, "schema")) == COUNT_SCHEMA &&
+             strcmp(hb_json_str(r, "library_sha256"), lib_sha) == 0 &&
+             strcmp(hb_json_str(r, "status"), "COUNTED") == 0 &&
+             json_equal(json_object_get(r, "tool_options"), tool) && json_equal(m, method);
+    json_decref(m);
+    json_decref(r);
+    return ok;
+}
+
+/* The kept records of an instance: every size's record and the curve
+ * (when asked for) are kept (an instance not counted is tried again: its
+ * run ends early and costs little). Counts them into *COUNTED. */
+static int reusable(const count_options *o, const char *cand, const char *inst,
                     const char *lib_sha, const unsigned *sizes, int n, const json_t *tool,
                     int *counted)
 {
-    json_t *want = sizes_json(sizes, n);
-    int ok = 1, c = 0;
+    json_t *method = method_json(sizes, n, !o->no_curve, "");
+    int ok = 1;
     for (int i = 0; i < n && ok; i++) {
-        char rel[PATH_MAX], path[PATH_MAX];
-        json_t *r = NULL;
+        char rel[PATH_MAX];
         hb_err ignored;
         ok = rundir_count_rel(rel, sizeof rel, cand, inst, sizes[i], &ignored) == 0 &&
-             rundir_path(path, sizeof path, run_dir, rel, &ignored) == 0 &&
-             hb_is_file(path) && hb_json_load(path, &r, &ignored) == 0;
-        if (!ok)
-            break;
-        const json_t *m = json_object_get(r, "method");
-        ok = strcmp(hb_json_str(r, "library_sha256"), lib_sha) == 0 &&
-             strcmp(hb_json_str(r, "status"), "COUNTED") == 0 &&
-             json_equal(json_object_get(r, "tool_options"), tool) &&
-             json_equal(json_object_get(m, "sizes"), want) &&
-             json_integer_value(json_object_get(m, "n1")) == COUNT_N1 &&
-             json_integer_value(json_object_get(m, "n2")) == COUNT_N2;
-        c++;
-        json_decref(r);
+             kept(o->run_dir, rel, lib_sha, tool, method);
     }
-    json_decref(want);
+    char rel[PATH_MAX];
+    hb_err ignored;
+    if (ok && !o->no_curve)
+        ok = curve_rel(rel, sizeof rel, cand, inst, &ignored) == 0 &&
+             kept(o->run_dir, rel, lib_sha, tool, method);
+    json_decref(method);
     if (ok)
-        *counted += c;
+        *counted += n;
     return ok;
+}
+
+static int save_record(const char *run_dir, const char *rel, json_t *r, hb_err *err)
+{
+    char path[PATH_MAX];
+    if (!r)
+        return hb_fail(err, "out of memory for %s", rel);
+    if (rundir_path(path, sizeof path, run_dir, rel, err) != 0 ||
+        hb_mkdirs_for(path, err) != 0)
+        return -1;
+    return hb_json_save(path, r, err);
 }
 
 static int do_instance(const count_options *o, const json_t *k, const json_t *b,
@@ -137,11 +198,23 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
     const char *const *opts = count_tool_options(&o->events);
     for (int i = 0; opts[i]; i++)
         json_array_append_new(tool, json_string(opts[i]));
-    if (lib_sha[0] && reusable(o->run_dir, cand, inst, lib_sha, sizes, n, tool, counted)) {
-        json_decref(tool);
-        return 0;
-    }
+    int reuse = lib_sha[0] && reusable(o, cand, inst, lib_sha, sizes, n, tool, counted);
     json_decref(tool);
+    if (reuse)
+        return 0;
+    /* the plan: the stage's sizes, then the curve */
+    unsigned plan_sizes[COUNT_MAX_SIZES + COUNT_CURVE_POINTS];
+    unsigned plan_calls[COUNT_MAX_SIZES + COUNT_CURVE_POINTS];
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        plan_sizes[total] = sizes[i];
+        plan_calls[total++] = COUNT_CALLS_SIZE;
+    }
+    if (!o->no_curve) {
+        int c = curve_lengths(plan_sizes + total);
+        for (int i = 0; i < c; i++)
+            plan_calls[total++] = COUNT_CALLS_CURVE;
+    }
     uint64_t seed;
     if (getrandom(&seed, sizeof seed, 0) != sizeof seed)
         return hb_fail_errno(err, "count: getrandom");
@@ -150,48 +223,69 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
     /* hashbench's own baseline has no budget */
     ibudget bu = {o->run_dir, cand, inst,
                   strcmp(hb_json_str(k, "status"), "BASELINE") == 0 ? 0 : o->instance_budget_s};
-    if (count_library(lib, lib_rel, bits, sizes, n, seed, &o->events, &bu, &res, err) != 0)
+    if (count_library(lib, lib_rel, bits, plan_sizes, plan_calls, total, seed, &o->events,
+                      &bu, &res, err) != 0)
         return -1;
     double secs = round((hb_mono_s() - t0) * 100) / 100;
-    json_t *method = json_pack("{s:i, s:i, s:o, s:O, s:s, s:s}", "n1", COUNT_N1, "n2",
-                               COUNT_N2, "sizes", sizes_json(sizes, n), "seed",
-                               json_object_get(res, "seed"), "message_rule", TM_RULE
-                               "; size k of the run list uses seed + k", "rule",
-                               COUNT_METHOD_RULE);
-    int rc = 0;
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(res, "sizes"), i, e) {
-        if (rc != 0)
-            break;
-        char rel[PATH_MAX], path[PATH_MAX];
-        long long size = (long long)json_integer_value(json_object_get(e, "size_bytes"));
-        if (rundir_count_rel(rel, sizeof rel, cand, inst, (unsigned long long)size, err) != 0 ||
-            rundir_path(path, sizeof path, o->run_dir, rel, err) != 0 ||
-            hb_mkdirs_for(path, err) != 0) {
-            rc = -1;
-            break;
-        }
-        json_t *r = json_pack(
-            "{s:i, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:O, s:O, "
-            "s:O, s:O, s:O, s:O, s:O, s:O, s:f}",
-            "schema", 1, "kind", "hashbench-count", "candidate", cand, "instance", inst,
-            "algorithm_instance", build_algorithm_instance(b), "digest_bits", bits,
-            "kat_status", hb_json_str(k, "status"), "library", lib_rel, "library_sha256",
-            lib_sha, "flags_kind", used.flags_kind ? used.flags_kind : "", "flags",
-            used.flags ? used.flags : "", "size_bytes", (json_int_t)size, "sandbox",
-            hb_sandbox_describe(), "valgrind", json_object_get(res, "valgrind"),
-            "tool_options", json_object_get(res, "tool_options"), "method", method,
-            "status", json_object_get(e, "status"), "reason", json_object_get(e, "reason"),
-            "base", json_object_get(e, "base"), "more", json_object_get(e, "more"),
-            "derived", json_object_get(e, "derived"), "instance_seconds", secs);
-        rc = r ? hb_json_save(path, r, err) : hb_fail(err, "out of memory for %s", path);
+    json_t *method = method_json(sizes, n, !o->no_curve, hb_json_str(res, "seed"));
+    /* what every record of the instance holds */
+    json_t *head = json_pack(
+        "{s:i, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:O, s:O, s:O, s:O, "
+        "s:O, s:f}",
+        "schema", COUNT_SCHEMA, "candidate", cand, "instance", inst, "algorithm_instance",
+        build_algorithm_instance(b), "digest_bits", bits, "kat_status",
+        hb_json_str(k, "status"), "library", lib_rel, "library_sha256", lib_sha,
+        "flags_kind", used.flags_kind ? used.flags_kind : "", "flags",
+        used.flags ? used.flags : "", "sandbox", hb_sandbox_describe(), "valgrind",
+        json_object_get(res, "valgrind"), "tool_options", json_object_get(res, "tool_options"),
+        "method", method, "command", json_object_get(res, "command"), "empty",
+        json_object_get(res, "empty"), "instance_seconds", secs);
+    const json_t *entries = json_object_get(res, "entries");
+    int rc = head ? 0 : hb_fail(err, "out of memory for the count of %s/%s", cand, inst);
+    for (int i = 0; rc == 0 && i < n; i++) {
+        const json_t *e = json_array_get(entries, (size_t)i);
+        char rel[PATH_MAX];
+        json_t *r = json_deep_copy(head);
+        json_object_set_new(r, "kind", json_string("hashbench-count"));
+        json_object_update(r, (json_t *)e);
+        rc = rundir_count_rel(rel, sizeof rel, cand, inst, sizes[i], err) != 0 ? -1 :
+             save_record(o->run_dir, rel, r, err);
         if (rc == 0 && strcmp(hb_json_str(e, "status"), "COUNTED") == 0)
             (*counted)++;
         else if (rc == 0)
             (*not)++;
         json_decref(r);
     }
+    if (rc == 0 && !o->no_curve) {
+        /* the curve's lengths, and the stage's sizes above them */
+        json_t *points = json_array();
+        const json_t *failed = NULL;
+        for (int i = n; i < total; i++)
+            json_array_append(points, json_array_get(entries, (size_t)i));
+        for (int i = 0; i < n; i++)
+            if (sizes[i] > COUNT_CURVE_MAX)
+                json_array_append(points, json_array_get(entries, (size_t)i));
+        size_t j;
+        json_t *p;
+        json_array_foreach(points, j, p)
+            if (!failed && strcmp(hb_json_str(p, "status"), "COUNTED") != 0)
+                failed = p;
+        char rel[PATH_MAX];
+        json_t *r = json_deep_copy(head);
+        json_object_set_new(r, "kind", json_string("hashbench-count-curve"));
+        json_object_set_new(r, "status", json_string(failed ? hb_json_str(failed, "status")
+                                                            : "COUNTED"));
+        json_object_set_new(r, "reason", json_string(failed ? hb_json_str(failed, "reason")
+                                                            : ""));
+        const json_t *raw_why = failed ? json_object_get(failed, "raw_reason_untrusted") : NULL;
+        if (raw_why)
+            json_object_set(r, "raw_reason_untrusted", (json_t *)raw_why);
+        json_object_set_new(r, "points", points);
+        rc = curve_rel(rel, sizeof rel, cand, inst, err) != 0 ? -1 :
+             save_record(o->run_dir, rel, r, err);
+        json_decref(r);
+    }
+    json_decref(head);
     json_decref(method);
     json_decref(res);
     return rc;

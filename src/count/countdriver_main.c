@@ -1,21 +1,32 @@
 /* hashbench-count: the small program the instruction-count stage
- * (count/count.h) runs under Valgrind's cachegrind, in the sandbox, on one
+ * (count/count.h) runs under Valgrind's callgrind, in the sandbox, on one
  * submitted library. Like the probe and the runner it links libc and libdl
- * only.
+ * only; callgrind's client requests are macros of a header.
  *
- *   hashbench-count --lib PATH --digest-bits B --seed HEX16
- *                   --sizes S1,S2,... --calls C1,C2,...
+ *   hashbench-count --lib PATH --digest-bits B
  *
- * For each size Sk in turn it hashes COUNT_N2 messages of Sk bytes, the
- * messages of a probe trial (probe/trial_msg.h) of seed HEX16 + k, but
- * calls the library only for the first Ck of them; every other step
- * (making the next message, folding the digest) is done for all COUNT_N2,
- * so that two runs that differ only in one Ck differ, in instructions, by
- * the library's calls alone (and the few instructions of passing the
- * arguments). It prints "size Sk Ck ERRORS FOLD" per size, FOLD the fold of
- * the Ck digests, and "done" at the end: a run without "done" did not
- * finish. The library's own output goes to /dev/null; answers use a copy
- * of the original standard output. */
+ * Callgrind runs with collection off (--collect-atstart=no); the driver
+ * turns it on just before each call of CryptHash and off just after
+ * (CALLGRIND_TOGGLE_COLLECT), then asks for a dump (a part of the combined
+ * output file, CALLGRIND_DUMP_STATS_AT, which also zeroes the counters), so
+ * each part holds the instructions of one call and nothing else. After
+ * loading the library it makes one call that is not counted (the process is
+ * warm: lazy binding, tables a library builds on its first call, as in the
+ * timed windows), then COUNT_EMPTY_WINDOWS empty windows (on, off, dump:
+ * the cost of the window itself, which hashbench subtracts), and says
+ * "ready". Then, one request at a time on its standard input:
+ *
+ *   hash BYTES SEED16   one call on call 0 of a probe trial's messages
+ *                       (probe/trial_msg.h) of that seed; answers
+ *                       "ok N ERROR FOLD", N the call's number, FOLD the
+ *                       fold of its digest
+ *   end                 answers "done" and ends
+ *
+ * hashbench sends a request only once it has read the part of the call
+ * before, and draws each call's seed afresh, so nothing in the process
+ * tells the library which message, which length or how many calls come
+ * next. The library's own output goes to /dev/null; answers use a copy of
+ * the original standard output. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -23,12 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <valgrind/callgrind.h>
 
 #include "common/libload.h"
 #include "common/steplimit.h"
 #include "count/count_plan.h"
 #include "probe/trial_msg.h"
-
 
 static int out_fd = -1;
 
@@ -37,105 +48,126 @@ static int say(const char *line)
     return hb_fd_write_all(out_fd, line, strlen(line));
 }
 
-/* A comma-separated list of decimal numbers into V (at most CAP). Returns
- * how many, or -1. */
-static int parse_list(const char *s, unsigned long *v, int cap)
+/* One counted call: collection on for the call alone. */
+static __attribute__((noinline)) int window(hb_crypthash_fn fn, int bits,
+                                             const unsigned char *msg, size_t size,
+                                             unsigned char *digest)
 {
-    int n = 0;
-    while (*s) {
-        char *end;
-        if (n == cap || *s < '0' || *s > '9')
-            return -1;
-        v[n++] = strtoul(s, &end, 10);
-        if (*end == ',' && end[1])
-            end++;
-        else if (*end)
-            return -1;
-        s = end;
-    }
-    return n;
+    CALLGRIND_TOGGLE_COLLECT;
+    int rc = fn(bits, msg, 8ULL * size, digest);
+    CALLGRIND_TOGGLE_COLLECT;
+    return rc;
 }
 
-static int count_size(hb_crypthash_fn fn, int bits, uint64_t seed, size_t size, unsigned long calls)
+/* The same window around nothing. */
+static __attribute__((noinline)) void empty_window(void)
 {
-    unsigned char digest[COUNT_MAX_DIGEST_BYTES];
-    unsigned char *msg = malloc(size ? size : 1);
-    if (!msg)
-        return 3;
-    tm_fold real, spare;
-    tm_fold_init(&real);
-    tm_fold_init(&spare);
-    memset(digest, 0, sizeof digest);
-    tm_base(msg, size, seed);
-    uint64_t w = 0;
-    unsigned long errors = 0;
-    for (unsigned long i = 0; i < COUNT_N2; i++) {
-        uint64_t next = tm_word(seed, i);
-        tm_apply(msg, size, w ^ next);
-        w = next;
-        tm_fold *f = &spare;
-        if (i < calls) {
-            errors += fn(bits, msg, 8ULL * size, digest) != 0;
-            f = &real;
-        }
-        tm_fold_add(f, digest, (size_t)bits / 8);
+    CALLGRIND_TOGGLE_COLLECT;
+    __asm__ volatile("" ::: "memory");
+    CALLGRIND_TOGGLE_COLLECT;
+}
+
+static char dump_name[64];
+
+static void dump(const char *what, unsigned long k, unsigned long i)
+{
+    snprintf(dump_name, sizeof dump_name, "%s %lu %lu", what, k, i);
+    CALLGRIND_DUMP_STATS_AT(dump_name);
+}
+
+/* One request line from FD into LINE (at most CAP - 1 bytes, without the
+ * newline), read a byte at a time so that nothing after it is taken.
+ * Returns 0, or -1 at the end of input or on a line too long. */
+static int read_line(int fd, char *line, size_t cap)
+{
+    size_t n = 0;
+    for (;;) {
+        char c;
+        ssize_t r = read(fd, &c, 1);
+        if (r != 1)
+            return -1;
+        if (c == '\n')
+            break;
+        if (n + 1 >= cap)
+            return -1;
+        line[n++] = c;
     }
-    free(msg);
-    char hex[TM_FOLD_HEX], line[160];
-    tm_fold_hex(&real, hex);
-    snprintf(line, sizeof line, "size %zu %lu %lu %s\n", size, calls, errors, hex);
-    return say(line) == 0 ? 0 : 3;
+    line[n] = '\0';
+    return 0;
 }
 
 static int usage(void)
 {
-    say("usage: hashbench-count --lib PATH --digest-bits B --seed HEX16 --sizes LIST "
-        "--calls LIST\n");
+    say("usage: hashbench-count --lib PATH --digest-bits B\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    const char *lib = NULL, *seed_hex = NULL, *sizes_s = NULL, *calls_s = NULL;
-    int bits = 0;
+    static unsigned char digest[COUNT_MAX_DIGEST_BYTES];
     hb_step_limit_processes(); /* its threads, before the library is loaded */
     out_fd = dup(1);
-    int null = open("/dev/null", O_WRONLY);
-    if (out_fd < 0 || null < 0 || dup2(null, 1) < 0)
+    int in_fd = dup(0);
+    int null = open("/dev/null", O_RDWR);
+    if (out_fd < 0 || in_fd < 0 || null < 0 || dup2(null, 1) < 0 || dup2(null, 0) < 0)
         return 3;
     close(null);
+    const char *lib = NULL;
+    int bits = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--lib") == 0)
             lib = argv[i + 1];
         else if (strcmp(argv[i], "--digest-bits") == 0)
             bits = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--seed") == 0)
-            seed_hex = argv[i + 1];
-        else if (strcmp(argv[i], "--sizes") == 0)
-            sizes_s = argv[i + 1];
-        else if (strcmp(argv[i], "--calls") == 0)
-            calls_s = argv[i + 1];
         else
             return usage();
     }
-    unsigned long sizes[COUNT_MAX_SIZES], calls[COUNT_MAX_SIZES];
-    int ns = sizes_s ? parse_list(sizes_s, sizes, COUNT_MAX_SIZES) : -1;
-    int nc = calls_s ? parse_list(calls_s, calls, COUNT_MAX_SIZES) : -1;
-    char *end = NULL;
-    uint64_t seed = seed_hex ? strtoull(seed_hex, &end, 16) : 0;
-    if (argc != 11 || !lib || bits <= 0 || bits % 8 || bits > 8 * COUNT_MAX_DIGEST_BYTES ||
-        !end || *end || ns < 1 || nc != ns)
+    if (argc != 5 || !lib || bits <= 0 || bits % 8 || bits > 8 * COUNT_MAX_DIGEST_BYTES)
         return usage();
-    for (int k = 0; k < ns; k++)
-        if (sizes[k] > COUNT_MAX_BYTES || calls[k] > COUNT_N2)
-            return usage();
     hb_crypthash_fn fn = hb_load_crypthash(lib, out_fd);
     if (!fn)
         return 4;
-    for (int k = 0; k < ns; k++) {
-        int rc = count_size(fn, bits, seed + (uint64_t)k, (size_t)sizes[k], calls[k]);
-        if (rc != 0)
-            return rc;
+    { /* the warming call, not counted */
+        unsigned char msg[64];
+        tm_base(msg, sizeof msg, 0);
+        fn(bits, msg, 8ULL * sizeof msg, digest);
     }
+    for (unsigned long i = 0; i < COUNT_EMPTY_WINDOWS; i++) {
+        empty_window();
+        dump("empty", 0, i);
+    }
+    if (say("ready\n") != 0)
+        return 3;
+    unsigned char *msg = malloc(COUNT_MAX_BYTES);
+    if (!msg)
+        return 3;
+    for (unsigned long n = 0;; n++) {
+        char line[96], hex[TM_FOLD_HEX], answer[160];
+        unsigned long size;
+        char seed_hex[20], *end = NULL;
+        if (read_line(in_fd, line, sizeof line) != 0)
+            return 3;
+        if (strcmp(line, "end") == 0)
+            break;
+        if (sscanf(line, "hash %lu %16s", &size, seed_hex) != 2 || size > COUNT_MAX_BYTES ||
+            strlen(seed_hex) != 16)
+            return usage();
+        uint64_t seed = strtoull(seed_hex, &end, 16);
+        if (*end)
+            return usage();
+        tm_base(msg, size, seed);
+        tm_apply(msg, size, tm_word(seed, 0));
+        memset(digest, 0, sizeof digest);
+        int rc = window(fn, bits, msg, size, digest);
+        dump("call", n, 0);
+        tm_fold fold;
+        tm_fold_init(&fold);
+        tm_fold_add(&fold, digest, (size_t)bits / 8);
+        tm_fold_hex(&fold, hex);
+        snprintf(answer, sizeof answer, "ok %lu %d %s\n", n, rc != 0, hex);
+        if (say(answer) != 0)
+            return 3;
+    }
+    free(msg);
     return say("done\n") == 0 ? 0 : 3;
 }

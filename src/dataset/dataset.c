@@ -158,7 +158,8 @@ static int load_records(report_system *s, const char *root, hb_err *err)
 
 /* The JSON files of DATA/<system>/FOLDER/<cand>/ into *INTO, keyed
  * "<cand>/<Inst>" by the record's own candidate and instance, and
- * "/<size_bytes>" after them when WITH_SIZE. */
+ * "/<size_bytes>" after them when WITH_SIZE ("/curve" for an instruction
+ * count's curve). */
 static int load_folder(report_system *s, const char *root, const char *folder,
                        json_t **into, int with_size, hb_err *err)
 {
@@ -202,7 +203,10 @@ static int load_folder(report_system *s, const char *root, const char *folder,
                 break;
             }
             char key[1100];
-            if (with_size)
+            const char *kind = json_string_value(json_object_get(j, "kind"));
+            if (with_size && kind && strcmp(kind, "hashbench-count-curve") == 0)
+                snprintf(key, sizeof key, "%.500s/%.500s/curve", c, in);
+            else if (with_size)
                 snprintf(key, sizeof key, "%.500s/%.500s/%lld", c, in,
                          (long long)json_integer_value(json_object_get(j, "size_bytes")));
             else
@@ -230,6 +234,13 @@ const json_t *report_count_record(const report_system *s, const char *cand, cons
     if (file)
         *file = e ? report_str(e, "file", NULL) : NULL;
     return e ? json_object_get(e, "record") : NULL;
+}
+
+const json_t *report_count_curve(const report_system *s, const char *cand, const char *inst)
+{
+    char key[1100];
+    snprintf(key, sizeof key, "%.500s/%.500s/curve", cand, inst);
+    return json_object_get(json_object_get(s->count, key), "record");
 }
 
 const json_t *report_ct_record(const report_system *s, const char *cand, const char *inst,

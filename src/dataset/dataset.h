@@ -90,6 +90,10 @@ const json_t *report_ct_record(const report_system *s, const char *cand, const c
 const json_t *report_count_record(const report_system *s, const char *cand, const char *inst,
                                   long long size, const char **file);
 
+/* The instruction-count curve of (CAND, INST) (count/count.h), or NULL.
+ * Borrowed. */
+const json_t *report_count_curve(const report_system *s, const char *cand, const char *inst);
+
 /* 1 when CAND is one of S's candidates (S->candidates). */
 int report_has_candidate(const report_system *s, const char *cand);
 

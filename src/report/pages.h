@@ -87,13 +87,22 @@ void pages_ct_section(FILE *fp, const report_system *s, const char *cand,
 void pages_ct_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_ct_method(FILE *fp, const report_system *s);
 
-/* The instruction counts (pages_count.c): on a candidate page, the table of
- * instructions per byte beside the timed figure per byte (UNIT, e.g. "TSC
- * ticks") for its instances INSTS; the summary's second ranking, by
+/* The instruction counts (pages_count.c): on a candidate page (file stem
+ * STEM), the table of instructions per byte beside the timed figure per
+ * byte (UNIT, e.g. "TSC ticks") for its instances INSTS, each size's
+ * median with the calls' minimum and maximum and a flagged spread, and the
+ * link to the length curve; the summary's second ranking, by
  * instructions per byte; both print nothing when the system has no count
  * record. The method page's section. */
 void pages_count_table(FILE *fp, const report_system *s, const char *cand,
-                       const json_t *insts, const char *unit);
+                       const json_t *insts, const char *unit, const char *stem);
+/* The instruction-count curve: 1 when an instance of CAND has one; the
+ * chart of instructions per byte against message length, one line per
+ * instance, written beside the page as <stem>PAGES_COUNT_CURVE_SUFFIX.svg
+ * (which pages_count_table links). Returns 0, or -1 on a write error. */
+#define PAGES_COUNT_CURVE_SUFFIX "_count"
+int pages_count_has_curve(const report_system *s, const char *cand);
+int pages_count_curve_svg(FILE *fp, const report_system *s, const char *cand);
 void pages_count_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_count_method(FILE *fp, const report_system *s);
 

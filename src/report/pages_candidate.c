@@ -975,7 +975,9 @@ static void sec_perf(cand_ctx *c)
     sec_perf_ratios(c);
     if (has_count_records(c)) {
         fputs("### hashbench: instructions per byte\n\n", fp);
-        pages_count_table(fp, c->s, c->cand, c->insts, c->pc.unit);
+        char stem[256];
+        pages_candidate_stem(c->cand, stem, sizeof stem);
+        pages_count_table(fp, c->s, c->cand, c->insts, c->pc.unit, stem);
     }
     verified_list(c);
 }

@@ -1,7 +1,9 @@
 /* The instruction counts on the pages (count/count.h records, loaded into
  * report_system.count): on a candidate page, a table that puts the exact
- * instructions per byte beside the timed figure per byte, with the sentence
- * on what the count is and is not; on the summary, a second ranking of
+ * instructions per byte beside the timed figure per byte (the median of the
+ * calls, their minimum and maximum, a spread above 0.1 % flagged), with
+ * the sentence on what the count is and is not, and the chart of the
+ * length curve (an SVG file beside the page); on the summary, a second ranking of
  * every instance by instructions per byte; on the method page, the method
  * and its limits. A system without count records gets only the method
  * section, which says so. */
@@ -14,6 +16,8 @@
 #include "count/count_plan.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
+#include "report/svg.h"
+#include "measure/settings.h"
 
 #define COUNT_RANK_SIZE 65536 /* the summary ranks at 64 KiB when counted */
 
@@ -50,6 +54,14 @@ static void cell(FILE *fp, double v, int decimals)
         fputs(" — |", fp);
 }
 
+/* How the pages name a record's status ST other than COUNTED. */
+static const char *not_counted_word(const char *st)
+{
+    return strcmp(st, "INCONSISTENT") == 0 ? "inconsistent"
+           : strcmp(st, "TIMEOUT") == 0    ? "timeout"
+                                           : "not countable";
+}
+
 /* The count cell of REC: the figure, or why there is none. */
 static void count_cell(FILE *fp, const json_t *rec)
 {
@@ -59,11 +71,15 @@ static void count_cell(FILE *fp, const json_t *rec)
     } else if (strcmp(st, "COUNTED") == 0) {
         cell(fp, figure(rec, "Ir", "per_byte"), 1);
     } else {
-        fputs(strcmp(st, "INCONSISTENT") == 0 ? " inconsistent: "
-              : strcmp(st, "TIMEOUT") == 0 ? " timeout: " : " not countable: ", fp);
+        fprintf(fp, " %s: ", not_counted_word(st));
         esc_md(fp, report_str(rec, "reason", ""));
         fputs(" |", fp);
     }
+}
+
+static int is_curve(const json_t *rec)
+{
+    return strcmp(report_str(rec, "kind", ""), "hashbench-count-curve") == 0;
 }
 
 static int has_counts(const report_system *s, const char *cand)
@@ -85,7 +101,7 @@ static json_t *sizes_of(const report_system *s, const char *cand)
     json_t *e;
     json_object_foreach(s->count, key, e) {
         const json_t *r = json_object_get(e, "record");
-        if (strcmp(report_str(r, "candidate", ""), cand) == 0)
+        if (strcmp(report_str(r, "candidate", ""), cand) == 0 && !is_curve(r))
             json_array_append_new(sizes, json_integer(json_integer_value(
                 json_object_get(r, "size_bytes"))));
     }
@@ -108,18 +124,38 @@ static json_t *sizes_of(const report_system *s, const char *cand)
     return out;
 }
 
+/* The spread cell of REC: "—" within the limit, else flagged. */
+static void spread_cell(FILE *fp, const json_t *rec)
+{
+    const json_t *d = json_object_get(rec, "derived");
+    double sp = report_num(json_object_get(d, "Ir"), "spread");
+    if (!isfinite(sp))
+        fputs(" — |", fp);
+    else if (json_is_true(json_object_get(d, "spread_flagged")))
+        fprintf(fp, " **%.2f %% flagged** |", 100 * sp);
+    else
+        fprintf(fp, " %.2f %% |", 100 * sp);
+}
+
 void pages_count_table(FILE *fp, const report_system *s, const char *cand,
-                       const json_t *insts, const char *unit)
+                       const json_t *insts, const char *unit, const char *stem)
 {
     if (!has_counts(s, cand))
         return;
     char h[128];
     fprintf(fp, "Instructions per byte beside %s per byte (`hashbench count`, method "
-                "page). %s\n\n", unit, what_it_is);
+                "page). %s Each figure is the median over the calls counted at that "
+                "size, each call on its own; the spread between the calls, (max - min) "
+                "/ median, is **flagged** above %.1f %%: an honest library's calls at one "
+                "length execute the same instructions, so a flag means calls that did "
+                "different work (a library that does extra work in some calls shows it "
+                "there, and the median does not move).\n\n", unit, what_it_is,
+            100 * COUNT_SPREAD_LIMIT);
     snprintf(h, sizeof h, "%s/B", unit);
     const char *cols[] = {"Instance", "Message", h, "instructions/B (exact)",
-                          "instructions per call", "conditional branches/B"};
-    pages_table_head(fp, cols, 6, "lrrrrr");
+                          "instructions per call", "min – max per call", "spread",
+                          "conditional branches/B"};
+    pages_table_head(fp, cols, 8, "lrrrrrrr");
     json_t *sizes = sizes_of(s, cand);
     size_t k, i;
     json_t *inst, *sz;
@@ -140,15 +176,79 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
             count_cell(fp, rec);
             double call = figure(rec, "Ir", "per_call");
             if (isfinite(call))
-                fprintf(fp, " %.0f |", call);
+                fprintf(fp, " %.0f | %.0f – %.0f |", call, figure(rec, "Ir", "min"),
+                        figure(rec, "Ir", "max"));
             else
-                fputs(" — |", fp);
+                fputs(" — | — |", fp);
+            spread_cell(fp, rec);
             cell(fp, figure(rec, "Bc", "per_byte"), 1);
             fputs("\n", fp);
         }
     }
     json_decref(sizes);
     fputs("\n", fp);
+    if (pages_count_has_curve(s, cand))
+        fprintf(fp, "![Instructions per byte against message length (exact, counted "
+                    "by Valgrind): every length from 0 to %d bytes, then every %d bytes "
+                    "to %d; each step is a block more](%s" PAGES_COUNT_CURVE_SUFFIX
+                    ".svg)\n\n", COUNT_CURVE_FINE, COUNT_CURVE_STEP, COUNT_CURVE_MAX, stem);
+}
+
+int pages_count_has_curve(const report_system *s, const char *cand)
+{
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        if (is_curve(r) && strcmp(report_str(r, "candidate", ""), cand) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int pages_count_curve_svg(FILE *fp, const report_system *s, const char *cand)
+{
+    size_t cap = json_object_size(s->count) + 1, n = 0;
+    svg_series *series = calloc(cap, sizeof *series);
+    double **xs = calloc(cap, sizeof *xs), **ys = calloc(cap, sizeof *ys);
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        if (!series || !xs || !ys || !is_curve(r) ||
+            strcmp(report_str(r, "candidate", ""), cand) != 0)
+            continue;
+        const json_t *pts = json_object_get(r, "points");
+        size_t np = json_array_size(pts), m = 0, i;
+        json_t *p;
+        xs[n] = calloc(np + 1, sizeof **xs);
+        ys[n] = calloc(np + 1, sizeof **ys);
+        if (!xs[n] || !ys[n])
+            continue;
+        json_array_foreach(pts, i, p) {
+            long long len = json_integer_value(json_object_get(p, "size_bytes"));
+            if (len <= 0 || len > COUNT_CURVE_MAX)
+                continue; /* per byte needs a byte; the longer sizes are in the table */
+            xs[n][m] = (double)len;
+            ys[n][m++] = figure(p, "Ir", "per_byte");
+        }
+        series[n] = (svg_series){report_str(r, "instance", ""), m, xs[n], ys[n], NULL, NULL};
+        n++;
+    }
+    char title[300];
+    snprintf(title, sizeof title, "%s: instructions per byte against message length "
+             "(exact)", cand);
+    svg_chart_spec spec = {title, "message length (bytes)", "instructions per byte",
+                           series, n, 1, 0, 0, 0};
+    int rc = series && xs && ys ? svg_chart(fp, &spec) : -1;
+    for (size_t i = 0; i < n; i++) {
+        free(xs[i]);
+        free(ys[i]);
+    }
+    free(xs);
+    free(ys);
+    free(series);
+    return rc;
 }
 
 /* One instance of the summary's ranking. */
@@ -157,7 +257,59 @@ typedef struct ranked {
     long long size;
     double ipb, timed;
     int timed_rank;
+    double log_sum;  /* sum of ln(instructions/B) over the guide's sizes counted */
+    int n_geo;       /* how many */
+    int flagged;     /* a size's spread flagged */
 } ranked;
+
+static int by_geo(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    double gx = x->n_geo ? x->log_sum / x->n_geo : INFINITY;
+    double gy = y->n_geo ? y->log_sum / y->n_geo : INFINITY;
+    if (gx != gy)
+        return gx < gy ? -1 : 1;
+    int c = strcmp(x->cand, y->cand);
+    return c ? c : strcmp(x->inst, y->inst);
+}
+
+/* 1 when SIZE is one of the guide's eight (S1-S8). */
+static int guide_size(long long size)
+{
+    static const unsigned g[] = SETTINGS_DEFAULT_SIZES;
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+        if (size == (long long)g[i])
+            return 1;
+    return 0;
+}
+
+/* The ranking by one figure per instance: the geometric mean of
+ * instructions per byte over the guide's sizes S1-S8 (V, N instances). */
+static void geo_table(FILE *fp, ranked *v, size_t n)
+{
+    qsort(v, n, sizeof *v, by_geo);
+    fputs("### One figure per instance: geometric mean over S1–S8\n\n", fp);
+    fputs("Every counted instance ranked by the geometric mean of its instructions per "
+          "byte (exact) over the guide's eight sizes, 32 B to 64 KiB: one figure, the "
+          "same on every run, weighing a 2× change at any size alike. An instance "
+          "counted at fewer than the eight sizes gets the mean of those it has, with "
+          "their number; its place is then not comparable with the others'.\n\n", fp);
+    const char *cols[] = {"Rank", "Instance", "geometric mean of instructions/B",
+                          "sizes", "spread flagged"};
+    pages_table_head(fp, cols, 5, "rlrrl");
+    size_t rank = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!v[j].n_geo)
+            continue;
+        fprintf(fp, "| %zu | ", ++rank);
+        esc_md(fp, v[j].cand);
+        fputs(" / ", fp);
+        esc_md(fp, v[j].inst);
+        fprintf(fp, " | %.2f | %d of 8 | %s |\n", exp(v[j].log_sum / v[j].n_geo), v[j].n_geo,
+                v[j].flagged ? "**yes**" : "no");
+    }
+    fputs("\n", fp);
+}
 
 static int by_ipb(const void *a, const void *b)
 {
@@ -179,7 +331,7 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
     /* each instance at 64 KiB when counted there, else at its largest count */
     json_object_foreach(s->count, key, e) {
         const json_t *r = json_object_get(e, "record");
-        double ipb = figure(r, "Ir", "per_byte");
+        double ipb = is_curve(r) ? NAN : figure(r, "Ir", "per_byte");
         long long size = json_integer_value(json_object_get(r, "size_bytes"));
         if (!v || !isfinite(ipb))
             continue;
@@ -188,7 +340,13 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         while (j < n && (strcmp(v[j].cand, cand) || strcmp(v[j].inst, inst)))
             j++;
         if (j == n)
-            v[n++] = (ranked){cand, inst, -1, NAN, NAN, 0};
+            v[n++] = (ranked){cand, inst, -1, NAN, NAN, 0, 0.0, 0, 0};
+        if (guide_size(size) && ipb > 0) {
+            v[j].log_sum += log(ipb);
+            v[j].n_geo++;
+            v[j].flagged |= json_is_true(json_object_get(json_object_get(r, "derived"),
+                                                         "spread_flagged"));
+        }
         if (v[j].size != COUNT_RANK_SIZE && (size == COUNT_RANK_SIZE || size > v[j].size)) {
             v[j].size = size;
             v[j].ipb = ipb;
@@ -239,10 +397,13 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         else
             fputs(" — |\n", fp);
     }
+    fputs("\n", fp);
+    if (n)
+        geo_table(fp, v, n);
     int none = 0;
     json_object_foreach(s->count, key, e) {
         const json_t *r = json_object_get(e, "record");
-        if (strcmp(report_str(r, "status", ""), "COUNTED") == 0)
+        if (strcmp(report_str(r, "status", ""), "COUNTED") == 0 || is_curve(r))
             continue;
         if (!none++)
             fputs("\nNot counted:\n\n", fp);
@@ -251,8 +412,7 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         fputs(" / ", fp);
         esc_md(fp, report_str(r, "instance", ""));
         fprintf(fp, " at %lld B: %s: ", (long long)json_integer_value(json_object_get(r,
-                "size_bytes")), strcmp(report_str(r, "status", ""), "INCONSISTENT") == 0
-                ? "inconsistent" : "not countable");
+                "size_bytes")), not_counted_word(report_str(r, "status", "")));
         esc_md(fp, report_str(r, "reason", ""));
         fputs("\n", fp);
     }
@@ -265,45 +425,60 @@ void pages_count_method(FILE *fp, const report_system *s)
     fputs("## Instruction counts (exact)\n\n", fp);
     fprintf(fp, "`hashbench count` (or `hashbench run --count`) counts, for every "
             "instance that passed its KATs and for the OpenSSL baseline, the "
-            "instructions one call executes at each message size. A small driver of "
+            "instructions each call of `CryptHash` executes. A small driver of "
             "hashbench's own loads the library the KATs checked with dlopen and runs "
-            "it under Valgrind's cachegrind (`--cache-sim=no`: no cache is simulated; "
-            "`--branch-sim=yes` adds the conditional branches) in the sandbox, like "
-            "every run of submitted code. The count is **differential**: a base run "
-            "calls the library %d time at every size, and one run per size calls it "
-            "%d times at that size and %d time at the others; both runs make the same "
-            "messages and fold the same number of digests, so that everything but the "
-            "extra calls (start-up, loading, the driver's own work) cancels, and "
-            "instructions per call = (total of the size's run - total of the base "
-            "run) / %d, which includes the few instructions of passing the arguments "
-            "and calling. Every call hashes a message of its own, made from a seed "
-            "drawn at random for the instance and recorded (the rule of the timed "
-            "trials); the digests of each size's run are folded and the fold is "
-            "recomputed natively by hashbench's runner, so a library that computes "
-            "something else under Valgrind is reported *inconsistent*, never "
-            "counted.\n\n", COUNT_N1, COUNT_N2, COUNT_N1, COUNT_N2 - COUNT_N1);
+            "it under Valgrind's callgrind (`--branch-sim=yes` adds the conditional "
+            "branches) in the sandbox, like every run of submitted code, with "
+            "collection off except from just before each call to just after it, and "
+            "one dump of the counters per call: every call is counted on its own, and "
+            "nothing but the call (no start-up, no other call) is in its count. The "
+            "cost of the window itself, measured on %d empty windows, is subtracted. "
+            "The driver gets its calls one at a time on its standard input, the next "
+            "only once the call before has been read, and makes one uncounted call "
+            "first (the process is warm, as in the timed windows). Every call hashes "
+            "a message of its own, from a seed derived one-way (SHA-256) from a seed "
+            "drawn at random for the instance and recorded, so nothing in the process "
+            "foretells a later message or the number of calls; each size gets %d "
+            "calls, each "
+            "length of the curve (every length from 0 to 512 bytes, then every 64 "
+            "bytes to 4096) %d. The figure is the **median** over a length's calls, "
+            "with the minimum and maximum beside it; a spread (max - min) / median "
+            "above %.1f %% is **flagged**: a library that does extra work in some "
+            "calls shows it there and does not move the median. The digests of every "
+            "length are folded and the fold is recomputed natively by hashbench's "
+            "runner, so a library that computes something else under Valgrind is "
+            "reported *inconsistent*, never counted.\n\n", COUNT_EMPTY_WINDOWS,
+            COUNT_CALLS_SIZE, COUNT_CALLS_CURVE, 100 * COUNT_SPREAD_LIMIT);
     fputs("What it is and is not: an exact count of executed instructions, the "
           "same on every run and unmoved by the host's load, so it shows a change of "
           "1 % that no timing on a shared machine can; **not cycles** (vector width, "
           "instructions per cycle and the cost of each instruction differ between "
           "implementations and processors). Limits: a library could tell that it runs "
-          "under Valgrind and take another correct code path there (the digests are "
-          "checked, the path is not); work done once and kept between calls, such as "
-          "tables built on the first call, cancels in the differential like start-up "
-          "does; instructions Valgrind cannot run (for example AVX-512 in Valgrind "
-          "3.19) make the instance *not countable*, with the reason, never a number; "
-          "system calls and the kernel's work for them are not counted.\n\n", fp);
-    size_t counted = 0, total = json_object_size(s->count);
+          "under Valgrind by other means than a client request (which makes it not "
+          "countable) and take another correct code path there (the digests are "
+          "checked, the path is not); work done once, on the first call, is in the "
+          "uncounted call; instructions Valgrind cannot run (for example AVX-512 in "
+          "Valgrind 3.19) make the instance *not countable*, with the reason, never "
+          "a number; system calls and the kernel's work for them are not "
+          "counted.\n\n", fp);
+    size_t counted = 0, total = 0, curves = 0;
     const char *key;
     json_t *e;
-    json_object_foreach(s->count, key, e)
-        counted += strcmp(report_str(json_object_get(e, "record"), "status", ""),
-                          "COUNTED") == 0;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        if (is_curve(r)) {
+            curves++;
+            continue;
+        }
+        total++;
+        counted += strcmp(report_str(r, "status", ""), "COUNTED") == 0;
+    }
     if (total)
-        fprintf(fp, "In this dataset: %zu (instance, size) record%s, %zu counted; each "
-                    "holds the exact commands, Valgrind's version and the raw totals, "
-                    "and `hashbench validate` recomputes every derived figure from "
-                    "them.\n\n", total, total == 1 ? "" : "s", counted);
+        fprintf(fp, "In this dataset: %zu (instance, size) record%s, %zu counted, and %zu "
+                    "length curve%s; each holds the exact command, Valgrind's version and "
+                    "the raw count of every call, and `hashbench validate` recomputes "
+                    "every derived figure from them.\n\n", total, total == 1 ? "" : "s",
+                counted, curves, curves == 1 ? "" : "s");
     else
         fputs("In this dataset: no instruction counts (`hashbench count` was not "
               "run).\n\n", fp);

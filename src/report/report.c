@@ -122,6 +122,26 @@ static int svg_method(FILE *fp, const page_job *j, hb_err *err)
     return pages_method_svg(fp, j->sys, err);
 }
 
+/* The candidate's instruction-count curve, DIR/<STEM>_count.svg, when the
+ * system has one for an instance of CAND (the page links it). */
+static int count_curve_svg(const report_system *s, const char *cand, const char *dir,
+                           const char *stem, hb_err *err)
+{
+    mem_text m = {0};
+    char name[300];
+    if (!pages_count_has_curve(s, cand))
+        return 0;
+    snprintf(name, sizeof name, "%s" PAGES_COUNT_CURVE_SUFFIX, stem);
+    int rc = mem_open(&m, err);
+    if (rc == 0 && pages_count_curve_svg(m.fp, s, cand) != 0)
+        rc = hb_fail(err, "%s: write error", name);
+    mem_close(&m);
+    if (rc == 0)
+        rc = save(dir, name, ".svg", &m, err);
+    free(m.text);
+    return rc;
+}
+
 static int md_index(FILE *fp, const page_job *j, const char *ext, hb_err *err)
 {
     if (pages_index_md(fp, j->ds, ext, err) < 0)
@@ -151,7 +171,8 @@ static int system_pages(const report_dataset *ds, const report_system *s,
         pages_candidate_stem(json_string_value(c), cstem, sizeof cstem);
         page_job job = {ds, s, json_string_value(c), dir, cstem, json_string_value(c),
                         md_candidate, svg_candidate, NULL, 0};
-        if (run_job(&job, err) < 0)
+        if (run_job(&job, err) < 0 || count_curve_svg(s, json_string_value(c), dir, cstem,
+                                                      err) < 0)
             return -1;
     }
     return 0;

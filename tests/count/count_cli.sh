@@ -2,8 +2,9 @@
 # hashbench count's terminal output (ctest: test_count_cli): a run directory
 # with the SM3 example (PASS) and a copy without vectors (NOKAT), counted at
 # --sizes 1024,32,128: each instance's lines come in numeric size order,
-# integer counts print as integers, and the NOKAT instance, and a name
-# that is no instance, are each named as skipped with the reason.
+# its curve after them, integer counts print as integers, and the NOKAT
+# instance, and a name that is no instance, are each named as skipped with
+# the reason.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -20,13 +21,15 @@ rm -f "$T/NoVec/kat.sha256"
     >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] && ok "count exits 0" || { bad "count exited $rc"; cat "$T/err"; }
-sizes=$(grep ' Mine/SM3 ' "$T/out" | sed 's/.* Mine\/SM3 \([0-9]*\) B.*/\1/' | tr '\n' ' ')
-[ "$sizes" = "32 128 1024 " ] && ok "sizes in numeric order: $sizes" || bad "sizes: '$sizes'"
+sizes=$(grep ' Mine/SM3 ' "$T/out" |
+    sed 's/.* Mine\/SM3 \([0-9]*\) B.*/\1/; s/.* Mine\/SM3 curve,.*/curve/' | tr '\n' ' ')
+[ "$sizes" = "32 128 1024 curve " ] && ok "sizes in numeric order, the curve last: $sizes" ||
+    bad "sizes: '$sizes'"
 python3 - "$T/r" "$T/out" <<'PY' && ok "counts as the records hold them, integers without a decimal" ||
 import json, glob, sys
 lines = open(sys.argv[2]).read()
 n = 0
-for f in glob.glob(sys.argv[1] + "/count/Mine/*.json"):
+for f in glob.glob(sys.argv[1] + "/count/Mine/*__count_[0-9]*.json"):
     r = json.load(open(f))
     c = r["derived"]["Ir"]["per_call"]
     want = "%d instructions/call" % c if c == int(c) else "%.1f instructions/call" % c

@@ -1,19 +1,26 @@
 /* Tests of the instruction-count stage (src/count): the SHA-256 example is
  * counted twice, from different seeds, and every count must be equal (not
- * close); code Valgrind cannot run is NOT_COUNTABLE with the reason; a
- * library that answers differently under Valgrind is INCONSISTENT; and the
+ * close), its curve too, with a step where SHA-256 needs another block
+ * (55 -> 56 bytes, and every 64 bytes after); a library that does extra
+ * work in calls it chooses gets the median of its honest copy and a flagged
+ * spread; code Valgrind cannot run is NOT_COUNTABLE with the reason; a
+ * library that answers differently under Valgrind, or writes into
+ * Valgrind's output, is INCONSISTENT; and the
  * stage over a run directory writes records that the record check of
  * `validate` accepts, keeps them when run again, and rejects once a figure
- * or a status is changed. One instance, two sizes. */
+ * or a status is changed; the pages show the figures, the flag and the
+ * curve. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/fs.h"
 #include "common/json.h"
@@ -31,14 +38,33 @@ static void lib_path(char *out, size_t n, const char *name)
     snprintf(out, n, "%s/lib%s.so", HB_COUNT_LIB_DIR, name);
 }
 
-static json_t *count_of(const char *name, const unsigned *sz, int n, uint64_t seed)
+/* A plan: SZ (N sizes, COUNT_CALLS_SIZE calls each), then, with CURVE,
+ * every length of the stage's curve. Returns the number of entries. */
+static int plan_of(const unsigned *sz, int n, int curve, unsigned *ps, unsigned *pc)
 {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        ps[k] = sz[i];
+        pc[k++] = COUNT_CALLS_SIZE;
+    }
+    for (unsigned l = 0; curve && l <= COUNT_CURVE_MAX;
+         l += l < COUNT_CURVE_FINE ? 1 : COUNT_CURVE_STEP) {
+        ps[k] = l;
+        pc[k++] = COUNT_CALLS_CURVE;
+    }
+    return k;
+}
+
+static json_t *count_of(const char *name, const unsigned *sz, int n, int curve, uint64_t seed)
+{
+    static unsigned ps[COUNT_MAX_ENTRIES], pc[COUNT_MAX_ENTRIES];
     char lib[1024];
     json_t *out = NULL;
     hb_err err;
     count_events ev = {1, 0};
     lib_path(lib, sizeof lib, name);
-    if (count_library(lib, name, 256, sz, n, seed, &ev, NULL, &out, &err) != 0)
+    int k = plan_of(sz, n, curve, ps, pc);
+    if (count_library(lib, name, 256, ps, pc, k, seed, &ev, NULL, &out, &err) != 0)
         fail_msg("%s", err.msg);
     assert_non_null(out);
     return out;
@@ -46,47 +72,115 @@ static json_t *count_of(const char *name, const unsigned *sz, int n, uint64_t se
 
 static const json_t *at(const json_t *res, size_t i)
 {
-    return json_array_get(json_object_get(res, "sizes"), i);
+    return json_array_get(json_object_get(res, "entries"), i);
+}
+
+static double fig(const json_t *e, const char *ev, const char *what)
+{
+    return json_number_value(json_object_get(json_object_get(json_object_get(e, "derived"),
+                                                             ev), what));
+}
+
+static int flagged(const json_t *e)
+{
+    return json_is_true(json_object_get(json_object_get(e, "derived"), "spread_flagged"));
 }
 
 static void test_two_runs_equal(void **state)
 {
     (void)state;
-    json_t *a = count_of("hbex_SHA256", sizes, 2, 0x1234567890abcdefULL);
-    json_t *b = count_of("hbex_SHA256", sizes, 2, 0xfedcba0987654321ULL);
+    json_t *a = count_of("hbex_SHA256", sizes, 2, 1, 0x1234567890abcdefULL);
+    json_t *b = count_of("hbex_SHA256", sizes, 2, 1, 0xfedcba0987654321ULL);
     assert_string_equal(json_string_value(json_object_get(a, "valgrind")),
                         json_string_value(json_object_get(b, "valgrind")));
     assert_true(strncmp(json_string_value(json_object_get(a, "valgrind")), "Valgrind-", 9) == 0);
-    for (size_t i = 0; i < 2; i++) {
+    size_t n = json_array_size(json_object_get(a, "entries"));
+    assert_int_equal(n, 2 + COUNT_CURVE_POINTS);
+    for (size_t i = 0; i < n; i++) {
         const json_t *x = at(a, i), *y = at(b, i);
         assert_string_equal(json_string_value(json_object_get(x, "status")), "COUNTED");
         assert_string_equal(json_string_value(json_object_get(y, "status")), "COUNTED");
-        const json_t *dx = json_object_get(x, "derived"), *dy = json_object_get(y, "derived");
         const char *ev[] = {"Ir", "Bc"};
         for (size_t k = 0; k < 2; k++) {
-            const json_t *ex = json_object_get(dx, ev[k]), *ey = json_object_get(dy, ev[k]);
-            assert_non_null(ex);
-            double px = json_number_value(json_object_get(ex, "per_call"));
-            double py = json_number_value(json_object_get(ey, "per_call"));
+            double px = fig(x, ev[k], "per_call"), py = fig(y, ev[k], "per_call");
             assert_true(px == py); /* equality, not closeness */
             assert_true(px > 0 && px == (double)(long long)px);
-            assert_true(json_number_value(json_object_get(ex, "per_byte")) ==
-                        px / sizes[i]);
+            assert_true(fig(x, ev[k], "min") == px && fig(x, ev[k], "max") == px);
         }
-        /* more bytes, more instructions: 1 KiB needs at least 16 blocks */
-        if (i == 1)
-            assert_true(json_number_value(json_object_get(json_object_get(dx, "Ir"),
-                        "per_call")) > 10 * json_number_value(json_object_get(json_object_get(
-                        json_object_get(at(a, 0), "derived"), "Ir"), "per_call")));
+        assert_false(flagged(x));
+        long long size = json_integer_value(json_object_get(x, "size_bytes"));
+        if (size > 0)
+            assert_true(fig(x, "Ir", "per_byte") == fig(x, "Ir", "per_call") / (double)size);
     }
+    /* more bytes, more instructions: 1 KiB needs at least 16 blocks */
+    assert_true(fig(at(a, 1), "Ir", "per_call") > 10 * fig(at(a, 0), "Ir", "per_call"));
+    /* the curve: SHA-256 needs another block from 56 bytes on, and every 64
+     * after; the steps there are far above any step between */
+    double small = 0, big = -1;
+    for (unsigned l = 1; l <= COUNT_CURVE_FINE; l++) {
+        double d = fig(at(a, 2 + l), "Ir", "per_call") - fig(at(a, 1 + l), "Ir", "per_call");
+        if (l % 64 == 56)
+            big = big < 0 || d < big ? d : big;
+        else
+            small = d > small ? d : small;
+    }
+    assert_true(big > 5 * small);
+    /* past 512, one block per 64 bytes: equal steps */
+    double step0 = -1;
+    for (int i = 2 + COUNT_CURVE_FINE + 1; i < 2 + COUNT_CURVE_POINTS; i++) {
+        double d = fig(at(a, (size_t)i), "Ir", "per_call") -
+                   fig(at(a, (size_t)i - 1), "Ir", "per_call");
+        if (step0 < 0)
+            step0 = d;
+        assert_true(fabs(d - step0) <= 0.01 * step0);
+    }
+    assert_true(step0 > 0.5 * big && step0 < 2 * big);
     json_decref(a);
     json_decref(b);
+}
+
+/* A library that does extra work in calls it chooses (the first counted
+ * calls, every fourth): its median is its honest copy's, its spread
+ * flagged. */
+static void test_steered(void **state)
+{
+    (void)state;
+    json_t *s = count_of("hbcount_steer", sizes, 2, 0, 5);
+    json_t *h = count_of("hbcount_honest", sizes, 2, 0, 6);
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *x = at(s, i), *y = at(h, i);
+        assert_string_equal(json_string_value(json_object_get(x, "status")), "COUNTED");
+        assert_string_equal(json_string_value(json_object_get(y, "status")), "COUNTED");
+        double ms = fig(x, "Ir", "per_call"), mh = fig(y, "Ir", "per_call");
+        assert_true(fabs(ms - mh) <= 0.001 * mh);
+        assert_true(fig(x, "Ir", "max") > 1.5 * mh); /* the extra work shows */
+        assert_true(flagged(x));
+        assert_false(flagged(y));
+    }
+    json_decref(s);
+    json_decref(h);
+}
+
+/* A library that writes a part of its own into callgrind's output (its
+ * standard error) is inconsistent, its made-up figure never taken. */
+static void test_forged_output(void **state)
+{
+    (void)state;
+    json_t *r = count_of("hbcount_forge", sizes, 2, 0, 11);
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *e = at(r, i);
+        assert_string_equal(json_string_value(json_object_get(e, "status")), "INCONSISTENT");
+        assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
+                               "one part per call"));
+        assert_true(json_is_null(json_object_get(e, "derived")));
+    }
+    json_decref(r);
 }
 
 static void test_not_countable(void **state)
 {
     (void)state;
-    json_t *r = count_of("hbct_sigill", sizes, 1, 7);
+    json_t *r = count_of("hbct_sigill", sizes, 1, 0, 7);
     const json_t *e = at(r, 0);
     assert_string_equal(json_string_value(json_object_get(e, "status")), "NOT_COUNTABLE");
     const char *why = json_string_value(json_object_get(e, "reason"));
@@ -102,7 +196,7 @@ static void test_not_countable(void **state)
 static void test_client_request_not_countable(void **state)
 {
     (void)state;
-    json_t *r = count_of("hbcount_liar", sizes, 2, 9);
+    json_t *r = count_of("hbcount_liar", sizes, 2, 0, 9);
     for (size_t i = 0; i < 2; i++) {
         const json_t *e = at(r, i);
         assert_string_equal(json_string_value(json_object_get(e, "status")), "NOT_COUNTABLE");
@@ -116,10 +210,16 @@ static void test_client_request_not_countable(void **state)
 static void test_inconsistent(void **state)
 {
     (void)state;
-    json_t *r = count_of("hbcount_liar_env", sizes, 1, 9);
+    json_t *r = count_of("hbcount_liar_env", sizes, 1, 0, 9);
     const json_t *e = at(r, 0);
     assert_string_equal(json_string_value(json_object_get(e, "status")), "INCONSISTENT");
-    assert_non_null(strstr(json_string_value(json_object_get(e, "reason")), "natively"));
+    const char *why = json_string_value(json_object_get(e, "reason"));
+    assert_non_null(strstr(why, "natively"));
+    /* the folds are the library's bytes: kept apart, not in the wording */
+    assert_null(strstr(why, "fold "));
+    const char *raw = json_string_value(json_object_get(e, "raw_reason_untrusted"));
+    assert_non_null(raw);
+    assert_non_null(strstr(raw, "fold "));
     assert_true(json_is_null(json_object_get(e, "derived")));
     json_decref(r);
 }
@@ -168,6 +268,7 @@ static void test_stage_records(void **state)
     o.sizes = sizes;
     o.n_sizes = 1;
     o.events.branches = 1;
+    o.no_curve = 1;
     int counted = 0, not = 0;
     if (count_run(&o, &counted, &not, &err) != 0)
         fail_msg("%s", err.msg);
@@ -183,7 +284,7 @@ static void test_stage_records(void **state)
     char kept[32];
     snprintf(kept, sizeof kept, "%s", seed);
     /* the exact command names the library relative to the run directory */
-    const json_t *cmd = json_object_get(json_object_get(r, "more"), "command");
+    const json_t *cmd = json_object_get(r, "command");
     int named = 0;
     for (size_t i = 0; i < json_array_size(cmd); i++)
         named |= strcmp(json_string_value(json_array_get(cmd, i)), "lib/SHA2/libSHA256.so") == 0;
@@ -199,12 +300,20 @@ static void test_stage_records(void **state)
                                                           "seed")), kept);
     json_decref(again);
 
-    /* a changed total no longer gives the derived figures */
+    /* the plan is nowhere on the command line */
+    for (size_t i = 0; i < json_array_size(cmd); i++)
+        assert_null(strstr(json_string_value(json_array_get(cmd, i)), "32"));
+    /* a changed count no longer gives the derived figures */
     json_t *t = json_deep_copy(r);
-    json_t *tot = json_object_get(json_object_get(t, "more"), "totals");
-    json_object_set_new(tot, "Ir", json_integer(json_integer_value(json_object_get(tot, "Ir")) + 2));
+    json_t *ir = json_object_get(json_object_get(t, "raw"), "Ir");
+    json_array_set_new(ir, 0, json_integer(json_integer_value(json_array_get(ir, 0)) + 2));
     assert_int_equal(count_record_check(t, rel, &err), -1);
     assert_non_null(strstr(err.msg, "derived"));
+    json_decref(t);
+    /* a count missing is refused */
+    t = json_deep_copy(r);
+    json_array_remove(json_object_get(json_object_get(t, "raw"), "Ir"), 0);
+    assert_int_equal(count_record_check(t, rel, &err), -1);
     json_decref(t);
     /* a NOT_COUNTABLE record with figures, or without a reason, is refused */
     t = json_deep_copy(r);
@@ -286,13 +395,52 @@ static void test_pages_and_validate(void **state)
     char *cand = page(pages_candidate_md, &ds, "SHA2");
     assert_non_null(strstr(cand, "instructions/B (exact)"));
     assert_non_null(strstr(cand, want));
+    assert_non_null(strstr(cand, "Instructions per byte against message length"));
+    assert_non_null(strstr(cand, "](SHA2" PAGES_COUNT_CURVE_SUFFIX ".svg)"));
+    char *svg = NULL;
+    size_t svg_len = 0;
+    FILE *sf = open_memstream(&svg, &svg_len);
+    assert_true(pages_count_has_curve(&ds.sys[0], "SHA2"));
+    assert_int_equal(pages_count_curve_svg(sf, &ds.sys[0], "SHA2"), 0);
+    fclose(sf);
+    assert_non_null(strstr(svg, "<svg"));
+    assert_non_null(strstr(svg, "SHA256"));
+    free(svg);
     assert_non_null(strstr(cand, "**not cycles**"));
     char *sum = page(NULL, &ds, "summary");
     assert_non_null(strstr(sum, "Second view: ranked by instructions per byte"));
     assert_non_null(strstr(sum, "| 1 | SHA2 / SHA256 | 32 B |"));
+    /* one figure per instance: the geometric mean over the guide's sizes
+     * counted (here 32 B alone) */
+    char geo[128];
+    snprintf(geo, sizeof geo, "| 1 | SHA2 / SHA256 | %.2f | 1 of 8 | no |", json_number_value(
+             json_object_get(json_object_get(json_object_get(r, "derived"), "Ir"), "per_byte")));
+    assert_non_null(strstr(sum, "One figure per instance: geometric mean over S1–S8"));
+    assert_non_null(strstr(sum, geo));
+    /* with a second size at twice the figure per byte: the geometric mean,
+     * sqrt(2) times the first */
+    char rel2[512], path2[PATH_MAX];
+    assert_int_equal(rundir_count_rel(rel2, sizeof rel2, "SHA2", "SHA256", 128, &err), 0);
+    snprintf(path2, sizeof path2, "%s/%s", sys, rel2);
+    json_t *r2 = json_deep_copy(r);
+    double ipb = json_number_value(json_object_get(json_object_get(json_object_get(r,
+                 "derived"), "Ir"), "per_byte"));
+    json_object_set_new(r2, "size_bytes", json_integer(128));
+    json_object_set_new(json_object_get(json_object_get(r2, "derived"), "Ir"), "per_byte",
+                        json_real(2 * ipb));
+    assert_int_equal(hb_json_save(path2, r2, &err), 0);
+    json_decref(r2);
+    report_dataset ds2;
+    assert_int_equal(report_dataset_load(data, &ds2, &err), 0);
+    char *sum2 = page(NULL, &ds2, "summary");
+    snprintf(geo, sizeof geo, "| 1 | SHA2 / SHA256 | %.2f | 2 of 8 | no |", ipb * sqrt(2.0));
+    assert_non_null(strstr(sum2, geo));
+    free(sum2);
+    report_dataset_free(&ds2);
+    assert_int_equal(unlink(path2), 0);
     char *meth = page(NULL, &ds, NULL);
     assert_non_null(strstr(meth, "## Instruction counts (exact)"));
-    assert_non_null(strstr(meth, "1 (instance, size) record, 1 counted"));
+    assert_non_null(strstr(meth, "1 (instance, size) record, 1 counted, and 1 length curve"));
     free(cand);
     free(sum);
     free(meth);
@@ -305,6 +453,23 @@ static void test_pages_and_validate(void **state)
                         "per_byte")) * 0.9));
     assert_int_equal(hb_json_save(path, t, &err), 0);
     assert_int_equal(problems(data), before + 1);
+    json_decref(t);
+
+    /* a call that did more: the spread is flagged on the page, the median
+     * unmoved, and validate accepts the record */
+    t = json_deep_copy(r);
+    json_t *ir = json_object_get(json_object_get(t, "raw"), "Ir");
+    json_array_set_new(ir, 0, json_integer(json_integer_value(json_array_get(ir, 0)) * 2));
+    json_object_set_new(t, "derived", count_derive(json_object_get(t, "raw"),
+                        json_object_get(t, "empty"), 32));
+    assert_int_equal(hb_json_save(path, t, &err), 0);
+    assert_int_equal(problems(data), before);
+    assert_int_equal(report_dataset_load(data, &ds, &err), 0);
+    cand = page(pages_candidate_md, &ds, "SHA2");
+    assert_non_null(strstr(cand, want));
+    assert_non_null(strstr(cand, " % flagged** |"));
+    free(cand);
+    report_dataset_free(&ds);
     json_decref(t);
 
     json_object_set_new(r, "status", json_string("NOT_COUNTABLE"));
@@ -325,6 +490,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_runs_equal),
+        cmocka_unit_test(test_steered),
+        cmocka_unit_test(test_forged_output),
         cmocka_unit_test(test_not_countable),
         cmocka_unit_test(test_inconsistent),
         cmocka_unit_test(test_client_request_not_countable),

@@ -1,10 +1,12 @@
 # Tests of the instruction-count stage (src/count): the SHA-256 example
-# counted twice must give identical counts (equality), code Valgrind cannot
-# run is not countable, a library that answers differently under Valgrind
-# is inconsistent, one that holds a Valgrind client request is not
-# countable, and the stage's records pass the record check `validate`
-# applies, which catches a changed figure. One instance, two sizes: each
-# Valgrind run costs about 0.3 CPU-s.
+# counted twice must give identical counts and curves (equality), with the
+# curve's block steps where SHA-256 needs another block; a library that
+# does extra work in calls it chooses gets its honest copy's median and a
+# flagged spread; code Valgrind cannot run is not countable, a library that
+# answers differently under Valgrind, or writes into Valgrind's output, is
+# inconsistent, one that holds a
+# Valgrind client request is not countable; and the stage's records pass
+# the record check `validate` applies, which catches a changed figure.
 add_library(hbcount_liar MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_liar.c)
 set_target_properties(hbcount_liar PROPERTIES PREFIX "lib")
 target_compile_options(hbcount_liar PRIVATE -O2)
@@ -14,8 +16,21 @@ add_library(hbcount_liar_env MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/cou
 set_target_properties(hbcount_liar_env PROPERTIES PREFIX "lib")
 target_compile_options(hbcount_liar_env PRIVATE -O2)
 
+add_library(hbcount_steer MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_steer.c)
+set_target_properties(hbcount_steer PROPERTIES PREFIX "lib")
+target_compile_options(hbcount_steer PRIVATE -O2)
+add_library(hbcount_honest MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_steer.c)
+set_target_properties(hbcount_honest PROPERTIES PREFIX "lib")
+target_compile_options(hbcount_honest PRIVATE -O2)
+target_compile_definitions(hbcount_honest PRIVATE COUNT_HONEST)
+
+add_library(hbcount_forge MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_forge.c)
+set_target_properties(hbcount_forge PROPERTIES PREFIX "lib")
+target_compile_options(hbcount_forge PRIVATE -O2)
+
 hb_add_test(count_unit SOURCES ${CMAKE_SOURCE_DIR}/tests/count/test_count.c TIMEOUT 120)
-add_dependencies(count_unit hashbench-count hbcount_liar hbcount_liar_env hbct_sigill
+add_dependencies(count_unit hashbench-count hbcount_liar hbcount_liar_env hbcount_steer
+  hbcount_honest hbcount_forge hbct_sigill
   hbex_SHA256)
 target_compile_definitions(count_unit PRIVATE HB_COUNT_LIB_DIR="${CMAKE_BINARY_DIR}")
 set_tests_properties(count_unit PROPERTIES COST 8)
