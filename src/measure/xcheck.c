@@ -21,6 +21,7 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "common/untrusted.h"
 #include "compile/build.h"
 #include "kat/drng.h"
 #include "kat/kat.h"
@@ -646,7 +647,14 @@ int xcheck_choose(const char *run_dir, const char *cand, const char *inst, int a
         p->kind = XCHECK_SELF;
         snprintf(p->by, sizeof p->by, "self (fresh process)");
         snprintf(p->lib, sizeof p->lib, "%s", own);
-        rc = 1;
+        strlist texts = {0};
+        rc = k && passed(k) ? submitted_texts(run_dir, cand, inst, k, &texts, err) : 0;
+        for (int i = 0; rc == 0 && i < texts.n && !p->kat_text[0]; i++)
+            if (strncmp(hb_basename(texts.v[i]), "KAT_2_12", 8) == 0)
+                snprintf(p->kat_text, sizeof p->kat_text, "%s", texts.v[i]);
+        strlist_free(&texts);
+        if (rc == 0)
+            rc = 1;
     }
     /* vectors that agree with a standard function on some records, too
      * few to have OpenSSL check the timed digests, are never silent */
@@ -717,6 +725,125 @@ static int calls_openssl(const xcheck_plan *p, const xcheck_call *calls, size_t 
     return rc;
 }
 
+/* One KAT_2_12 record the recomputing process gets among the timed
+ * calls: its message (at most 4096 bits) and its submitted digest. */
+typedef struct kat_pick {
+    unsigned long long bits;
+    size_t msg_bytes, dst_bytes;
+    unsigned char msg[XCHECK_KAT_MSG_BYTES];
+    unsigned char dst[KAT_MAX_DIGEST_BYTES];
+} kat_pick;
+
+/* The records of the KAT text PATH (short form only) into *OUT
+ * (malloc'd), their number in *N. */
+static int read_kat_picks(const char *path, kat_pick **out, size_t *n, hb_err *err)
+{
+    kat_reader rd;
+    vrecord *r = calloc(1, sizeof *r);
+    size_t cap = 64;
+    kat_pick *v = malloc(cap * sizeof *v);
+    const char *line;
+    size_t len;
+    int rc, done;
+    *out = NULL;
+    *n = 0;
+    if (!r || !v) {
+        free(r);
+        free(v);
+        return hb_fail(err, "out of memory");
+    }
+    if (kat_reader_open(&rd, path, err) != 0) {
+        free(r);
+        free(v);
+        return -1;
+    }
+    while ((rc = kat_reader_next(&rd, &line, &len, err)) == 1) {
+        if (read_line(line, path, rd.lineno, r, &done, err) != 0) {
+            rc = -1;
+            break;
+        }
+        if (!done || r->long_form || r->msg_bytes > XCHECK_KAT_MSG_BYTES ||
+            r->bits > 8ULL * r->msg_bytes)
+            continue;
+        if (*n == cap) {
+            kat_pick *g = realloc(v, 2 * cap * sizeof *v);
+            if (!g) {
+                rc = hb_fail(err, "out of memory");
+                break;
+            }
+            v = g;
+            cap *= 2;
+        }
+        kat_pick *k = &v[(*n)++];
+        k->bits = r->bits;
+        k->msg_bytes = r->msg_bytes;
+        memcpy(k->msg, r->msg, r->msg_bytes);
+        k->dst_bytes = r->dst_bytes;
+        memcpy(k->dst, r->dst, r->dst_bytes);
+    }
+    kat_reader_close(&rd);
+    free(r);
+    if (rc < 0) {
+        free(v);
+        *n = 0;
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A uniform draw below M (M > 0), from getrandom. */
+static size_t secret_below(size_t m)
+{
+    uint64_t x = 0, lim = UINT64_MAX - UINT64_MAX % m;
+    do {
+        while (getrandom(&x, sizeof x, 0) != (ssize_t)sizeof x)
+            ;
+    } while (x >= lim);
+    return (size_t)(x % m);
+}
+
+/* The order of a recomputing process's requests, into ORDER (N timed calls
+ * as 0..N-1 and KAT records as N + their index in PICKS), their number in
+ * *TOTAL: as a KAT runner starts, the file's first records in order (1 to
+ * 8 of them, drawn), then the timed calls and XCHECK_KAT_MIXED more
+ * records drawn from the rest, shuffled together. */
+static size_t *mixed_order(size_t n, size_t n_picks, size_t *total)
+{
+    size_t head = n_picks ? 1 + secret_below(n_picks < 8 ? n_picks : 8) : 0;
+    size_t more = n_picks > head ? (n_picks - head < XCHECK_KAT_MIXED ? n_picks - head
+                                                                      : XCHECK_KAT_MIXED)
+                                 : 0;
+    size_t *o = malloc((n + head + more + 1) * sizeof *o);
+    if (!o)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < head; i++)
+        o[k++] = n + i;
+    size_t rest = k;
+    for (size_t i = 0; i < n; i++)
+        o[k++] = i;
+    /* MORE distinct records from HEAD..N_PICKS-1 (a partial shuffle of
+     * their indices would need them all: draw and reject repeats) */
+    for (size_t m = 0; m < more;) {
+        size_t c = n + head + secret_below(n_picks - head), dup = 0;
+        for (size_t q = rest + n; q < k; q++)
+            dup |= o[q] == c;
+        if (!dup) {
+            o[k++] = c;
+            m++;
+        }
+    }
+    for (size_t i = k - 1; i > rest; i--) { /* Fisher-Yates over all but the head */
+        size_t j = rest + secret_below(i - rest + 1);
+        size_t t = o[i];
+        o[i] = o[j];
+        o[j] = t;
+    }
+    *total = k;
+    return o;
+}
+
 static int calls_runner(const xcheck_plan *p, const xcheck_call *calls, size_t n,
                         double timeout_s, size_t *n_checked, char *why, size_t whysz,
                         hb_err *err)
@@ -735,28 +862,60 @@ static int calls_runner(const xcheck_plan *p, const xcheck_call *calls, size_t n
         say(why, whysz, "the verifier %s did not load: %s", p->by, loadfail);
         return 1;
     }
-    size_t i = 0;
+    /* the same library recomputing: it also gets records of its own
+     * KAT_2_12, so that it cannot tell this process from a KAT runner */
+    kat_pick *picks = NULL;
+    size_t n_picks = 0, total = n;
+    if (p->kind == XCHECK_SELF && p->kat_text[0] &&
+        read_kat_picks(p->kat_text, &picks, &n_picks, err) != 0) {
+        runner_close(&s, &res);
+        return -1;
+    }
+    size_t *order = mixed_order(n, n_picks, &total);
+    if (!order) {
+        free(picks);
+        runner_close(&s, &res);
+        return hb_fail(err, "out of memory");
+    }
+    size_t i = 0, agreed = 0;
     int gone = 0;
-    for (; i < n && rc == 0; i++) {
+    for (size_t q = 0; q < total && rc == 0; q++) {
         kat_fault f;
-        int c = runner_hash(&s, calls[i].msg, calls[i].size * 8, d, &f, err);
+        i = order[q];
+        const kat_pick *kp = i >= n ? &picks[i - n] : NULL;
+        int c = kp ? runner_hash(&s, kp->msg, kp->bits, d, &f, err)
+                   : runner_hash(&s, calls[i].msg, calls[i].size * 8, d, &f, err);
         if (c < 0) {
             rc = -1;
         } else if (c == RUNNER_CALL_FAULT) {
-            say(why, whysz, "call %zu of %zu (%llu bytes): the verifier %s failed: %s", i, n,
-                calls[i].size, p->by, f.detail);
+            if (kp)
+                say(why, whysz, "KAT_2_12 record Msg_Len = %llu, sent among the timed calls: "
+                    "the verifier %s failed", kp->bits, p->by);
+            else
+                say(why, whysz, "call %zu of %zu (%llu bytes): the verifier %s failed", i,
+                    n, calls[i].size, p->by);
+            hb_untrusted_append(why, whysz, f.detail, sizeof f.detail);
             rc = 1;
         } else if (c == RUNNER_CALL_GONE) {
             gone = 1;
             rc = 1;
-        } else if (memcmp(d, calls[i].digest, dlen) != 0) {
+        } else if (kp && (kp->dst_bytes != dlen || memcmp(d, kp->dst, dlen) != 0)) {
+            say(why, whysz, "KAT_2_12 record Msg_Len = %llu, sent among the timed calls to "
+                "the process that recomputes them, got another digest than the submitted "
+                "vector: the library answers by process, not by message", kp->bits);
+            rc = 1;
+        } else if (!kp && memcmp(d, calls[i].digest, dlen) != 0) {
             say(why, whysz, "call %zu of %zu (%llu bytes): digest differs from %s", i, n,
                 calls[i].size, p->by);
             rc = 1;
-        } else {
-            *n_checked = i + 1;
+        } else if (!kp) {
+            *n_checked = ++agreed;
         }
     }
+    free(order);
+    free(picks);
+    if (rc == 0)
+        *n_checked = n;
     runner_close(&s, &res);
     if (gone)
         say(why, whysz, "call %zu of %zu: the verifier %s stopped answering (%s: %s%s%s)",

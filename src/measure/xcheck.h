@@ -59,6 +59,9 @@ enum { XCHECK_OPENSSL = 1, XCHECK_VARIANT = 2, XCHECK_SELF = 4 };
 #define XCHECK_DEFAULT_FAKED 0.01
 #define XCHECK_DEFAULT_CATCH 0.99
 
+#define XCHECK_KAT_MSG_BYTES 512 /* KAT_2_12's messages: at most 4096 bits */
+#define XCHECK_KAT_MIXED 32      /* KAT records shuffled among a self check's calls */
+
 typedef struct xcheck_plan {
     int kind;            /* one XCHECK_* */
     char by[320];        /* for the record and page: "openssl:SM3",
@@ -71,6 +74,11 @@ typedef struct xcheck_plan {
     char evp_name[32];   /* with OPENSSL: the EVP digest name */
     char lib[4096];      /* with VARIANT / SELF: absolute path of the library
                             that recomputes */
+    char kat_text[4096]; /* with SELF: the instance's KAT_2_12 text that passed
+                            (its submitted vectors), whose records the
+                            recomputing process also gets, in an order drawn
+                            in secret among the timed calls, so that it
+                            cannot tell itself from a KAT runner; "": none */
     int digest_bits;
 } xcheck_plan;
 

@@ -54,6 +54,12 @@ set_tests_properties(robustness_budget_sleeper PROPERTIES TIMEOUT 180 COST 28)
 add_test(NAME robustness_publeak
   COMMAND sh ${RB_DIR}/publeak.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(robustness_publeak PROPERTIES TIMEOUT 120 COST 12)
+# The recomputing process cannot be told from a KAT runner: ContextFake of
+# tests/robustness/attacks2/ verified by itself (--no-independent-check)
+# beside an honest copy, at 32 bytes; the fake INCONSISTENT, the copy OK.
+add_test(NAME robustness_self_mixed
+  COMMAND sh ${RB_DIR}/self_mixed.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_self_mixed PROPERTIES TIMEOUT 120 COST 8)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; the fuzz smoke test builds its targets with
