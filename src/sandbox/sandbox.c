@@ -32,6 +32,8 @@
 #include "sandbox/stage.h"
 
 #define SANDBOX_TMP_BYTES "268435456" /* /tmp inside: 256 MiB of tmpfs */
+#define SANDBOX_SESSION_TMP_BYTES "1048576" /* a timed session's: 1 MiB */
+#define SANDBOX_BOOT_ID "/proc/sys/kernel/random/boot_id" /* masked inside */
 
 static int enabled = 1;
 
@@ -551,10 +553,20 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
      * peak and holds against its memory run; nothing inside writes to /proc */
     add(&w, "--remount-ro");
     add(&w, "/proc");
+    /* the host's identity, the first thing a library would smuggle out
+     * through a figure or a failure: unreadable inside (the null device
+     * bound over it, on a mount without devices) */
+    if (access(SANDBOX_BOOT_ID, F_OK) == 0) {
+        add(&w, "--ro-bind");
+        add(&w, "/dev/null");
+        add(&w, SANDBOX_BOOT_ID);
+    }
     add(&w, "--dev");
     add(&w, "/dev");
     add(&w, "--size");
-    add(&w, SANDBOX_TMP_BYTES);
+    /* a timed session needs no /tmp: what a library kept there would be
+     * memory in no figure, held while every session of the stage is open */
+    add(&w, sb->profile == HB_SANDBOX_SESSION ? SANDBOX_SESSION_TMP_BYTES : SANDBOX_TMP_BYTES);
     add(&w, "--tmpfs");
     add(&w, "/tmp");
     *nfds = 0;
@@ -572,7 +584,9 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         replace_last(&w, sb->rw_at);
     if (sb->tmpfs_scratch) {
         char size[24];
-        snprintf(size, sizeof size, "%llu", HB_SANDBOX_SCRATCH_BYTES);
+        snprintf(size, sizeof size, "%llu", sb->profile == HB_SANDBOX_SESSION
+                                                ? HB_SANDBOX_SESSION_SCRATCH_BYTES
+                                                : HB_SANDBOX_SCRATCH_BYTES);
         add(&w, "--size");
         add(&w, size);
         add(&w, "--perms");

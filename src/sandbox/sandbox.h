@@ -27,6 +27,7 @@
  * host's disks, and it is gone when the sandbox ends. */
 #define HB_SANDBOX_SCRATCH_DIR "/scratch"
 #define HB_SANDBOX_SCRATCH_BYTES (64ULL << 20)
+#define HB_SANDBOX_SESSION_SCRATCH_BYTES (1ULL << 20) /* a timed session's */
 
 /* What a step may do beyond computing. */
 typedef enum hb_sandbox_profile {

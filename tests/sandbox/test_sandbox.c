@@ -83,6 +83,8 @@ static void test_run_profile(void **state)
     expect(out, "write_dev_shm EROFS");
     expect(out, "write_cwd ok");
     expect(out, "clear_refs EROFS");
+    expect(out, "boot_id unreadable"); /* /dev/null bound over it, nodev */
+    expect(out, "tmp_1536k ok");
     char want[64];
     snprintf(want, sizeof want, "cwd tmpfs %llu MiB", HB_SANDBOX_SCRATCH_BYTES >> 20);
     expect(out, want);
@@ -116,6 +118,8 @@ static void test_session_profile(void **state)
     expect(out, "write_own_dir EROFS");
     expect(out, "write_dev_shm EROFS");
     expect(out, "open_libcrypto ENOENT"); /* only its loader and its libraries */
+    expect(out, "boot_id unreadable"); /* /dev/null bound over it, nodev */
+    expect(out, "tmp_1536k ENOSPC"); /* a session's /tmp holds 1 MiB */
     free(out);
     /* an emulated probe's session: its emulator makes its own code */
     out = run_inside(HB_SANDBOX_SESSION, NULL, 0);
