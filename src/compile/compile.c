@@ -292,7 +292,7 @@ static void put_command(FILE *fp, const strlist *argv, const compile_job *job)
             fputc(' ', fp);
         put_word(fp, argv->v[i]);
     }
-    fprintf(fp, "\n# working folder: %s/\n", job->package);
+    fprintf(fp, "\n" COMPILE_LOG_WORKDIR "%s/\n", job->package);
     for (int i = 0; job->excluded && i < job->excluded->n; i++)
         fprintf(fp, "# left out: %s\n", job->excluded->v[i]);
 }

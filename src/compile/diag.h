@@ -14,6 +14,10 @@
  * output line can pass for one of hashbench's ("$ " command, "# " note). */
 #define DIAG_OUTPUT_PREFIX "> "
 
+/* hashbench's note in a compiler log naming the compiler's working folder
+ * (the package), whose files a published diagnostic may name. */
+#define COMPILE_LOG_WORKDIR "# working folder: "
+
 /* LINE (N bytes, one line of compiler output) as "FILE:LINE[:COL]: CLASS"
  * into OUT, CLASS one of "fatal error", "error", "warning", "note", an
  * assembler's "assembler error" or "assembler warning", or a linker's

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "dataset/tree.h"
 #include "dataset/hostdata.h"
@@ -30,6 +31,7 @@
 #include "compile/diag.h"
 
 #define PUBLISH_MAX_PREFIXES 64
+#define PUBLISH_MAX_DIAGNOSTICS 100 /* diagnostics of one compiler log published */
 #define PUBLISH_MAX_PASSES 4 /* assemblies after the first that withhold more */
 #define PUBLISH_REDACTION_RULE "the run directory is written as the system's " \
     "folder, a submission folder as its own name, and any other absolute path " \
@@ -317,11 +319,37 @@ static void drop_untrusted(json_t *v)
  * it (compile/diag.h) or left out, and a last note counting what was left
  * out. The compiler's messages quote the submitted source, so a submission
  * chooses their bytes; the run directory's copy keeps them. */
+/* WHERE ("FILE:LINE[:COL]: CLASS", diag_parse's) with FILE replaced when
+ * no such file exists, relative to the compiler's working folder DIR (the
+ * package) or absolute: a "#line" directive makes the compiler name any
+ * file it likes, so a name is published only when it is a file's. */
+static void known_file_only(char *where, size_t sz, const char *dir)
+{
+    char file[160], path[PATH_MAX + 160];
+    const char *colon = strchr(where, ':');
+    if (!colon || strncmp(where, "linker:", 7) == 0)
+        return;
+    snprintf(file, sizeof file, "%.*s", (int)(colon - where), where);
+    struct stat st;
+    int exists;
+    if (file[0] == '/')
+        exists = stat(file, &st) == 0 && S_ISREG(st.st_mode);
+    else
+        exists = dir[0] && strstr(file, "..") == NULL &&
+                 snprintf(path, sizeof path, "%s/%s", dir, file) < (int)sizeof path &&
+                 stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (!exists) {
+        char rest[160];
+        snprintf(rest, sizeof rest, "%s", colon);
+        snprintf(where, sz, "<no-such-file>%s", rest);
+    }
+}
+
 static char *reduce_compiler_log(const char *text)
 {
-    char *out = NULL, where[160];
+    char *out = NULL, where[200], dir[PATH_MAX] = "";
     size_t len = 0;
-    unsigned long dropped = 0;
+    unsigned long dropped = 0, shown = 0;
     FILE *fp = open_memstream(&out, &len);
     if (!fp)
         return NULL;
@@ -330,13 +358,20 @@ static char *reduce_compiler_log(const char *text)
         size_t p = strlen(DIAG_OUTPUT_PREFIX);
         if (n >= 2 && (strncmp(l, "$ ", 2) == 0 || strncmp(l, "# ", 2) == 0)) {
             fprintf(fp, "%.*s\n", (int)n, l);
+            size_t wf = strlen(COMPILE_LOG_WORKDIR);
+            if (n > wf && strncmp(l, COMPILE_LOG_WORKDIR, wf) == 0 && n - wf < sizeof dir)
+                snprintf(dir, sizeof dir, "%.*s", (int)(n - wf), l + wf);
         } else {
             const char *body = n >= p && strncmp(l, DIAG_OUTPUT_PREFIX, p) == 0 ? l + p : l;
             size_t bn = n - (size_t)(body - l);
-            if (bn && diag_parse(body, bn, where, sizeof where))
+            if (bn && shown < PUBLISH_MAX_DIAGNOSTICS &&
+                diag_parse(body, bn, where, sizeof where)) {
+                known_file_only(where, sizeof where, dir);
                 fprintf(fp, DIAG_OUTPUT_PREFIX "%s\n", where);
-            else if (bn)
+                shown++;
+            } else if (bn) {
                 dropped++;
+            }
         }
         l += n + (l[n] == '\n');
     }

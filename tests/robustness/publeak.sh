@@ -9,7 +9,8 @@
 # Then publish, report and validate. Required:
 #   1. no byte of a forged text in the dataset or the site (its marker);
 #   2. the forged texts kept in the run directory, in raw_*_untrusted fields
-#      (the XORed boot_id there: the attack did carry host data);
+#      (the XORed run directory there: the attack did carry host data; the
+#      boot_id, unreadable inside the sandbox, nowhere in the run directory);
 #   3. ForgeSession's published record FAILED with hashbench's wording,
 #      ForgeKat's kat.json entry ERROR with hashbench's wording;
 #   4. ForgeClear, and only it, withheld (campaign.json and its page say
@@ -64,7 +65,9 @@ xorhex() {
         NF { printf "%02x", xor($1, 90) }'
 }
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
-XBOOT=$(xorhex "boot_id=$BOOT")
+# the boot_id is unreadable inside the sandbox: the libraries carry an
+# empty one and the run directory (their own path up to /lib/)
+XBOOT=$(xorhex "boot_id= run_dir=$RUN")
 
 # 1. nothing of a forged text in the dataset or the site
 if grep -rl "$MARK" "$D" "$DIR/site" >"$DIR/leaked"; then
@@ -72,14 +75,15 @@ if grep -rl "$MARK" "$D" "$DIR/site" >"$DIR/leaked"; then
 else
     ok "no forged text in the dataset or the site"
 fi
-grep -rqi "$XBOOT" "$D" "$DIR/site" && bad "the XORed boot_id was published"
+grep -rqi "$XBOOT" "$D" "$DIR/site" && bad "the XORed run directory was published"
+grep -rqi "$BOOT" "$DIR/run" && bad "this host's boot_id reached the run directory"
 
 # 2. the raw texts in the run directory, marked as written by submitted code
 raw_has() { # FILE WHAT: FILE has a raw_*_untrusted field holding WHAT
     grep "\"raw_[a-z]*_untrusted\": \"[^\"]*$2" "$1" >/dev/null
 }
 raw_has "$DIR/run/records/ForgeSession/SM3__hash_32.json" "$MARK $XBOOT" \
-    && ok "ForgeSession's text (the XORed boot_id) kept in its record's raw field" \
+    && ok "ForgeSession's text (the XORed run directory) kept in its record's raw field" \
     || bad "ForgeSession's record has no raw field with the forged text"
 raw_has "$DIR/run/kat.json" "$MARK $XBOOT" \
     && ok "ForgeKat's fault detail kept in kat.json's raw field" \
@@ -106,7 +110,7 @@ echo "$withheld" | grep -q '"instance": "SM3"' && echo "$withheld" | grep -q '"F
     && ok "ForgeClear alone withheld" || bad "withheld: [$withheld]"
 [ ! -e "$D/records/ForgeClear" ] && ! grep -rq ForgeClear "$D/kat.json" "$D/build.json" \
     || bad "ForgeClear's records or entries published"
-grep -q "withheld from publication: hashbench found this host's boot_id" \
+grep -q "withheld from publication: hashbench found the run directory's absolute path" \
         "$DIR/site/x86_t/ForgeClear.md" 2>/dev/null \
     && ok "ForgeClear's page says why it is withheld" || bad "ForgeClear's page: no reason"
 [ "$(field "$D/records/Honest/SM3__hash_32.json" status)" = OK ] \
@@ -127,7 +131,7 @@ sed "s|$RUN/|x86_t/|g" "$DIR/run/records/ForgeClear/SM3__hash_32.json" \
     >"$DIR/copy/x86_t/records/ForgeClear/SM3__hash_32.json"
 "$B" validate "$DIR/copy" --run-dir "$DIR/run" >"$DIR/validate2.log" 2>&1 && \
     bad "validate accepts a copy holding ForgeClear's raw record"
-grep -q "holds this host's boot_id" "$DIR/validate2.log" \
+grep -q "holds the run directory's absolute path" "$DIR/validate2.log" \
     && grep -q "raw_failure_untrusted holds text written by submitted code" "$DIR/validate2.log" \
     && grep -q "withheld lists ForgeClear/SM3, but the dataset still holds its records" \
         "$DIR/validate2.log" \
