@@ -4,7 +4,7 @@
 #include "common/proc.h"
 #include "cli/options.h"
 #include "sandbox/check.h"
-#include "common/warden.h"
+#include "sandbox/warden.h"
 #include "sandbox/sandbox.h"
 
 #include <libgen.h>

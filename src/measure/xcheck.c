@@ -806,40 +806,41 @@ static size_t secret_below(size_t m)
 /* The order of a recomputing process's requests, into ORDER (N timed calls
  * as 0..N-1 and KAT records as N + their index in PICKS), their number in
  * *TOTAL: as a KAT runner starts, the file's first records in order (1 to
- * 8 of them, drawn), then the timed calls and XCHECK_KAT_MIXED more
- * records drawn from the rest, shuffled together. */
+ * 8 of them, drawn), then the timed calls in their order with
+ * XCHECK_KAT_MIXED more records drawn from the rest put among them at
+ * places drawn in secret (a uniform interleaving). */
 static size_t *mixed_order(size_t n, size_t n_picks, size_t *total)
 {
     size_t head = n_picks ? 1 + secret_below(n_picks < 8 ? n_picks : 8) : 0;
     size_t more = n_picks > head ? (n_picks - head < XCHECK_KAT_MIXED ? n_picks - head
                                                                       : XCHECK_KAT_MIXED)
                                  : 0;
-    size_t *o = malloc((n + head + more + 1) * sizeof *o);
-    if (!o)
+    size_t *o = malloc((n + head + more + 1) * sizeof *o), *kat = malloc((more + 1) * sizeof *kat);
+    if (!o || !kat) {
+        free(o);
+        free(kat);
         return NULL;
-    size_t k = 0;
+    }
+    /* MORE distinct records from HEAD..N_PICKS-1, drawn (repeats rejected) */
+    for (size_t m = 0; m < more;) {
+        size_t c = head + secret_below(n_picks - head), dup = 0;
+        for (size_t q = 0; q < m; q++)
+            dup |= kat[q] == c;
+        if (!dup)
+            kat[m++] = c;
+    }
+    size_t k = 0, t = 0, r = 0;
     for (size_t i = 0; i < head; i++)
         o[k++] = n + i;
-    size_t rest = k;
-    for (size_t i = 0; i < n; i++)
-        o[k++] = i;
-    /* MORE distinct records from HEAD..N_PICKS-1 (a partial shuffle of
-     * their indices would need them all: draw and reject repeats) */
-    for (size_t m = 0; m < more;) {
-        size_t c = n + head + secret_below(n_picks - head), dup = 0;
-        for (size_t q = rest + n; q < k; q++)
-            dup |= o[q] == c;
-        if (!dup) {
-            o[k++] = c;
-            m++;
-        }
+    while (t < n || r < more) {
+        /* the next request is a record with probability (records left) /
+         * (requests left): every interleaving equally likely */
+        if (r < more && secret_below((n - t) + (more - r)) < more - r)
+            o[k++] = n + kat[r++];
+        else
+            o[k++] = t++;
     }
-    for (size_t i = k - 1; i > rest; i--) { /* Fisher-Yates over all but the head */
-        size_t j = rest + secret_below(i - rest + 1);
-        size_t t = o[i];
-        o[i] = o[j];
-        o[j] = t;
-    }
+    free(kat);
     *total = k;
     return o;
 }
@@ -917,9 +918,13 @@ static int calls_runner(const xcheck_plan *p, const xcheck_call *calls, size_t n
     if (rc == 0)
         *n_checked = n;
     runner_close(&s, &res);
-    if (gone)
+    if (gone && i >= n)
+        say(why, whysz, "a KAT_2_12 record sent among the timed calls: the verifier %s "
+            "stopped answering (%s: %s%s%s)", p->by, runner_gone_status(&s, &res),
+            hb_proc_describe(&res, how, sizeof how), s.why[0] ? "; " : "", s.why);
+    else if (gone)
         say(why, whysz, "call %zu of %zu: the verifier %s stopped answering (%s: %s%s%s)",
-            i - 1, n, p->by, runner_gone_status(&s, &res),
+            i, n, p->by, runner_gone_status(&s, &res),
             hb_proc_describe(&res, how, sizeof how), s.why[0] ? "; " : "", s.why);
     return rc;
 }

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "common/strlist.h"
-#include "common/warden.h"
+#include "sandbox/warden.h"
 #include "compile/elfsize.h"
 #include "sandbox/stage.h"
 
@@ -521,7 +521,7 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     add(&w, "--hostname");
     add(&w, "sandbox");
     add(&w, "--clearenv");
-    if (hb_warden_marker()[0]) { /* the command's marker (common/warden.h) */
+    if (hb_warden_marker()[0]) { /* the command's marker (sandbox/warden.h) */
         add(&w, "--setenv");
         add(&w, HB_WARDEN_ENV);
         add(&w, hb_warden_marker());

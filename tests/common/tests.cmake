@@ -3,5 +3,3 @@
 # one directory walker.
 hb_add_test(common_fs SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_fs.c TIMEOUT 60)
 hb_add_test(common_walk SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_walk.c TIMEOUT 60)
-# The marker by which a command's watcher finds the processes it kills.
-hb_add_test(common_warden SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_warden.c TIMEOUT 60)

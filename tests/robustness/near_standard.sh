@@ -14,15 +14,8 @@
 #   near_standard.sh BUILD SOURCE
 set -eu
 
-BUILD=$1
-SRC=$2
-B=$BUILD/hashbench
-DIR=$(mktemp -d /tmp/hb-near.XXXXXX)
-trap '[ -n "${HB_KEEP:-}" ] || rm -rf "$DIR"' EXIT
-A=$DIR/packages
-mkdir -p "$A"
-sh "$SRC/tests/robustness/attacks2.sh" --assemble "$A" "$SRC"
-cp -r "$SRC/examples/SM3" "$A/Honest"
+. "$(dirname "$0")/attacks2_env.sh"
+attacks2_env near "$1" "$2"
 
 status=0
 "$B" run --run-dir "$DIR/run" --system near --sizes 32 --no-loop --allow-unfit-host \
@@ -32,11 +25,6 @@ if [ "$status" -gt 1 ]; then
     tail -20 "$DIR/log"
     exit 1
 fi
-
-# field NAME of the record FILE, as the record writes it ("name": value)
-field() {
-    sed -n "s/^ *\"$2\": \"\\([^\"]*\\)\".*/\\1/p" "$1" | head -n 1
-}
 
 fail=0
 WORDS="near-standard: its vectors agree with SM3 except on 1 record (first: Msg_Len = 0 in KAT_2_12_SM3.txt:"

@@ -349,7 +349,7 @@ static int count_descendants(long root, char **report)
     return count_descendants_of(root, report, NULL);
 }
 
-/* hashbench's watcher (src/common/warden.h) outlives the command by design
+/* hashbench's watcher (src/sandbox/warden.h) outlives the command by design
  * for as long as its clear-up takes (sweeps of /proc and of the session
  * memory cgroups, up to 3 s each, then the staging folders): while it is
  * all that is left under ROOT, it is given up to RB_WARDEN_GRACE_S to end

@@ -14,15 +14,8 @@
 #   self_mixed.sh BUILD SOURCE
 set -eu
 
-BUILD=$1
-SRC=$2
-B=$BUILD/hashbench
-DIR=$(mktemp -d /tmp/hb-selfmix.XXXXXX)
-trap '[ -n "${HB_KEEP:-}" ] || rm -rf "$DIR"' EXIT
-A=$DIR/packages
-mkdir -p "$A"
-sh "$SRC/tests/robustness/attacks2.sh" --assemble "$A" "$SRC"
-cp -r "$SRC/examples/SM3" "$A/Honest"
+. "$(dirname "$0")/attacks2_env.sh"
+attacks2_env selfmix "$1" "$2"
 
 status=0
 "$B" run --run-dir "$DIR/run" --system mix --sizes 32 --no-loop --allow-unfit-host \
@@ -33,9 +26,6 @@ if [ "$status" -gt 1 ]; then
     exit 1
 fi
 
-field() {
-    sed -n "s/^ *\"$2\": \"\\([^\"]*\\)\".*/\\1/p" "$1" | head -n 1
-}
 fail=0
 rec=$DIR/run/records/ContextFake/SM3__hash_32.json
 st=$(field "$rec" status)

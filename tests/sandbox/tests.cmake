@@ -14,3 +14,5 @@ hb_add_test(sandbox_nproc SOURCES ${CMAKE_SOURCE_DIR}/tests/sandbox/test_nproc.c
 target_compile_definitions(sandbox_nproc PRIVATE
   HB_NPROC_LIB="${CMAKE_BINARY_DIR}/tests/sandbox/libnproc_hoard.so")
 add_dependencies(sandbox_nproc nproc_hoard hashbench-runner)
+# The marker by which a command's watcher finds the processes it kills.
+hb_add_test(sandbox_warden SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_warden.c TIMEOUT 60)

@@ -1,4 +1,4 @@
-/* The marker test of src/common/warden.c, by which the watcher picks the
+/* The marker test of src/sandbox/warden.c, by which the watcher picks the
  * processes it kills: HB_CAMPAIGN=MARKER must be a whole entry of the
  * environment (first, in the middle, last, with or without its final
  * NUL), never a marker that only begins or ends with MARKER, another
@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "common/warden.h"
+#include "sandbox/warden.h"
 
 #define ENV(lit) lit, sizeof(lit) - 1
 

@@ -5,7 +5,7 @@
  * from a pipe whose write end only the command and the processes forked
  * from it hold: the end of that pipe is the end of all of them, however
  * they ended. */
-#include "common/warden.h"
+#include "sandbox/warden.h"
 
 #include <dirent.h>
 #include <errno.h>

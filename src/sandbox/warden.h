@@ -8,8 +8,8 @@
  * the sessions' memory cgroups. The processes themselves die with their
  * parents first (the parent-death signal, common/proc.c); the watcher is
  * the second line, and the one that clears the folders after a SIGKILL. */
-#ifndef HB_COMMON_WARDEN_H
-#define HB_COMMON_WARDEN_H
+#ifndef HB_SANDBOX_WARDEN_H
+#define HB_SANDBOX_WARDEN_H
 
 #include <stddef.h>
 
