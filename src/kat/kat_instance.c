@@ -202,6 +202,26 @@ static void free_expectations(expectations *x)
     kat_manifest_free(&x->manifest);
 }
 
+/* The manifest line of the KAT file NAME of the instance called LABEL in
+ * its files: by that label, else by the name of the instance's folder
+ * (X->prefer, its source folder), as the published harness's manifests key
+ * their lines ("MoFang-512/KAT_2_12_MoFang_512.txt"). */
+static const kat_manifest_entry *manifest_line(const expectations *x, const char *label,
+                                               const char *name)
+{
+    if (!x->have_manifest)
+        return NULL;
+    const kat_manifest_entry *m = label[0] ? kat_manifest_find(&x->manifest, label, name)
+                                           : NULL;
+    if (!m && x->prefer && x->prefer[0]) {
+        const char *folder = strrchr(x->prefer, '/');
+        folder = folder ? folder + 1 : x->prefer;
+        if (folder[0] && strcmp(folder, label) != 0)
+            m = kat_manifest_find(&x->manifest, folder, name);
+    }
+    return m;
+}
+
 int kat_instance_expected(const json_t *build, const char *name, char sha[HB_SHA256_HEX])
 {
     expectations x;
@@ -209,8 +229,7 @@ int kat_instance_expected(const json_t *build, const char *name, char sha[HB_SHA
     const char *label = build_algorithm_instance(build);
     load_expectations(build, &x);
     const char *text = kat_vectors_match(&x.files, name, x.prefer);
-    const kat_manifest_entry *m = x.have_manifest && label[0] ?
-        kat_manifest_find(&x.manifest, label, name) : NULL;
+    const kat_manifest_entry *m = manifest_line(&x, label, name);
     int rc = 0;
     if (text)
         rc = kat_file_sha256(text, sha, &err) == 0 ? 1 : -1;
@@ -239,8 +258,7 @@ static void compare_one(const expectations *x, const plan *p, int i, const char 
 {
     hb_err err;
     const char *text = kat_vectors_match(&x->files, p->names[i], x->prefer);
-    const kat_manifest_entry *m = x->have_manifest ?
-        kat_manifest_find(&x->manifest, p->label, p->names[i]) : NULL;
+    const kat_manifest_entry *m = manifest_line(x, p->label, p->names[i]);
     memset(f, 0, sizeof f[0]);
     if (text) {
         kat_cmp c;

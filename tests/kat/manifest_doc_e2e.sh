@@ -43,4 +43,18 @@ printf '{"tool": "x"}\n' >"$T/r/campaign.json"
 "$B" publish --run-dir "$T/r" --data "$T/data2" >"$T/p2.log" 2>&1
 [ $? -eq 2 ] && grep -q "campaign.json: records no system; give --system ID" "$T/p2.log" &&
     ok "without a recorded system it names the file and --system" || { bad "publish refusal"; cat "$T/p2.log"; }
+
+# a manifest keyed by the instance's folder, as the published harness's are
+# ("MoFang-512/KAT_2_12_MoFang_512.txt"): the example with its instance
+# folder named SM3-256 and its lines keyed so
+mkdir -p "$T/folder"
+cp -r "$SRC/examples/SM3" "$T/folder/SM3"
+mv "$T/folder/SM3/Implementations/Reference_Implementation/SM3" \
+    "$T/folder/SM3/Implementations/Reference_Implementation/SM3-256"
+sed 's| strict SM3/| strict SM3-256/|' "$SRC/examples/SM3/kat.sha256" >"$T/folder/SM3/kat.sha256"
+"$B" build --run-dir "$T/rf" "$T/folder/SM3" >"$T/bf.log" 2>&1 &&
+    "$B" kat --run-dir "$T/rf" --no-loop >"$T/kf.log" 2>&1 &&
+    grep -q '"status": "PASS"' "$T/rf/kat.json" &&
+    ok "a manifest keyed by the instance's folder is compared (PASS)" ||
+    { bad "manifest keyed by folder"; tail -5 "$T/kf.log"; grep '"reason"' "$T/rf/kat.json"; }
 checks_summary
