@@ -2,7 +2,8 @@
  * Test_Vector/Test_Vectors folders (any nesting, any case), and the compact
  * `kat.sha256` manifest at the package root, one line per file:
  *   <sha256 of the canonical text> strict <label>/<file name>
- * where the label is the instance name. Blank lines and lines starting with
+ * where the label is the instance name (or its folder's name: the caller
+ * tries both, kat_instance.c). Blank lines and lines starting with
  * '#' are ignored. Lists and manifests own their strings; free them with the
  * matching _free function. */
 #ifndef HB_KAT_MANIFEST_H
