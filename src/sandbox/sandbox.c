@@ -474,6 +474,35 @@ void hb_sandbox_argv_free(char **argv)
 /* Opens PATH for a bind (O_PATH, inherited by the child) and adds
  * OPTION FD PATH. A read-only input is bound from its staged copy
  * (stage.h); the scratch folder is already in the staging area. */
+/* The folders of SB's read-only binds that lie under /tmp, into DIRS,
+ * shortest first (an outer one is mounted before an inner one), each once;
+ * their number. */
+static int tmp_bind_dirs(const hb_sandbox *sb, char dirs[][PATH_MAX])
+{
+    int n = 0;
+    for (int i = 0; i < sb->n_ro && n < HB_SANDBOX_MAX_BINDS; i++) {
+        const char *p = sb->ro[i];
+        const char *slash = strrchr(p, '/');
+        if (strncmp(p, "/tmp/", 5) != 0 || !slash || slash - p <= 4 ||
+            (size_t)(slash - p) >= PATH_MAX)
+            continue;
+        char d[PATH_MAX];
+        snprintf(d, sizeof d, "%.*s", (int)(slash - p), p);
+        int seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = strcmp(dirs[k], d) == 0;
+        if (seen)
+            continue;
+        int at = n++;
+        while (at > 0 && strlen(dirs[at - 1]) > strlen(d)) {
+            memcpy(dirs[at], dirs[at - 1], PATH_MAX);
+            at--;
+        }
+        memcpy(dirs[at], d, strlen(d) + 1);
+    }
+    return n;
+}
+
 static int add_bind(words *w, const char *option, const char *path, int stage, int *fds,
                     int *nfds, hb_err *err)
 {
@@ -570,6 +599,16 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     add(&w, "--tmpfs");
     add(&w, "/tmp");
     *nfds = 0;
+    /* a file bound under /tmp lands in the sandbox's own /tmp, which is
+     * writable: its folder (a probe's own, where a library would put a
+     * file named like a system library) gets a tmpfs of its own first,
+     * made read-only once every bind is in */
+    char ro_dirs[HB_SANDBOX_MAX_BINDS][PATH_MAX];
+    int n_ro_dirs = tmp_bind_dirs(sb, ro_dirs);
+    for (int i = 0; i < n_ro_dirs; i++) {
+        add(&w, "--tmpfs");
+        add(&w, ro_dirs[i]);
+    }
     for (int i = 0; i < sb->n_ro; i++)
         if (add_bind(&w, "--ro-bind-fd", sb->ro[i], 1, fds, nfds, err) != 0)
             goto fail;
@@ -593,6 +632,10 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
         add(&w, "0700");
         add(&w, "--tmpfs");
         add(&w, HB_SANDBOX_SCRATCH_DIR);
+    }
+    for (int i = 0; i < n_ro_dirs; i++) {
+        add(&w, "--remount-ro");
+        add(&w, ro_dirs[i]);
     }
     if (sb->profile != HB_SANDBOX_COMPILE) {
         /* Submitted code may write only to /tmp and its scratch: not to the
