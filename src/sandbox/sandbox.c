@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "common/strlist.h"
-#include "sandbox/warden.h"
+#include "sandbox/marker.h"
 #include "compile/elfsize.h"
 #include "sandbox/stage.h"
 
@@ -550,7 +550,7 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     add(&w, "--hostname");
     add(&w, "sandbox");
     add(&w, "--clearenv");
-    if (hb_warden_marker()[0]) { /* the command's marker (sandbox/warden.h) */
+    if (hb_warden_marker()[0]) { /* the command's marker (sandbox/marker.h) */
         add(&w, "--setenv");
         add(&w, HB_WARDEN_ENV);
         add(&w, hb_warden_marker());

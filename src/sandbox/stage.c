@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "common/fs.h"
-#include "sandbox/warden.h"
+#include "sandbox/marker.h"
 #include "common/walk.h"
 
 #define STAGE_PARENT "/tmp"
@@ -173,7 +173,7 @@ static int stage_root(hb_err *err)
     root_lock = open(fresh, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (root_lock < 0 || flock(root_lock, LOCK_EX) != 0)
         return hb_fail_errno(err, "sandbox: cannot lock %s", lock);
-    /* the command's marker (sandbox/warden.h): whose folder this is */
+    /* the command's marker (sandbox/marker.h): whose folder this is */
     const char *m = hb_warden_marker();
     if (m[0] && (write(root_lock, m, strlen(m)) < 0 || write(root_lock, "\n", 1) < 0))
         return hb_fail_errno(err, "sandbox: cannot write %s", fresh);

@@ -30,12 +30,7 @@
 #define WARDEN_SWEEP_PAUSE_NS 50000000L /* ... 50 ms apart */
 #define WARDEN_ENV_MAX (1u << 20)     /* the most of one environment read */
 
-static char marker[96];
-
-const char *hb_warden_marker(void)
-{
-    return marker;
-}
+static char marker[96]; /* the marker as made here; marker.h publishes it */
 
 int hb_warden_env_has(const char *env, size_t len, const char *m)
 {
@@ -225,6 +220,7 @@ void hb_warden_start(char **argv)
     const char *given = getenv(HB_WARDEN_ENV);
     if (given && made_here(given)) {
         snprintf(marker, sizeof marker, "%s", given);
+        hb_warden_set_marker(marker);
     } else {
         unsigned r = 0;
         if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
@@ -236,6 +232,7 @@ void hb_warden_start(char **argv)
             marker[0] = '\0';
             return;
         }
+        hb_warden_set_marker(marker);
         /* the same program again (by its own name, which ps and pgrep
          * show), now with the marker in the environment block every forked
          * process shows in /proc */

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#define HB_WARDEN_ENV "HB_CAMPAIGN"
+#include "sandbox/marker.h"
 
 /* Gives this process its marker and starts the watcher. The marker is
  * PREFIX.PID-RANDOM, where PREFIX is an HB_CAMPAIGN found in the
@@ -32,8 +32,7 @@ void hb_warden_start(char **argv);
  * behind, the watcher included. Nothing happens without a watcher. */
 void hb_warden_finish(void);
 
-/* The marker ("" before hb_warden_start, or when it did not start). */
-const char *hb_warden_marker(void);
+/* The marker: hb_warden_marker (marker.h). */
 
 /* 1 when the NUL-separated environment ENV (LEN bytes, as
  * /proc/PID/environ holds it) has HB_CAMPAIGN=MARKER exactly. */
