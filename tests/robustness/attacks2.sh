@@ -11,8 +11,8 @@
 #
 # Each folder of attacks2/ holds only what its package changes: the
 # packages are assembled from the SM3 example (its files, its manifest, its
-# sm3.c also as sm3_example.inc, which a fixture may include), the
-# fixture's files over them; ContextFakeDodge is ContextFake with only
+# sm3.c also as sm3_example.inc, and ContextFake's as context_fake.inc,
+# which a fixture may include), the fixture's files over them; ContextFakeDodge is ContextFake with only
 # KAT_2_23 in its manifest.
 #   attacks2.sh BUILD SOURCE            the test
 #   attacks2.sh --assemble OUT SOURCE   only assemble the packages into OUT
@@ -27,6 +27,8 @@ assemble() {
         cp -r "$ex" "$2/$name"
         cp "$ex/Implementations/Reference_Implementation/SM3/sm3.c" \
             "$2/$name/Implementations/Reference_Implementation/SM3/sm3_example.inc"
+        cp "$1/tests/robustness/attacks2/ContextFake/Implementations/Reference_Implementation/SM3/sm3.c" \
+            "$2/$name/Implementations/Reference_Implementation/SM3/context_fake.inc"
         cp -r "$f/." "$2/$name/"
     done
     rm -rf "$2/ContextFakeDodge"
