@@ -143,6 +143,16 @@ static void budget_spent(wsize *z, wcell *w)
     fail_cell(w, SESSION_TIMEOUT, why);
 }
 
+/* The calls of the longest window at SIZE bytes, which its session's
+ * message region is made for. */
+static unsigned long long longest_window(unsigned long long size)
+{
+    unsigned long long calls = WINDOWS_MAX_BYTES / size;
+    if (calls > WINDOWS_MAX_CALLS)
+        calls = WINDOWS_MAX_CALLS;
+    return calls < WINDOWS_MIN_CALLS ? WINDOWS_MIN_CALLS : calls;
+}
+
 static int open_cell(wsize *z, wcell *w, hb_err *err)
 {
     char rel[PATH_MAX], lib[PATH_MAX];
@@ -151,11 +161,7 @@ static int open_cell(wsize *z, wcell *w, hb_err *err)
         return -1;
     if (!realpath(rel, lib))
         snprintf(lib, sizeof lib, "%s", rel); /* the probe says LOADFAIL */
-    w->max_calls = WINDOWS_MAX_BYTES / z->size;
-    if (w->max_calls > WINDOWS_MAX_CALLS)
-        w->max_calls = WINDOWS_MAX_CALLS;
-    if (w->max_calls < WINDOWS_MIN_CALLS)
-        w->max_calls = WINDOWS_MIN_CALLS;
+    w->max_calls = longest_window(z->size);
     double left = HUGE_VAL, timeout = z->o->timeout_s;
     if (z->o->budget_left && z->o->budget_left(z->o->budget_ctx, w->index, &left, err) != 0)
         return -1;
@@ -727,12 +733,7 @@ typedef struct wband {
 /* What the sessions of band B hold in message regions, at the most. */
 static double band_region_bytes(const wband *b)
 {
-    unsigned long long calls = WINDOWS_MAX_BYTES / b->z.size;
-    if (calls > WINDOWS_MAX_CALLS)
-        calls = WINDOWS_MAX_CALLS;
-    if (calls < WINDOWS_MIN_CALLS)
-        calls = WINDOWS_MIN_CALLS;
-    return (double)b->n * (double)calls * (double)b->z.size;
+    return (double)b->n * (double)longest_window(b->z.size) * (double)b->z.size;
 }
 
 /* Sessions may hold this much of the host's memory in message regions at
