@@ -362,8 +362,9 @@ static void catch_interrupts(const campaign_options *o, int argc, char **argv)
     size_t len = 0;
     int n = snprintf(interrupt_line, sizeof interrupt_line,
                      "\nhashbench run: interrupted; kept in %s: the finished phases, the "
-                     "build, the KAT results and every finished record (one under way is "
-                     "measured again; the interleaved planner's rounds continue from its "
+                     "build, the KAT results and every finished record (a measure stage cut "
+                     "short is measured again: its records are written when its passes "
+                     "end; the one-process planners' rounds continue from their "
                      "journal); resume with:\n  hashbench run", o->run_dir);
     len = n > 0 ? (size_t)n : 0;
     for (int i = 1; i < argc && len + 16 < sizeof interrupt_line; i++)
