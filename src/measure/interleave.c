@@ -5,8 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
+#include "measure/journal.h"
+#include "measure/planners.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -205,4 +208,34 @@ int ilv_run(ilv_cell *cells, size_t n, const plan_settings *s, const ilv_hooks *
         if (cells[i].out.ok || cells[i].out.n_trials)
             plan_cell_end(&cells[i].pc);
     return 0;
+}
+
+/* ilv_hooks: the stage's progress, then the journal of the rounds so far. */
+static int round_saved(void *ctx, int round, const ilv_cell *cells, size_t n, size_t active,
+                       hb_err *err)
+{
+    plan_stage *st = ctx;
+    if (st->round_done)
+        st->round_done(st->ctx, round, active);
+    return journal_save(st->journal, st->s, round, st->keys, cells, n, err);
+}
+
+int ilv_stage_run(plan_stage *st, hb_err *err)
+{
+    int first_round = 0;
+    if (journal_load(st->journal, st->s, st->keys, st->cells, st->n, &first_round, err) != 0)
+        return -1;
+    ilv_hooks h = {round_saved, st, first_round};
+    if (ilv_run(st->cells, st->n, st->s, &h, err) != 0)
+        return -1;
+    for (size_t i = 0; i < st->n; i++)
+        if (st->cells_done && st->cells_done(st->ctx, &i, 1, err) != 0)
+            return -1;
+    unlink(st->journal); /* every record is written: the rounds are kept there */
+    return 0;
+}
+
+double ilv_cell_cost_s(const plan_settings *s, double t1_ns, double start_s)
+{
+    return plan_process_cost_s(s, t1_ns, start_s, 2);
 }

@@ -71,4 +71,17 @@ void ilv_group_order(uint64_t seed, int round, size_t slot, size_t n, size_t *or
 int ilv_run(ilv_cell *cells, size_t n, const plan_settings *s, const ilv_hooks *h,
             hb_err *err);
 
+/* ---- The "interleaved-processes" row of the planner table (planners.h) ---- */
+struct plan_stage;
+
+/* Runs the stage's cells with ilv_run, resumed from the stage's journal
+ * (journal.h) where it holds their earlier rounds and saving it after
+ * every round; then hands every cell back for its record and removes the
+ * journal. */
+int ilv_stage_run(struct plan_stage *st, hb_err *err);
+
+/* One cell's trials at T1_NS per call, each beside its baseline's trial,
+ * and its calibration (plan_process_cost_s). */
+double ilv_cell_cost_s(const plan_settings *s, double t1_ns, double start_s);
+
 #endif

@@ -123,20 +123,12 @@ const char *plan_stop_name(int stopped)
 
 int plan_is_interleaved(const plan_settings *s)
 {
-    const plan_planner *p = plan_planner_find(s->planner);
-    return p && p->takes != PLAN_TAKES_SEQUENCE;
-}
-
-int plan_uses_sessions(const plan_settings *s)
-{
-    const plan_planner *p = plan_planner_find(s->planner);
-    return p && p->takes == PLAN_TAKES_SESSIONS;
+    return plan_planner_of(s)->seeded;
 }
 
 int plan_is_budgeted(const plan_settings *s)
 {
-    const plan_planner *p = plan_planner_find(s->planner);
-    return !p || p->budgeted;
+    return plan_planner_of(s)->budgeted;
 }
 
 /* One trial through the settings' runner (the probe by default), its
@@ -551,6 +543,32 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
     }
     plan_cell_end(&c);
     return 0;
+}
+
+double plan_process_cost_s(const plan_settings *s, double t1_ns, double start_s, int paired)
+{
+    unsigned long long calls, warm;
+    int trials;
+    plan_trial_shape(s, t1_ns, &calls, &warm, &trials);
+    return paired * trials * ((double)(calls + warm) * t1_ns * 1e-9 + start_s) + 3 * start_s;
+}
+
+int plan_sequence_run(plan_stage *st, hb_err *err)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        if (st->cell_start && st->cell_start(st->ctx, i, err) != 0)
+            return -1;
+        if (plan_execute(st->s, &st->cells[i].tmpl, &st->cells[i].out, err) != 0)
+            return -1;
+        if (st->cells_done && st->cells_done(st->ctx, &i, 1, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+double plan_sequence_cost_s(const plan_settings *s, double t1_ns, double start_s)
+{
+    return plan_process_cost_s(s, t1_ns, start_s, 1);
 }
 
 void plan_outcome_free(plan_outcome *o)

@@ -225,6 +225,19 @@ int plan_execute(const plan_settings *s, const trial_request *template,
 
 void plan_outcome_free(plan_outcome *o);
 
+/* The wall time one cell of S costs at T1_NS per call when every trial is
+ * a probe process starting in START_S: its trials (PAIRED per slot: 2 when
+ * a baseline's trial goes beside each), its memory run and calibration
+ * (an estimate for shard costs, campaign/costs.h). */
+double plan_process_cost_s(const plan_settings *s, double t1_ns, double start_s, int paired);
+
+/* ---- The "adaptive" and "reference" rows of the planner table
+ * (planners.h): one cell after another, each driven to its end by
+ * plan_execute and handed back for its record before the next starts ---- */
+struct plan_stage;
+int plan_sequence_run(struct plan_stage *st, hb_err *err);
+double plan_sequence_cost_s(const plan_settings *s, double t1_ns, double start_s);
+
 /* S's minimum number of kept trials: min_trials, else the planner's
  * default (measure/settings.h). */
 int plan_min_trials(const plan_settings *s);
@@ -243,10 +256,6 @@ void plan_trial_shape(const plan_settings *s, double t1_ns, unsigned long long *
  * sessions, windows.h) or "interleaved-processes" (one probe process per
  * trial, interleave.h: the planner before sessions, kept for comparison). */
 int plan_is_interleaved(const plan_settings *s);
-
-/* 1 when S's planner takes its trials as windows of trial sessions
- * (windows.h): "interleaved". */
-int plan_uses_sessions(const plan_settings *s);
 
 /* 1 when S's planner takes one probe process per trial under the adaptive
  * rule and its budget (planners.h: budgeted), 0 for the reference rule's

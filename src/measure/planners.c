@@ -3,19 +3,26 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "measure/interleave.h"
+#include "measure/plan.h"
 #include "measure/settings.h"
+#include "measure/windows.h"
 
 const plan_planner plan_planners[] = {
-    {"interleaved", SETTINGS_INTERLEAVED_MIN_TRIALS, PLAN_TAKES_SESSIONS, 0,
+    {"interleaved", SETTINGS_INTERLEAVED_MIN_TRIALS, 0, 1, PLAN_MAX_PAIRS,
      "windows of one sandboxed probe session per instance and size, each beside a "
-     "window of the baseline, figures read from outside (the default)"},
-    {"interleaved-processes", SETTINGS_INTERLEAVED_MIN_TRIALS, PLAN_TAKES_ROUNDS, 1,
-     "one probe process per trial, in shuffled rounds beside a baseline trial"},
-    {"adaptive", SETTINGS_REFERENCE_TRIALS, PLAN_TAKES_SEQUENCE, 1,
-     "one probe process per trial, cell after cell, until the interval is tight"},
-    {"reference", SETTINGS_REFERENCE_TRIALS, PLAN_TAKES_SEQUENCE, 0,
+     "window of the baseline, figures read from outside (the default)",
+     windows_stage_run, windows_counter, windows_stage_cost_s},
+    {"interleaved-processes", SETTINGS_INTERLEAVED_MIN_TRIALS, 1, 1, 1,
+     "one probe process per trial, in shuffled rounds beside a baseline trial",
+     ilv_stage_run, NULL, ilv_cell_cost_s},
+    {"adaptive", SETTINGS_REFERENCE_TRIALS, 1, 0, 0,
+     "one probe process per trial, cell after cell, until the interval is tight",
+     plan_sequence_run, NULL, plan_sequence_cost_s},
+    {"reference", SETTINGS_REFERENCE_TRIALS, 0, 0, 0,
      "the reference campaign's rule: " SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS)
-     " trials of min(20000, max(ceil(1 s / t1), 20)) calls"},
+     " trials of min(20000, max(ceil(1 s / t1), 20)) calls",
+     plan_sequence_run, NULL, plan_sequence_cost_s},
 };
 const size_t plan_n_planners = sizeof plan_planners / sizeof plan_planners[0];
 
@@ -25,6 +32,12 @@ const plan_planner *plan_planner_find(const char *name)
         if (strcmp(plan_planners[i].name, name) == 0)
             return &plan_planners[i];
     return NULL;
+}
+
+const plan_planner *plan_planner_of(const plan_settings *s)
+{
+    const plan_planner *p = plan_planner_find(s->planner);
+    return p ? p : plan_planner_find("adaptive");
 }
 
 const char *plan_planner_names(char *buf, size_t sz)
