@@ -74,6 +74,11 @@ int ilv_run(ilv_cell *cells, size_t n, const plan_settings *s, const ilv_hooks *
 /* ---- The "interleaved-processes" row of the planner table (planners.h) ---- */
 struct plan_stage;
 
+/* Its trial rule (plan.h): the adaptive rule's short trials and the
+ * reasons to stop, with a hard budget on the time charged to a cell (its
+ * paired baseline trials included), and no retries in a slot. */
+extern const plan_rule ilv_rule;
+
 /* Runs the stage's cells with ilv_run, resumed from the stage's journal
  * (journal.h) where it holds their earlier rounds and saving it after
  * every round; then hands every cell back for its record and removes the

@@ -9,20 +9,28 @@
 #include "measure/windows.h"
 
 const plan_planner plan_planners[] = {
-    {"interleaved", SETTINGS_INTERLEAVED_MIN_TRIALS, 0, 1, PLAN_MAX_PAIRS,
-     "windows of one sandboxed probe session per instance and size, each beside a "
-     "window of the baseline, figures read from outside (the default)",
-     windows_stage_run, windows_counter, windows_stage_cost_s},
-    {"interleaved-processes", SETTINGS_INTERLEAVED_MIN_TRIALS, 1, 1, 1,
-     "one probe process per trial, in shuffled rounds beside a baseline trial",
-     ilv_stage_run, NULL, ilv_cell_cost_s},
-    {"adaptive", SETTINGS_REFERENCE_TRIALS, 1, 0, 0,
-     "one probe process per trial, cell after cell, until the interval is tight",
-     plan_sequence_run, NULL, plan_sequence_cost_s},
-    {"reference", SETTINGS_REFERENCE_TRIALS, 0, 0, 0,
-     "the reference campaign's rule: " SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS)
-     " trials of min(20000, max(ceil(1 s / t1), 20)) calls",
-     plan_sequence_run, NULL, plan_sequence_cost_s},
+    {.name = "interleaved", .min_trials = SETTINGS_INTERLEAVED_MIN_TRIALS, .budgeted = 0,
+     .seeded = 1, .pairs = PLAN_MAX_PAIRS,
+     .summary = "windows of one sandboxed probe session per instance and size, each "
+                "beside a window of the baseline, figures read from outside (the default)",
+     .rule = NULL, .run = windows_stage_run, .counter = windows_counter,
+     .cell_cost_s = windows_stage_cost_s},
+    {.name = "interleaved-processes", .min_trials = SETTINGS_INTERLEAVED_MIN_TRIALS,
+     .budgeted = 1, .seeded = 1, .pairs = 1,
+     .summary = "one probe process per trial, in shuffled rounds beside a baseline trial",
+     .rule = &ilv_rule, .run = ilv_stage_run, .counter = NULL,
+     .cell_cost_s = ilv_cell_cost_s},
+    {.name = "adaptive", .min_trials = SETTINGS_REFERENCE_TRIALS, .budgeted = 1, .seeded = 0,
+     .pairs = 0,
+     .summary = "one probe process per trial, cell after cell, until the interval is tight",
+     .rule = &plan_rule_adaptive, .run = plan_sequence_run, .counter = NULL,
+     .cell_cost_s = plan_sequence_cost_s},
+    {.name = "reference", .min_trials = SETTINGS_REFERENCE_TRIALS, .budgeted = 0, .seeded = 0,
+     .pairs = 0,
+     .summary = "the reference campaign's rule: " SETTINGS_TEXT(SETTINGS_REFERENCE_TRIALS)
+                " trials of min(20000, max(ceil(1 s / t1), 20)) calls",
+     .rule = &plan_rule_reference, .run = plan_sequence_run, .counter = NULL,
+     .cell_cost_s = plan_sequence_cost_s},
 };
 const size_t plan_n_planners = sizeof plan_planners / sizeof plan_planners[0];
 

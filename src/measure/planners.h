@@ -64,6 +64,9 @@ typedef struct plan_planner {
     int pairs;             /* the baselines a cell is grouped with: 0 none,
                               1 the primary, PLAN_MAX_PAIRS every one */
     const char *summary;   /* one line for --help and the method page */
+    /* one probe process per trial: the cells' trial rule (plan.h); NULL
+     * for a planner that takes no plan_cell */
+    const struct plan_rule *rule;
     /* takes the trials of every cell of ST into its out. Returns 0 when
      * the stage ran (cells may have failed), -1 on hashbench's own
      * failure or a hook's. */
