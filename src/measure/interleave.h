@@ -1,6 +1,7 @@
-/* The interleaved planner: the default way the measure stage takes its
- * trials. Every (instance, size) cell is calibrated first (plan.h), then the
- * trials are taken round by round: in each round every cell still short of
+/* The interleaved-processes planner (one probe process per trial; the
+ * default planner's predecessor, kept for comparison). Every (instance,
+ * size) cell is calibrated first (plan.h), then the trials are taken
+ * round by round: in each round every cell still short of
  * its stopping rule (plan_cell_stop) gets one trial, in an order shuffled
  * per round from the stage's recorded seed (ilv_order), and where the cell
  * has a baseline cell at the same size, the baseline gets one trial right

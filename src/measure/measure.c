@@ -1,8 +1,10 @@
 /* The measurement stage driver: see measure.h. It reads build.json and
  * kat.json (their paths, the record paths and the library of each instance
  * come from rundir/), selects the counter and measures its rate once on
- * the pinned core, then walks instances and sizes, keeping current records
- * and writing new ones atomically. */
+ * the pinned core, then lays out a cell for every instance and size whose
+ * record is not current, groups the cells with the baselines their
+ * planner asks for, and hands them to the planner's row (planners.h),
+ * writing each record atomically as the planner hands its cell back. */
 #include "measure/measure.h"
 
 #include <limits.h>
