@@ -764,9 +764,13 @@ static int measure_stage(measure_ctx *c, measure_target *targets, size_t nt,
     const char *keys[st.n ? st.n : 1];
     for (size_t i = 0; i < st.n; i++)
         keys[i] = st.slots[i].key;
-    plan_stage ps = {st.cells, st.n, &c->settings, c->probe, c->rate_hz, WINDOWS_TIMEOUT_S,
-                     st.journal, keys, &st, cell_start, cells_done, round_done,
-                     verify_cell, budget_left, budget_reason, budget_charge};
+    plan_stage ps = {.cells = st.cells, .n = st.n, .s = &c->settings, .probe_path = c->probe,
+                     .rate_hz = c->rate_hz, .timeout_s = WINDOWS_TIMEOUT_S,
+                     .journal = st.journal, .keys = keys, .ctx = &st,
+                     .cell_start = cell_start, .cells_done = cells_done,
+                     .round_done = round_done, .verify = verify_cell,
+                     .budget_left = budget_left, .budget_reason = budget_reason,
+                     .budget_charge = budget_charge};
     if (rc == 0)
         rc = p->run(&ps, err);
     for (size_t i = 0; i < st.n; i++) {

@@ -870,9 +870,12 @@ int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows
 
 int windows_stage_run(plan_stage *st, hb_err *err)
 {
-    windows_opts wo = {NULL, st->probe_path, st->rate_hz, st->s->min_trials, st->timeout_s,
-                       st->verify, st->ctx, st->budget_left, st->budget_reason,
-                       st->budget_charge, st->ctx, st->cells_done, st->ctx};
+    windows_opts wo = {.cls = NULL, .probe_path = st->probe_path, .rate_hz = st->rate_hz,
+                       .pairs = st->s->min_trials, .timeout_s = st->timeout_s,
+                       .verify = st->verify, .verify_ctx = st->ctx,
+                       .budget_left = st->budget_left, .budget_reason = st->budget_reason,
+                       .budget_charge = st->budget_charge, .budget_ctx = st->ctx,
+                       .size_done = st->cells_done, .size_ctx = st->ctx};
     int rc = windows_run(st->cells, st->n, st->s, &wo, err);
     if (rc == 0)
         unlink(st->journal); /* another planner's, which nothing resumes now */
