@@ -1,5 +1,5 @@
 /* Calibrated shard costs (see costs.h). The estimate asks the planner of
- * src/measure/plan.h for the trials it would run: it is rough (one
+ * planner table (src/measure/planners.h) for what a cell would cost: it is rough (one
  * calibration per size, the adaptive planners taken at the trials their
  * floors need) but it ranks a 64 KiB hash of a slow instance far above a
  * 32-byte hash of a fast one, which is what balancing needs. */
@@ -17,7 +17,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/plan.h"
-#include "measure/windows.h"
+#include "measure/planners.h"
 #include "measure/trial.h"
 #include "rundir/rundir.h"
 
@@ -39,16 +39,9 @@ double costs_estimate(const measure_settings *s, double t1_ns, double rate_hz)
     ps.host_rate_hz = rate_hz;
     if (!(t1_ns > 0))
         t1_ns = 1;
-    if (plan_uses_sessions(&ps))
-        return windows_cell_cost_s(plan_min_trials(&ps), t1_ns) + COSTS_PROBE_START_S;
-    unsigned long long calls, warm;
-    int trials;
-    plan_trial_shape(&ps, t1_ns, &calls, &warm, &trials);
-    /* the trials, the memory run and the calibration runs; an interleaved
-     * trial comes with the baseline's paired trial */
-    int paired = plan_is_interleaved(&ps) ? 2 : 1;
-    return paired * trials * ((double)(calls + warm) * t1_ns * 1e-9 + COSTS_PROBE_START_S) +
-           3 * COSTS_PROBE_START_S;
+    /* the planner's own estimate: its windows or its trials, the memory
+     * run and the calibration runs */
+    return plan_planner_of(&ps)->cell_cost_s(&ps, t1_ns, COSTS_PROBE_START_S);
 }
 
 /* Nanoseconds per call of LIB at SIZE; a negative value when the probe

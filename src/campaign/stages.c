@@ -14,6 +14,7 @@
 #include "kat/kat.h"
 #include "measure/drift.h"
 #include "measure/measure.h"
+#include "rundir/baselines.h"
 #include "rundir/rundir.h"
 
 int stages_instances(const char *run_dir, strlist *out, hb_err *err)
@@ -186,7 +187,7 @@ json_t *stages_host_drift(const char *run_dir)
     hb_err ignored;
     json_t *out = NULL;
     drift_series d;
-    if (rundir_list_records(run_dir, RUNDIR_BASELINE_CANDIDATE, RUNDIR_BASELINE_INSTANCE,
+    if (rundir_list_records(run_dir, RUNDIR_BASELINE_CANDIDATE, hb_baseline_primary()->instance,
                             load_baseline_record, &b, &ignored) == 0 && b.n > 0 &&
         drift_of_records((const json_t *const *)b.v, b.n, &d) == 0) {
         out = d.n ? drift_summary_json(&d) : NULL;

@@ -34,8 +34,9 @@ typedef struct build_options {
                                           shell glob such as "examples/ *"
                                           works) */
     int n_packages;
-    const char *baseline_lib;          /* libhb_baseline_sm3.so, the primary
-                                          built-in baseline (the others are
+    const char *baseline_lib;          /* the library of the primary
+                                          built-in baseline (rundir/
+                                          baselines.h; the others are
                                           taken from its folder), or NULL:
                                           no built-in baseline */
     hb_progress_fn progress;           /* may be NULL */

@@ -5,8 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/clock.h"
+#include "measure/journal.h"
+#include "measure/planners.h"
+#include "measure/settings.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -49,6 +53,92 @@ int ilv_baseline_first(uint64_t seed, int round, size_t slot)
     uint64_t x = round_state(seed, round, 0x5bd1e995ULL) + (uint64_t)slot;
     return (int)(splitmix64(&x) & 1);
 }
+
+/* ---- the rule of a cell's trials in rounds (plan.h: plan_rule) ---- */
+
+#define ILV_MAX_TRIAL_NS 3e6
+
+/* The adaptive rule's short trials, except that the minimum trials alone
+ * reach the 100-call floor where that keeps a trial within 3 ms, short
+ * enough to be seldom preempted (a 64 KiB message of 1 ms gets trials of
+ * 3 calls). */
+static void shape_rounds(const plan_settings *s, double t1, int min_trials,
+                         unsigned long long *calls, unsigned long long *warmup)
+{
+    unsigned long long want = 0;
+    if (t1 > 0) {
+        want = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
+               (unsigned long long)min_trials;
+        unsigned long long fit = (unsigned long long)(ILV_MAX_TRIAL_NS / t1);
+        if (want > fit)
+            want = fit;
+    }
+    plan_adaptive_shape(s, t1, min_trials, want, calls, warmup);
+}
+
+/* The adaptive budget against the reference rule's own trial count (the
+ * rounds' larger minimum is not the rule's); without --budget one hard
+ * figure, the floors' cost when it is the larger, where a slot also pays
+ * for the baseline's paired trial. */
+static void budget_rounds(plan_cell *c, double t1, int floor_trials)
+{
+    plan_outcome *out = c->out;
+    out->reference_cost_s = plan_reference_cost_s(t1, SETTINGS_REFERENCE_TRIALS);
+    out->budget_s = out->floor_budget_s =
+        plan_adaptive_budget(c->s, t1, SETTINGS_REFERENCE_TRIALS);
+    if (!c->s->budget_explicit) {
+        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * c->trial_s * 2.0;
+        if (floors_s > out->floor_budget_s)
+            out->floor_budget_s = floors_s;
+        out->budget_s = out->floor_budget_s;
+    }
+}
+
+/* The floors and the interval, the trial and process caps, and a hard
+ * budget on the wall time charged to the cell (no minimum of trials runs
+ * past it). */
+static int stop_rounds(plan_cell *c, double next_s)
+{
+    plan_outcome *out = c->out;
+    unsigned long long calls;
+    size_t k = plan_cell_kept(c, &calls);
+    if ((int)k >= c->min_trials && calls >= PLAN_MIN_CALLS) {
+        if (plan_cell_ci(c) <= c->s->target_ci_percent)
+            return PLAN_STOP_TARGET;
+        if ((int)k >= (c->s->max_trials > 0 ? c->s->max_trials : PLAN_MAX_TRIALS))
+            return PLAN_STOP_TRIALS;
+    }
+    if (c->processes >= c->cap)
+        return PLAN_STOP_PROCESS_CAP;
+    if (c->processes > 0 && c->spent_s + next_s > c->cap_s)
+        return PLAN_STOP_TIME_CAP;
+    /* the automatic budget covers the floors at the slots' observed cost:
+     * calibration's estimate of a process misses what a busy host adds */
+    if (!c->s->budget_explicit && c->wall_n > 0) {
+        unsigned long long per = c->rq.calls ? c->rq.calls : 1;
+        unsigned long long floor_trials = (PLAN_MIN_CALLS + per - 1) / per;
+        if (floor_trials < (unsigned long long)c->min_trials)
+            floor_trials = (unsigned long long)c->min_trials;
+        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * next_s;
+        if (floors_s > out->budget_s)
+            out->budget_s = out->floor_budget_s = floors_s;
+    }
+    if (c->processes > 0 && c->spent_s - c->calib_s + next_s > out->budget_s)
+        return PLAN_STOP_BUDGET;
+    return PLAN_STOP_NONE;
+}
+
+/* A cell in rounds has used the time charged to it: its calibration, its
+ * trials and its paired baseline trials. */
+static double charged_s(const plan_cell *c)
+{
+    return c->spent_s;
+}
+
+/* A disturbed trial is not taken again: the cell gets its next round. */
+const plan_rule ilv_rule = {
+    shape_rounds, budget_rounds, stop_rounds, charged_s, PLAN_DISTURBED_ALL, 0,
+};
 
 /* Calibrates cell C, keeping the trials of earlier rounds it was given. */
 static int begin(ilv_cell *c, const plan_settings *s, hb_err *err)
@@ -205,4 +295,34 @@ int ilv_run(ilv_cell *cells, size_t n, const plan_settings *s, const ilv_hooks *
         if (cells[i].out.ok || cells[i].out.n_trials)
             plan_cell_end(&cells[i].pc);
     return 0;
+}
+
+/* ilv_hooks: the stage's progress, then the journal of the rounds so far. */
+static int round_saved(void *ctx, int round, const ilv_cell *cells, size_t n, size_t active,
+                       hb_err *err)
+{
+    plan_stage *st = ctx;
+    if (st->round_done)
+        st->round_done(st->ctx, round, active);
+    return journal_save(st->journal, st->s, round, st->keys, cells, n, err);
+}
+
+int ilv_stage_run(plan_stage *st, hb_err *err)
+{
+    int first_round = 0;
+    if (journal_load(st->journal, st->s, st->keys, st->cells, st->n, &first_round, err) != 0)
+        return -1;
+    ilv_hooks h = {round_saved, st, first_round};
+    if (ilv_run(st->cells, st->n, st->s, &h, err) != 0)
+        return -1;
+    for (size_t i = 0; i < st->n; i++)
+        if (st->cells_done && st->cells_done(st->ctx, &i, 1, err) != 0)
+            return -1;
+    unlink(st->journal); /* every record is written: the rounds are kept there */
+    return 0;
+}
+
+double ilv_cell_cost_s(const plan_settings *s, double t1_ns, double start_s)
+{
+    return plan_process_cost_s(s, t1_ns, start_s, 2);
 }

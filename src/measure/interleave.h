@@ -1,6 +1,7 @@
-/* The interleaved planner: the default way the measure stage takes its
- * trials. Every (instance, size) cell is calibrated first (plan.h), then the
- * trials are taken round by round: in each round every cell still short of
+/* The interleaved-processes planner (one probe process per trial; the
+ * default planner's predecessor, kept for comparison). Every (instance,
+ * size) cell is calibrated first (plan.h), then the trials are taken
+ * round by round: in each round every cell still short of
  * its stopping rule (plan_cell_stop) gets one trial, in an order shuffled
  * per round from the stage's recorded seed (ilv_order), and where the cell
  * has a baseline cell at the same size, the baseline gets one trial right
@@ -70,5 +71,23 @@ void ilv_group_order(uint64_t seed, int round, size_t slot, size_t n, size_t *or
  * probe could not be started or a hook failed. */
 int ilv_run(ilv_cell *cells, size_t n, const plan_settings *s, const ilv_hooks *h,
             hb_err *err);
+
+/* ---- The "interleaved-processes" row of the planner table (planners.h) ---- */
+struct plan_stage;
+
+/* Its trial rule (plan.h): the adaptive rule's short trials and the
+ * reasons to stop, with a hard budget on the time charged to a cell (its
+ * paired baseline trials included), and no retries in a slot. */
+extern const plan_rule ilv_rule;
+
+/* Runs the stage's cells with ilv_run, resumed from the stage's journal
+ * (journal.h) where it holds their earlier rounds and saving it after
+ * every round; then hands every cell back for its record and removes the
+ * journal. */
+int ilv_stage_run(struct plan_stage *st, hb_err *err);
+
+/* One cell's trials at T1_NS per call, each beside its baseline's trial,
+ * and its calibration (plan_process_cost_s). */
+double ilv_cell_cost_s(const plan_settings *s, double t1_ns, double start_s);
 
 #endif

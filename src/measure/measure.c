@@ -1,8 +1,10 @@
 /* The measurement stage driver: see measure.h. It reads build.json and
  * kat.json (their paths, the record paths and the library of each instance
  * come from rundir/), selects the counter and measures its rate once on
- * the pinned core, then walks instances and sizes, keeping current records
- * and writing new ones atomically. */
+ * the pinned core, then lays out a cell for every instance and size whose
+ * record is not current, groups the cells with the baselines their
+ * planner asks for, and hands them to the planner's row (planners.h),
+ * writing each record atomically as the planner hands its cell back. */
 #include "measure/measure.h"
 
 #include <limits.h>
@@ -23,12 +25,10 @@
 #include "measure/counter.h"
 #include "measure/guard.h"
 #include "measure/host.h"
-#include "measure/interleave.h"
-#include "measure/journal.h"
 #include "measure/outside.h"
 #include "rundir/baselines.h"
 #include "measure/plan.h"
-#include "measure/procview.h"
+#include "measure/planners.h"
 #include "measure/record.h"
 #include "measure/verify.h"
 #include "measure/windows.h"
@@ -476,21 +476,6 @@ static int finish_cell(measure_ctx *c, const measure_target *t, unsigned size,
     return rc;
 }
 
-static int measure_one(measure_ctx *c, const measure_target *t, unsigned size,
-                       const char *path, hb_err *err)
-{
-    trial_request rq;
-    request_of(c, t, size, &rq);
-    host_info before;
-    read_host(c->cpu, &before);
-    plan_outcome po;
-    if (plan_execute(&c->settings, &rq, &po, err) != 0)
-        return -1;
-    int rc = finish_cell(c, t, size, path, &before, &po, err);
-    plan_outcome_free(&po);
-    return rc;
-}
-
 /* The record path of target T at SIZE. */
 static int record_path(const measure_ctx *c, const measure_target *t, unsigned size,
                        char *path, size_t sz, hb_err *err)
@@ -501,30 +486,10 @@ static int record_path(const measure_ctx *c, const measure_target *t, unsigned s
     return rundir_path(path, sz, c->o->run_dir, rel, err);
 }
 
-static int measure_target_sizes(measure_ctx *c, const measure_target *t,
-                                 const unsigned *sizes, int n_sizes, hb_err *err)
-{
-    for (int s = 0; s < n_sizes; s++) {
-        char path[PATH_MAX], step[600];
-        if (record_path(c, t, sizes[s], path, sizeof path, err) != 0)
-            return -1;
-        snprintf(step, sizeof step, "measure %s/%s %u B", t->cand, t->inst, sizes[s]);
-        if (c->o->progress)
-            c->o->progress(c->o->progress_ctx, step, c->done, c->total);
-        int failed = 0;
-        if (!c->o->force && record_is_current(path, &c->settings, t->lib_sha, &failed))
-            c->failed += failed;
-        else if (measure_one(c, t, sizes[s], path, err) != 0)
-            return -1;
-        c->done++;
-    }
-    return 0;
-}
+/* ---- the stage, as its planner (planners.h) sees it ---- */
 
-/* ---- the interleaved planner ---- */
-
-/* One cell of the interleaved stage: its target, size and record; WRITE 0
- * for a baseline cell that only pairs (its record is current, or not
+/* One cell of the stage: its target, size and record; WRITE 0 for a
+ * baseline cell that only pairs (its record is current, or not
  * selected). */
 typedef struct ilv_slot {
     const measure_target *t;
@@ -541,14 +506,15 @@ typedef struct ilv_stage {
     ilv_cell *cells;
     size_t n;
     char journal[PATH_MAX];
-    const host_info *before;  /* the host before the stage's trials */
+    host_info before;         /* the host before the stage's trials, or
+                                 before the cell's when cells are taken one
+                                 after another */
     const measure_target **checked; /* instances whose verifier is chosen ... */
     xcheck_plan *plans;              /* ... and their verifiers */
     size_t n_checked;
 } ilv_stage;
 
-static int round_done(void *ctx, int round, const ilv_cell *cells, size_t n,
-                      size_t active, hb_err *err)
+static void round_done(void *ctx, int round, size_t active)
 {
     ilv_stage *st = ctx;
     if (st->c->o->progress) {
@@ -556,15 +522,26 @@ static int round_done(void *ctx, int round, const ilv_cell *cells, size_t n,
         snprintf(step, sizeof step, "measure round %d: %zu cells still taking trials",
                  round + 1, active);
         size_t ended = 0;
-        for (size_t i = 0; i < n; i++)
-            ended += st->slots[i].write && !cells[i].active;
+        for (size_t i = 0; i < st->n; i++)
+            ended += st->slots[i].write && !st->cells[i].active;
         st->c->o->progress(st->c->o->progress_ctx, step, st->c->done + (int)ended,
                            st->c->total);
     }
-    const char *keys[n ? n : 1];
-    for (size_t i = 0; i < n; i++)
-        keys[i] = st->slots[i].key;
-    return journal_save(st->journal, &st->c->settings, round, keys, cells, n, err);
+}
+
+/* plan_stage: cell I's trials start now (cells taken one after another). */
+static int cell_start(void *ctx, size_t i, hb_err *err)
+{
+    (void)err;
+    ilv_stage *st = ctx;
+    if (st->c->o->progress) {
+        char step[600];
+        snprintf(step, sizeof step, "measure %s/%s %u B", st->slots[i].t->cand,
+                 st->slots[i].t->inst, st->slots[i].size);
+        st->c->o->progress(st->c->o->progress_ctx, step, st->c->done, st->c->total);
+    }
+    read_host(st->c->cpu, &st->before);
+    return 0;
 }
 
 /* The index of the baseline's cell at SIZE in ST, added as a pairing-only
@@ -674,17 +651,6 @@ static int budget_charge(void *ctx, size_t cell, double seconds, hb_err *err)
     return b.budget_s > 0 ? ibudget_charge(&b, IBUDGET_MEASURE, seconds, err) : 0;
 }
 
-static void verify_setup(measure_ctx *c, ilv_stage *st, windows_opts *wo)
-{
-    (void)c;
-    wo->verify = verify_cell;
-    wo->verify_ctx = st;
-    wo->budget_left = budget_left;
-    wo->budget_reason = budget_reason;
-    wo->budget_charge = budget_charge;
-    wo->budget_ctx = st;
-}
-
 /* Writes the record of slot I of ST (when it is to be written). */
 static int write_slot(ilv_stage *st, size_t i, hb_err *err)
 {
@@ -709,14 +675,14 @@ static int write_slot(ilv_stage *st, size_t i, hb_err *err)
         c->o->progress(c->o->progress_ctx, step, c->done, c->total);
     }
     int rc = finish_cell(c, st->slots[i].t, st->slots[i].size, st->slots[i].path,
-                         st->before, po, err);
+                         &st->before, po, err);
     c->done++;
     return rc;
 }
 
-/* windows.h: the cells of one size are final; their records are written
- * now, so that a killed stage keeps every finished size. */
-static int size_done(void *ctx, const size_t *cells, size_t n, hb_err *err)
+/* plan_stage: the N CELLS are final; their records are written now, so
+ * that a killed stage keeps every finished one. */
+static int cells_done(void *ctx, const size_t *cells, size_t n, hb_err *err)
 {
     ilv_stage *st = ctx;
     for (size_t k = 0; k < n; k++)
@@ -737,13 +703,17 @@ static int pairs_with(const measure_target *t, const measure_target *b)
     return !t->baseline && t->digest_bits == b->digest_bits;
 }
 
-static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t nt,
-                               const measure_target *const *bases, size_t nb,
-                               const unsigned *sizes, int n_sizes, hb_err *err)
+/* The stage: a cell for every selected target at every size whose record
+ * is not current, each grouped with as many of the baselines at its size
+ * as the planner asks for (pairs_with), then the planner's run. */
+static int measure_stage(measure_ctx *c, measure_target *targets, size_t nt,
+                         const measure_target *const *bases, size_t nb,
+                         const unsigned *sizes, int n_sizes, hb_err *err)
 {
+    const plan_planner *p = plan_planner_of(&c->settings);
     size_t cap = (nt + nb) * (size_t)n_sizes + 1;
-    ilv_stage st = {c, calloc(cap, sizeof(ilv_slot)), calloc(cap, sizeof(ilv_cell)), 0, "",
-                    NULL, NULL, NULL, 0};
+    ilv_stage st = {.c = c, .slots = calloc(cap, sizeof(ilv_slot)),
+                    .cells = calloc(cap, sizeof(ilv_cell))};
     int rc = st.slots && st.cells ? 0 : hb_fail(err, "out of memory");
     if (rc == 0)
         rc = rundir_path(st.journal, sizeof st.journal, c->o->run_dir, RUNDIR_JOURNAL,
@@ -769,14 +739,13 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
                 st.cells[st.n++].baseline = -1;
             }
         }
-    /* every cell is grouped with the baselines at its size (pairs_with);
-     * its pair is the primary's */
+    /* every cell is grouped with the baselines at its size (pairs_with),
+     * the primary's alone where the planner takes one; its pair is the
+     * primary's */
     size_t own = st.n;
-    for (size_t i = 0; rc == 0 && i < own; i++)
+    for (size_t i = 0; rc == 0 && p->pairs > 0 && i < own; i++)
         for (size_t k = 0; rc == 0 && k < nb; k++) {
-            /* the one-shot planner pairs with the primary only */
-            if (!pairs_with(st.slots[i].t, bases[k]) ||
-                (!plan_uses_sessions(&c->settings) && !bases[k]->primary))
+            if (!pairs_with(st.slots[i].t, bases[k]) || (p->pairs == 1 && !bases[k]->primary))
                 continue;
             long b = baseline_cell(&st, bases[k], st.slots[i].size, err);
             if (b < -1)
@@ -791,33 +760,24 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
                     st.cells[i].baseline = (int)b;
             }
         }
-    host_info before;
-    read_host(c->cpu, &before);
-    st.before = &before;
-    if (rc == 0 && plan_uses_sessions(&c->settings)) {
-        windows_opts wo = {NULL, c->probe, c->rate_hz, c->settings.min_trials,
-                           WINDOWS_TIMEOUT_S, NULL, NULL, NULL, NULL, NULL, NULL,
-                           size_done, &st};
-        verify_setup(c, &st, &wo);
-        rc = windows_run(st.cells, st.n, &c->settings, &wo, err);
-    } else if (rc == 0) {
-        int first_round = 0;
-        const char *keys[st.n ? st.n : 1];
-        for (size_t i = 0; i < st.n; i++)
-            keys[i] = st.slots[i].key;
-        rc = journal_load(st.journal, &c->settings, keys, st.cells, st.n, &first_round,
-                          err);
-        ilv_hooks h = {round_done, &st, first_round};
-        if (rc == 0)
-            rc = ilv_run(st.cells, st.n, &c->settings, &h, err);
-    }
+    read_host(c->cpu, &st.before);
+    const char *keys[st.n ? st.n : 1];
+    for (size_t i = 0; i < st.n; i++)
+        keys[i] = st.slots[i].key;
+    plan_stage ps = {.cells = st.cells, .n = st.n, .s = &c->settings, .probe_path = c->probe,
+                     .rate_hz = c->rate_hz, .timeout_s = WINDOWS_TIMEOUT_S,
+                     .journal = st.journal, .keys = keys, .ctx = &st,
+                     .cell_start = cell_start, .cells_done = cells_done,
+                     .round_done = round_done, .verify = verify_cell,
+                     .budget_left = budget_left, .budget_reason = budget_reason,
+                     .budget_charge = budget_charge};
+    if (rc == 0)
+        rc = p->run(&ps, err);
     for (size_t i = 0; i < st.n; i++) {
         if (rc == 0 && !st.slots[i].written)
             rc = write_slot(&st, i, err);
         plan_outcome_free(&st.cells[i].out);
     }
-    if (rc == 0)
-        unlink(st.journal); /* every record is written: the rounds are kept there */
     free(st.slots);
     free(st.cells);
     free(st.checked);
@@ -849,15 +809,9 @@ static int setup(measure_ctx *c, const measure_options *o, hb_err *err)
     counter_state cs;
     counter_select(&cs, NULL, NULL, err);
     c->counter = cs.kind;
-    if (c->counter == COUNTER_PERF_CYCLES && plan_uses_sessions(&c->settings)) {
-        /* sessions count cycles on the probe from here, user and kernel:
-         * where the kernel refuses that, the stage's figure is CPU time
-         * at the architecture's counter rate */
-        procview_cycles pc;
-        if (procview_cycles_open(&pc, (long)getpid()) != 0)
-            c->counter = counter_arch_kind();
-        procview_cycles_close(&pc);
-    }
+    const plan_planner *p = plan_planner_of(&c->settings);
+    if (p->counter)
+        c->counter = p->counter(c->counter);
     if (host_rate(c, err) != 0 || calibrate_exchange(c, err) != 0)
         return -1;
     c->settings.host_rate_hz = c->rate_hz;
@@ -914,10 +868,8 @@ int measure_run(const measure_options *o, int *n_failed, hb_err *err)
         }
     }
     c.total = (int)nt * n_sizes;
-    if (rc == 0 && plan_is_interleaved(&c.settings))
-        rc = measure_interleaved(&c, targets, nt, bases, nb, sizes, n_sizes, err);
-    for (size_t i = 0; rc == 0 && !plan_is_interleaved(&c.settings) && i < nt; i++)
-        rc = measure_target_sizes(&c, &targets[i], sizes, n_sizes, err);
+    if (rc == 0)
+        rc = measure_stage(&c, targets, nt, bases, nb, sizes, n_sizes, err);
     if (rc == 0 && o->progress)
         o->progress(o->progress_ctx, "measure", c.done, c.total);
     free(targets);

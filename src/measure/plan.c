@@ -22,7 +22,6 @@
 #define CALIB_OUTSIDE_RETRIES 3 /* calibration trials taken again after outside_cpu */
 #define ADAPTIVE_MIN_TRIAL_NS 1e6
 #define ADAPTIVE_MIN_TRIAL_TICKS 1e5
-#define ILV_MAX_TRIAL_NS 3e6
 
 /* ceil(NS / T1_NS) calls, kept within [LO, HI]. */
 static unsigned long long calls_for(double ns, double t1_ns, double lo, double hi)
@@ -121,22 +120,10 @@ const char *plan_stop_name(int stopped)
     }
 }
 
-int plan_is_interleaved(const plan_settings *s)
+const plan_rule *plan_rule_of(const plan_settings *s)
 {
-    const plan_planner *p = plan_planner_find(s->planner);
-    return p && p->takes != PLAN_TAKES_SEQUENCE;
-}
-
-int plan_uses_sessions(const plan_settings *s)
-{
-    const plan_planner *p = plan_planner_find(s->planner);
-    return p && p->takes == PLAN_TAKES_SESSIONS;
-}
-
-int plan_is_budgeted(const plan_settings *s)
-{
-    const plan_planner *p = plan_planner_find(s->planner);
-    return !p || p->budgeted;
+    const plan_rule *r = plan_planner_of(s)->rule;
+    return r ? r : &plan_rule_adaptive;
 }
 
 /* One trial through the settings' runner (the probe by default), its
@@ -145,7 +132,7 @@ int plan_is_budgeted(const plan_settings *s)
 static int run_trial(plan_cell *c, const trial_request *rq, trial_result *r, hb_err *err)
 {
     trial_request cut = *rq;
-    double used = plan_is_interleaved(c->s) ? c->spent_s : hb_mono_s() - c->start;
+    double used = c->rule->used_s(c);
     double left = c->cap_s - used;
     if (cut.timeout_s > left)
         cut.timeout_s = left > 0.01 ? left : 0.01;
@@ -232,11 +219,7 @@ static int push_trial(plan_cell *c, const trial_result *r, double t_s)
     t->round = t->slot = -1;
     t->rate_hz = r->ns ? (double)r->ticks * 1e9 / (double)r->ns : 0;
     t->disturbed = plan_disturbance(r, t->rate_hz, c->s->host_rate_hz);
-    /* the reference rule's long trials (up to 1 s) are preempted on any busy
-     * host, so for it only the rate and outside rules reject; the figures
-     * stay recorded */
-    if (!plan_is_budgeted(c->s))
-        t->disturbed &= PLAN_DISTURBED_RATE | PLAN_DISTURBED_OUTSIDE;
+    t->disturbed &= c->rule->rejects;
     return t->disturbed;
 }
 
@@ -300,8 +283,9 @@ double plan_cell_ci(const plan_cell *c)
     return ci;
 }
 
-static size_t kept(const plan_outcome *out, unsigned long long *calls)
+size_t plan_cell_kept(const plan_cell *c, unsigned long long *calls)
 {
+    const plan_outcome *out = c->out;
     size_t k = 0;
     *calls = 0;
     for (size_t i = 0; i < out->n_trials; i++)
@@ -317,81 +301,89 @@ int plan_min_trials(const plan_settings *s)
     return s->min_trials > 0 ? s->min_trials : settings_default_min_trials(s->planner);
 }
 
+void plan_adaptive_shape(const plan_settings *s, double t1, int min_trials,
+                         unsigned long long at_least, unsigned long long *calls,
+                         unsigned long long *warmup)
+{
+    *calls = plan_adaptive_calls(t1, s->host_rate_hz);
+    *warmup = plan_adaptive_warmup_calls(t1);
+    if (*calls < at_least)
+        *calls = at_least;
+    /* An explicit budget holds for slow calls too: the min_trials
+     * processes that always run fit in it, one call each at least. */
+    if (s->budget_explicit && t1 > 0) {
+        double fit = s->budget_s * 1e9 / ((double)min_trials * t1);
+        unsigned long long n = fit >= 1.0 ? (unsigned long long)fit : 1ULL;
+        if (*calls > n)
+            *calls = n;
+        if (*warmup > n)
+            *warmup = n;
+    }
+}
+
+static void shape_adaptive(const plan_settings *s, double t1, int min_trials,
+                           unsigned long long *calls, unsigned long long *warmup)
+{
+    plan_adaptive_shape(s, t1, min_trials, 0, calls, warmup);
+}
+
+static void shape_reference(const plan_settings *s, double t1, int min_trials,
+                            unsigned long long *calls, unsigned long long *warmup)
+{
+    (void)s;
+    *calls = plan_reference_calls(t1);
+    /* the reference rule's trials alone must reach 100 calls */
+    if (*calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
+        *calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
+                 (unsigned long long)min_trials;
+    *warmup = plan_warmup_calls(t1);
+}
+
 void plan_trial_shape(const plan_settings *s, double t1, unsigned long long *calls,
                       unsigned long long *warmup, int *floor_trials)
 {
     int min_trials = plan_min_trials(s);
-    if (plan_is_budgeted(s)) {
-        *calls = plan_adaptive_calls(t1, s->host_rate_hz);
-        *warmup = plan_adaptive_warmup_calls(t1);
-        /* interleaved: the minimum trials alone reach the 100-call floor
-         * where that keeps a trial within 3 ms, short enough to be seldom
-         * preempted (a 64 KiB message of 1 ms gets trials of 3 calls) */
-        if (plan_is_interleaved(s) && t1 > 0) {
-            unsigned long long want = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
-                                      (unsigned long long)min_trials;
-            unsigned long long fit = (unsigned long long)(ILV_MAX_TRIAL_NS / t1);
-            if (want > fit)
-                want = fit;
-            if (*calls < want)
-                *calls = want;
-        }
-        /* An explicit budget holds for slow calls too: the min_trials
-         * processes that always run fit in it, one call each at least. */
-        if (s->budget_explicit && t1 > 0) {
-            double fit = s->budget_s * 1e9 / ((double)min_trials * t1);
-            unsigned long long n = fit >= 1.0 ? (unsigned long long)fit : 1ULL;
-            if (*calls > n)
-                *calls = n;
-            if (*warmup > n)
-                *warmup = n;
-        }
-    } else {
-        *calls = plan_reference_calls(t1);
-        /* the reference rule's trials alone must reach 100 calls */
-        if (*calls * (unsigned long long)min_trials < PLAN_MIN_CALLS)
-            *calls = (PLAN_MIN_CALLS + (unsigned long long)min_trials - 1) /
-                     (unsigned long long)min_trials;
-        *warmup = plan_warmup_calls(t1);
-    }
+    plan_rule_of(s)->shape(s, t1, min_trials, calls, warmup);
     if (floor_trials) {
         unsigned long long need = (PLAN_MIN_CALLS + *calls - 1) / *calls;
         *floor_trials = need > (unsigned long long)min_trials ? (int)need : min_trials;
     }
 }
 
+/* The reference rule's budget: none; its cost with its own trials. */
+static void budget_reference(plan_cell *c, double t1, int floor_trials)
+{
+    (void)floor_trials;
+    c->out->reference_cost_s = plan_reference_cost_s(t1, c->min_trials);
+}
+
+/* The adaptive rule's budget (plan_adaptive_budget); without --budget its
+ * floors' budget covers the floors' trials at calibration's estimate. */
+static void budget_adaptive(plan_cell *c, double t1, int floor_trials)
+{
+    plan_outcome *out = c->out;
+    out->reference_cost_s = plan_reference_cost_s(t1, c->min_trials);
+    out->budget_s = out->floor_budget_s = plan_adaptive_budget(c->s, t1, c->min_trials);
+    if (!c->s->budget_explicit) {
+        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * c->trial_s;
+        if (floors_s > out->floor_budget_s)
+            out->floor_budget_s = floors_s;
+    }
+}
+
 /* Sets the calls, warm-up and budget of the timed trials from calibration. */
 static void plan_trials(plan_cell *c)
 {
-    const plan_settings *s = c->s;
     plan_outcome *out = c->out;
     trial_request *rq = &c->rq;
-    int min_trials = c->min_trials;
     double t1 = out->calib_ns_per_call;
     int floor_trials;
-    plan_trial_shape(s, t1, &rq->calls, &rq->warmup, &floor_trials);
+    plan_trial_shape(c->s, t1, &rq->calls, &rq->warmup, &floor_trials);
     rq->timeout_s = timeout_for(rq->calls + rq->warmup, t1);
     out->calls_per_trial = rq->calls;
     out->warmup_calls = rq->warmup;
-    /* the reference rule's cost with its own trial count (the interleaved
-     * planner's larger minimum is not the rule's) */
-    int ref_trials = plan_is_interleaved(s) ? SETTINGS_REFERENCE_TRIALS : min_trials;
-    out->reference_cost_s = plan_reference_cost_s(t1, ref_trials);
     c->trial_s = out->process_s + (double)(rq->calls + rq->warmup) * t1 * 1e-9;
-    if (!c->adaptive)
-        return;
-    out->budget_s = out->floor_budget_s = plan_adaptive_budget(s, t1, ref_trials);
-    if (!s->budget_explicit) {
-        /* an interleaved slot also pays for the baseline's paired trial */
-        double slot_s = c->trial_s * (plan_is_interleaved(s) ? 2.0 : 1.0);
-        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * slot_s;
-        if (floors_s > out->floor_budget_s)
-            out->floor_budget_s = floors_s;
-        /* the interleaved budget is one hard figure: the floors' cost when
-         * it is the larger */
-        if (plan_is_interleaved(s))
-            out->budget_s = out->floor_budget_s;
-    }
+    c->rule->budget(c, t1, floor_trials);
 }
 
 int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *tmpl,
@@ -401,12 +393,13 @@ int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *t
     memset(c, 0, sizeof *c);
     c->s = s;
     c->out = out;
+    c->rule = plan_rule_of(s);
     c->start = hb_mono_s();
     c->cap_s = s->max_cell_s;
     if (!(c->cap_s > 0))
         c->cap_s = s->budget_explicit && 2 * s->budget_s > PLAN_MAX_CELL_S
                        ? 2 * s->budget_s : PLAN_MAX_CELL_S;
-    c->adaptive = plan_is_budgeted(s);
+    c->adaptive = plan_planner_of(s)->budgeted;
     c->min_trials = plan_min_trials(s);
     int max_trials = s->max_trials > 0 ? s->max_trials : PLAN_MAX_TRIALS;
     c->cap = c->adaptive ? (size_t)max_trials
@@ -425,47 +418,19 @@ int plan_cell_begin(plan_cell *c, const plan_settings *s, const trial_request *t
     return 0;
 }
 
-/* The interleaved planner's rule: the floors and the interval, the trial
- * and process caps, and a hard budget on the wall time charged to the cell
- * (no minimum of trials runs past it). */
-static int stop_interleaved(plan_cell *c, double next_s)
-{
-    plan_outcome *out = c->out;
-    unsigned long long calls;
-    size_t k = kept(out, &calls);
-    if ((int)k >= c->min_trials && calls >= PLAN_MIN_CALLS) {
-        if (plan_cell_ci(c) <= c->s->target_ci_percent)
-            return PLAN_STOP_TARGET;
-        if ((int)k >= (c->s->max_trials > 0 ? c->s->max_trials : PLAN_MAX_TRIALS))
-            return PLAN_STOP_TRIALS;
-    }
-    if (c->processes >= c->cap)
-        return PLAN_STOP_PROCESS_CAP;
-    if (c->processes > 0 && c->spent_s + next_s > c->cap_s)
-        return PLAN_STOP_TIME_CAP;
-    /* the automatic budget covers the floors at the slots' observed cost:
-     * calibration's estimate of a process misses what a busy host adds */
-    if (!c->s->budget_explicit && c->wall_n > 0) {
-        unsigned long long per = c->rq.calls ? c->rq.calls : 1;
-        unsigned long long floor_trials = (PLAN_MIN_CALLS + per - 1) / per;
-        if (floor_trials < (unsigned long long)c->min_trials)
-            floor_trials = (unsigned long long)c->min_trials;
-        double floors_s = PLAN_FLOOR_MARGIN * (double)floor_trials * next_s;
-        if (floors_s > out->budget_s)
-            out->budget_s = out->floor_budget_s = floors_s;
-    }
-    if (c->processes > 0 && c->spent_s - c->calib_s + next_s > out->budget_s)
-        return PLAN_STOP_BUDGET;
-    return PLAN_STOP_NONE;
-}
-
 int plan_cell_stop(plan_cell *c, double next_s)
 {
-    if (plan_is_interleaved(c->s))
-        return stop_interleaved(c, next_s);
+    return c->rule->stop(c, next_s);
+}
+
+/* The rule of a cell taken in turn (adaptive, reference): the floors, the
+ * target, the caps, the budget or the floors' budget. */
+static int stop_in_turn(plan_cell *c, double next_s)
+{
+    (void)next_s;
     const plan_outcome *out = c->out;
     unsigned long long calls;
-    size_t k = kept(out, &calls);
+    size_t k = plan_cell_kept(c, &calls);
     int adaptive = c->adaptive;
     /* the floors first: min_trials kept trials and 100 kept calls */
     if ((int)k >= c->min_trials && (!adaptive || calls >= PLAN_MIN_CALLS)) {
@@ -489,10 +454,28 @@ int plan_cell_stop(plan_cell *c, double next_s)
     return PLAN_STOP_NONE;
 }
 
+/* A cell taken in turn has used its wall time since it began. */
+static double wall_used_s(const plan_cell *c)
+{
+    return hb_mono_s() - c->start;
+}
+
+const plan_rule plan_rule_adaptive = {
+    shape_adaptive, budget_adaptive, stop_in_turn, wall_used_s, PLAN_DISTURBED_ALL, 1,
+};
+
+/* the reference rule's long trials (up to 1 s) are preempted on any busy
+ * host, so for it only the rate and outside rules reject; the figures stay
+ * recorded */
+const plan_rule plan_rule_reference = {
+    shape_reference, budget_reference, stop_in_turn, wall_used_s,
+    PLAN_DISTURBED_RATE | PLAN_DISTURBED_OUTSIDE, 1,
+};
+
 void plan_cell_end(plan_cell *c)
 {
     plan_outcome *out = c->out;
-    out->elapsed_s = plan_is_interleaved(c->s) ? c->spent_s : hb_mono_s() - c->start;
+    out->elapsed_s = c->rule->used_s(c);
     size_t outside = 0;
     for (size_t i = 0; i < out->n_trials; i++)
         outside += (out->trials[i].disturbed & PLAN_DISTURBED_OUTSIDE) != 0;
@@ -509,7 +492,7 @@ void plan_cell_end(plan_cell *c)
         out->ok = 0;
         snprintf(out->failure, sizeof out->failure, "no timed trial ran: stopped on %s "
                  "before the first", plan_stop_name(out->stopped));
-    } else if (out->ok && kept(out, &calls) == 0) {
+    } else if (out->ok && plan_cell_kept(c, &calls) == 0) {
         out->ok = 0;
         snprintf(out->failure, sizeof out->failure, "every trial was disturbed (counter "
                  "rate, context switches or CPU time short of wall time); stopped on "
@@ -536,9 +519,9 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
         rc = plan_cell_trial(&c, &disturbed, err);
         if (rc <= 0)
             break;
-        /* a disturbed trial is tried again in its slot, max_retries times;
-         * the interleaved planner instead gives the cell its next round */
-        if (!plan_is_interleaved(s) && disturbed && attempts < s->max_retries) {
+        /* a disturbed trial is tried again in its slot, max_retries times,
+         * where the rule does so (rounds give the cell its next round) */
+        if (c.rule->retries && disturbed && attempts < s->max_retries) {
             attempts++;
             out->disturbed_retries++;
         } else {
@@ -551,6 +534,32 @@ int plan_execute(const plan_settings *s, const trial_request *tmpl,
     }
     plan_cell_end(&c);
     return 0;
+}
+
+double plan_process_cost_s(const plan_settings *s, double t1_ns, double start_s, int paired)
+{
+    unsigned long long calls, warm;
+    int trials;
+    plan_trial_shape(s, t1_ns, &calls, &warm, &trials);
+    return paired * trials * ((double)(calls + warm) * t1_ns * 1e-9 + start_s) + 3 * start_s;
+}
+
+int plan_sequence_run(plan_stage *st, hb_err *err)
+{
+    for (size_t i = 0; i < st->n; i++) {
+        if (st->cell_start && st->cell_start(st->ctx, i, err) != 0)
+            return -1;
+        if (plan_execute(st->s, &st->cells[i].tmpl, &st->cells[i].out, err) != 0)
+            return -1;
+        if (st->cells_done && st->cells_done(st->ctx, &i, 1, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+double plan_sequence_cost_s(const plan_settings *s, double t1_ns, double start_s)
+{
+    return plan_process_cost_s(s, t1_ns, start_s, 1);
 }
 
 void plan_outcome_free(plan_outcome *o)

@@ -225,6 +225,19 @@ int plan_execute(const plan_settings *s, const trial_request *template,
 
 void plan_outcome_free(plan_outcome *o);
 
+/* The wall time one cell of S costs at T1_NS per call when every trial is
+ * a probe process starting in START_S: its trials (PAIRED per slot: 2 when
+ * a baseline's trial goes beside each), its memory run and calibration
+ * (an estimate for shard costs, campaign/costs.h). */
+double plan_process_cost_s(const plan_settings *s, double t1_ns, double start_s, int paired);
+
+/* ---- The "adaptive" and "reference" rows of the planner table
+ * (planners.h): one cell after another, each driven to its end by
+ * plan_execute and handed back for its record before the next starts ---- */
+struct plan_stage;
+int plan_sequence_run(struct plan_stage *st, hb_err *err);
+double plan_sequence_cost_s(const plan_settings *s, double t1_ns, double start_s);
+
 /* S's minimum number of kept trials: min_trials, else the planner's
  * default (measure/settings.h). */
 int plan_min_trials(const plan_settings *s);
@@ -239,19 +252,43 @@ int plan_min_trials(const plan_settings *s);
 void plan_trial_shape(const plan_settings *s, double t1_ns, unsigned long long *calls,
                       unsigned long long *warmup, int *floor_trials);
 
-/* 1 when S's planner is an interleaved one: "interleaved" (trial
- * sessions, windows.h) or "interleaved-processes" (one probe process per
- * trial, interleave.h: the planner before sessions, kept for comparison). */
-int plan_is_interleaved(const plan_settings *s);
+/* ---- How a cell's trials go when each is one probe process: a planner's
+ * trial rule (planners.h: the row's rule). plan.c holds the adaptive and
+ * the reference rules, interleave.c the rule of rounds. ---- */
+struct plan_cell;
 
-/* 1 when S's planner takes its trials as windows of trial sessions
- * (windows.h): "interleaved". */
-int plan_uses_sessions(const plan_settings *s);
+typedef struct plan_rule {
+    /* the timed trials' calls and warm-up for T1_NS per call, MIN_TRIALS
+     * the cell's minimum (plan_trial_shape adds the floors) */
+    void (*shape)(const plan_settings *s, double t1_ns, int min_trials,
+                  unsigned long long *calls, unsigned long long *warmup);
+    /* after calibration, the trials' shape set: the outcome's
+     * reference_cost_s and, under a budget, budget_s and floor_budget_s
+     * (FLOOR_TRIALS: the trials the floors need) */
+    void (*budget)(struct plan_cell *c, double t1_ns, int floor_trials);
+    /* the reason to stop before the next timed trial (plan_cell_stop) */
+    int (*stop)(struct plan_cell *c, double next_s);
+    /* the time the cell has used, for its time cap and its record: its
+     * wall time since it began, or the time charged to it */
+    double (*used_s)(const struct plan_cell *c);
+    int rejects;           /* the PLAN_DISTURBED_* bits that leave a trial out */
+    int retries;           /* 1: plan_execute takes a disturbed trial again in
+                              its slot, max_retries times */
+} plan_rule;
 
-/* 1 when S's planner takes one probe process per trial under the adaptive
- * rule and its budget (planners.h: budgeted), 0 for the reference rule's
- * fixed count and for sessions. */
-int plan_is_budgeted(const plan_settings *s);
+#define PLAN_DISTURBED_ALL ((1 << PLAN_DISTURBED_N_REASONS) - 1)
+
+/* The rules of "adaptive" and "reference" (one cell after another). */
+extern const plan_rule plan_rule_adaptive, plan_rule_reference;
+
+/* The trial rule of S's planner (the adaptive one for a planner without). */
+const plan_rule *plan_rule_of(const plan_settings *s);
+
+/* The adaptive rule's shape: short trials (plan_adaptive_calls), at least
+ * AT_LEAST calls each, all within an explicit budget. */
+void plan_adaptive_shape(const plan_settings *s, double t1_ns, int min_trials,
+                         unsigned long long at_least, unsigned long long *calls,
+                         unsigned long long *warmup);
 
 /* ---- A cell run step by step (the interleaved planner, interleave.h, drives
  * many of them at once; plan_execute drives one to its end). ---- */
@@ -269,6 +306,7 @@ typedef struct plan_cell {
     double calib_s;        /* the part of spent_s that calibration took */
     double wall_sum;       /* wall time of the timed trials so far ... */
     size_t wall_n;         /* ... and their number */
+    const plan_rule *rule; /* its planner's trial rule */
     int adaptive, min_trials;
     size_t processes;      /* timed processes */
     size_t cap;            /* their cap */
@@ -304,5 +342,8 @@ void plan_cell_end(plan_cell *c);
 /* The 95% interval's relative half-width (percent) of the cell's trials as
  * the record will state it (stats.h), +inf when it has none yet. */
 double plan_cell_ci(const plan_cell *c);
+
+/* The cell's kept (undisturbed) trials; *CALLS gets their calls. */
+size_t plan_cell_kept(const plan_cell *c, unsigned long long *calls);
 
 #endif

@@ -11,6 +11,7 @@
 #include "common/json.h"
 #include "measure/counter.h"
 #include "measure/guard.h"
+#include "measure/planners.h"
 #include "measure/stats.h"
 #include "probe/chain.h"
 #include "probe/probe_codes.h"
@@ -69,13 +70,14 @@ static json_t *plan_json(const plan_settings *s, const plan_outcome *o)
     size_t kept = 0;
     for (size_t i = 0; i < o->n_trials; i++)
         kept += !o->trials[i].disturbed;
-    int adaptive = plan_is_budgeted(s);
+    const plan_planner *pl = plan_planner_of(s);
+    int adaptive = pl->budgeted;
     json_t *p = json_object();
     json_object_set_new(p, "planner", json_string(s->planner));
     json_object_set_new(p, "interval", json_string(stats_ci_name(STATS_CI_BATCH)));
     char seed[17];
     snprintf(seed, sizeof seed, "%016llx", (unsigned long long)s->seed);
-    json_object_set_new(p, "round_seed", plan_is_interleaved(s) ? json_string(seed)
+    json_object_set_new(p, "round_seed", pl->seeded ? json_string(seed)
                                                                 : json_null());
     json_object_set_new(p, "trials", json_integer((json_int_t)kept));
     json_object_set_new(p, "calls_per_trial", json_integer((json_int_t)o->calls_per_trial));
@@ -379,7 +381,7 @@ static int same_num(const json_t *obj, const char *name, double v)
  * when it was explicit). */
 static int budget_matches(const json_t *plan, const plan_settings *s)
 {
-    if (!plan_is_budgeted(s))
+    if (!plan_planner_of(s)->budgeted)
         return 1;
     const char *rule = json_string_value(json_object_get(plan, "budget_rule"));
     if (!rule || strcmp(rule, s->budget_explicit ? "explicit" : "reference_fraction"))

@@ -9,11 +9,14 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/sysinfo.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/fs.h"
 #include "measure/counter.h"
 #include "measure/guard.h"
+#include "measure/planners.h"
+#include "measure/procview.h"
 #include "measure/xcheck.h"
 #include "probe/counter_read.h"
 
@@ -863,4 +866,37 @@ int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows
     free(scratch);
     free(band);
     return rc;
+}
+
+int windows_stage_run(plan_stage *st, hb_err *err)
+{
+    windows_opts wo = {.cls = NULL, .probe_path = st->probe_path, .rate_hz = st->rate_hz,
+                       .pairs = st->s->min_trials, .timeout_s = st->timeout_s,
+                       .verify = st->verify, .verify_ctx = st->ctx,
+                       .budget_left = st->budget_left, .budget_reason = st->budget_reason,
+                       .budget_charge = st->budget_charge, .budget_ctx = st->ctx,
+                       .size_done = st->cells_done, .size_ctx = st->ctx};
+    int rc = windows_run(st->cells, st->n, st->s, &wo, err);
+    if (rc == 0)
+        unlink(st->journal); /* another planner's, which nothing resumes now */
+    return rc;
+}
+
+counter_kind windows_counter(counter_kind kind)
+{
+    if (kind != COUNTER_PERF_CYCLES)
+        return kind;
+    /* sessions count cycles on the probe from here, user and kernel:
+     * where the kernel refuses that, the stage's figure is CPU time at
+     * the architecture's counter rate */
+    procview_cycles pc;
+    if (procview_cycles_open(&pc, (long)getpid()) != 0)
+        kind = counter_arch_kind();
+    procview_cycles_close(&pc);
+    return kind;
+}
+
+double windows_stage_cost_s(const plan_settings *s, double t1_ns, double start_s)
+{
+    return windows_cell_cost_s(plan_min_trials(s), t1_ns) + start_s;
 }

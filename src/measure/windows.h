@@ -137,4 +137,19 @@ double windows_cell_cost_s(int pairs, double t1_ns);
 int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,
                 hb_err *err);
 
+/* ---- The "interleaved" row of the planner table (planners.h) ---- */
+struct plan_stage;
+
+/* Runs the stage's cells with windows_run, the stage's hooks as its
+ * options; then removes the stage's journal, which no session keeps. */
+int windows_stage_run(struct plan_stage *st, hb_err *err);
+
+/* The counter of the stage's figures: KIND, except that where the kernel
+ * refuses hashbench a cycle counter on another process, sessions read CPU
+ * time at the architecture's counter rate instead. */
+counter_kind windows_counter(counter_kind kind);
+
+/* windows_cell_cost_s of S's minimum trials, plus one process start. */
+double windows_stage_cost_s(const plan_settings *s, double t1_ns, double start_s);
+
 #endif

@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include "common/err.h"
 #include "dataset/dataset.h"
+#include "rundir/baselines.h"
 #include "rundir/rundir.h"
 
-/* The baseline every summary ratio refers to. */
+/* The baseline every summary ratio refers to: the primary of the
+ * built-in baselines' table. */
 #define PAGES_BASELINE_CANDIDATE RUNDIR_BASELINE_CANDIDATE
-#define PAGES_BASELINE_INSTANCE RUNDIR_BASELINE_INSTANCE
+#define PAGES_BASELINE_INSTANCE (hb_baseline_primary()->instance)
 
 /* The counter of a system's records, for headers and notes. */
 typedef struct pages_counter {

@@ -902,11 +902,11 @@ static int has_count_records(const cand_ctx *c)
 static void sec_perf_ratios(cand_ctx *c)
 {
     FILE *fp = c->fp;
-    fputs("### hashbench: paired ratio to the baseline\n\n"
-          "Ratio to the baseline (OpenSSL's SM3) at the same message size. A "
-          "**paired** ratio comes from trials taken right beside a trial of the "
-          "baseline, in the same round, so that both saw the host in the same "
-          "state: ", fp);
+    fprintf(fp, "### hashbench: paired ratio to the baseline\n\n"
+                "Ratio to the baseline (OpenSSL's %s) at the same message size. A "
+                "**paired** ratio comes from trials taken right beside a trial of the "
+                "baseline, in the same round, so that both saw the host in the same "
+                "state: ", hb_baseline_primary()->algorithm);
     pages_ratio_estimator(fp, c->s, c->cand,
                           "it is the median of the pairs' ratios with its 95 % interval "
                           "(a block bootstrap over the pairs in the order taken), over "

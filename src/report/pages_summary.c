@@ -197,7 +197,8 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
         fprintf(fp, "; the figures are **%s, not core cycles**", pc->unit);
     fputs(". The baseline is instance ", fp);
     esc_md(fp, PAGES_BASELINE_INSTANCE);
-    fputs(" (OpenSSL's SM3 behind the official interface, candidate ", fp);
+    fprintf(fp, " (OpenSSL's %s behind the official interface, candidate ",
+            hb_baseline_primary()->algorithm);
     esc_md(fp, PAGES_BASELINE_CANDIDATE);
     fputs(") measured in the same campaign. A ratio compares an instance with the "
           "baseline at the same message size (below 1: faster than the baseline). "

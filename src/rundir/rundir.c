@@ -3,6 +3,7 @@
  * rule (rundir_parse_record_name), and records are listed by one walk of
  * the common walker (common/walk.h), two levels deep below records/. */
 #include "rundir/rundir.h"
+#include "rundir/baselines.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -203,7 +204,7 @@ int rundir_parse_record_name(const char *name, char *inst, size_t inst_sz,
 int rundir_is_baseline(const char *cand, const char *inst)
 {
     return cand && inst && strcmp(cand, RUNDIR_BASELINE_CANDIDATE) == 0 &&
-           strcmp(inst, RUNDIR_BASELINE_INSTANCE) == 0;
+           strcmp(inst, hb_baseline_primary()->instance) == 0;
 }
 
 int rundir_entry_builtin_baseline(const json_t *e)

@@ -39,13 +39,9 @@
 #define RUNDIR_KAT_LOG_PATTERN RUNDIR_KAT "/<cand>/<Inst>.log"
 #define RUNDIR_RECORD_PATTERN RUNDIR_RECORDS "/<cand>/<Inst>__hash_<bytes>.json"
 
-/* hashbench's own OpenSSL SM3 library, the baseline of every ratio. */
+/* The candidate of hashbench's built-in baselines; their instances, files
+ * and digests are the rows of rundir/baselines.h. */
 #define RUNDIR_BASELINE_CANDIDATE "baseline"
-#define RUNDIR_BASELINE_INSTANCE "OpenSSL_SM3"
-/* The second built-in baseline, OpenSSL's SHA-256: beside the first in
- * every group, the fixed pair of different codes whose ratio tells how far
- * the host moves ratios (report/ratiodrift.h). */
-#define RUNDIR_BASELINE_SECOND_INSTANCE "OpenSSL_SHA256"
 
 /* The flavour of the fallback build with harness-default flags; NULL or ""
  * is the build with the profile's (guide) flags. */

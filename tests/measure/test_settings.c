@@ -3,6 +3,7 @@
  * the ranges measure_settings_validate enforces, named as the options or as
  * campaign.json's keys; and the JSON form, which writes and reads only the
  * measure stage's keys of campaign.json's settings object. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "measure/plan.h"
 #include "measure/planners.h"
 #include "measure/settings.h"
 
@@ -164,10 +166,35 @@ static void test_json(void **state)
     }
 }
 
+/* Every row of the planner table holds its behaviour: a run and a cost
+ * (positive, finite: the shard split divides by it), a grouping the stage
+ * knows, and a trial rule wherever a budget applies to a cell's trials;
+ * a name the table lacks is taken as the adaptive planner. */
+static void test_planner_rows(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < plan_n_planners; i++) {
+        const plan_planner *p = &plan_planners[i];
+        assert_non_null(p->run);
+        assert_non_null(p->cell_cost_s);
+        plan_settings s = {.planner = p->name, .host_rate_hz = 1e9};
+        double cost = p->cell_cost_s(&s, 1000.0, 0.005);
+        assert_true(isfinite(cost) && cost > 0);
+        assert_true(p->pairs == 0 || p->pairs == 1 || p->pairs == PLAN_MAX_PAIRS);
+        assert_true(!p->budgeted || p->rule);
+        assert_ptr_equal(plan_planner_of(&s), p);
+        if (p->rule)
+            assert_ptr_equal(plan_rule_of(&s), p->rule);
+    }
+    plan_settings unknown = {.planner = "fast"};
+    assert_ptr_equal(plan_planner_of(&unknown), plan_planner_find("adaptive"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_planner_rows),
         cmocka_unit_test(test_validate_ranges),
         cmocka_unit_test(test_json),
     };

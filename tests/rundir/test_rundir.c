@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/fs.h"
+#include "rundir/baselines.h"
 #include "rundir/rundir.h"
 
 static void test_paths(void **state)
@@ -214,7 +215,7 @@ static void test_listing(void **state)
     assert_string_equal(s.text, "V/X@65536 W/X@32");
     assert_int_equal(rundir_count_records(dir, "W", NULL, &err), 4);
     assert_int_equal(rundir_count_records(dir, RUNDIR_BASELINE_CANDIDATE,
-                                          RUNDIR_BASELINE_INSTANCE, &err), 1);
+                                          hb_baseline_primary()->instance, &err), 1);
     assert_int_equal(rundir_count_records(dir, "none", NULL, &err), 0);
     int calls = 0;
     assert_int_equal(rundir_list_records(dir, NULL, NULL, stop_at_second, &calls, &err), -5);
@@ -267,6 +268,30 @@ static void test_library(void **state)
     json_decref(old_kept);
 }
 
+/* The built-in baselines' table: its first row is the primary and the
+ * only one, every row has its own instance and library file, and the
+ * run directory's baseline is the primary's instance alone. */
+static void test_baselines_table(void **state)
+{
+    (void)state;
+    assert_true(hb_n_baselines >= 2);
+    assert_ptr_equal(hb_baseline_primary(), &hb_baselines[0]);
+    assert_ptr_equal(hb_baseline_second(), &hb_baselines[1]);
+    for (size_t i = 0; i < hb_n_baselines; i++) {
+        const hb_baseline *b = &hb_baselines[i];
+        assert_int_equal(b->primary, i == 0);
+        assert_true(b->digest_bits > 0 && b->algorithm[0]);
+        size_t n = strlen(b->file);
+        assert_true(n > 6 && !strncmp(b->file, "lib", 3) && !strcmp(b->file + n - 3, ".so"));
+        for (size_t k = 0; k < i; k++) {
+            assert_string_not_equal(b->instance, hb_baselines[k].instance);
+            assert_string_not_equal(b->file, hb_baselines[k].file);
+        }
+        assert_int_equal(rundir_is_baseline(RUNDIR_BASELINE_CANDIDATE, b->instance), b->primary);
+        assert_false(rundir_is_baseline("W", b->instance));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_record_names),
         cmocka_unit_test_setup_teardown(test_listing, setup, teardown),
         cmocka_unit_test(test_library),
+        cmocka_unit_test(test_baselines_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
