@@ -18,8 +18,9 @@
 
 #include "common/err.h"
 #include "measure/msggen.h"
+#include "rundir/rundir.h"
 
-#define SOAK_DIR "soak"                 /* soak/<cand>/<Inst>.json */
+#define SOAK_DIR RUNDIR_SOAK
 #define SOAK_DEFAULT_DURATION_S 60.0
 #define SOAK_MAX_BYTES 65536ULL         /* the longest random message */
 #define SOAK_BATCH 64                   /* calls between two readings from outside */
