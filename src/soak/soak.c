@@ -210,6 +210,7 @@ static int recompute(soak_state *s, hb_err *err)
         if (message(s, s->first + (unsigned)j, &mk, &len, err) != 0)
             return -1;
         kat_fault f;
+        s->ref.deadline = hb_mono_s() + SOAK_CALL_LIMIT_S;
         int rc = runner_hash(&s->ref, s->msg, 8ULL * len, s->want[j], &f, err);
         s->ref_calls++;
         if (rc < 0)
@@ -282,16 +283,17 @@ static void max_reading(soak_reading *m, const soak_reading *r)
         m->maps = r->maps;
 }
 
-/* One call of the soaked runner R: 0 answered, 1 the verdict is set, -1. */
-static int soaked_call(soak_state *s, runner_session *r, int j, hb_err *err)
+/* One call of the soaked runner R, on a message of *LEN bytes: 0
+ * answered, 1 the verdict is set, -1. */
+static int soaked_call(soak_state *s, runner_session *r, int j, size_t *len, hb_err *err)
 {
     msggen_key mk;
-    size_t len;
     kat_fault f;
     unsigned long long i = s->first + (unsigned)j;
-    if (message(s, i, &mk, &len, err) != 0)
+    if (message(s, i, &mk, len, err) != 0)
         return -1;
-    int rc = runner_hash(r, s->msg, 8ULL * len, s->got[j], &f, err);
+    r->deadline = hb_mono_s() + SOAK_CALL_LIMIT_S; /* client.h: the session's deadline */
+    int rc = runner_hash(r, s->msg, 8ULL * *len, s->got[j], &f, err);
     if (rc < 0)
         return -1;
     if (rc == RUNNER_CALL_FAULT) {
@@ -353,11 +355,8 @@ int soak_target_run(const soak_target *t, const soak_limits *l, json_t **out, hb
                 break;
             if (l->duration_s > 0 && hb_mono_s() - t0 >= l->duration_s)
                 break;
-            msggen_key mk;
-            size_t len;
-            if (soak_call(&s->key, calls, &mk, &len, err) != 0)
-                goto done;
-            int c = soaked_call(s, &r, s->n, err);
+            size_t len = 0;
+            int c = soaked_call(s, &r, s->n, &len, err);
             if (c < 0)
                 goto done;
             if (c > 0)

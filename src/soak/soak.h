@@ -33,6 +33,8 @@
 #define SOAK_MAPS_GROWTH 64
 #define SOAK_RUNNER_GRACE_S 60.0        /* the runner's wall limit beyond the duration */
 #define SOAK_REPLAY_LIMIT_S 86400.0     /* the runner's wall limit of a replay */
+#define SOAK_CALL_LIMIT_S 30.0          /* one call longer than this is a hang
+                                           (TIMEOUT), in both kinds of runner */
 
 #define SOAK_RULE "call i: the 64-byte block i of the ChaCha20 keystream of the soak's " \
     "key (msggen.h) gives the message key (its first 32 bytes) and the length (bytes " \
