@@ -7,7 +7,8 @@
 # the message key and length that the soak's rule gives (recomputed here
 # from the record's key with Python's ChaCha20, and the digest with
 # OpenSSL's SM3), and the printed command reproduces it; the leaks are
-# found as LEAK. Every record names its verifier.
+# found as LEAK. The drifting record, put into a copy of the report tests'
+# dataset, gives a row on the candidate page. Every record names its verifier.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -82,6 +83,27 @@ again=$(grep -A1 "^WRONG" "$T/out2" | tail -1)
 [ $rc -eq 1 ] && [ -n "$first" ] && [ "$first" = "$again" ] &&
     ok "the command reproduces the same call, key and length" ||
     { bad "reproduce: exit $rc"; cat "$T/out2" "$T/err2"; echo "$first"; echo "$again"; }
+
+# the record on a candidate page: the drifting copy's record, as if soaked
+# for the SM3 candidate of the report tests' dataset
+cp -R "$SRC/tests/report/data" "$T/data"
+mkdir -p "$T/data/x86_1/soak/SM3"
+python3 - "$T/r/soak/Drift/SM3.json" "$T/data/x86_1/soak/SM3/SM3.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["candidate"], r["instance"] = "SM3", "SM3"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+"$B" report "$T/data" --out "$T/site" >"$T/rep.log" 2>&1 || { bad "report"; cat "$T/rep.log"; }
+fkey=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["failure"]["message_key"])' \
+    "$T/r/soak/Drift/SM3.json")
+grep -q "^| SM3 | WRONG | [0-9]* | [0-9]* | [0-9]* to [0-9]* | [0-9]* to [0-9]* | [0-9]* to [0-9]* | openssl:SM3 | call $DRIFT, message key $fkey, [0-9]* B: digest " \
+    "$T/site/x86_1/SM3.md" && ok "the candidate page has the instance's row, with its first failure" ||
+    { bad "no soak row on the page"; grep -n -i "stability" "$T/site/x86_1/SM3.md"; }
+grep -q "^| SM3 | long-run stability | soak/SM3/SM3.json |" "$T/site/x86_1/SM3.md" &&
+    ok "and lists the record among its evidence" || bad "no evidence row"
+grep -q "long-run stability" "$T/site/x86_1/Whirl.md" && bad "a page without records has the section" ||
+    ok "a candidate without soak records has no such section"
 
 "$B" soak --run-dir "$T/r" --instances LeakMem/SM3,LeakFd/SM3 --duration 10s >"$T/out" 2>"$T/err"
 rc=$?
