@@ -7,30 +7,41 @@
 # the message key and length that the soak's rule gives (recomputed here
 # from the record's key with Python's ChaCha20, and the digest with
 # OpenSSL's SM3), and the printed command reproduces it; the leaks are
-# found as LEAK. The drifting record, put into a copy of the report tests'
+# found as LEAK; a copy that computes a function of its own is recomputed by
+# fresh processes of its library and its drift found the same way. The drifting record, put into a copy of the report tests'
 # dataset, gives a row on the candidate page. Every record names its verifier.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
 SRC="${HB_SOURCE_DIR:?}"
-DRIFT=10000
+DRIFT=5000
 T=$(mktemp -d "${TMPDIR:-/tmp}/hb-soak.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/../checks.sh"
 SM3C=Implementations/Reference_Implementation/SM3/sm3.c
-fixture() { # NAME DEFINE
+fixture() { # NAME DEFINE...
     cp -R "$SRC/examples/SM3" "$T/$1"
     sed -i 's/^int CryptHash(/int CryptHash_plain(/' "$T/$1/$SM3C"
-    printf '\n#define %s\n' "$2" >>"$T/$1/$SM3C"
+    name=$1
+    shift
+    for d in "$@"; do printf '\n#define %s\n' "$d" >>"$T/$name/$SM3C"; done
+    set -- "$name"
     cat "$(dirname "$0")/fixtures/soak_wrap.c" >>"$T/$1/$SM3C"
 }
 cp -R "$SRC/examples/SM3" "$T/Mine"
 fixture Drift "SOAK_DRIFT_AFTER $DRIFT"
 fixture LeakMem "SOAK_LEAK_BYTES 65536"
 fixture LeakFd "SOAK_LEAK_FDS 1"
-"$B" build --run-dir "$T/r" "$T/Mine" "$T/Drift" "$T/LeakMem" "$T/LeakFd" >"$T/b.log" 2>&1
+# a function of its own (its manifest written from its texts), drifting too
+fixture Tweak SOAK_TWEAK "SOAK_DRIFT_AFTER $DRIFT"
+"$B" build --run-dir "$T/r" "$T/Mine" "$T/Drift" "$T/LeakMem" "$T/LeakFd" "$T/Tweak" \
+    >"$T/b.log" 2>&1
 "$B" kat --run-dir "$T/r" --no-loop >"$T/k.log" 2>&1
-[ "$(grep -c '^PASS' "$T/k.log")" -eq 4 ] && ok "the four packages pass their KATs" ||
+"$B" kat --write-manifest "$T/Tweak" --from-run "$T/r" >>"$T/k.log" 2>&1
+"$B" kat --run-dir "$T/r" --no-loop --instances Tweak/SM3 >>"$T/k.log" 2>&1
+python3 -c 'import json, sys
+e = [x for x in json.load(open(sys.argv[1]))["instances"] if x["status"] == "PASS"]
+sys.exit(len(e) != 5)' "$T/r/kat.json" && ok "the five packages pass their KATs" ||
     { bad "KATs"; cat "$T/b.log" "$T/k.log"; }
 
 "$B" soak --run-dir "$T/r" --instances Mine/SM3 --duration 3s >"$T/out" 2>"$T/err"
@@ -83,6 +94,18 @@ again=$(grep -A1 "^WRONG" "$T/out2" | tail -1)
 [ $rc -eq 1 ] && [ -n "$first" ] && [ "$first" = "$again" ] &&
     ok "the command reproduces the same call, key and length" ||
     { bad "reproduce: exit $rc"; cat "$T/out2" "$T/err2"; echo "$first"; echo "$again"; }
+
+# a function OpenSSL does not compute: recomputed by fresh processes of the
+# same library, which never reach DRIFT calls
+"$B" soak --run-dir "$T/r" --instances Tweak/SM3 --duration 30s >"$T/out" 2>"$T/err"
+rc=$?
+python3 - "$T/r/soak/Tweak/SM3.json" "$DRIFT" <<'PY' && ok "a function of its own: recomputed by fresh processes, found at call $DRIFT" ||
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r["verdict"] == "WRONG" and r["failure"]["call"] == int(sys.argv[2]) and
+         r["verified_by"].startswith("self (fresh process)") else r)
+PY
+    { bad "the function of its own: exit $rc"; cat "$T/out" "$T/err"; }
 
 # the record on a candidate page: the drifting copy's record, as if soaked
 # for the SM3 candidate of the report tests' dataset
