@@ -84,7 +84,9 @@ static void progress(void *ctx, const char *cand, const char *inst, const json_t
                (long long)json_integer_value(json_object_get(s, "maps")),
                (long long)json_integer_value(json_object_get(p, "maps")));
     printf("\n");
-    if (f) {
+    if (f && verdict && strcmp(verdict, "NOT_RUN") == 0) {
+        printf("         %s\n", hb_json_str(f, "what") ? hb_json_str(f, "what") : "");
+    } else if (f) {
         printf("         call %lld, message key %s, length %lld B: %s\n",
                (long long)json_integer_value(json_object_get(f, "call")),
                hb_json_str(f, "message_key") ? hb_json_str(f, "message_key") : "",

@@ -341,7 +341,7 @@ int soak_target_run(const soak_target *t, const soak_limits *l, json_t **out, hb
         goto done;
     r_open = 1;
     if (orc == 1)
-        fail(s, SOAK_NOT_RUN, 0, "the library did not load: %s%s", loadfail, "");
+        fail(s, SOAK_NOT_RUN, 0, "%s%s", loadfail, "");
     long pid = procview_host_pid(r.child.pid, hb_sandbox_enabled());
     soak_reading base = {-1, -1, -1}, now = {-1, -1, -1}, peak = {-1, -1, -1};
     unsigned long long calls = 0, bytes = 0;
@@ -476,7 +476,13 @@ static int soak_one(const soak_options *o, const json_t *k, const json_t *b, int
         return hb_fail(err, "out of memory");
     json_t *r = NULL;
     hb_err why;
-    int rc = xcheck_choose(o->run_dir, cand, inst, XCHECK_OPENSSL | XCHECK_SELF, p, &why);
+    int rc = 0;
+    if (!sha[0] || !used.library_sha256 || strcmp(sha, used.library_sha256) != 0)
+        rc = hb_fail(&why, "%s: its SHA-256 is not the one %s records for the library the "
+                     "KAT stage tested; run hashbench build and kat again", lib,
+                     RUNDIR_KAT_JSON);
+    if (rc == 0)
+        rc = xcheck_choose(o->run_dir, cand, inst, XCHECK_OPENSSL | XCHECK_SELF, p, &why);
     if (rc == 0 && p->kind == XCHECK_OPENSSL && p->near)
         rc = xcheck_choose(o->run_dir, cand, inst, XCHECK_SELF, p, &why);
     if (rc != 0) {

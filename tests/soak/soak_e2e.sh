@@ -9,7 +9,8 @@
 # OpenSSL's SM3), and the printed command reproduces it; the leaks are
 # found as LEAK; a copy that computes a function of its own is recomputed by
 # fresh processes of its library and its drift found the same way. The drifting record, put into a copy of the report tests'
-# dataset, gives a row on the candidate page. Every record names its verifier.
+# dataset, gives a row on the candidate page; a library replaced after the
+# KAT stage is refused. Every record names its verifier.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -136,4 +137,10 @@ rc=$?
 grep -q "^LEAK     LeakFd/SM3 " "$T/out" &&
     grep -A1 "^LEAK     LeakFd/SM3 " "$T/out" | grep -q "open descriptors grew" &&
     ok "the descriptor leak is found" || { bad "descriptor leak"; cat "$T/out" "$T/err"; }
+# a library put in place of the one the KAT stage tested is not soaked
+cp "$T/r/lib/Mine/libSM3.so" "$T/r/lib/LeakFd/libSM3.so"
+"$B" soak --run-dir "$T/r" --instances LeakFd/SM3 --duration 2s >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^NOT_RUN  LeakFd/SM3 " "$T/out" && grep -q "SHA-256 is not the one" "$T/out" &&
+    ok "a replaced library is refused, by its SHA-256" || { bad "replaced library: exit $rc"; cat "$T/out"; }
 checks_summary
