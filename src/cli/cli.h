@@ -43,7 +43,7 @@ extern char hb_cli_exe_dir[4096];
 #define HB_COMMANDS(X) \
     X(init) X(build) X(kat) X(drng) X(clock) X(measure) X(check) X(run) X(merge) \
     X(publish) X(report) X(validate) X(export) X(ct) X(compare) X(count) X(status) \
-    X(new)
+    X(new) X(soak)
 
 #define HB_DECLARE(name) int cmd_##name(int argc, char **argv); \
     extern const char hb_usage_##name[]; extern const char hb_summary_##name[];

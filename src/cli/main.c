@@ -136,7 +136,7 @@ static void find_exe_dir(const char *argv0)
  * cannot be set up. */
 static int runs_submitted_code(const char *name)
 {
-    static const char *const names[] = {"build", "kat", "measure", "run", "ct", "count",
+    static const char *const names[] = {"build", "kat", "measure", "run", "ct", "count", "soak",
                                         "init"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)

@@ -243,6 +243,17 @@ const json_t *report_count_curve(const report_system *s, const char *cand, const
     return json_object_get(json_object_get(s->count, key), "record");
 }
 
+const json_t *report_soak_record(const report_system *s, const char *cand, const char *inst,
+                                 const char **file)
+{
+    char key[1024];
+    snprintf(key, sizeof key, "%.500s/%.500s", cand, inst);
+    const json_t *e = json_object_get(s->soak, key);
+    if (file)
+        *file = e ? report_str(e, "file", NULL) : NULL;
+    return e ? json_object_get(e, "record") : NULL;
+}
+
 const json_t *report_ct_record(const report_system *s, const char *cand, const char *inst,
                                const char **file)
 {
@@ -403,6 +414,7 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
         load_optional(dir, RUNDIR_KAT_JSON, &s->kat, err) < 0 ||
         load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0 ||
         load_folder(s, ds->root, RUNDIR_COUNT, &s->count, 1, err) < 0 ||
+        load_folder(s, ds->root, RUNDIR_SOAK, &s->soak, 0, err) < 0 ||
         load_drift(s, err) < 0 || load_notes(s, dir, err) < 0)
         return -1;
     s->candidates = all_candidates(s);
@@ -498,6 +510,7 @@ void report_dataset_free(report_dataset *ds)
         json_decref(s->candidates);
         json_decref(s->ct);
         json_decref(s->count);
+        json_decref(s->soak);
         drift_free(&s->drift);
         json_decref(s->notes);
         free(s->notes_file);

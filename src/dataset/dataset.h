@@ -37,6 +37,8 @@ typedef struct report_system {
                               (count/<cand>/<Inst>__count_<S>.json): object
                               "<cand>/<Inst>/<S>" -> {"file", "record"};
                               empty when there are none */
+    json_t *soak;          /* long-run stability records (soak/<cand>/<Inst>.json):
+                              as ct */
     drift_series drift;    /* the host's drift over the measure stage, from
                               the baseline's records, computed once at load
                               (n = 0 without baseline trials) */
@@ -84,6 +86,11 @@ json_t *report_kat_entry(const report_system *s, const char *cand, const char *i
  * gets its path relative to DATA. Borrowed. */
 const json_t *report_ct_record(const report_system *s, const char *cand, const char *inst,
                                const char **file);
+
+/* The long-run stability record of (CAND, INST) (soak/soak.h), or NULL;
+ * *FILE as report_ct_record's. Borrowed. */
+const json_t *report_soak_record(const report_system *s, const char *cand, const char *inst,
+                                 const char **file);
 
 /* The instruction-count record of (CAND, INST, SIZE), or NULL; *FILE (may
  * be NULL) gets its path relative to DATA. Borrowed. */

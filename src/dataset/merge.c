@@ -276,6 +276,7 @@ static int copy_files(merge_ctx *m, hb_err *err)
             tree_walk(dir, RUNDIR_KAT, copy_exclusive, m, err) < 0 ||
             tree_walk(dir, RUNDIR_CT, copy_exclusive, m, err) < 0 ||
             tree_walk(dir, RUNDIR_COUNT, copy_exclusive, m, err) < 0 ||
+            tree_walk(dir, RUNDIR_SOAK, copy_exclusive, m, err) < 0 ||
             tree_walk(dir, RUNDIR_LIB, copy_owned, m, err) < 0 ||
             tree_walk(dir, RUNDIR_LOGS, copy_owned, m, err) < 0)
             return -1;

@@ -102,7 +102,7 @@ static int attribute(const publish_ctx *c, const char *rel, const char **cand,
                      const char **inst)
 {
     static const char *const dirs[] = {RUNDIR_RECORDS, RUNDIR_KAT, RUNDIR_BUILD_LOGS,
-                                       RUNDIR_CT, RUNDIR_COUNT};
+                                       RUNDIR_CT, RUNDIR_COUNT, RUNDIR_SOAK};
     size_t i, best = 0;
     json_t *pair;
     *cand = *inst = NULL;
@@ -159,6 +159,7 @@ static const char *file_kind(const char *rel)
         {RUNDIR_BUILD_LOGS "/", "its compiler log"},
         {RUNDIR_CT "/", "its constant-time record"},
         {RUNDIR_COUNT "/", "its instruction-count record"},
+        {RUNDIR_SOAK "/", "its long-run stability record"},
         {RUNDIR_KAT_JSON, "its entry in kat.json"},
         {RUNDIR_BUILD_JSON, "its entry in build.json"}};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
@@ -1016,7 +1017,8 @@ static int assemble(publish_ctx *c, hb_err *err)
     if (publish_build(c, err) < 0 || publish_json(c, RUNDIR_KAT_JSON, err) < 0 ||
         rundir_list_records(c->run_dir, NULL, NULL, visit_record, c, err) < 0 ||
         tree_walk(c->run_dir, RUNDIR_CT, visit_ct, c, err) < 0 ||
-        tree_walk(c->run_dir, RUNDIR_COUNT, visit_ct, c, err) < 0)
+        tree_walk(c->run_dir, RUNDIR_COUNT, visit_ct, c, err) < 0 ||
+        tree_walk(c->run_dir, RUNDIR_SOAK, visit_ct, c, err) < 0)
         return -1;
     if (publish_notes(c, err) < 0 || publish_campaign(c, err) < 0)
         return -1;

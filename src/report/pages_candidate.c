@@ -11,6 +11,7 @@
  * own memory) follow as sub-sections headed "hashbench: ..." or as
  * columns after the published ones. See pages.h for the contract. */
 #include "report/pages.h"
+#include "soak/soak.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -1017,6 +1018,8 @@ static void own_mem_row(FILE *fp, const report_record *r, const char *inst)
     fputs(" |\n", fp);
 }
 
+static void soak_rows(cand_ctx *c);
+
 static void sec_resources(cand_ctx *c)
 {
     FILE *fp = c->fp;
@@ -1071,6 +1074,70 @@ static void sec_resources(cand_ctx *c)
         static const char *const parts[] = {"image", "text", "rodata", "data", "bss"};
         for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
             int_cell(fp, ss, parts[i], "");
+        fputs(" |\n", fp);
+    }
+    fputs("\n", fp);
+    soak_rows(c);
+}
+
+/* The long-run stability check's row of each instance that has a record
+ * (soak/soak.h); nothing when none has. */
+static void soak_rows(cand_ctx *c)
+{
+    FILE *fp = c->fp;
+    int any = 0;
+    for (size_t k = 0; k < c->ninsts && !any; k++)
+        any = report_soak_record(c->s, c->cand, inst_at(c, k), NULL) != NULL;
+    if (!any)
+        return;
+    fprintf(fp, "### hashbench: long-run stability\n\n"
+            "Each instance called in one sandboxed process on fresh keyed messages of "
+            "random lengths (0 to 64 KiB and the guide's sizes), every digest "
+            "recomputed (by OpenSSL, or by fresh processes of the same library); its "
+            "resident memory, descriptors and mappings read from outside after every "
+            "%d calls, growth beyond %lld KiB, %d descriptors or %d mappings a "
+            "failure (`hashbench soak`).\n\n", SOAK_BATCH, SOAK_RSS_GROWTH_KIB,
+            SOAK_FD_GROWTH, SOAK_MAPS_GROWTH);
+    static const char *const h[] = {"instance", "verdict", "calls", "seconds",
+                                    "RSS (KiB)", "descriptors", "mappings",
+                                    "recomputed by", "first failure"};
+    pages_table_head(fp, h, 9, "llrrrrrll");
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const json_t *r = report_soak_record(c->s, c->cand, inst_at(c, k), NULL);
+        if (!r)
+            continue;
+        const json_t *o = json_object_get(r, "outside");
+        const json_t *st = json_object_get(o, "start"), *pk = json_object_get(o, "peak");
+        fputs("| ", fp);
+        esc_md(fp, inst_at(c, k));
+        fputs(" | ", fp);
+        esc_md(fp, report_str(r, "verdict", "not recorded"));
+        fprintf(fp, " | %lld | %.0f", (long long)json_integer_value(json_object_get(r, "calls")),
+                json_number_value(json_object_get(r, "seconds")));
+        static const char *const keys[] = {"rss_kib", "fds", "maps"};
+        for (size_t i = 0; i < 3; i++) {
+            long long a = json_integer_value(json_object_get(st, keys[i]));
+            long long b = json_integer_value(json_object_get(pk, keys[i]));
+            if (a >= 0 && b >= 0 && st && pk)
+                fprintf(fp, " | %lld to %lld", a, b);
+            else
+                fputs(" | not read", fp);
+        }
+        fputs(" | ", fp);
+        esc_md(fp, report_str(r, "verified_by", ""));
+        fputs(" | ", fp);
+        const json_t *f = json_object_get(r, "failure");
+        if (f) {
+            char text[1400];
+            snprintf(text, sizeof text, "call %lld, message key %.64s, %lld B: %.1000s",
+                     (long long)json_integer_value(json_object_get(f, "call")),
+                     report_str(f, "message_key", ""),
+                     (long long)json_integer_value(json_object_get(f, "length_bytes")),
+                     report_str(f, "what", ""));
+            esc_md(fp, text);
+        } else {
+            fputs("none", fp);
+        }
         fputs(" |\n", fp);
     }
     fputs("\n", fp);
@@ -1158,6 +1225,11 @@ static void sec_evidence(cand_ctx *c)
         const char *file = NULL;
         if (report_ct_record(c->s, c->cand, inst, &file) && file) {
             file_row(c, inst, "constant-time evidence", file);
+            rows++;
+        }
+        file = NULL;
+        if (report_soak_record(c->s, c->cand, inst, &file) && file) {
+            file_row(c, inst, "long-run stability", file);
             rows++;
         }
         for (size_t i = 0; i < json_array_size(c->sizes); i++) {

@@ -32,6 +32,7 @@
 #define RUNDIR_RECORDS "records"     /* records/<cand>/<Inst>__hash_<bytes>.json */
 #define RUNDIR_CT "ct"               /* ct/<cand>/<Inst>.json */
 #define RUNDIR_COUNT "count"         /* count/<cand>/<Inst>__count_<bytes>.json */
+#define RUNDIR_SOAK "soak"           /* soak/<cand>/<Inst>.json */
 #define RUNDIR_CORES "cores"         /* cores/cpu<N>/, cores/all/: one run each */
 
 /* How help texts name the layout's files. */
