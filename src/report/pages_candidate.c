@@ -138,6 +138,7 @@ static void page_top(cand_ctx *c, const report_dataset *ds, const char *ext,
     fprintf(fp, "![%s per byte against message size (the figures of section 4)](%s.svg)\n\n",
             c->pc.unit, stem);
     pages_drift_warning(fp, c->s, ext);
+    pages_plain_shared_note(fp, c->s, ext);
 }
 
 /* "reference, optimized": the variants measured, in their first order. */
