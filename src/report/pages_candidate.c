@@ -34,6 +34,10 @@ typedef struct cand_ctx {
     size_t ninsts;
     json_t *sizes;   /* this candidate's sizes */
     pages_counter pc;
+    FILE *full;      /* the KAT notes in full, for the end of the page
+                        (open_memstream on full_text); NULL until one */
+    char *full_text;
+    size_t full_len;
 } cand_ctx;
 
 static const char *inst_at(const cand_ctx *c, size_t k)
@@ -418,9 +422,9 @@ static int kat_needs_note(const cand_ctx *c, const char *inst)
     return strcmp(st, "PASS") != 0 && strcmp(st, "BASELINE") != 0;
 }
 
-static void kat_note(cand_ctx *c, const char *inst, int num)
+/* The KAT note of INST, numbered NUM, in full, to FP. */
+static void kat_note_full(cand_ctx *c, FILE *fp, const char *inst, int num)
 {
-    FILE *fp = c->fp;
     const json_t *kat = report_kat_entry(c->s, c->cand, inst);
     const json_t *build = report_build_entry(c->s, c->cand, inst);
     const char *mine = notes_kat(c->s->notes, c->cand, inst);
@@ -474,6 +478,86 @@ static void kat_note(cand_ctx *c, const char *inst, int num)
         fputs(").", fp);
     }
     fputs("\n\n", fp);
+}
+
+/* TEXT to FP as its first sentence, cut at a word near MAX bytes (with
+ * "…") when it is longer. */
+static void first_sentence(FILE *fp, const char *text, size_t max)
+{
+    size_t n = strlen(text);
+    const char *stop = strstr(text, ". ");
+    if (stop && (size_t)(stop - text) < n)
+        n = (size_t)(stop - text);
+    int cut = n > max;
+    if (cut) {
+        n = max;
+        while (n > max / 2 && text[n] != ' ')
+            n--;
+    }
+    char *head = strndup(text, n);
+    esc_md(fp, head ? head : "");
+    free(head);
+    if (cut)
+        fputs("…", fp);
+}
+
+/* The KAT note of INST, numbered NUM: in full when short; else its first
+ * sentence, with a link to the whole of it under section 7
+ * (PAGES_KAT_NOTES_HEADING, sec_full_notes). */
+static void kat_note(cand_ctx *c, const char *inst, int num)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return;
+    kat_note_full(c, mem, inst, num);
+    fclose(mem);
+    if (len <= PAGES_KAT_NOTE_MAX || (!c->full &&
+                                      !(c->full = open_memstream(&c->full_text,
+                                                                 &c->full_len)))) {
+        fputs(text, c->fp);
+        free(text);
+        return;
+    }
+    fputs(text, c->full);
+    free(text);
+    FILE *fp = c->fp;
+    const json_t *kat = report_kat_entry(c->s, c->cand, inst);
+    const json_t *build = report_build_entry(c->s, c->cand, inst);
+    const char *mine = notes_kat(c->s->notes, c->cand, inst);
+    fprintf(fp, "\\[%d\\] **", num);
+    esc_md(fp, inst);
+    fputs("**: ", fp);
+    if (mine) {
+        first_sentence(fp, mine, 160);
+        fputs(" *(evaluator's note)*", fp);
+    } else if (!kat) {
+        fputs("not KAT-tested (build status ", fp);
+        esc_md(fp, report_str(build, "status", "not recorded"));
+        fputs("): ", fp);
+        first_sentence(fp, report_str(build, "reason", ""), 160);
+    } else {
+        esc_md(fp, report_str(kat, "status", "not recorded"));
+        fputs(": ", fp);
+        first_sentence(fp, report_str(kat, "reason", "no reason recorded"), 160);
+    }
+    fputs(" ([the full note](#" PAGES_KAT_NOTES_ANCHOR "))\n\n", fp);
+}
+
+/* Under section 7, the raw evidence: the KAT notes section 3 gives in
+ * short, whole. */
+static void sec_full_notes(cand_ctx *c)
+{
+    if (!c->full)
+        return;
+    fclose(c->full);
+    c->full = NULL;
+    fputs("### " PAGES_KAT_NOTES_HEADING "\n\nThe notes of section 3 that it gives in "
+          "short, whole, as hashbench recorded them:\n\n", c->fp);
+    fwrite(c->full_text, 1, c->full_len, c->fp);
+    free(c->full_text);
+    c->full_text = NULL;
 }
 
 /* The manifest sentence: where the expected digests came from. */
@@ -1201,6 +1285,7 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     sec_resources(&c);
     pages_ct_section(fp, s, cand, c.insts, ext);
     sec_evidence(&c);
+    sec_full_notes(&c);
     sa_candidate_section(fp, ds, s, cand);
     json_decref(c.insts);
     json_decref(c.sizes);

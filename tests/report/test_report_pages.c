@@ -4,7 +4,8 @@
  * first disagreement, TSC ticks are never called cycles, the summary's ratio to the
  * baseline matches the records (the median of pair ratios where a record has
  * it, and the pages say which figure is which), strings with markup (an instance name, a KAT
- * log line) come out escaped in Markdown and HTML, and two runs give
+ * log line) come out escaped in Markdown and HTML, a long KAT footnote is
+ * given in short with a link to the whole, and two runs give
  * byte-identical sites. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -511,6 +512,39 @@ static void test_candidate_named_summary(void **state)
     rt_rmtree(data);
 }
 
+/* A long KAT footnote is given in short under section 3, its first
+ * sentence and a link to the whole of it, which section 7 holds under the
+ * heading the link names (its id in the HTML page); a short one stays
+ * whole where it is. */
+static void test_kat_note_short(void **state)
+{
+    (void)state;
+    char site[4096];
+    make_site(rt_dataset(), site);
+    char *md = rt_site_file(site, "x86_1/Whirl.md");
+    char *html = rt_site_file(site, "x86_1/Whirl.html");
+    const char *s3 = strstr(md, "## 3. Functional"), *s4 = strstr(md, "## 4. Performance"),
+               *s7 = strstr(md, "## 7. Raw evidence index");
+    assert_true(s3 && s4 && s7);
+    const char *shortn = strstr(s3, "\\[1\\] **Whirl_512**: MISMATCH: KAT_2_12_Whirl_512.txt "
+                                    "differs from the submitted vectors at Msg_Len = 5 (with "
+                                    "guide and harness-default flags) ([the full note]"
+                                    "(#kat-notes-in-full))\n");
+    assert_true(shortn && shortn < s4);
+    /* the log line is not in section 3, but in section 7 with the rest */
+    const char *log = strstr(md, "Log: \"KAT_2_12_Whirl_512.txt: MISMATCH");
+    const char *full = strstr(md, "\n### KAT notes in full\n");
+    assert_true(log && full && s7 < full && full < log);
+    assert_non_null(strstr(full, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; "));
+    assert_non_null(strstr(s3, "\\[2\\] **Whirl_1024**: not KAT-tested (build status "
+                               "BUILDFAIL: whirl1024.c:12: error: unknown type name u128).\n"));
+    assert_non_null(strstr(html, "<a href=\"#kat-notes-in-full\">the full note</a>"));
+    assert_int_equal(rt_count(html, "<h3 id=\"kat-notes-in-full\">KAT notes in full</h3>"), 1);
+    free(md);
+    free(html);
+    rt_rmtree(site);
+}
+
 static void test_markup_escaped(void **state)
 {
     (void)state;
@@ -693,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_median_ratio_shown),
         cmocka_unit_test(test_kat_wording_and_not_timed),
         cmocka_unit_test(test_markup_escaped),
+        cmocka_unit_test(test_kat_note_short),
         cmocka_unit_test(test_candidate_named_summary),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_submission_order),
