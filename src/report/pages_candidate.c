@@ -582,6 +582,13 @@ static void kat_source(cand_ctx *c)
               "reference).\n\n", fp);
         return;
     }
+    if (!manifest && !files) {
+        fputs("No library of this candidate was compared with known answers: its "
+              "package submits no KAT vectors that name its instances (no Test_Vectors "
+              "file, no kat.sha256 line), so they read NOKAT and their figures are those "
+              "of code nothing verified.\n\n", fp);
+        return;
+    }
     fputs("Before any timing, each library hashed the messages of the submitted KAT "
           "files and its output was compared with ", fp);
     if (manifest) {
@@ -594,6 +601,67 @@ static void kat_source(cand_ctx *c)
     if (files || !manifest)
         fputs("the submitted vector files themselves", fp);
     fputs(".\n\n", fp);
+}
+
+/* The KAT files of INST that were not compared, each with why, as
+ * "KAT_2_23 (no vectors submitted), ..." to FP (may be NULL); returns how
+ * many. The three files every instance has (KAT_2_12, KAT_2_23, KAT_Loop)
+ * not among the files compared nor among those kat.json says were skipped
+ * had no expected digests to compare with; KAT_2_33 only when skipped. */
+static int kat_not_compared(const cand_ctx *c, const char *inst, FILE *fp)
+{
+    static const char *const kinds[] = {"KAT_2_12_", "KAT_2_23_", "KAT_Loop_"};
+    const json_t *kat = report_kat_entry(c->s, c->cand, inst);
+    const json_t *files = json_object_get(kat, "files"), *skipped =
+        json_object_get(kat, "not_checked"), *f;
+    size_t i;
+    int n = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        int seen = 0;
+        json_array_foreach(files, i, f)
+            seen |= strncmp(report_str(f, "name", ""), kinds[k], strlen(kinds[k])) == 0;
+        json_array_foreach(skipped, i, f)
+            seen |= strncmp(report_str(f, "name", ""), kinds[k], strlen(kinds[k])) == 0;
+        if (seen)
+            continue;
+        if (fp)
+            fprintf(fp, "%s%.*s (no vectors submitted)", n ? ", " : "",
+                    (int)strlen(kinds[k]) - 1, kinds[k]);
+        n++;
+    }
+    json_array_foreach(skipped, i, f) {
+        if (fp) {
+            fputs(n ? ", " : "", fp);
+            esc_md(fp, report_str(f, "name", "?"));
+            fputs(" (", fp);
+            esc_md(fp, report_str(f, "why", "skipped"));
+            fputs(")", fp);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* After the KAT table: for each instance compared with known answers, the
+ * files that were not, and why. */
+static void kat_unchecked_list(cand_ctx *c)
+{
+    int any = 0;
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const char *inst = inst_at(c, k);
+        const char *st = report_str(report_kat_entry(c->s, c->cand, inst), "status", "");
+        if (!json_array_size(json_object_get(report_kat_entry(c->s, c->cand, inst),
+                                             "files")) ||
+            !strcmp(st, "BASELINE") || !kat_not_compared(c, inst, NULL))
+            continue;
+        fputs(any++ ? "- **" : "Not compared with known answers:\n\n- **", c->fp);
+        esc_md(c->fp, inst);
+        fputs("**: ", c->fp);
+        kat_not_compared(c, inst, c->fp);
+        fputs("\n", c->fp);
+    }
+    if (any)
+        fputs("\n", c->fp);
 }
 
 /* The short KAT cell: the status, its footnote mark, and for a failed
@@ -662,8 +730,10 @@ static void sec_kat(cand_ctx *c)
         fputs(" |\n", fp);
     }
     fputs("\n", fp);
+    kat_unchecked_list(c);
     if (!notes) {
-        fputs("Every instance passed its known-answer tests with the guide's flags.\n\n", fp);
+        fputs("Every instance passed the known-answer files its row lists (files "
+              "checked), with the guide's flags.\n\n", fp);
         return;
     }
     notes = 0;
