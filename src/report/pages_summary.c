@@ -280,6 +280,8 @@ static void index_system(FILE *fp, const report_system *s, const char *ext)
     pages_scalar(fp, json_object_get(s->campaign, "start_utc"));
     fputs(" to ", fp);
     pages_scalar(fp, json_object_get(s->campaign, "end_utc"));
+    fputs(pages_plain_shared(s) ? "; a plain shared build (--plain-shared: the guide's "
+          "flags and -fPIC -shared only)" : "", fp);
     fputs(".\n\n- ", fp);
     pages_candidate_stem(s->name, dir, sizeof dir);
     snprintf(target, sizeof target, "%s/summary", dir);

@@ -3,8 +3,9 @@
 # --plain-shared` compiles an example with the guide's flags and -fPIC
 # -shared only and records so in build.json (the whole file and each
 # entry), a run directory built either way refuses the other, and every
-# page of a system built so (summary, method, candidate) says it, while a
-# system built with hashbench's additions says nothing of it.
+# page of a system built so (summary, method, candidate, its entry on the
+# index) says it, while a system built with hashbench's additions says
+# nothing of it.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -64,6 +65,10 @@ for page in summary method SM3 Whirl; do
     ! grep -q "plain-shared" "$T/site/arm_1/$page.md" 2>/dev/null &&
         ok "arm_1 $page page is silent" || bad "arm_1 $page page names --plain-shared"
 done
+sed -n '/^## x86_1/,/^## Signature/p' "$T/site/index.md" | grep -q "; a plain shared build (--plain-shared" &&
+    ! sed -n '/^## arm_1/,/^## x86_1/p' "$T/site/index.md" | grep -q "plain-shared" &&
+    ok "the index names x86_1 a plain shared build, not arm_1" ||
+    bad "the index: $(grep -n "plain" "$T/site/index.md")"
 grep -q "built with --plain-shared: of these additions only -fPIC -shared was made" \
     "$T/site/x86_1/method.md" && ok "the method page's flag table says which were made" ||
     bad "the method page's flag table does not say which were made"
