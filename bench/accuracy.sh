@@ -1,7 +1,7 @@
 #!/bin/sh
 # Accuracy: is hashbench's throughput right? At 16384 B, for the OpenSSL-backed
 # SHA-256 and SM3 instances and the SHA-256 example, compares hashbench's MB/s
-# (hashbench measure, the probe in a fresh pinned process per trial) with
+# (hashbench measure, default planner: trial sessions in a pinned probe) with
 # `openssl speed -evp` in elapsed-time mode (same digest, same size; OpenSSL
 # instances only, since openssl speed times OpenSSL's own code) and with Google
 # Benchmark timing the same library call through dlopen (real time). Rounds

@@ -12,6 +12,8 @@ void settings_resolve(campaign_settings *s)
 {
     if (!s->profile[0])
         snprintf(s->profile, sizeof s->profile, "%s", SETTINGS_DEFAULT_PROFILE);
+    if (!s->plain_shared)
+        s->plain_shared = -1;
     measure_settings_resolve(&s->measure);
     if (s->shard.n <= 0)
         s->shard.k = s->shard.n = 1;
@@ -56,6 +58,8 @@ json_t *campaign_settings_json(const campaign_settings *s)
     json_t *o = json_object();
     json_object_set_new(o, "profile", s->profile[0] ? json_string(s->profile)
                                                     : json_null());
+    json_object_set_new(o, "plain_shared", s->plain_shared
+                        ? json_boolean(s->plain_shared > 0) : json_null());
     measure_settings_json(&s->measure, o);
     json_t *shard = json_null();
     if (s->shard.n > 0)
@@ -78,6 +82,11 @@ int settings_from_json(const json_t *o, const char *file, campaign_settings *s,
     if ((v = json_object_get(o, "profile")) && !json_is_null(v) &&
         settings_text_field(v, file, "profile", s->profile, sizeof s->profile, err) < 0)
         return -1;
+    if ((v = json_object_get(o, "plain_shared")) && !json_is_null(v)) {
+        if (!json_is_boolean(v))
+            return settings_wrong_type(err, file, "plain_shared", "true or false");
+        s->plain_shared = json_is_true(v) ? 1 : -1;
+    }
     if (measure_settings_from_json(o, file, &s->measure, err) < 0)
         return -1;
     if ((v = json_object_get(o, "instance_budget_s")) && !json_is_null(v)) {

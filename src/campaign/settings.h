@@ -37,6 +37,9 @@
  * (settings_resolve), a resumed one keeps what campaign.json holds. */
 typedef struct campaign_settings {
     char profile[32];    /* build profile (compile/profile.h) */
+    int plain_shared;    /* 1: the guide's flags and -fPIC -shared only
+                            (run --plain-shared, build.h); -1: with
+                            hashbench's additions, the default */
     measure_settings measure; /* planner, sizes, target CI, budget, trials */
     double instance_budget_s; /* wall seconds per instance over all its
                                  processes (rundir/ibudget.h) */
@@ -44,7 +47,8 @@ typedef struct campaign_settings {
 } campaign_settings;
 
 /* Fills every field S does not give with its default: the measure stage's
- * (measure_settings_resolve), the profile, the shard 1/1, instance_budget_s
+ * (measure_settings_resolve), the profile, plain_shared -1, the shard 1/1,
+ * instance_budget_s
  * SETTINGS_DEFAULT_INSTANCE_BUDGET_S. */
 void settings_resolve(campaign_settings *s);
 

@@ -53,6 +53,7 @@ int stages_build(const campaign_options *o, const campaign_settings *s,
     build_options b = {0};
     b.run_dir = o->run_dir;
     b.profile = s->profile[0] ? s->profile : NULL;
+    b.plain_shared = s->plain_shared;
     b.cc = o->cc;
     b.jobs = o->jobs;
     b.packages = o->packages;

@@ -20,7 +20,8 @@
 const char hb_summary_build[] = "compile submission packages into instance libraries";
 const char hb_usage_build[] =
     "usage: hashbench build --run-dir DIR [--profile reference|performance|resource]\n"
-    "                       [--cc COMPILER] [-j N] [--baseline PACKAGE]...\n"
+    "                       [--plain-shared] [--cc COMPILER] [-j N]\n"
+    "                       [--baseline PACKAGE]...\n"
     "                       SUBMISSION...\n"
     "\n"
     "Discovers every instance of each SUBMISSION package (official layout,\n"
@@ -41,6 +42,10 @@ const char hb_usage_build[] =
     "                  -Wextra -O2; performance: -O3 -march=x86-64 -mavx2\n"
     "                  -mtune=native -flto -fomit-frame-pointer ...; resource:\n"
     "                  -Os ...; the guide's §3.2, word for word)\n"
+    "  --plain-shared  the guide's flags and -fPIC -shared only (none of the\n"
+    "                  other additions below), for the figures of a plain\n"
+    "                  shared build; recorded in build.json (default: as DIR\n"
+    "                  was built, else with the additions)\n"
     "  --cc COMPILER   C compiler (default: $CC, else cc); checked before\n"
     "                  anything is read or written\n"
     "  -j, --jobs N    parallel compiles (default: number of online CPUs)\n"
@@ -95,6 +100,7 @@ int cmd_build(int argc, char **argv)
         HB_OPTION_RUN_DIR, HB_OPTION_PROFILE, HB_OPTION_JOBS,
         {"cc", required_argument, NULL, 'c'},
         {"baseline", required_argument, NULL, 'B'},
+        {"plain-shared", no_argument, NULL, 'P'},
         HB_OPTIONS_END};
     build_options opt = {0};
     const char *bases[argc + 1]; /* the --baseline packages */
@@ -108,6 +114,7 @@ int cmd_build(int argc, char **argv)
         case HB_OPT_PROFILE: opt.profile = optarg; break;
         case 'c': opt.cc = optarg; break;
         case 'B': bases[opt.n_baseline_packages++] = optarg; break;
+        case 'P': opt.plain_shared = 1; break;
         case 'j':
         case HB_OPT_JOBS:
             if (hb_opt_jobs(c == 'j' ? "-j" : "--jobs", optarg, &opt.jobs, &err) != 0)

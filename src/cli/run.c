@@ -61,6 +61,10 @@ const char hb_usage_run[] =
     "                       -mtune=native -flto ...) or resource (-Os ...); the\n"
     "                       guide's flags word for word, plus the build flags\n"
     "                       below\n"
+    "  --plain-shared       build with the guide's flags and -fPIC -shared only\n"
+    "                       (none of the other additions below), for the\n"
+    "                       figures of a plain shared build; campaign.json,\n"
+    "                       build.json and every page of the campaign say so\n"
     "  --plan P             planner: interleaved (default), interleaved-processes,\n"
     "                       adaptive or reference (hashbench measure --help)\n"
     "  --sizes LIST         message sizes in bytes, e.g. 32,4096 (default S1-S8)\n"
@@ -114,6 +118,7 @@ static const char *cpus_list;
 static int want_ct; /* --ct */
 static int want_count; /* --count */
 enum { OPT_COUNT = HB_OPT_OWN + 0x80 }; /* after the options below */
+enum { OPT_PLAIN_SHARED = HB_OPT_OWN + 0x81 };
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
@@ -155,6 +160,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_NO_INDEPENDENT: o->no_independent_check = 1; break;
     case OPT_CT: want_ct = 1; break;
     case OPT_COUNT: want_count = 1; break;
+    case OPT_PLAIN_SHARED: o->settings.plain_shared = 1; break;
     case OPT_NO_WAIT: o->core_nowait = 1; break;
     case OPT_ADD: added[n_added++] = v; break;
     case OPT_BASELINE: baseline_packages[n_baseline_packages++] = v; break;
@@ -184,6 +190,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"no-independent-check", no_argument, NULL, OPT_NO_INDEPENDENT},
         {"ct", no_argument, NULL, OPT_CT},
         {"count", no_argument, NULL, OPT_COUNT},
+        {"plain-shared", no_argument, NULL, OPT_PLAIN_SHARED},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         {"add", required_argument, NULL, OPT_ADD},
         {"baseline", required_argument, NULL, OPT_BASELINE},

@@ -42,6 +42,7 @@ typedef struct build_task {
 typedef struct build_ctx {
     const build_options *opt;
     const char *profile;
+    int plain_shared;             /* 1 or -1 (build_options), 0 until known */
     char run_dir[PATH_MAX];       /* absolute */
     compile_toolchain tc;
     int aarch64;
@@ -76,6 +77,13 @@ static int load_old(build_ctx *c, hb_err *err)
     if (strcmp(profile, c->profile) != 0)
         return hb_fail(err, "%s: this run directory was built with profile %s; "
                        "use --profile %s or a new --run-dir", path, profile, profile);
+    int plain = json_is_true(json_object_get(c->old, "plain_shared")) ? 1 : -1;
+    if (!c->plain_shared)
+        c->plain_shared = plain;
+    if (plain != c->plain_shared)
+        return hb_fail(err, "%s: this run directory was built %s --plain-shared; "
+                       "%s --plain-shared or use a new --run-dir", path,
+                       plain > 0 ? "with" : "without", plain > 0 ? "give" : "leave out");
     return 0;
 }
 
@@ -212,7 +220,8 @@ static int plan_task(build_ctx *c, int i, hb_err *err)
     if (plan_paths(c, t, twins > 1 ? pos : 0, err) != 0)
         return -1;
     compile_export_prefix(t->library, export_prefix, sizeof export_prefix);
-    if (compile_make_flags(&c->tc, pflags, 1, export_prefix, &t->in->defines,
+    if (compile_make_flags(&c->tc, pflags, c->plain_shared > 0 ? COMPILE_ADDED_NONE
+                           : COMPILE_ADDED_ALL, export_prefix, &t->in->defines,
                            &t->in->includes, &t->flags) != 0 ||
         !(t->flags_str = strlist_join(&t->flags, " ")))
         return err->msg[0] ? -1 : hb_fail(err, "out of memory");
@@ -264,7 +273,8 @@ static void compile_without_header(build_ctx *c, build_task *t, hb_err *err)
     strlist flags = {0};
     char prefix[PATH_MAX], *str = NULL;
     compile_export_prefix(t->library, prefix, sizeof prefix);
-    if (compile_make_flags(&c->tc, profile_flags(c->profile, c->aarch64), 0, prefix,
+    if (compile_make_flags(&c->tc, profile_flags(c->profile, c->aarch64),
+                           COMPILE_ADDED_NO_HEADER, prefix,
                            &t->in->defines, &t->in->includes, &flags) != 0 ||
         !(str = strlist_join(&flags, " "))) {
         strlist_free(&flags);
@@ -300,7 +310,7 @@ static void run_one(build_ctx *c, build_task *t)
     if (compile_instance(&job, &t->out, &err) != 0) {
         t->out.built = 0;
         snprintf(t->out.reason, sizeof t->out.reason, "%s", err.msg);
-    } else if (!t->out.built && visibility_clash(t->out.reason)) {
+    } else if (!t->out.built && c->plain_shared < 0 && visibility_clash(t->out.reason)) {
         compile_without_header(c, t, &err);
     }
 }
@@ -442,6 +452,7 @@ static json_t *task_entry(const build_ctx *c, const build_task *t)
                     t->out.built ? "" : t->out.reason, t->library_rel, t->log_rel,
                     t->log);
     json_object_set_new(e, "exclude_timing", json_string(in->exclude_timing));
+    json_object_set_new(e, "plain_shared", json_boolean(c->plain_shared > 0));
     int named = is_baseline_package(c, in->package);
     json_object_set_new(e, "baseline", json_boolean(named));
     json_object_set_new(e, "baseline_primary", json_false());
@@ -584,6 +595,7 @@ static int save_json(build_ctx *c, int *n_failed, hb_err *err)
     json_t *root = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:o}", "schema", 1,
         "tool", "hashbench " HB_VERSION, "arch", c->tc.arch, "profile", c->profile,
         "compiler", c->tc.name, "compiler_version", c->tc.version, "instances", arr);
+    json_object_set_new(root, "plain_shared", json_boolean(c->plain_shared > 0));
     if (c->old)
         json_object_set(root, "sandbox", json_object_get(c->old, "sandbox"));
     hb_sandbox_record(root);
@@ -676,6 +688,8 @@ static int prepare(build_ctx *c, hb_err *err)
         return -1;
     if (!c->profile)
         c->profile = "reference";
+    if (!c->plain_shared)
+        c->plain_shared = -1;
     if (!profile_is_known(c->profile))
         return hb_fail(err, "unknown profile '%s'; use reference, performance or "
                        "resource", c->profile);
@@ -709,6 +723,7 @@ int build_run(const build_options *opt, int *n_failed, hb_err *err)
         return hb_fail(err, "out of memory");
     c->opt = opt;
     c->profile = opt->profile; /* NULL: the run directory's, else reference */
+    c->plain_shared = opt->plain_shared; /* 0: likewise, else -1 */
     *n_failed = 0;
     hb_err_clear(err);
     int rc = prepare(c, err);
@@ -832,7 +847,9 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     compile_export_prefix(lib, export_prefix, sizeof export_prefix);
     int rc = compile_make_flags(&tc, profile_flags(PROFILE_HARNESS_DEFAULT,
                                                    profile_target_is_aarch64(tc.target)),
-                                0, export_prefix, &r->defines, &r->includes, &flags);
+                                json_is_true(json_object_get(entry, "plain_shared"))
+                                    ? COMPILE_ADDED_NONE : COMPILE_ADDED_NO_HEADER,
+                                export_prefix, &r->defines, &r->includes, &flags);
     if (rc != 0 || !(flags_str = strlist_join(&flags, " ")))
         rc = hb_fail(err, "out of memory");
     if (rc == 0 && !(sources = source_list(&in, err)))

@@ -48,6 +48,13 @@ typedef struct build_options {
                                           marked "baseline" and
                                           "baseline_package" */
     int n_baseline_packages;
+    int plain_shared;                  /* 1: the guide's flags and -fPIC
+                                          -shared only (compile.h
+                                          COMPILE_ADDED_NONE); -1: with
+                                          hashbench's additions; 0: as DIR
+                                          was built, else -1. Recorded as
+                                          "plain_shared" in build.json and
+                                          each entry */
 } build_options;
 
 /* Builds every instance of the packages and writes DIR/build.json (keeping

@@ -217,8 +217,8 @@ static int push_path(strlist *flags, const char *option, const char *prefix, con
 }
 
 int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
-                       int hidden, const char *export_prefix, const strlist *defines,
-                       const strlist *includes, strlist *flags)
+                       enum compile_added added, const char *export_prefix,
+                       const strlist *defines, const strlist *includes, strlist *flags)
 {
     char *words = strdup(profile_flags);
     if (!words)
@@ -228,13 +228,13 @@ int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
          w = strtok_r(NULL, " ", &save))
         rc = strlist_push(flags, w);
     free(words);
-    if (rc == 0 && hidden)
+    if (rc == 0 && added == COMPILE_ADDED_ALL)
         rc = strlist_push(flags, "-fvisibility=hidden") ||
              strlist_push(flags, "-include") ||
              push_path(flags, "", export_prefix, COMPILE_VISIBILITY_H);
-    if (rc == 0 && tc->no_semantic_interposition)
+    if (rc == 0 && added != COMPILE_ADDED_NONE && tc->no_semantic_interposition)
         rc = strlist_push(flags, "-fno-semantic-interposition");
-    if (rc == 0)
+    if (rc == 0 && added != COMPILE_ADDED_NONE)
         rc = push_path(flags, "-Wl,--version-script=", export_prefix, COMPILE_EXPORT_MAP);
     if (rc == 0)
         rc = push_prefixed(flags, "-D", defines);

@@ -48,17 +48,28 @@ int compile_toolchain_probe(const char *cc, compile_toolchain *tc, hb_err *err);
  * most OUTSZ bytes. */
 void compile_export_prefix(const char *library, char *out, size_t outsz);
 
+/* What compile_make_flags adds to the profile's flags. */
+enum compile_added {
+    COMPILE_ADDED_NO_HEADER = 0, /* the version script and
+                                    -fno-semantic-interposition only */
+    COMPILE_ADDED_ALL = 1,       /* those, hidden visibility and the header */
+    COMPILE_ADDED_NONE = 2       /* nothing: the plain shared build
+                                    (--plain-shared) */
+};
+
 /* Appends to *flags the words of PROFILE_FLAGS (space-separated), then what
- * keeps the library as fast as a static build: with HIDDEN,
- * -fvisibility=hidden and -include EXPORT_PREFIX COMPILE_VISIBILITY_H (the
- * guide's profiles); always -fno-semantic-interposition where TC accepts
- * it and -Wl,--version-script=EXPORT_PREFIX COMPILE_EXPORT_MAP; then
- * -D<define> for each define and -I<folder> for each include folder. The
- * permissive harness-default flags pass HIDDEN = 0, so that a package whose
- * own declaration of CryptHash clashes with the header still builds. */
+ * keeps the library as fast as a static build: with ADDED
+ * COMPILE_ADDED_ALL, -fvisibility=hidden and -include EXPORT_PREFIX
+ * COMPILE_VISIBILITY_H (the guide's profiles); unless ADDED is
+ * COMPILE_ADDED_NONE, -fno-semantic-interposition where TC accepts it and
+ * -Wl,--version-script=EXPORT_PREFIX COMPILE_EXPORT_MAP; then -D<define>
+ * for each define and -I<folder> for each include folder. The permissive
+ * harness-default flags pass COMPILE_ADDED_NO_HEADER, so that a package
+ * whose own declaration of CryptHash clashes with the header still
+ * builds. */
 int compile_make_flags(const compile_toolchain *tc, const char *profile_flags,
-                       int hidden, const char *export_prefix, const strlist *defines,
-                       const strlist *includes, strlist *flags);
+                       enum compile_added added, const char *export_prefix,
+                       const strlist *defines, const strlist *includes, strlist *flags);
 
 typedef struct compile_job {
     const compile_toolchain *tc;

@@ -105,6 +105,7 @@ static const setting settings_to_match[] = {
     {"the number of shards", "campaign", {"shard", "n", NULL}},
     {"the shard costs file", "campaign", {"shard", "costs_sha256", NULL}},
     {"the compiler", "build", {"compiler_version", NULL, NULL}},
+    {"the plain shared build (--plain-shared)", "build", {"plain_shared", NULL, NULL}},
 };
 
 static json_t *setting_value(const shard_in *s, const setting *st)

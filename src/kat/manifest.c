@@ -425,6 +425,43 @@ static int same_folder(const char *a, const char *b)
     return realpath(a, ra) && realpath(b, rb) && strcmp(ra, rb) == 0;
 }
 
+/* The last component of the folder PATH ("pkgs/SM3/" -> "SM3"), which is
+ * its candidate id (discovery names a candidate by its folder). */
+static void package_name(const char *path, char *out, size_t outsz)
+{
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, "%s", path);
+    size_t n = strlen(name);
+    while (n > 1 && name[n - 1] == '/')
+        name[--n] = '\0';
+    const char *slash = strrchr(name, '/');
+    snprintf(out, outsz, "%s", slash ? slash + 1 : name);
+}
+
+/* The refusal when BUILD (BPATH) holds no instance of PACKAGE: what was
+ * looked for, and the packages the run did build. */
+static int none_built(const char *bpath, const json_t *all, const char *package,
+                      const char *name, hb_err *err)
+{
+    strlist pkgs = {0};
+    size_t i;
+    json_t *e;
+    json_array_foreach(all, i, e) {
+        const char *pkg = json_string_value(json_object_get(e, "package"));
+        if (pkg && pkg[0] && !rundir_entry_builtin_baseline(e) &&
+            !strlist_contains(&pkgs, pkg) && strlist_push(&pkgs, pkg) != 0)
+            break;
+    }
+    char *list = strlist_join(&pkgs, ", ");
+    hb_fail(err, "%s: no instance was built from %s, nor of a candidate named %s (a "
+            "package moved since is found by its folder's name); this run built %s: "
+            "give one of those folders, or a copy named as its candidate", bpath, package,
+            name, list && list[0] ? list : "no submitted package");
+    free(list);
+    strlist_free(&pkgs);
+    return -1;
+}
+
 /* Adds the generated texts of one build.json entry. */
 static int add_run_instance(const char *run_dir, const json_t *kat, const json_t *e,
                             strlist *lines, hb_err *err)
@@ -465,13 +502,26 @@ int kat_manifest_write_run(const char *package, const char *run_dir, int *n_file
         hb_json_load(bpath, &build, err) == 0 && hb_json_load(kpath, &kat, err) == 0) {
         size_t i;
         json_t *e;
+        const json_t *all = json_object_get(build, "instances");
+        int found = 0;
+        char name[PATH_MAX];
+        package_name(package, name, sizeof name);
         rc = 0;
-        json_array_foreach(json_object_get(build, "instances"), i, e) {
-            const char *pkg = json_string_value(json_object_get(e, "package"));
-            if (rc == 0 && pkg && same_folder(pkg, package) &&
-                !rundir_entry_builtin_baseline(e))
+        /* the instances built from PACKAGE; else, for a package moved or
+         * copied since, those of the candidate its folder names */
+        for (int by_name = 0; by_name < 2 && !found && rc == 0; by_name++)
+            json_array_foreach(all, i, e) {
+                const char *pkg = json_string_value(json_object_get(e, "package"));
+                const char *cand = json_string_value(json_object_get(e, "candidate"));
+                if (rc != 0 || !pkg || !cand || rundir_entry_builtin_baseline(e) ||
+                    !(by_name ? strcmp(cand, name) == 0
+                              : same_folder(pkg, package)))
+                    continue;
+                found++;
                 rc = add_run_instance(run_dir, kat, e, &lines, err);
-        }
+            }
+        if (rc == 0 && !found)
+            rc = none_built(bpath, all, package, name, err);
         if (rc == 0)
             rc = save_manifest(package, &lines, n_files, err);
     }

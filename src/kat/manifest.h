@@ -67,7 +67,10 @@ int kat_label_of(const char *name, char *out, size_t outsz);
 int kat_manifest_write_package(const char *package, int *n_files, hb_err *err);
 
 /* Writes PACKAGE/kat.sha256 from the texts generated in RUN_DIR for the
- * instances built from PACKAGE (their KATs must have run to completion). */
+ * instances built from PACKAGE (their KATs must have run to completion);
+ * when none was, for a package moved or copied since, those of the
+ * candidate PACKAGE's folder names. Fails naming RUN_DIR/build.json, what
+ * it looked for and the packages the run built when neither is there. */
 int kat_manifest_write_run(const char *package, const char *run_dir, int *n_files,
                            hb_err *err);
 

@@ -164,6 +164,20 @@ static void head(FILE *fp, const html_page *p)
     fputs("</style>\n</head>\n<body>\n", fp);
 }
 
+/* Writes the LEN bytes of TEXT to FP, the heading of the KAT notes in
+ * full (pages.h) with the id the footnotes link to. */
+static void put_part(FILE *fp, const char *text, size_t len)
+{
+    static const char h[] = "<h3>" PAGES_KAT_NOTES_HEADING "</h3>";
+    const char *end = text + len;
+    for (const char *at; (at = memmem(text, (size_t)(end - text), h, sizeof h - 1));
+         text = at + sizeof h - 1) {
+        fwrite(text, 1, (size_t)(at - text), fp);
+        fputs("<h3 id=\"" PAGES_KAT_NOTES_ANCHOR "\">" PAGES_KAT_NOTES_HEADING "</h3>", fp);
+    }
+    fwrite(text, 1, (size_t)(end - text), fp);
+}
+
 /* Writes BODY to FP with the <img> of the chart replaced by the SVG. */
 static void body_with_chart(FILE *fp, const char *body, const html_page *p)
 {
@@ -175,14 +189,14 @@ static void body_with_chart(FILE *fp, const char *body, const html_page *p)
     }
     const char *end = at ? strchr(at, '>') : NULL;
     if (!end) {
-        fputs(body, fp);
+        put_part(fp, body, strlen(body));
         return;
     }
-    fwrite(body, 1, (size_t)(at - body), fp);
+    put_part(fp, body, (size_t)(at - body));
     fputs("<span class=\"chart\">", fp);
     fputs(p->svg_text, fp);
     fputs("</span>", fp);
-    fputs(end + 1, fp);
+    put_part(fp, end + 1, strlen(end + 1));
 }
 
 int html_render(FILE *fp, const html_page *p, const char *md, size_t len, hb_err *err)

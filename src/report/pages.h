@@ -67,6 +67,21 @@ void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
  * to the method page. Nothing otherwise. */
 void pages_drift_warning(FILE *fp, const report_system *s, const char *ext);
 
+/* 1 when S was built with the guide's flags and -fPIC -shared only
+ * (run --plain-shared): build.json or campaign.json's settings say so. */
+int pages_plain_shared(const report_system *s);
+
+/* The note every page of such a system opens with; nothing otherwise. */
+void pages_plain_shared_note(FILE *fp, const report_system *s, const char *ext);
+
+/* A KAT footnote longer than PAGES_KAT_NOTE_MAX bytes (of Markdown) is
+ * given in short under section 3 of the candidate page, linked to the
+ * whole of it under section 7: this heading, whose anchor in the
+ * HTML page (html.c) is PAGES_KAT_NOTES_ANCHOR, as Markdown viewers name it. */
+#define PAGES_KAT_NOTE_MAX 240
+#define PAGES_KAT_NOTES_HEADING "KAT notes in full"
+#define PAGES_KAT_NOTES_ANCHOR "kat-notes-in-full"
+
 /* Section 1-7 page of candidate CAND on system S. */
 int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *s,
                        const char *cand, const char *ext, hb_err *err);

@@ -35,6 +35,10 @@ typedef struct cand_ctx {
     size_t ninsts;
     json_t *sizes;   /* this candidate's sizes */
     pages_counter pc;
+    FILE *full;      /* the KAT notes in full, for the end of the page
+                        (open_memstream on full_text); NULL until one */
+    char *full_text;
+    size_t full_len;
 } cand_ctx;
 
 static const char *inst_at(const cand_ctx *c, size_t k)
@@ -139,6 +143,7 @@ static void page_top(cand_ctx *c, const report_dataset *ds, const char *ext,
     fprintf(fp, "![%s per byte against message size (the figures of section 4)](%s.svg)\n\n",
             c->pc.unit, stem);
     pages_drift_warning(fp, c->s, ext);
+    pages_plain_shared_note(fp, c->s, ext);
 }
 
 /* "reference, optimized": the variants measured, in their first order. */
@@ -418,9 +423,9 @@ static int kat_needs_note(const cand_ctx *c, const char *inst)
     return strcmp(st, "PASS") != 0 && strcmp(st, "BASELINE") != 0;
 }
 
-static void kat_note(cand_ctx *c, const char *inst, int num)
+/* The KAT note of INST, numbered NUM, in full, to FP. */
+static void kat_note_full(cand_ctx *c, FILE *fp, const char *inst, int num)
 {
-    FILE *fp = c->fp;
     const json_t *kat = report_kat_entry(c->s, c->cand, inst);
     const json_t *build = report_build_entry(c->s, c->cand, inst);
     const char *mine = notes_kat(c->s->notes, c->cand, inst);
@@ -476,6 +481,86 @@ static void kat_note(cand_ctx *c, const char *inst, int num)
     fputs("\n\n", fp);
 }
 
+/* TEXT to FP as its first sentence, cut at a word near MAX bytes (with
+ * "…") when it is longer. */
+static void first_sentence(FILE *fp, const char *text, size_t max)
+{
+    size_t n = strlen(text);
+    const char *stop = strstr(text, ". ");
+    if (stop && (size_t)(stop - text) < n)
+        n = (size_t)(stop - text);
+    int cut = n > max;
+    if (cut) {
+        n = max;
+        while (n > max / 2 && text[n] != ' ')
+            n--;
+    }
+    char *head = strndup(text, n);
+    esc_md(fp, head ? head : "");
+    free(head);
+    if (cut)
+        fputs("…", fp);
+}
+
+/* The KAT note of INST, numbered NUM: in full when short; else its first
+ * sentence, with a link to the whole of it under section 7
+ * (PAGES_KAT_NOTES_HEADING, sec_full_notes). */
+static void kat_note(cand_ctx *c, const char *inst, int num)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return;
+    kat_note_full(c, mem, inst, num);
+    fclose(mem);
+    if (len <= PAGES_KAT_NOTE_MAX || (!c->full &&
+                                      !(c->full = open_memstream(&c->full_text,
+                                                                 &c->full_len)))) {
+        fputs(text, c->fp);
+        free(text);
+        return;
+    }
+    fputs(text, c->full);
+    free(text);
+    FILE *fp = c->fp;
+    const json_t *kat = report_kat_entry(c->s, c->cand, inst);
+    const json_t *build = report_build_entry(c->s, c->cand, inst);
+    const char *mine = notes_kat(c->s->notes, c->cand, inst);
+    fprintf(fp, "\\[%d\\] **", num);
+    esc_md(fp, inst);
+    fputs("**: ", fp);
+    if (mine) {
+        first_sentence(fp, mine, 160);
+        fputs(" *(evaluator's note)*", fp);
+    } else if (!kat) {
+        fputs("not KAT-tested (build status ", fp);
+        esc_md(fp, report_str(build, "status", "not recorded"));
+        fputs("): ", fp);
+        first_sentence(fp, report_str(build, "reason", ""), 160);
+    } else {
+        esc_md(fp, report_str(kat, "status", "not recorded"));
+        fputs(": ", fp);
+        first_sentence(fp, report_str(kat, "reason", "no reason recorded"), 160);
+    }
+    fputs(" ([the full note](#" PAGES_KAT_NOTES_ANCHOR "))\n\n", fp);
+}
+
+/* Under section 7, the raw evidence: the KAT notes section 3 gives in
+ * short, whole. */
+static void sec_full_notes(cand_ctx *c)
+{
+    if (!c->full)
+        return;
+    fclose(c->full);
+    c->full = NULL;
+    fputs("### " PAGES_KAT_NOTES_HEADING "\n\nThe notes of section 3 that it gives in "
+          "short, whole, as hashbench recorded them:\n\n", c->fp);
+    fwrite(c->full_text, 1, c->full_len, c->fp);
+    free(c->full_text);
+    c->full_text = NULL;
+}
+
 /* The manifest sentence: where the expected digests came from. */
 static void kat_source(cand_ctx *c)
 {
@@ -498,6 +583,13 @@ static void kat_source(cand_ctx *c)
               "reference).\n\n", fp);
         return;
     }
+    if (!manifest && !files) {
+        fputs("No library of this candidate was compared with known answers: its "
+              "package submits no KAT vectors that name its instances (no Test_Vectors "
+              "file, no kat.sha256 line), so they read NOKAT and their figures are those "
+              "of code nothing verified.\n\n", fp);
+        return;
+    }
     fputs("Before any timing, each library hashed the messages of the submitted KAT "
           "files and its output was compared with ", fp);
     if (manifest) {
@@ -510,6 +602,67 @@ static void kat_source(cand_ctx *c)
     if (files || !manifest)
         fputs("the submitted vector files themselves", fp);
     fputs(".\n\n", fp);
+}
+
+/* The KAT files of INST that were not compared, each with why, as
+ * "KAT_2_23 (no vectors submitted), ..." to FP (may be NULL); returns how
+ * many. The three files every instance has (KAT_2_12, KAT_2_23, KAT_Loop)
+ * not among the files compared nor among those kat.json says were skipped
+ * had no expected digests to compare with; KAT_2_33 only when skipped. */
+static int kat_not_compared(const cand_ctx *c, const char *inst, FILE *fp)
+{
+    static const char *const kinds[] = {"KAT_2_12_", "KAT_2_23_", "KAT_Loop_"};
+    const json_t *kat = report_kat_entry(c->s, c->cand, inst);
+    const json_t *files = json_object_get(kat, "files"), *skipped =
+        json_object_get(kat, "not_checked"), *f;
+    size_t i;
+    int n = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        int seen = 0;
+        json_array_foreach(files, i, f)
+            seen |= strncmp(report_str(f, "name", ""), kinds[k], strlen(kinds[k])) == 0;
+        json_array_foreach(skipped, i, f)
+            seen |= strncmp(report_str(f, "name", ""), kinds[k], strlen(kinds[k])) == 0;
+        if (seen)
+            continue;
+        if (fp)
+            fprintf(fp, "%s%.*s (no vectors submitted)", n ? ", " : "",
+                    (int)strlen(kinds[k]) - 1, kinds[k]);
+        n++;
+    }
+    json_array_foreach(skipped, i, f) {
+        if (fp) {
+            fputs(n ? ", " : "", fp);
+            esc_md(fp, report_str(f, "name", "?"));
+            fputs(" (", fp);
+            esc_md(fp, report_str(f, "why", "skipped"));
+            fputs(")", fp);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* After the KAT table: for each instance compared with known answers, the
+ * files that were not, and why. */
+static void kat_unchecked_list(cand_ctx *c)
+{
+    int any = 0;
+    for (size_t k = 0; k < c->ninsts; k++) {
+        const char *inst = inst_at(c, k);
+        const char *st = report_str(report_kat_entry(c->s, c->cand, inst), "status", "");
+        if (!json_array_size(json_object_get(report_kat_entry(c->s, c->cand, inst),
+                                             "files")) ||
+            !strcmp(st, "BASELINE") || !kat_not_compared(c, inst, NULL))
+            continue;
+        fputs(any++ ? "- **" : "Not compared with known answers:\n\n- **", c->fp);
+        esc_md(c->fp, inst);
+        fputs("**: ", c->fp);
+        kat_not_compared(c, inst, c->fp);
+        fputs("\n", c->fp);
+    }
+    if (any)
+        fputs("\n", c->fp);
 }
 
 /* The short KAT cell: the status, its footnote mark, and for a failed
@@ -578,8 +731,10 @@ static void sec_kat(cand_ctx *c)
         fputs(" |\n", fp);
     }
     fputs("\n", fp);
+    kat_unchecked_list(c);
     if (!notes) {
-        fputs("Every instance passed its known-answer tests with the guide's flags.\n\n", fp);
+        fputs("Every instance passed the known-answer files its row lists (files "
+              "checked), with the guide's flags.\n\n", fp);
         return;
     }
     notes = 0;
@@ -1272,6 +1427,7 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     sec_resources(&c);
     pages_ct_section(fp, s, cand, c.insts, ext);
     sec_evidence(&c);
+    sec_full_notes(&c);
     sa_candidate_section(fp, ds, s, cand);
     json_decref(c.insts);
     json_decref(c.sizes);

@@ -74,6 +74,9 @@ static const char *why_none(const report_system *s, const char *cand, const char
     const char *st = report_str(report_kat_entry(s, cand, inst), "status", NULL);
     if (!st)
         return "not analysed (not KAT-tested)";
+    if (strcmp(st, "NOKAT") == 0)
+        return "not analysed (no KAT vectors were submitted to compare it with: NOKAT; "
+               "the stage takes verified instances only)";
     if (strcmp(st, "PASS") != 0 && strcmp(st, "BASELINE") != 0)
         return "not analysed (did not pass its KATs)";
     return "not analysed (no constant-time record: the ct stage did not run)";

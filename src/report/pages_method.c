@@ -337,6 +337,9 @@ static void sec_build(FILE *fp, const report_system *s)
           "-fomit-frame-pointer -std=c99 -Wpedantic -Wall -Wextra |\n\n", fp);
     fputs("hashbench adds to each, in this order (the two files are written by "
           "hashbench; docs/FORMATS.md gives their text):\n\n", fp);
+    if (pages_plain_shared(s))
+        fputs("**This campaign was built with --plain-shared: of these additions only "
+              "-fPIC -shared was made.**\n\n", fp);
     static const char *const added[] = {"Added", "Why"};
     pages_table_head(fp, added, 2, "ll");
     fputs(PROFILE_ADDED_ROWS "\n", fp);
@@ -903,6 +906,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     pages_scalar(fp, json_object_get(s->campaign, "end_utc"));
     fputs(" (UTC).\n\n", fp);
     pages_drift_warning(fp, s, ext);
+    pages_plain_shared_note(fp, s, ext);
     sec_host(fp, s);
     sec_counter(fp, s);
     sec_build(fp, s);

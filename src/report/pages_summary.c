@@ -217,6 +217,7 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
           "KAT_2_12, Loop is KAT_Loop) and, for an instance that failed them, "
           "whether it was timed.\n\n", fp);
     pages_drift_warning(fp, s, ext);
+    pages_plain_shared_note(fp, s, ext);
     repeat_note(fp, s);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
         fputs("This dataset has no baseline record at 64 KiB: ratios are shown as —.\n\n", fp);
@@ -280,6 +281,8 @@ static void index_system(FILE *fp, const report_system *s, const char *ext)
     pages_scalar(fp, json_object_get(s->campaign, "start_utc"));
     fputs(" to ", fp);
     pages_scalar(fp, json_object_get(s->campaign, "end_utc"));
+    fputs(pages_plain_shared(s) ? "; a plain shared build (--plain-shared: the guide's "
+          "flags and -fPIC -shared only)" : "", fp);
     fputs(".\n\n- ", fp);
     pages_candidate_stem(s->name, dir, sizeof dir);
     snprintf(target, sizeof target, "%s/summary", dir);

@@ -483,6 +483,28 @@ void pages_drift_warning(FILE *fp, const report_system *s, const char *ext)
     }
 }
 
+int pages_plain_shared(const report_system *s)
+{
+    return json_is_true(json_object_get(s->build, "plain_shared")) ||
+           json_is_true(json_object_get(json_object_get(s->campaign, "settings"),
+                                        "plain_shared"));
+}
+
+void pages_plain_shared_note(FILE *fp, const report_system *s, const char *ext)
+{
+    if (!pages_plain_shared(s))
+        return;
+    fputs("> **A plain shared build (--plain-shared).** Every library of this campaign "
+          "was built with the guide's flags and -fPIC -shared only, without hashbench's "
+          "other additions (hidden visibility, its header, -fno-semantic-interposition, "
+          "its version script): a function of a package may then be interposed, so the "
+          "compiler neither inlines calls between its functions nor calls them directly, "
+          "and a figure here can be slower than that of a static build of the same "
+          "sources (", fp);
+    pages_link(fp, "method", "method", ext);
+    fputs(").\n\n", fp);
+}
+
 void pages_signature_md(FILE *fp, const report_dataset *ds)
 {
     fputs("## Signature\n\n", fp);

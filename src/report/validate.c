@@ -24,6 +24,7 @@
 #include "kat/variants.h"
 #include "rundir/rundir.h"
 #include "measure/outside.h"
+#include "measure/plan.h"
 #include "measure/record.h"
 #include "measure/stats.h"
 #include "dataset/dataset.h"
@@ -226,6 +227,77 @@ static void check_windows(vctx *v, const report_record *r)
     }
 }
 
+/* One plan figure against the value the raw trials give. */
+static void plan_field(vctx *v, const report_record *r, const char *key, const json_t *want,
+                       const char *why)
+{
+    const json_t *got = json_object_get(json_object_get(r->json, "plan"), key);
+    if (got && same_number(got, want))
+        return;
+    char a[64], b[64];
+    print_value(a, sizeof a, got);
+    print_value(b, sizeof b, want);
+    problem(v, "%s: field plan.%s: recorded %s, recomputed %s (%s)", r->file, key, a, b,
+            why);
+}
+
+/* The plan figures the raw trials fix, again from them (no key needed):
+ * the trials kept (those not disturbed); the calls per trial, which every
+ * trial of a process-per-trial planner took and which a trial session
+ * records as 0, its windows differing (as its warm-up calls: a session
+ * warms up inside its windows); the processes of a session record, one
+ * per probe pid; the round seed, which only an interleaved planner has. */
+static void check_plan(vctx *v, const report_record *r)
+{
+    const json_t *plan = json_object_get(r->json, "plan"), *trials =
+        json_object_get(r->json, "trials");
+    if (!json_is_object(plan)) {
+        problem(v, "%s: field plan: missing in a record with status OK", r->file);
+        return;
+    }
+    int session = strcmp(report_str(json_object_get(r->json, "verification"), "protocol", ""),
+                         "session") == 0;
+    long long kept = 0, calls = -1;
+    int same = 1;
+    json_t *pids = json_object(), *t;
+    size_t i;
+    json_array_foreach(trials, i, t) {
+        kept += !json_is_true(json_object_get(t, "disturbed"));
+        long long c = json_integer_value(json_object_get(t, "calls"));
+        same &= calls < 0 || c == calls;
+        calls = c;
+        char pid[32];
+        snprintf(pid, sizeof pid, "%lld", json_integer_value(json_object_get(t, "pid")));
+        json_object_set_new(pids, pid, json_true());
+    }
+    json_t *n = json_integer(kept);
+    plan_field(v, r, "trials", n, "the trials not disturbed");
+    json_decref(n);
+    if (session) {
+        json_t *zero = json_integer(0);
+        plan_field(v, r, "calls_per_trial", zero, "a trial session's windows differ");
+        plan_field(v, r, "warmup_calls", zero, "a trial session warms up in its windows");
+        json_decref(zero);
+        n = json_integer((json_int_t)json_object_size(pids));
+        plan_field(v, r, "processes", n, "the session's probe processes");
+        json_decref(n);
+    } else if (calls >= 0) {
+        n = same ? json_integer(calls) : json_string("(trials of different calls)");
+        plan_field(v, r, "calls_per_trial", n, "the calls each trial took");
+        json_decref(n);
+    }
+    json_decref(pids);
+    const char *planner = report_str(plan, "planner", "");
+    plan_settings ps = {.planner = planner};
+    const json_t *seed = json_object_get(plan, "round_seed");
+    if (plan_is_interleaved(&ps) != (json_is_string(seed) &&
+                                     strlen(json_string_value(seed)) == 16))
+        problem(v, "%s: field plan.round_seed: %s, but the planner '%s' %s", r->file,
+                json_is_string(seed) ? "recorded" : "missing", planner,
+                plan_is_interleaved(&ps) ? "draws a 16-hex-digit seed for its rounds"
+                                         : "has no rounds");
+}
+
 static void check_record(vctx *v, const report_record *r)
 {
     hb_err err = {{0}};
@@ -248,6 +320,7 @@ static void check_record(vctx *v, const report_record *r)
     }
     check_outside(v, r);
     check_windows(v, r);
+    check_plan(v, r);
     const json_t *rec = json_object_get(r->json, "derived");
     if (!json_is_object(rec)) {
         problem(v, "%s: field derived: missing in a record with status %s", r->file, status);

@@ -28,6 +28,7 @@ static void test_defaults(void **state)
     settings_resolve(&s);
     assert_string_equal(s.measure.planner, "interleaved");
     assert_string_equal(s.profile, "reference");
+    assert_int_equal(s.plain_shared, -1); /* hashbench's additions to the flags */
     assert_int_equal(s.measure.n_sizes, 8);
     assert_int_equal(s.measure.sizes[0], 32);
     assert_int_equal(s.measure.sizes[7], 65536);
@@ -120,7 +121,9 @@ static void test_json_round_trip(void **state)
     memset(&s, 0, sizeof s);
     settings_resolve(&s);
     s.measure.budget_s = 0.3;
+    s.plain_shared = 1; /* run --plain-shared */
     json_t *j = campaign_settings_json(&s);
+    assert_true(json_is_true(json_object_get(j, "plain_shared")));
     hb_err err;
     assert_int_equal(settings_from_json(j, "D/campaign.json", &back, &err), 0);
     assert_memory_equal(&s, &back, sizeof s);
@@ -146,7 +149,7 @@ static void test_json_format(void **state)
     json_t *j = campaign_settings_json(&s);
     char *text = json_dumps(j, JSON_COMPACT);
     assert_string_equal(text,
-        "{\"profile\":\"reference\",\"planner\":\"interleaved\","
+        "{\"profile\":\"reference\",\"plain_shared\":false,\"planner\":\"interleaved\","
         "\"sizes\":[32,128,512,1024,4096,8192,16384,65536],"
         "\"target_ci_percent\":0.5,\"budget_s\":0.25,\"trials\":16,"
         "\"shard\":\"1/1\",\"instance_budget_s\":1800.0}");
@@ -157,7 +160,7 @@ static void test_json_format(void **state)
     j = campaign_settings_json(&s);
     text = json_dumps(j, JSON_COMPACT);
     assert_string_equal(text,
-        "{\"profile\":null,\"planner\":null,\"sizes\":null,"
+        "{\"profile\":null,\"plain_shared\":null,\"planner\":null,\"sizes\":null,"
         "\"target_ci_percent\":null,\"budget_s\":null,\"trials\":null,"
         "\"shard\":null,\"instance_budget_s\":null}");
     free(text);
@@ -184,9 +187,11 @@ static void test_json_older_and_wrong(void **state)
     assert_int_equal(s.measure.trials, 7);
     assert_int_equal(s.shard.n, 0);
     assert_true(s.instance_budget_s == 0);
+    assert_int_equal(s.plain_shared, 0); /* not given: with the additions */
     json_decref(j);
     static const char *const wrong[][2] = {
         {"{\"profile\": 3}", "'profile' is not a string"},
+        {"{\"plain_shared\": 1}", "'plain_shared' is not true or false"},
         {"{\"trials\": \"many\"}", "'trials' is not a whole number"},
         {"{\"instance_budget_s\": -1}", "'instance_budget_s' is not a positive"},
         {"{\"shard\": \"2/1\"}", "'shard' is not a shard K/N"},

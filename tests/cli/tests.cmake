@@ -24,3 +24,9 @@ add_test(NAME test_cli_flags_stated
   COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/flags_stated.sh)
 set_tests_properties(test_cli_flags_stated PROPERTIES TIMEOUT 60 COST 2
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# The plain shared build (--plain-shared): its flags and record, and the
+# note on every page of a system built so.
+add_test(NAME test_cli_plain_shared
+  COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/plain_shared.sh)
+set_tests_properties(test_cli_plain_shared PROPERTIES TIMEOUT 60 COST 2
+  ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

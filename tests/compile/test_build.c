@@ -59,7 +59,7 @@ static json_t *build(const char *run, const char *profile, const char *pkg1,
     snprintf(p1, sizeof p1, "%s/%s", fx_root, pkg1);
     snprintf(p2, sizeof p2, "%s/%s", fx_root, pkg2 ? pkg2 : "");
     const char *pkgs[] = {p1, p2};
-    build_options opt = {run_dir, profile, NULL, 2, pkgs, pkg2 ? 2 : 1, NULL, NULL, NULL, NULL, 0};
+    build_options opt = {run_dir, profile, NULL, 2, pkgs, pkg2 ? 2 : 1, NULL, NULL, NULL, NULL, 0, 0};
     hb_err err;
     int failed = -1;
     if (build_run(&opt, &failed, &err) != 0)
@@ -525,7 +525,7 @@ static void test_performance_flags(void **state)
     snprintf(run_dir, sizeof run_dir, "%s/run_perf", fx_root);
     snprintf(pkg, sizeof pkg, "%s/Perf", fx_root);
     const char *pkgs[] = {pkg};
-    build_options opt = {run_dir, "resource", NULL, 1, pkgs, 1, NULL, NULL, NULL, NULL, 0};
+    build_options opt = {run_dir, "resource", NULL, 1, pkgs, 1, NULL, NULL, NULL, NULL, 0, 0};
     hb_err err;
     int failed;
     assert_int_equal(build_run(&opt, &failed, &err), -1);
@@ -544,7 +544,7 @@ static void test_candidate_id_clash(void **state)
     snprintf(p1, sizeof p1, "%s/Clash1", fx_root);
     snprintf(p2, sizeof p2, "%s/Clash2", fx_root);
     const char *pkgs[] = {p1, p2};
-    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 2, NULL, NULL, NULL, NULL, 0};
+    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 2, NULL, NULL, NULL, NULL, 0, 0};
     hb_err err;
     int failed;
     assert_int_equal(build_run(&opt, &failed, &err), -1);
@@ -899,7 +899,7 @@ static void test_baseline_entry(void **state)
     snprintf(run_dir, sizeof run_dir, "%s/run_base", fx_root);
     snprintf(pkg, sizeof pkg, "%s/WithBase", fx_root);
     const char *pkgs[] = {pkg};
-    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 1, base, NULL, NULL, NULL, 0};
+    build_options opt = {run_dir, NULL, NULL, 1, pkgs, 1, base, NULL, NULL, NULL, 0, 0};
     hb_err err;
     int failed;
     assert_int_equal(build_run(&opt, &failed, &err), 0);
@@ -1238,7 +1238,7 @@ static void test_examples(void **state)
     }
     char run_dir[PATH_MAX];
     snprintf(run_dir, sizeof run_dir, "%s/run_examples", fx_root);
-    build_options opt = {run_dir, "performance", NULL, 2, pkgs, 3, NULL, NULL, NULL, NULL, 0};
+    build_options opt = {run_dir, "performance", NULL, 2, pkgs, 3, NULL, NULL, NULL, NULL, 0, 0};
     int failed = -1;
     if (build_run(&opt, &failed, &err) != 0)
         fail_msg("%s", err.msg);

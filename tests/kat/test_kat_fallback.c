@@ -159,7 +159,7 @@ static void test_fallback(void **state)
     make_package(pkg, ref);
 
     const char *pkgs[] = {pkg};
-    build_options bo = {run, "reference", NULL, 1, pkgs, 1, NULL, NULL, NULL, NULL, 0};
+    build_options bo = {run, "reference", NULL, 1, pkgs, 1, NULL, NULL, NULL, NULL, 0, 0};
     assert_int_equal(build_run(&bo, &failed, &err), 0);
     assert_int_equal(failed, 0);
     assert_int_equal(run_kat(run, &failed), 0);

@@ -154,7 +154,8 @@ static int above_12000(unsigned long long bits)
 }
 
 /* Two implementations of one function, a package whose manifest names the
- * instance as submitted (Fx): both pass their KATs and agree. Resuming
+ * instance as submitted (Fx; written from the run, also into a copy moved
+ * since, found by its folder's name): both pass their KATs and agree. Resuming
  * keeps the result; a changed library or another seed redoes it; a group
  * reduced to one variant loses it. */
 static void test_agree_and_resume(void **state)
@@ -175,6 +176,19 @@ static void test_agree_and_resume(void **state)
     if (kat_manifest_write_run(pkg, run, &n, &err) != 0)
         fail_msg("%s", err.msg);
     assert_int_equal(n, 4); /* KAT_2_12 and KAT_2_23 of Fx and of Other */
+    /* a copy moved elsewhere is found by its folder's name, the candidate
+     * id; a folder of another name is refused, naming what was looked for */
+    char moved[1024], other[1024];
+    new_run(moved, sizeof moved, "moved/fx");
+    new_run(other, sizeof other, "moved/fy");
+    n = 0;
+    if (kat_manifest_write_run(moved, run, &n, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(n, 4);
+    assert_int_equal(kat_manifest_write_run(other, run, &n, &err), -1);
+    if (!strstr(err.msg, "/build.json: no instance was built from ") ||
+        !strstr(err.msg, "nor of a candidate named fy") || !strstr(err.msg, pkg))
+        fail_msg("unexpected refusal: %s", err.msg);
     assert_int_equal(run_kat(run, NULL, &failed), 0);
     assert_int_equal(failed, 0);
     json_t *e = kt_kat_entry(run, "fx", "Fx-Optimized");

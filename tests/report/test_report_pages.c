@@ -4,7 +4,9 @@
  * first disagreement, TSC ticks are never called cycles, the summary's ratio to the
  * baseline matches the records (the median of pair ratios where a record has
  * it, and the pages say which figure is which), strings with markup (an instance name, a KAT
- * log line) come out escaped in Markdown and HTML, and two runs give
+ * log line) come out escaped in Markdown and HTML, a long KAT footnote is
+ * given in short with a link to the whole, section 3 says which KAT files
+ * were not compared and why, and two runs give
  * byte-identical sites. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -511,6 +513,86 @@ static void test_candidate_named_summary(void **state)
     rt_rmtree(data);
 }
 
+/* A long KAT footnote is given in short under section 3, its first
+ * sentence and a link to the whole of it, which section 7 holds under the
+ * heading the link names (its id in the HTML page); a short one stays
+ * whole where it is. */
+static void test_kat_note_short(void **state)
+{
+    (void)state;
+    char site[4096];
+    make_site(rt_dataset(), site);
+    char *md = rt_site_file(site, "x86_1/Whirl.md");
+    char *html = rt_site_file(site, "x86_1/Whirl.html");
+    const char *s3 = strstr(md, "## 3. Functional"), *s4 = strstr(md, "## 4. Performance"),
+               *s7 = strstr(md, "## 7. Raw evidence index");
+    assert_true(s3 && s4 && s7);
+    const char *shortn = strstr(s3, "\\[1\\] **Whirl_512**: MISMATCH: KAT_2_12_Whirl_512.txt "
+                                    "differs from the submitted vectors at Msg_Len = 5 (with "
+                                    "guide and harness-default flags) ([the full note]"
+                                    "(#kat-notes-in-full))\n");
+    assert_true(shortn && shortn < s4);
+    /* the log line is not in section 3, but in section 7 with the rest */
+    const char *log = strstr(md, "Log: \"KAT_2_12_Whirl_512.txt: MISMATCH");
+    const char *full = strstr(md, "\n### KAT notes in full\n");
+    assert_true(log && full && s7 < full && full < log);
+    assert_non_null(strstr(full, "\\[1\\] **Whirl_512**: MISMATCH (2_12, 2_23, Loop; "));
+    assert_non_null(strstr(s3, "\\[2\\] **Whirl_1024**: not KAT-tested (build status "
+                               "BUILDFAIL: whirl1024.c:12: error: unknown type name u128).\n"));
+    assert_non_null(strstr(html, "<a href=\"#kat-notes-in-full\">the full note</a>"));
+    assert_int_equal(rt_count(html, "<h3 id=\"kat-notes-in-full\">KAT notes in full</h3>"), 1);
+    free(md);
+    free(html);
+    rt_rmtree(site);
+}
+
+/* What the KAT section says was compared: an instance whose manifest
+ * listed KAT_2_12 alone names the two files not compared and why; a
+ * candidate none of whose instances had vectors (NOKAT) says that nothing
+ * was compared, and its constant-time row says why it was not analysed,
+ * not that it failed. */
+static void test_kat_what_compared(void **state)
+{
+    (void)state;
+    char data[4096], site[4096];
+    rt_copy_dataset(data);
+    json_t *kat = rt_load_json(data, "x86_1/kat.json");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(kat, "instances"), i, e) {
+        const char *cand = json_string_value(json_object_get(e, "candidate"));
+        const char *inst = json_string_value(json_object_get(e, "instance"));
+        json_t *files = json_object_get(e, "files");
+        if (!strcmp(cand, "SM3")) {
+            json_object_set_new(e, "status", json_string("NOKAT"));
+            json_array_clear(files);
+        } else if (!strcmp(inst, "Whirl_256")) {
+            while (json_array_size(files) > 1)
+                json_array_remove(files, 1); /* KAT_2_12 alone */
+            assert_non_null(strstr(json_string_value(json_object_get(json_array_get(
+                files, 0), "name")), "KAT_2_12_"));
+            json_object_set_new(e, "not_checked", json_array());
+        }
+    }
+    rt_save_json(data, "x86_1/kat.json", kat);
+    json_decref(kat);
+    make_site(data, site);
+    char *whirl = rt_site_file(site, "x86_1/Whirl.md");
+    char *sm3 = rt_site_file(site, "x86_1/SM3.md");
+    if (!strstr(whirl, "Not compared with known answers:\n\n- **Whirl_256**: KAT_2_23 (no "
+                       "vectors submitted), KAT_Loop (no vectors submitted)\n"))
+        fail_msg("Whirl page:\n%s", strstr(whirl, "## 3."));
+    assert_null(strstr(whirl, "- **Whirl_256-Optimized**: KAT_"));
+    assert_non_null(strstr(sm3, "No library of this candidate was compared with known "
+                                "answers: its package submits no KAT vectors"));
+    assert_null(strstr(sm3, "vector files themselves"));
+    assert_null(strstr(sm3, "did not pass its KATs"));
+    free(whirl);
+    free(sm3);
+    rt_rmtree(site);
+    rt_rmtree(data);
+}
+
 static void test_markup_escaped(void **state)
 {
     (void)state;
@@ -693,6 +775,8 @@ int main(void)
         cmocka_unit_test(test_median_ratio_shown),
         cmocka_unit_test(test_kat_wording_and_not_timed),
         cmocka_unit_test(test_markup_escaped),
+        cmocka_unit_test(test_kat_note_short),
+        cmocka_unit_test(test_kat_what_compared),
         cmocka_unit_test(test_candidate_named_summary),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_submission_order),

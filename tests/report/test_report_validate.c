@@ -10,7 +10,8 @@
  * outside timing rules (or is not marked for them) fail; the CSV export has
  * one RFC 4180 row per record; a file holding this host's boot_id, or the
  * run directory's absolute path, as it is or hex-encoded in either case,
- * fails naming the file. Every edit is made on a copy of the dataset
+ * fails naming the file; every plan figure the raw trials fix, edited,
+ * fails naming the field. Every edit is made on a copy of the dataset
  * in a temporary folder. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -136,6 +137,66 @@ static void test_one_tick_changed(void **state)
     assert_non_null(strstr(out, ", recomputed "));
     /* Nothing else in the dataset is blamed. */
     assert_int_equal(rt_count(out, "\n"), rt_count(out, rel));
+    free(out);
+    rt_rmtree(data);
+}
+
+/* Sets field KEY of the plan of record REL in DATA to V (stolen). */
+static void set_plan(const char *data, const char *rel, const char *key, json_t *v)
+{
+    json_t *r = rt_load_json(data, rel);
+    json_object_set_new(json_object_get(r, "plan"), key, v);
+    rt_save_json(data, rel, r);
+    json_decref(r);
+}
+
+/* Every plan figure the raw trials fix, edited in a published record, is
+ * found without the key, each as one line naming the file and the field:
+ * the trials kept, the calls per trial, the round seed of an interleaved
+ * planner (and one given to a planner without rounds); in a trial
+ * session's record, the calls per trial 0 -> 1, its warm-up calls and its
+ * processes. */
+static void test_plan_figures_recomputed(void **state)
+{
+    (void)state;
+    char data[4096], *out = NULL;
+    const char *ilv = "x86_1/records/SM3/SM3__hash_1024.json",
+               *ilv2 = "x86_1/records/SM3/SM3__hash_32.json",
+               *ilv3 = "x86_1/records/SM3/SM3__hash_65536.json",
+               *ses = "x86_1/records/Whirl/Whirl_512__hash_1024.json";
+    report_validate_stats st;
+    rt_copy_dataset(data);
+    set_plan(data, ilv, "trials", json_integer(17)); /* 16 kept of 17 */
+    set_plan(data, ilv, "calls_per_trial", json_integer(298));
+    set_plan(data, ilv2, "planner", json_string("adaptive"));
+    set_plan(data, ilv3, "round_seed", json_null());
+    json_t *r = rt_load_json(data, ses);
+    json_object_set_new(r, "verification", json_pack("{s:s}", "protocol", "session"));
+    rt_save_json(data, ses, r);
+    json_decref(r);
+    set_plan(data, ses, "calls_per_trial", json_integer(1));
+    set_plan(data, ses, "warmup_calls", json_integer(5));
+    set_plan(data, ses, "processes", json_integer(99));
+    assert_int_equal(run_validate(data, NULL, &out, &st), 1);
+    const char *want[] = {
+        "x86_1/records/SM3/SM3__hash_1024.json: field plan.trials: recorded 17, "
+        "recomputed 16 (the trials not disturbed)",
+        "x86_1/records/SM3/SM3__hash_1024.json: field plan.calls_per_trial: recorded 298, "
+        "recomputed 297 (the calls each trial took)",
+        "x86_1/records/SM3/SM3__hash_32.json: field plan.round_seed: recorded, but the "
+        "planner 'adaptive' has no rounds",
+        "x86_1/records/SM3/SM3__hash_65536.json: field plan.round_seed: missing, but the "
+        "planner 'interleaved' draws a 16-hex-digit seed for its rounds",
+        "x86_1/records/Whirl/Whirl_512__hash_1024.json: field plan.calls_per_trial: "
+        "recorded 1, recomputed 0 (a trial session's windows differ)",
+        "x86_1/records/Whirl/Whirl_512__hash_1024.json: field plan.warmup_calls: "
+        "recorded 5, recomputed 0",
+        "x86_1/records/Whirl/Whirl_512__hash_1024.json: field plan.processes: "
+        "recorded 99, recomputed "};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(out, want[i]))
+            fail_msg("no '%s' in:\n%s", want[i], out);
+    assert_int_equal(rt_count(out, ": field plan."), 7);
     free(out);
     rt_rmtree(data);
 }
@@ -558,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_clean_dataset_passes),
         cmocka_unit_test(test_variants_tampered),
         cmocka_unit_test(test_one_tick_changed),
+        cmocka_unit_test(test_plan_figures_recomputed),
         cmocka_unit_test(test_median_pair_changed),
         cmocka_unit_test(test_disturbed_trial_ignored),
         cmocka_unit_test(test_record_statuses),
