@@ -25,6 +25,7 @@
 #include "rundir/rundir.h"
 #include "measure/outside.h"
 #include "measure/plan.h"
+#include "measure/planners.h"
 #include "measure/record.h"
 #include "measure/stats.h"
 #include "dataset/dataset.h"
@@ -289,12 +290,13 @@ static void check_plan(vctx *v, const report_record *r)
     json_decref(pids);
     const char *planner = report_str(plan, "planner", "");
     plan_settings ps = {.planner = planner};
+    int seeded = plan_planner_of(&ps)->seeded;
     const json_t *seed = json_object_get(plan, "round_seed");
-    if (plan_is_interleaved(&ps) != (json_is_string(seed) &&
+    if (seeded != (json_is_string(seed) &&
                                      strlen(json_string_value(seed)) == 16))
         problem(v, "%s: field plan.round_seed: %s, but the planner '%s' %s", r->file,
                 json_is_string(seed) ? "recorded" : "missing", planner,
-                plan_is_interleaved(&ps) ? "draws a 16-hex-digit seed for its rounds"
+                seeded ? "draws a 16-hex-digit seed for its rounds"
                                          : "has no rounds");
 }
 
