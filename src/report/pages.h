@@ -106,6 +106,18 @@ int pages_count_curve_svg(FILE *fp, const report_system *s, const char *cand);
 void pages_count_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_count_method(FILE *fp, const report_system *s);
 
+/* One figure per instance (pages_rank.c): the summary's section ranking
+ * every instance by the geometric mean over the guide's eight sizes of its
+ * paired ratio, with its interval (report/geomean.h), or, where the host's
+ * ratio drift is above RANK_DRIFT_LIMIT_PERCENT, of its instructions per
+ * byte, saying which; and the method page's paragraph on it.
+ * pages_rank_by_count is 1 when S's ratio drift (*DRIFT_PERCENT, NaN when
+ * it has none) makes the summary rank by instructions. */
+#define RANK_DRIFT_LIMIT_PERCENT 5
+void pages_rank_summary(FILE *fp, const report_system *s, const char *ext);
+void pages_rank_method(FILE *fp);
+int pages_rank_by_count(const report_system *s, double *drift_percent);
+
 /* The evaluator's notes (dataset/notes.h, S->notes): on a candidate page,
  * the caveats of CAND's instances INSTS as a short list (nothing when none
  * has one); on the summary, every instance's caveat with a link to its

@@ -916,6 +916,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_memory(fp);
     pages_ct_method(fp, s);
     pages_count_method(fp, s);
+    pages_rank_method(fp);
     sec_limitations(fp, s);
     if (ferror(fp))
         return hb_fail(err, "method page of %s: write error", s->name);

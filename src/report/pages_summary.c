@@ -239,6 +239,7 @@ int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *
     size_head(fp, sizes, NULL, NULL);
     each_instance(fp, s, sizes, ext, ratio_row, NULL);
     fputs("\n![chart](summary.svg)\n\n", fp);
+    pages_rank_summary(fp, s, ext);
     pages_count_summary(fp, s, ext);
     pages_ct_summary(fp, s, ext);
     pages_notes_summary(fp, s, ext);
