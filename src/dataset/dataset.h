@@ -37,6 +37,11 @@ typedef struct report_system {
                               (count/<cand>/<Inst>__count_<S>.json): object
                               "<cand>/<Inst>/<S>" -> {"file", "record"};
                               empty when there are none */
+    json_t *count_cc;      /* the counts under other compilers than the
+                              build's (count/count_cc.h,
+                              count/<cand>/<Inst>__count_cc-<tag>.json):
+                              object "<cand>/<Inst>/<tag>" -> {"file",
+                              "record"}; not in COUNT */
     drift_series drift;    /* the host's drift over the measure stage, from
                               the baseline's records, computed once at load
                               (n = 0 without baseline trials) */

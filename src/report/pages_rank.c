@@ -149,9 +149,31 @@ void pages_rank_summary(FILE *fp, const report_system *s, const char *ext)
           "place is then not comparable with the others'. Method: ", fp);
     pages_link(fp, "one figure per instance", "method", ext);
     fputs(".\n\n", fp);
-    const char *cols[] = {"Rank", "Instance", "paired ratio, geometric mean [95 %]", "sizes",
-                          "instructions/B, geometric mean", "sizes"};
-    pages_table_head(fp, cols, 6, "rlrrrr");
+    pages_compiler cc[PAGES_MAX_COMPILERS];
+    int ncc = pages_compilers_of(s, cc, PAGES_MAX_COMPILERS);
+    char build[64];
+    pages_build_compiler_label(s, build, sizeof build);
+    if (ncc) {
+        fputs("The instructions are those of the build by ", fp);
+        esc_md(fp, build);
+        fputs(", which built the timed code; beside them, the same instances built by ", fp);
+        for (int j = 0; j < ncc; j++) {
+            fputs(j ? (j + 1 == ncc ? " and " : ", ") : "", fp);
+            esc_md(fp, cc[j].label);
+        }
+        fputs(" (the same flags), and the ratio of the two.\n\n", fp);
+    }
+    fputs("| Rank | Instance | paired ratio, geometric mean [95 %] | sizes | "
+          "instructions/B, geometric mean | sizes |", fp);
+    for (int j = 0; j < ncc; j++) {
+        fputs(" instructions/B, ", fp);
+        esc_md(fp, cc[j].label);
+        fputs(" | ratio |", fp);
+    }
+    fputs("\n| ---: | --- | ---: | ---: | ---: | ---: |", fp);
+    for (int j = 0; j < ncc; j++)
+        fputs(" ---: | ---: |", fp);
+    fputs("\n", fp);
     for (size_t j = 0; j < n; j++) {
         if (isfinite(v[j].key))
             fprintf(fp, "| %zu | ", j + 1);
@@ -165,11 +187,35 @@ void pages_rank_summary(FILE *fp, const report_system *s, const char *ext)
         if (!v[j].ratio.n)
             fputs(" — |", fp);
         if (v[j].ipb.n)
-            fprintf(fp, " %.2f | %zu of %d |\n", v[j].ipb.value, v[j].ipb.n, RANK_SIZES);
+            fprintf(fp, " %.2f | %zu of %d |", v[j].ipb.value, v[j].ipb.n, RANK_SIZES);
         else
-            fputs(" — | — |\n", fp);
+            fputs(" — | — |", fp);
+        for (int q = 0; q < ncc; q++) {
+            double o = pages_compiler_geomean(s, v[j].cand, v[j].inst, cc[q].tag, NULL);
+            if (isfinite(o))
+                fprintf(fp, " %.2f |", o);
+            else
+                fputs(" — |", fp);
+            if (isfinite(o) && v[j].ipb.n)
+                fprintf(fp, " %.3f |", o / v[j].ipb.value);
+            else
+                fputs(" — |", fp);
+        }
+        fputs("\n", fp);
     }
     fputs("\n", fp);
+    if (ncc) {
+        const char **cands = calloc(n ? n : 1, sizeof *cands);
+        const char **names = calloc(n ? n : 1, sizeof *names);
+        for (size_t j = 0; cands && names && j < n; j++) {
+            cands[j] = v[j].cand;
+            names[j] = v[j].inst;
+        }
+        if (cands && names)
+            pages_compilers_ranking_note(fp, s, cands, names, n);
+        free(cands);
+        free(names);
+    }
     json_decref(held);
     free(v);
 }

@@ -215,6 +215,7 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
           "note under the table: the known-answer files compared (2_12 is "
           "KAT_2_12, Loop is KAT_Loop) and, for an instance that failed them, "
           "whether it was timed.\n\n", fp);
+    pages_timed_compiler(fp, s);
     pages_drift_warning(fp, s, ext);
     repeat_note(fp, s);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
