@@ -145,6 +145,10 @@ void pages_timed_compiler(FILE *fp, const report_system *s);
 void pages_rank_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_rank_method(FILE *fp);
 int pages_rank_by_count(const report_system *s, double *drift_percent);
+/* The rule itself: 1 (rank by instructions) when some instance has counts
+ * (N_IPB) and either none has timed ratios (N_RATIO) or the ratio drift
+ * DRIFT_PERCENT (NaN: none recorded) is above RANK_DRIFT_LIMIT_PERCENT. */
+int pages_rank_rule(double drift_percent, size_t n_ratio, size_t n_ipb);
 
 /* The evaluator's notes (dataset/notes.h, S->notes): on a candidate page,
  * the caveats of CAND's instances INSTS as a short list (nothing when none

@@ -78,6 +78,14 @@ static void ratio_cell(FILE *fp, const geomean_figure *g)
     fprintf(fp, " | %zu of %d |", g->n, RANK_SIZES);
 }
 
+int pages_rank_rule(double drift_percent, size_t n_ratio, size_t n_ipb)
+{
+    if (!n_ipb)
+        return 0;
+    return !n_ratio ||
+           (isfinite(drift_percent) && drift_percent > RANK_DRIFT_LIMIT_PERCENT);
+}
+
 int pages_rank_by_count(const report_system *s, double *drift_percent)
 {
     ratio_drift d;
@@ -85,7 +93,7 @@ int pages_rank_by_count(const report_system *s, double *drift_percent)
     if (ratiodrift_read(s, &d) != 0)
         return 0;
     *drift_percent = d.within_percent;
-    return isfinite(d.within_percent) && d.within_percent > RANK_DRIFT_LIMIT_PERCENT;
+    return pages_rank_rule(d.within_percent, 1, 1);
 }
 
 void pages_rank_summary(FILE *fp, const report_system *s, const char *ext)
@@ -117,8 +125,8 @@ void pages_rank_summary(FILE *fp, const report_system *s, const char *ext)
         json_array_append_new(held, insts);
     }
     double drift;
-    int by_count = pages_rank_by_count(s, &drift) && n_ipb > 0;
-    by_count |= n_ratio == 0 && n_ipb > 0;
+    pages_rank_by_count(s, &drift);
+    int by_count = pages_rank_rule(drift, n_ratio, n_ipb);
     for (size_t j = 0; j < n; j++)
         v[j].key = by_count ? v[j].ipb.value : v[j].ratio.value;
     qsort(v, n, sizeof *v, by_key);

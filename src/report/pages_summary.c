@@ -277,6 +277,12 @@ static void index_system(FILE *fp, const report_system *s, const char *ext)
     fputs("; counter: ", fp);
     esc_md(fp, pc.name);
     fputs(pc.is_cycles ? " (core cycles)" : " (not core cycles)", fp);
+    char cc[64];
+    pages_build_compiler_label(s, cc, sizeof cc);
+    if (strcmp(cc, "?") != 0) {
+        fputs("; timed code built by ", fp);
+        esc_md(fp, cc);
+    }
     fputs("; campaign: ", fp);
     pages_scalar(fp, json_object_get(s->campaign, "start_utc"));
     fputs(" to ", fp);

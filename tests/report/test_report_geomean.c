@@ -2,7 +2,8 @@
  * per-size figures, leaving out missing ones, and its interval as the
  * geometric means of the per-size bounds (the interval of a mean of logs
  * whose errors may be fully correlated), which is dropped as soon as one
- * used figure has no interval. Expected values are worked out by hand. */
+ * used figure has no interval; and the summary's rule of which figure it
+ * ranks by. Expected values are worked out by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <cmocka.h>
 
 #include "report/geomean.h"
+#include "report/pages.h"
 
 static void test_mean_and_interval(void **state)
 {
@@ -76,12 +78,27 @@ static void test_missing(void **state)
     assert_true(isnan(g.value));
 }
 
+/* The summary ranks by the ratio, by instructions where the host's ratio
+ * drift is above the limit (or nothing is timed), never by instructions
+ * where nothing is counted. */
+static void test_rank_rule(void **state)
+{
+    (void)state;
+    assert_int_equal(pages_rank_rule(1.5, 5, 5), 0);
+    assert_int_equal(pages_rank_rule(RANK_DRIFT_LIMIT_PERCENT, 5, 5), 0);
+    assert_int_equal(pages_rank_rule(RANK_DRIFT_LIMIT_PERCENT + 0.1, 5, 5), 1);
+    assert_int_equal(pages_rank_rule(NAN, 5, 5), 0);
+    assert_int_equal(pages_rank_rule(NAN, 0, 5), 1);
+    assert_int_equal(pages_rank_rule(20, 5, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mean_and_interval),
         cmocka_unit_test(test_conservative),
         cmocka_unit_test(test_missing),
+        cmocka_unit_test(test_rank_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
