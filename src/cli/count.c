@@ -13,6 +13,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/walk.h"
+#include "compile/build.h"
 #include "count/count.h"
 #include "count/count_cc.h"
 #include "count/count_plan.h"
@@ -267,6 +268,13 @@ int cmd_count(int argc, char **argv)
         free(names);
         return hb_cli_usage_error("count", "--compilers: %s", err.msg);
     }
+    /* the compilers before any work: a wrong name is said at once */
+    for (int i = 0; i < n_cc; i++)
+        if (build_check_compiler(ccs[i], &err) != 0) {
+            free(names);
+            free(ccs);
+            return hb_cli_usage_error("count", "--compilers: %s", err.msg);
+        }
     int counted = 0, not = 0;
     int rc = count_run(&o, &counted, &not, &err);
     if (rc == 0 && n_cc)

@@ -303,8 +303,21 @@ int count_cc_run(const count_options *o, const char *const *cc, int n, int *n_co
             break;
         }
         int dup = same_compiler(tcs[m].version, bver);
-        for (int q = 0; q < m; q++)
+        char tag[48], other[48];
+        tag_of(tcs[m].name, tag, sizeof tag);
+        for (int q = 0; q < m; q++) {
             dup |= same_compiler(tcs[q].version, tcs[m].version);
+            tag_of(tcs[q].name, other, sizeof other);
+            if (!dup && strcmp(tag, other) == 0) {
+                rc = hb_fail(err, "count: --compilers names two different compilers "
+                             "called '%s' (%s, %s), whose records would share a name; "
+                             "give one of them under another name (a symbolic link)",
+                             tag, tcs[q].name, tcs[m].name);
+                break;
+            }
+        }
+        if (rc != 0)
+            break;
         if (dup)
             (*n_same)++;
         else
