@@ -49,8 +49,8 @@ const char hb_usage_count[] =
     "                     own is left out), same flags, into\n"
     "                     DIR/lib/<cand>/cc-<name>/, and count its instructions\n"
     "                     at the sizes: <Inst>__count_cc-<name>.json. Costs per\n"
-    "                     instance and compiler one compile and about 2 CPU-s\n"
-    "                     of Valgrind at S1-S8\n"
+    "                     instance and compiler one compile and one Valgrind\n"
+    "                     run, about 1.5 s wall at S1-S8\n"
     "\n"
     "Exit status: 0 every record counted, 1 some not countable, inconsistent or\n"
     "stopped by the instance budget (TIMEOUT), 2 error.\n";
