@@ -46,8 +46,13 @@ extern char hb_cli_exe_dir[4096];
  * ERR (cli/count.c). */
 struct count_options;
 struct hb_err;
+struct strlist;
 int count_compilers(const struct count_options *o, const char *const *cc, int n, int *not,
                     struct hb_err *err);
+/* The compilers of a --compilers LIST (comma-separated, or "installed":
+ * every gcc and clang on PATH) into *OUT, each checked to run (a wrong
+ * one is said before any work). Returns 0, or -1 with ERR. */
+int count_compilers_list(const char *list, struct strlist *out, struct hb_err *err);
 
 #define HB_COMMANDS(X) \
     X(init) X(build) X(kat) X(drng) X(clock) X(measure) X(check) X(run) X(merge) \

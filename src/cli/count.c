@@ -45,7 +45,8 @@ const char hb_usage_count[] =
     "  --memory           also count memory reads and writes (--cache-sim=yes)\n"
     "  --no-curve         the sizes only, not the length curve\n"
     "  --compilers LIST   also rebuild every counted instance with each of these\n"
-    "                     compilers (comma-separated, e.g. gcc,clang; the build's\n"
+    "                     compilers (comma-separated, e.g. gcc,clang, or\n"
+    "                     'installed': every gcc and clang on PATH; the build's\n"
     "                     own is left out), same flags, into\n"
     "                     DIR/lib/<cand>/cc-<name>/, and count its instructions\n"
     "                     at the sizes: <Inst>__count_cc-<name>.json. Costs per\n"
@@ -192,6 +193,39 @@ static void print_records(const char *run_dir)
     free(l.v);
 }
 
+int count_compilers_list(const char *list, strlist *out, hb_err *err)
+{
+    if (strcmp(list, COUNT_CC_INSTALLED) == 0) {
+        int n = count_cc_installed(out);
+        if (n < 0)
+            return hb_fail(err, "out of memory");
+        if (n == 0)
+            return hb_fail(err, "--compilers " COUNT_CC_INSTALLED ": no gcc or clang "
+                           "on PATH; install them (Debian packages gcc, clang) or name "
+                           "the compilers");
+    } else {
+        char *copy = strdup(list);
+        const char **names = NULL;
+        int n = 0;
+        if (!copy)
+            return hb_fail(err, "out of memory");
+        int rc = hb_opt_instances(copy, &names, &n, err);
+        for (int i = 0; rc == 0 && i < n; i++)
+            if (strlist_push(out, names[i]) != 0)
+                rc = hb_fail(err, "out of memory");
+        free(names);
+        free(copy);
+        if (rc != 0)
+            return -1;
+    }
+    if (out->n > COUNT_CC_MAX)
+        return hb_fail(err, "--compilers: give at most %d compilers", COUNT_CC_MAX);
+    for (int i = 0; i < out->n; i++)
+        if (build_check_compiler(out->v[i], err) != 0)
+            return -1;
+    return 0;
+}
+
 int count_compilers(const count_options *o, const char *const *cc, int n, int *not,
                     hb_err *err)
 {
@@ -262,25 +296,19 @@ int cmd_count(int argc, char **argv)
     }
     o.progress = progress;
     hb_opt_print_skipped(stderr, "count", o.run_dir, o.instances, o.n_instances);
-    const char **ccs = NULL;
-    int n_cc = 0;
-    if (compilers && hb_opt_instances(compilers, &ccs, &n_cc, &err) < 0) {
+    /* the compilers before any work: a wrong name is said at once */
+    strlist ccs = {0};
+    if (compilers && count_compilers_list(compilers, &ccs, &err) != 0) {
         free(names);
+        strlist_free(&ccs);
         return hb_cli_usage_error("count", "--compilers: %s", err.msg);
     }
-    /* the compilers before any work: a wrong name is said at once */
-    for (int i = 0; i < n_cc; i++)
-        if (build_check_compiler(ccs[i], &err) != 0) {
-            free(names);
-            free(ccs);
-            return hb_cli_usage_error("count", "--compilers: %s", err.msg);
-        }
     int counted = 0, not = 0;
     int rc = count_run(&o, &counted, &not, &err);
-    if (rc == 0 && n_cc)
-        rc = count_compilers(&o, ccs, n_cc, &not, &err);
+    if (rc == 0 && ccs.n)
+        rc = count_compilers(&o, (const char *const *)ccs.v, ccs.n, &not, &err);
     free(names);
-    free(ccs);
+    strlist_free(&ccs);
     if (rc != 0) {
         fprintf(stderr, "hashbench count: %s\n", err.msg);
         return 2;

@@ -25,6 +25,7 @@
 #include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "common/walk.h"
+#include "common/strlist.h"
 #include "count/count.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
@@ -103,8 +104,9 @@ const char hb_usage_run[] =
     "                       on every instance that passed, at the campaign's\n"
     "                       sizes (about 3 CPU-s per instance at S1-S8)\n"
     "  --compilers LIST     with --count: also rebuild every counted instance with\n"
-    "                       each of these compilers (e.g. gcc,clang; the build's\n"
-    "                       own is left out), same flags, and count it at the\n"
+    "                       each of these compilers (e.g. gcc,clang, or\n"
+    "                       'installed'; the build's own is left out), same\n"
+    "                       flags, and count it at the\n"
     "                       sizes (hashbench count --help): one compile and one\n"
     "                       Valgrind run, about 1.5 s wall per instance and\n"
     "                       compiler at S1-S8\n"
@@ -119,9 +121,8 @@ static const char *cpus_list;
 
 static int want_ct; /* --ct */
 static int want_count; /* --count */
-static char *compilers_list; /* --compilers */
-static const char **compilers; /* its names */
-static int n_compilers;
+static const char *compilers_list; /* --compilers */
+static strlist compilers; /* its compilers */
 enum { OPT_COUNT = HB_OPT_OWN + 0x80, OPT_COMPILERS }; /* after the options below */
 
 enum {
@@ -164,7 +165,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_NO_INDEPENDENT: o->no_independent_check = 1; break;
     case OPT_CT: want_ct = 1; break;
     case OPT_COUNT: want_count = 1; break;
-    case OPT_COMPILERS: compilers_list = (char *)v; break;
+    case OPT_COMPILERS: compilers_list = v; break;
     case OPT_NO_WAIT: o->core_nowait = 1; break;
     case OPT_ADD: added[n_added++] = v; break;
     case OPT_BASELINE: baseline_packages[n_baseline_packages++] = v; break;
@@ -491,10 +492,7 @@ int cmd_run(int argc, char **argv)
     }
     /* the submissions and the run directory, before anything runs */
     hb_err aerr;
-    int bad_cc = compilers_list &&
-                 hb_opt_instances(compilers_list, &compilers, &n_compilers, &aerr) < 0;
-    for (int i = 0; !bad_cc && i < n_compilers; i++)
-        bad_cc = build_check_compiler(compilers[i], &aerr) < 0;
+    int bad_cc = compilers_list && count_compilers_list(compilers_list, &compilers, &aerr) < 0;
     if (bad_cc || build_check_compiler(o.cc, &aerr) < 0 ||
         (n_subs && hb_opt_packages(subs, n_subs, &aerr) < 0) ||
         hb_opt_run_dir_writable(o.run_dir, &aerr) < 0) {
@@ -583,8 +581,9 @@ int cmd_run(int argc, char **argv)
         char d[32];
         hb_opt_print_skipped(stderr, "count", o.run_dir, NULL, 0);
         rc = count_run(&no, &counted, &not, &err);
-        if (rc == 0 && n_compilers)
-            rc = count_compilers(&no, compilers, n_compilers, &not, &err);
+        if (rc == 0 && compilers.n)
+            rc = count_compilers(&no, (const char *const *)compilers.v, compilers.n, &not,
+                                 &err);
         campaign_progress_end(&prog);
         if (rc == 0)
             fprintf(stderr, "count: finished in %s: %d record(s) counted, %d not (%s/%s/)\n",
@@ -602,7 +601,7 @@ int cmd_run(int argc, char **argv)
     free(subs);
     free(added);
     free(baseline_packages);
-    free(compilers);
+    strlist_free(&compilers);
     if (rc < 0)
         return 2;
     int nokat;

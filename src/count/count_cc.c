@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/random.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 #include "common/digest.h"
@@ -47,6 +49,62 @@ void count_cc_label(const char *version, char *out, size_t outsz)
         snprintf(out, outsz, "gcc %.40s", last + 1);
     else
         snprintf(out, outsz, "%s", first[0] ? first : "?");
+}
+
+/* 1 when NAME is gcc, clang, gcc-N or clang-N (N digits). */
+static int compiler_name(const char *name)
+{
+    size_t n = strncmp(name, "gcc", 3) == 0 ? 3 : strncmp(name, "clang", 5) == 0 ? 5 : 0;
+    if (!n)
+        return 0;
+    if (!name[n])
+        return 1;
+    if (name[n] != '-' || !name[n + 1])
+        return 0;
+    for (const char *p = name + n + 1; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+static int by_length(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    size_t lx = strlen(x), ly = strlen(y);
+    return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+int count_cc_installed(strlist *out)
+{
+    const char *path = getenv("PATH");
+    char *copy = strdup(path && *path ? path : "/usr/bin");
+    strlist found = {0};
+    if (!copy)
+        return -1;
+    int rc = 0;
+    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && rc == 0;
+         dir = strtok_r(NULL, ":", &save)) {
+        DIR *d = dir[0] == '/' ? opendir(dir) : NULL;
+        struct dirent *e;
+        while (d && rc == 0 && (e = readdir(d)) != NULL) {
+            char full[PATH_MAX];
+            if (!compiler_name(e->d_name) || strlist_contains(&found, e->d_name) ||
+                snprintf(full, sizeof full, "%s/%s", dir, e->d_name) >= (int)sizeof full ||
+                access(full, X_OK) != 0)
+                continue;
+            rc = strlist_push(&found, e->d_name);
+        }
+        if (d)
+            closedir(d);
+    }
+    free(copy);
+    if (found.n > 1)
+        qsort(found.v, (size_t)found.n, sizeof *found.v, by_length);
+    int n = 0;
+    for (int i = 0; rc == 0 && i < found.n && n < COUNT_CC_MAX; i++, n++)
+        rc = strlist_push(out, found.v[i]);
+    strlist_free(&found);
+    return rc == 0 ? n : -1;
 }
 
 /* The tag of compiler NAME in file names: the last component of its name

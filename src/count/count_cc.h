@@ -17,6 +17,7 @@
 #ifndef HB_COUNT_COUNT_CC_H
 #define HB_COUNT_COUNT_CC_H
 
+#include "common/strlist.h"
 #include "count/count.h"
 
 #define COUNT_CC_KIND "hashbench-count-compiler"
@@ -26,6 +27,16 @@
 /* The short name of a compiler from its `--version` line VERSION, for
  * tables: "clang 14.0.6", "gcc 12.2.0", else its first word; into OUT. */
 void count_cc_label(const char *version, char *out, size_t outsz);
+
+/* The word of --compilers that stands for every compiler installed. */
+#define COUNT_CC_INSTALLED "installed"
+
+/* The C compilers installed: the names gcc, clang, gcc-N and clang-N of
+ * the executable files in PATH's absolute folders, shortest name first,
+ * at most COUNT_CC_MAX, appended to *OUT (one installation found under
+ * several names is left out later, by its --version line). Returns the
+ * number found, or -1 when out of memory. */
+int count_cc_installed(strlist *out);
 
 /* Counts every instance of O (its run directory, instances, sizes, budget)
  * under each of the N compilers CC other than the build's own (the same

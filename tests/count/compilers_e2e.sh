@@ -91,6 +91,18 @@ PY
 [ ! -e "$T/r/count/SM3/SM3__count_cc-clang.json" ] &&
     ok "no record under the build's own compiler" || bad "a record under clang"
 
+# every compiler installed: gcc's records are kept, clang is the build's own
+ls "$T/r/count/SHA3" "$T/r/count/SM3" >"$T/before"
+"$B" count --run-dir "$T/r" --compilers installed >"$T/inst.out" 2>"$T/inst.err"
+rc=$?
+ls "$T/r/count/SHA3" "$T/r/count/SM3" >"$T/after"
+[ $rc -eq 0 ] && cmp -s "$T/before" "$T/after" &&
+    grep -q "^count: 2 instance-compiler record(s) counted under other compilers, 0 not" \
+        "$T/inst.err" &&
+    grep -q "^COUNTED  *SHA3/SHA3_256 4096 B with gcc " "$T/inst.out" &&
+    ok "count --compilers installed keeps the records under gcc, adds none" ||
+    { bad "count --compilers installed: exit $rc"; cat "$T/inst.err"; diff "$T/before" "$T/after"; }
+
 "$B" publish --run-dir "$T/r" --system x --data "$T/data" >"$T/pub.log" 2>&1 &&
     "$B" report "$T/data" --out "$T/site" >"$T/rep.log" 2>&1
 rc=$?
