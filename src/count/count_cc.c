@@ -252,9 +252,17 @@ static int do_one(const cc_ctx *c, const json_t *k, const json_t *b,
     }
     double t0 = hb_mono_s();
     json_t *built = NULL;
-    if (build_rebuild_with(c->o->run_dir, b, profile, tc->name, flavour, &built, err) != 0) {
-        json_decref(sizes);
-        return -1;
+    hb_err berr;
+    if (build_rebuild_with(c->o->run_dir, b, profile, tc->name, flavour, &built, &berr) != 0) {
+        /* an entry that cannot be rebuilt (its package moved, ...) is this
+         * instance's record, not the end of the stage */
+        built = json_pack("{s:s, s:s, s:s, s:s}", "status", "ERROR", "reason", "", "flags",
+                          "", "flags_kind", "");
+        if (!built) {
+            json_decref(sizes);
+            return hb_fail(err, "out of memory");
+        }
+        hb_untrusted_set(built, "reason", berr.msg);
     }
     double build_s = hb_mono_s() - t0;
     const char *lib_rel = hb_json_str(built, "library");
@@ -276,8 +284,9 @@ static int do_one(const cc_ctx *c, const json_t *k, const json_t *b,
             points = json_deep_copy(json_object_get(res, "entries"));
     } else {
         char why[HB_ERR_MAX];
-        snprintf(why, sizeof why, "the build with %s failed: %s", tag,
-                 hb_json_str(built, "reason"));
+        snprintf(why, sizeof why, "the %s with %s failed: %s",
+                 strcmp(hb_json_str(built, "status"), "ERROR") == 0 ? "rebuild" : "build",
+                 tag, hb_json_str(built, "reason"));
         points = failed_points(c->sizes, c->n, why);
     }
     if (rc != 0) {

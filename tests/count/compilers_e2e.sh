@@ -4,7 +4,8 @@
 # SM3 example, counted with `--count --compilers gcc,clang`: campaign.json
 # records clang as the compiler of the timed code and every page says so;
 # each instance gets a record under gcc (clang, the build's own, is left
-# out and said so), rebuilt from the library the KATs checked; Keccak's
+# out and said so), rebuilt from the library the KATs checked (a copy of
+# SM3 that only clang builds gets a NOT_COUNTABLE record saying why); Keccak's
 # count moves by more than 10 % between the two compilers, SM3's by less;
 # the candidate page's table and the summary's column show the figures the
 # records hold; validate passes the dataset and catches a changed figure;
@@ -27,6 +28,10 @@ if ! command -v clang >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
 fi
 cp -R "$SRC/examples/SM3" "$T/pkg/SM3"
 cp -R "$SRC/examples/SHA3" "$T/pkg/SHA3"
+# a copy of SM3 that only clang builds: its record under gcc says why
+cp -R "$SRC/examples/SM3" "$T/pkg/ClangOnly"
+printf '\n#ifndef __clang__\n#error this package builds with clang only\n#endif\n' \
+    >>"$T/pkg/ClangOnly/Implementations/Reference_Implementation/SM3/sm3.c"
 # SHA3_256 alone: the lines of the override file up to the next instance
 awk '/^\[instance / && seen++ { exit } { print }' "$SRC/examples/SHA3/hashbench.ini" \
     >"$T/pkg/SHA3/hashbench.ini"
@@ -45,7 +50,7 @@ rc=$?
 
 "$B" run --run-dir "$T/r" --cc clang --sizes 4096 --budget 0.2 --target-ci 50 \
     --allow-unfit-host --no-loop --count --compilers gcc,clang \
-    "$T/pkg/SHA3" "$T/pkg/SM3" >"$T/run.log" 2>&1
+    "$T/pkg/SHA3" "$T/pkg/SM3" "$T/pkg/ClangOnly" >"$T/run.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "run --cc clang --count --compilers gcc,clang exits 0" ||
     { bad "run exited $rc"; tail -20 "$T/run.log"; }
@@ -88,6 +93,16 @@ print("; ".join("%s at 4 KiB clang %.2f, gcc %.2f instructions/B (gcc/clang %.3f
 sys.exit(0 if (k > 1.10 or k < 1 / 1.10) and 1 / 1.10 < s < 1.10 else "moved: %r" % moved)
 PY
     { bad "records under gcc"; cat "$T/figures"; }
+python3 - "$T/r" <<'PY' && ok "the instance gcc cannot build: a record NOT_COUNTABLE with the compiler's complaint" ||
+import json, sys
+r = json.load(open(sys.argv[1] + "/count/ClangOnly/SM3__count_cc-gcc.json"))
+p = r["points"][0]
+sys.exit(0 if r["build_status"] == "BUILDFAIL" and r["status"] == "NOT_COUNTABLE" and
+         p["status"] == "NOT_COUNTABLE" and p["derived"] is None and
+         p["reason"].startswith("the build with gcc failed: compiler failed") and
+         "sm3.c" in p["reason"] else "record: %r" % {k: r[k] for k in ("status", "build_status", "reason")})
+PY
+    bad "no NOT_COUNTABLE record for the instance gcc cannot build"
 [ ! -e "$T/r/count/SM3/SM3__count_cc-clang.json" ] &&
     ok "no record under the build's own compiler" || bad "a record under clang"
 
@@ -96,11 +111,11 @@ ls "$T/r/count/SHA3" "$T/r/count/SM3" >"$T/before"
 "$B" count --run-dir "$T/r" --compilers installed >"$T/inst.out" 2>"$T/inst.err"
 rc=$?
 ls "$T/r/count/SHA3" "$T/r/count/SM3" >"$T/after"
-[ $rc -eq 0 ] && cmp -s "$T/before" "$T/after" &&
-    grep -q "^count: 2 instance-compiler record(s) counted under other compilers, 0 not" \
+[ $rc -eq 1 ] && cmp -s "$T/before" "$T/after" &&
+    grep -q "^count: 2 instance-compiler record(s) counted under other compilers, 1 not" \
         "$T/inst.err" &&
     grep -q "^COUNTED  *SHA3/SHA3_256 4096 B with gcc " "$T/inst.out" &&
-    ok "count --compilers installed keeps the records under gcc, adds none" ||
+    ok "count --compilers installed keeps the records under gcc, adds none (exit 1: one not counted)" ||
     { bad "count --compilers installed: exit $rc"; cat "$T/inst.err"; diff "$T/before" "$T/after"; }
 
 "$B" publish --run-dir "$T/r" --system x --data "$T/data" >"$T/pub.log" 2>&1 &&
@@ -134,6 +149,9 @@ if "instructions/B, %s" % cc["compiler_label"] not in summ or \
     sys.exit("summary lacks the gcc column")
 if "keep their order" not in summ and "do not keep their order" not in summ:
     sys.exit("summary does not say whether the ranking changes")
+other = open(site + "/ClangOnly.md").read()
+if "Not counted with %s: the build with gcc failed" % cc["compiler_label"] not in other:
+    sys.exit("ClangOnly's page does not say why gcc's figures are missing")
 PY
     bad "pages lack the compiler figures"
 # a changed figure in a published record under gcc is caught
