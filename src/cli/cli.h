@@ -50,9 +50,12 @@ struct strlist;
 int count_compilers(const struct count_options *o, const char *const *cc, int n, int *not,
                     struct hb_err *err);
 /* The compilers of a --compilers LIST (comma-separated, or "installed":
- * every gcc and clang on PATH) into *OUT, each checked to run (a wrong
- * one is said before any work). Returns 0, or -1 with ERR. */
-int count_compilers_list(const char *list, struct strlist *out, struct hb_err *err);
+ * every gcc and clang on PATH) into *OUT, each checked to run and to build
+ * for the architecture of RUN_DIR's build (count/count_cc.h:
+ * count_cc_check; MAIN_CC builds it when there is none yet), so that a
+ * wrong one is said before any work. Returns 0, or -1 with ERR. */
+int count_compilers_list(const char *list, const char *run_dir, const char *main_cc,
+                         struct strlist *out, struct hb_err *err);
 
 #define HB_COMMANDS(X) \
     X(init) X(build) X(kat) X(drng) X(clock) X(measure) X(check) X(run) X(merge) \

@@ -13,7 +13,6 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "common/walk.h"
-#include "compile/build.h"
 #include "count/count.h"
 #include "count/count_cc.h"
 #include "count/count_plan.h"
@@ -193,7 +192,8 @@ static void print_records(const char *run_dir)
     free(l.v);
 }
 
-int count_compilers_list(const char *list, strlist *out, hb_err *err)
+int count_compilers_list(const char *list, const char *run_dir, const char *main_cc,
+                         strlist *out, hb_err *err)
 {
     if (strcmp(list, COUNT_CC_INSTALLED) == 0) {
         int n = count_cc_installed(out);
@@ -220,10 +220,7 @@ int count_compilers_list(const char *list, strlist *out, hb_err *err)
     }
     if (out->n > COUNT_CC_MAX)
         return hb_fail(err, "--compilers: give at most %d compilers", COUNT_CC_MAX);
-    for (int i = 0; i < out->n; i++)
-        if (build_check_compiler(out->v[i], err) != 0)
-            return -1;
-    return 0;
+    return count_cc_check(run_dir, main_cc, (const char *const *)out->v, out->n, err);
 }
 
 int count_compilers(const count_options *o, const char *const *cc, int n, int *not,
@@ -298,7 +295,7 @@ int cmd_count(int argc, char **argv)
     hb_opt_print_skipped(stderr, "count", o.run_dir, o.instances, o.n_instances);
     /* the compilers before any work: a wrong name is said at once */
     strlist ccs = {0};
-    if (compilers && count_compilers_list(compilers, &ccs, &err) != 0) {
+    if (compilers && count_compilers_list(compilers, o.run_dir, NULL, &ccs, &err) != 0) {
         free(names);
         strlist_free(&ccs);
         return hb_cli_usage_error("count", "--compilers: %s", err.msg);

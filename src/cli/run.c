@@ -492,7 +492,8 @@ int cmd_run(int argc, char **argv)
     }
     /* the submissions and the run directory, before anything runs */
     hb_err aerr;
-    int bad_cc = compilers_list && count_compilers_list(compilers_list, &compilers, &aerr) < 0;
+    int bad_cc = compilers_list &&
+                 count_compilers_list(compilers_list, o.run_dir, o.cc, &compilers, &aerr) < 0;
     if (bad_cc || build_check_compiler(o.cc, &aerr) < 0 ||
         (n_subs && hb_opt_packages(subs, n_subs, &aerr) < 0) ||
         hb_opt_run_dir_writable(o.run_dir, &aerr) < 0) {

@@ -341,6 +341,40 @@ static int do_one(const cc_ctx *c, const json_t *k, const json_t *b,
     return rc;
 }
 
+static int arch_mismatch(const char *cc, const char *has, const char *want, hb_err *err)
+{
+    return hb_fail(err, "compiler %s builds for %s, but the count runs the %s libraries of "
+                   "the build; leave it out of --compilers", cc, has, want);
+}
+
+int count_cc_check(const char *run_dir, const char *main_cc, const char *const *cc, int n,
+                   hb_err *err)
+{
+    char arch[64] = "", path[PATH_MAX];
+    json_t *b = NULL;
+    hb_err ignored;
+    compile_toolchain tc;
+    if (run_dir && rundir_path(path, sizeof path, run_dir, RUNDIR_BUILD_JSON, &ignored) == 0 &&
+        hb_is_file(path) && hb_json_load(path, &b, &ignored) == 0) {
+        snprintf(arch, sizeof arch, "%s", hb_json_str(b, "arch"));
+        json_decref(b);
+    }
+    if (!arch[0]) {
+        const char *env = getenv("CC");
+        const char *name = main_cc ? main_cc : env && *env ? env : "cc";
+        if (compile_toolchain_probe(name, &tc, err) != 0)
+            return -1;
+        snprintf(arch, sizeof arch, "%s", tc.arch);
+    }
+    for (int i = 0; i < n; i++) {
+        if (compile_toolchain_probe(cc[i], &tc, err) != 0)
+            return -1;
+        if (strcmp(tc.arch, arch) != 0)
+            return arch_mismatch(cc[i], tc.arch, arch, err);
+    }
+    return 0;
+}
+
 int count_cc_run(const count_options *o, const char *const *cc, int n, int *n_counted,
                  int *n_not, int *n_same, hb_err *err)
 {
@@ -367,6 +401,11 @@ int count_cc_run(const count_options *o, const char *const *cc, int n, int *n_co
     for (int j = 0; rc == 0 && j < n; j++) {
         if (compile_toolchain_probe(cc[j], &tcs[m], err) != 0) {
             rc = -1;
+            break;
+        }
+        const char *arch = hb_json_str(passed.build_doc, "arch");
+        if (arch[0] && strcmp(tcs[m].arch, arch) != 0) {
+            rc = arch_mismatch(cc[j], tcs[m].arch, arch, err);
             break;
         }
         int dup = same_compiler(tcs[m].version, bver);

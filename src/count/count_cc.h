@@ -38,6 +38,13 @@ void count_cc_label(const char *version, char *out, size_t outsz);
  * number found, or -1 when out of memory. */
 int count_cc_installed(strlist *out);
 
+/* Checks that each of the N compilers CC can be run and builds for the
+ * architecture of RUN_DIR's build.json, or, without one, of compiler
+ * MAIN_CC (NULL: $CC, else cc), which will build it. ERR names the
+ * compiler and says to leave it out. */
+int count_cc_check(const char *run_dir, const char *main_cc, const char *const *cc, int n,
+                   hb_err *err);
+
 /* Counts every instance of O (its run directory, instances, sizes, budget)
  * under each of the N compilers CC other than the build's own (the same
  * `--version`), skipping hashbench's own baselines. A compiler that cannot
