@@ -9,8 +9,8 @@
 # count moves by more than 10 % between the two compilers, SM3's by less;
 # the candidate page's table and the summary's column show the figures the
 # records hold; validate passes the dataset and catches a changed figure;
-# a compiler that cannot be run, and --compilers without --count, are
-# refused before any work.
+# a compiler that cannot be run, one for another architecture, and
+# --compilers without --count, are refused before any work.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -50,6 +50,17 @@ rc=$?
 
 # the campaign, then the count stage without its length curve (the
 # slowest part, which the compiler counts do not use)
+# a compiler for another architecture: its libraries could not be counted
+printf '#!/bin/sh\ncase "$1" in\n--version) echo "crosscc 1.0";;\n-dumpmachine) echo mips64-linux-gnu;;\nesac\nexit 0\n' \
+    >"$T/crosscc"
+chmod +x "$T/crosscc"
+"$B" run --run-dir "$T/x" --count --compilers "$T/crosscc" "$T/pkg/SM3" >"$T/x.log" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "crosscc builds for mips64, but the count runs the $(uname -m)" "$T/x.log" &&
+    [ ! -e "$T/x/build.json" ] &&
+    ok "a compiler for another architecture is refused before the build" ||
+    { bad "cross compiler: exit $rc"; cat "$T/x.log"; }
+
 "$B" run --run-dir "$T/r" --cc clang --sizes 4096 --budget 0.2 --target-ci 50 \
     --allow-unfit-host --no-loop "$T/pkg/SHA3" "$T/pkg/SM3" "$T/pkg/ClangOnly" \
     >"$T/run.log" 2>&1
