@@ -368,6 +368,22 @@ static void finish_session(campaign_ctx *c, const char *outcome)
 
 /* ---- the phases ------------------------------------------------------- */
 
+/* The compiler that built the code the campaign times (--cc, else $CC,
+ * else cc), as build.json records it: "compiler": {"name", "version"}. */
+static void record_compiler(campaign_ctx *c)
+{
+    char path[PATH_MAX];
+    json_t *b = NULL;
+    hb_err ignored;
+    if (rundir_path(path, sizeof path, c->o->run_dir, RUNDIR_BUILD_JSON, &ignored) != 0 ||
+        hb_json_load(path, &b, &ignored) != 0)
+        return;
+    json_object_set_new(c->doc, "compiler",
+                        json_pack("{s:s, s:s}", "name", hb_json_str(b, "compiler"), "version",
+                                  hb_json_str(b, "compiler_version")));
+    json_decref(b);
+}
+
 static int run_build(campaign_ctx *c, campaign_result *res, hb_err *err)
 {
     if (phase_done(c, "build", &res->build_failed)) {
@@ -379,6 +395,7 @@ static int run_build(campaign_ctx *c, campaign_result *res, hb_err *err)
     if (stages_build(c->o, &c->settings, &res->build_failed, err) < 0)
         return -1;
     mark_phase(c, "build", 1, res->build_failed, NULL);
+    record_compiler(c);
     return save_document(c, err);
 }
 

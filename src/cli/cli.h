@@ -40,6 +40,23 @@ int hb_cli_dataset_args(const char *name, int argc, char **argv, const char *opt
  * bundled files); filled by main(). */
 extern char hb_cli_exe_dir[4096];
 
+/* The counts under other compilers (count/count_cc.h) after the count
+ * stage of O, for count and run --count: prints what it left out and what
+ * it counted, adds the records not counted to *NOT. Returns 0, or -1 with
+ * ERR (cli/count.c). */
+struct count_options;
+struct hb_err;
+struct strlist;
+int count_compilers(const struct count_options *o, const char *const *cc, int n, int *not,
+                    struct hb_err *err);
+/* The compilers of a --compilers LIST (comma-separated, or "installed":
+ * every gcc and clang on PATH) into *OUT, each checked to run and to build
+ * for the architecture of RUN_DIR's build (count/count_cc.h:
+ * count_cc_check; MAIN_CC builds it when there is none yet), so that a
+ * wrong one is said before any work. Returns 0, or -1 with ERR. */
+int count_compilers_list(const char *list, const char *run_dir, const char *main_cc,
+                         struct strlist *out, struct hb_err *err);
+
 #define HB_COMMANDS(X) \
     X(init) X(build) X(kat) X(drng) X(clock) X(measure) X(check) X(run) X(merge) \
     X(publish) X(report) X(validate) X(export) X(ct) X(compare) X(count) X(status) \

@@ -25,6 +25,7 @@
 #include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "common/walk.h"
+#include "common/strlist.h"
 #include "count/count.h"
 #include "ct/ct.h"
 #include "measure/measure.h"
@@ -106,6 +107,13 @@ const char hb_usage_run[] =
     "  --count              then the instruction-count stage (hashbench count)\n"
     "                       on every instance that passed, at the campaign's\n"
     "                       sizes (about 3 CPU-s per instance at S1-S8)\n"
+    "  --compilers LIST     with --count: also rebuild every counted instance with\n"
+    "                       each of these compilers (e.g. gcc,clang, or\n"
+    "                       'installed'; the build's own is left out), same\n"
+    "                       flags, and count it at the\n"
+    "                       sizes (hashbench count --help): one compile and one\n"
+    "                       Valgrind run, about 1.5 s wall per instance and\n"
+    "                       compiler at S1-S8\n"
     "\n"
     PROFILE_ADDED_HELP "\n"
     "Exit status: 0 all instances passed (some may lack vectors: NOKAT), 1 some\n"
@@ -117,8 +125,10 @@ static const char *cpus_list;
 
 static int want_ct; /* --ct */
 static int want_count; /* --count */
-enum { OPT_COUNT = HB_OPT_OWN + 0x80 }; /* after the options below */
-enum { OPT_PLAIN_SHARED = HB_OPT_OWN + 0x81 };
+static const char *compilers_list; /* --compilers */
+static strlist compilers; /* its compilers */
+/* after the options below */
+enum { OPT_COUNT = HB_OPT_OWN + 0x80, OPT_PLAIN_SHARED, OPT_COMPILERS };
 
 enum {
     OPT_SYSTEM = HB_OPT_OWN, OPT_CC, OPT_SHARD_COSTS, OPT_CPUS, OPT_PLANNER, OPT_LOOP,
@@ -161,6 +171,7 @@ static int parse_option(campaign_options *o, int ch, const char *v, hb_err *err)
     case OPT_CT: want_ct = 1; break;
     case OPT_COUNT: want_count = 1; break;
     case OPT_PLAIN_SHARED: o->settings.plain_shared = 1; break;
+    case OPT_COMPILERS: compilers_list = v; break;
     case OPT_NO_WAIT: o->core_nowait = 1; break;
     case OPT_ADD: added[n_added++] = v; break;
     case OPT_BASELINE: baseline_packages[n_baseline_packages++] = v; break;
@@ -191,6 +202,7 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         {"ct", no_argument, NULL, OPT_CT},
         {"count", no_argument, NULL, OPT_COUNT},
         {"plain-shared", no_argument, NULL, OPT_PLAIN_SHARED},
+        {"compilers", required_argument, NULL, OPT_COMPILERS},
         {"no-wait", no_argument, NULL, OPT_NO_WAIT},
         {"add", required_argument, NULL, OPT_ADD},
         {"baseline", required_argument, NULL, OPT_BASELINE},
@@ -217,6 +229,9 @@ static int parse_args(int argc, char **argv, campaign_options *o,
         (*subs)[(*n_subs)++] = argv[i];
     if (!o->run_dir)
         return hb_cli_usage_error("run", "--run-dir DIR is required");
+    if (compilers_list && !want_count)
+        return hb_cli_usage_error("run", "--compilers counts under other compilers: give "
+                                  "--count too");
     if (n_added && (cpus_list || o->settings.shard.n > 0))
         return hb_cli_usage_error("run", "--add extends an unsharded campaign; a "
                                   "sharded one (--shard, --cpus) keeps its submissions: "
@@ -484,7 +499,9 @@ int cmd_run(int argc, char **argv)
     }
     /* the submissions and the run directory, before anything runs */
     hb_err aerr;
-    if (build_check_compiler(o.cc, &aerr) < 0 ||
+    int bad_cc = compilers_list &&
+                 count_compilers_list(compilers_list, o.run_dir, o.cc, &compilers, &aerr) < 0;
+    if (bad_cc || build_check_compiler(o.cc, &aerr) < 0 ||
         (n_subs && hb_opt_packages(subs, n_subs, &aerr) < 0) ||
         hb_opt_run_dir_writable(o.run_dir, &aerr) < 0) {
         for (size_t i = 0; i < n_examples; i++)
@@ -572,6 +589,9 @@ int cmd_run(int argc, char **argv)
         char d[32];
         hb_opt_print_skipped(stderr, "count", o.run_dir, NULL, 0);
         rc = count_run(&no, &counted, &not, &err);
+        if (rc == 0 && compilers.n)
+            rc = count_compilers(&no, (const char *const *)compilers.v, compilers.n, &not,
+                                 &err);
         campaign_progress_end(&prog);
         if (rc == 0)
             fprintf(stderr, "count: finished in %s: %d record(s) counted, %d not (%s/%s/)\n",
@@ -589,6 +609,7 @@ int cmd_run(int argc, char **argv)
     free(subs);
     free(added);
     free(baseline_packages);
+    strlist_free(&compilers);
     if (rc < 0)
         return 2;
     int nokat;

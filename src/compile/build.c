@@ -793,7 +793,7 @@ static void free_rebuild_input(rebuild_input *r)
 
 /* A copy of ENTRY with the fields of the rebuild, keeping the key order. */
 static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
-                             const char *flags, json_t *sources,
+                             const char *flags_kind, const char *flags, json_t *sources,
                              const compile_outcome *o, const char *lib_rel,
                              const char *log_rel, const char *log)
 {
@@ -816,25 +816,37 @@ static json_t *rebuilt_entry(const json_t *entry, const compile_toolchain *tc,
             json_object_set(e, key, v);
         }
     }
-    json_object_set_new(e, "flags_kind", json_string(PROFILE_HARNESS_DEFAULT));
+    json_object_set_new(e, "flags_kind", json_string(flags_kind));
     json_object_set_new(e, "flags", json_string(flags));
     json_object_set_new(e, "compiler", json_string(tc->name));
     json_object_set_new(e, "compiler_version", json_string(tc->version));
     return e;
 }
 
+/* How a rebuild is made: with which compiler (NULL: the entry's), which
+ * flags (a profile name, or PROFILE_HARNESS_DEFAULT), into which flavour
+ * of the library's folder, and the entry's flags_kind. */
+typedef struct rebuild_how {
+    const char *cc, *profile, *flavour, *flags_kind;
+} rebuild_how;
+
 static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
-                   json_t **out, hb_err *err)
+                   const rebuild_how *how, json_t **out, hb_err *err)
 {
     compile_toolchain tc;
-    const char *cc = r->compiler && *r->compiler ? r->compiler : "cc";
+    const char *cc = how->cc ? how->cc : r->compiler && *r->compiler ? r->compiler : "cc";
     if (compile_toolchain_probe(cc, &tc, err) != 0)
         return -1;
+    const char *pflags = profile_flags(how->profile, profile_target_is_aarch64(tc.target));
+    if (!pflags)
+        return hb_fail(err, "%s: unknown build profile '%s'; run hashbench build again",
+                       BUILD_JSON, how->profile);
+    int hidden = strcmp(how->profile, PROFILE_HARNESS_DEFAULT) != 0;
     char lib_rel[PATH_MAX], log_rel[PATH_MAX], lib[PATH_MAX], log[PATH_MAX];
     if (rundir_library_rel(lib_rel, sizeof lib_rel, r->candidate, r->instance,
-                           PROFILE_HARNESS_DEFAULT, err) != 0 ||
+                           how->flavour, err) != 0 ||
         rundir_build_log_rel(log_rel, sizeof log_rel, r->candidate, r->instance,
-                             PROFILE_HARNESS_DEFAULT, err) != 0 ||
+                             how->flavour, err) != 0 ||
         under(lib, run_dir, lib_rel, err) != 0 || under(log, run_dir, log_rel, err) != 0)
         return -1;
     strlist flags = {0};
@@ -845,11 +857,11 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     json_t *sources = NULL;
     char export_prefix[PATH_MAX];
     compile_export_prefix(lib, export_prefix, sizeof export_prefix);
-    int rc = compile_make_flags(&tc, profile_flags(PROFILE_HARNESS_DEFAULT,
-                                                   profile_target_is_aarch64(tc.target)),
-                                json_is_true(json_object_get(entry, "plain_shared"))
-                                    ? COMPILE_ADDED_NONE : COMPILE_ADDED_NO_HEADER,
-                                export_prefix, &r->defines, &r->includes, &flags);
+    enum compile_added added = json_is_true(json_object_get(entry, "plain_shared"))
+                              ? COMPILE_ADDED_NONE
+                              : hidden ? COMPILE_ADDED_ALL : COMPILE_ADDED_NO_HEADER;
+    int rc = compile_make_flags(&tc, pflags, added, export_prefix, &r->defines,
+                                &r->includes, &flags);
     if (rc != 0 || !(flags_str = strlist_join(&flags, " ")))
         rc = hb_fail(err, "out of memory");
     if (rc == 0 && !(sources = source_list(&in, err)))
@@ -859,7 +871,8 @@ static int rebuild(const char *run_dir, const json_t *entry, rebuild_input *r,
     if (rc == 0)
         rc = compile_instance(&job, &o, err);
     if (rc == 0)
-        *out = rebuilt_entry(entry, &tc, flags_str, sources, &o, lib_rel, log_rel, log);
+        *out = rebuilt_entry(entry, &tc, how->flags_kind, flags_str, sources, &o, lib_rel,
+                             log_rel, log);
     json_decref(sources);
     free(flags_str);
     strlist_free(&flags);
@@ -875,8 +888,28 @@ int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out
     if (!realpath(run_dir, abs))
         return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
     int rc = read_rebuild_input(entry, &r, err);
+    rebuild_how how = {NULL, PROFILE_HARNESS_DEFAULT, PROFILE_HARNESS_DEFAULT,
+                       PROFILE_HARNESS_DEFAULT};
     if (rc == 0)
-        rc = rebuild(abs, entry, &r, out, err);
+        rc = rebuild(abs, entry, &r, &how, out, err);
+    free_rebuild_input(&r);
+    return rc;
+}
+
+int build_rebuild_with(const char *run_dir, const json_t *entry, const char *profile,
+                       const char *cc, const char *flavour, json_t **out, hb_err *err)
+{
+    *out = NULL;
+    rebuild_input r;
+    char abs[PATH_MAX];
+    if (!realpath(run_dir, abs))
+        return hb_fail_errno(err, "%s: cannot resolve the run directory", run_dir);
+    int rc = read_rebuild_input(entry, &r, err);
+    const char *kind = strcmp(profile, PROFILE_HARNESS_DEFAULT) == 0 ? PROFILE_HARNESS_DEFAULT
+                                                                     : "guide";
+    rebuild_how how = {cc, profile, flavour, kind};
+    if (rc == 0)
+        rc = rebuild(abs, entry, &r, &how, out, err);
     free_rebuild_input(&r);
     return rc;
 }

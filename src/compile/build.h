@@ -80,6 +80,18 @@ int build_check_compiler(const char *cc, hb_err *err);
 int build_rebuild_default(const char *run_dir, const json_t *entry, json_t **out,
                           hb_err *err);
 
+/* Rebuilds the build.json entry ENTRY (of run directory RUN_DIR) with the
+ * compiler CC and the flags of PROFILE (a profile name, or
+ * PROFILE_HARNESS_DEFAULT for the permissive ones; the build's additions
+ * as for any build) into DIR/lib/<cand>/<FLAVOUR>/lib<Inst>.so (log
+ * DIR/logs/build/<cand>/<Inst>.<FLAVOUR>.log): the same code under another
+ * compiler. *out is a new entry (owned by the caller) in the build.json
+ * layout, with that compiler, its version, the flags, and status BUILT or
+ * BUILDFAIL. Returns -1 (and *out NULL) when the compiler cannot be run,
+ * the entry is unusable or the harness failed. */
+int build_rebuild_with(const char *run_dir, const json_t *entry, const char *profile,
+                       const char *cc, const char *flavour, json_t **out, hb_err *err);
+
 /* Rebuilds with the harness-default flags (build_rebuild_default) the
  * guide builds among KEYS ("cand/Inst", N_KEYS of them) of DIR/build.json
  * and records each in its entry as "harness_default": "from_sha256" (the

@@ -102,6 +102,11 @@ typedef struct count_options {
     void *progress_ctx;
 } count_options;
 
+/* The sizes the stage counts into SIZES (at most COUNT_MAX_SIZES, *N of
+ * them): O's, else campaign.json's, else S1-S8; sizes above COUNT_MAX_BYTES
+ * left out. */
+int count_stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *err);
+
 /* The default number of instances counted at once: the online cores, at
  * most COUNT_MAX_JOBS. */
 int count_default_jobs(void);

@@ -3,8 +3,10 @@
  * counts of its length (as many as its calls), the empty windows' counts,
  * and derived figures equal to those recomputed from them (count_derive);
  * any other status has a reason and no figure. A curve record
- * (kind hashbench-count-curve) is checked point by point, the same way. */
+ * (kind hashbench-count-curve) is checked point by point, the same way,
+ * and so is a record under another compiler (count_cc.h). */
 #include "count/count.h"
+#include "count/count_cc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,7 +115,10 @@ static int check_length(const json_t *rec, const json_t *empty, const char *what
 int count_record_check(const json_t *rec, const char *file, hb_err *err)
 {
     const char *kind = str(rec, "kind");
-    int curve = kind && strcmp(kind, "hashbench-count-curve") == 0;
+    /* a record of counts under another compiler (count_cc.h) holds one
+     * point per size, checked like a curve's */
+    int curve = kind && (strcmp(kind, "hashbench-count-curve") == 0 ||
+                         strcmp(kind, COUNT_CC_KIND) == 0);
     if (json_integer_value(json_object_get(rec, "schema")) != 2 || !kind ||
         (!curve && strcmp(kind, "hashbench-count") != 0) || !str(rec, "candidate") ||
         !str(rec, "instance") || !str(rec, "library_sha256") || !str(rec, "valgrind") ||

@@ -385,3 +385,8 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
     kat_passed_free(&passed);
     return rc;
 }
+
+int count_stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *err)
+{
+    return stage_sizes(o, sizes, n, err);
+}

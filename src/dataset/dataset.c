@@ -15,6 +15,7 @@
 #include "common/json.h"
 #include "common/walk.h"
 #include "dataset/notes.h"
+#include "count/count_cc.h"
 #include "rundir/rundir.h"
 
 typedef struct name_list {
@@ -206,6 +207,9 @@ static int load_folder(report_system *s, const char *root, const char *folder,
             const char *kind = json_string_value(json_object_get(j, "kind"));
             if (with_size && kind && strcmp(kind, "hashbench-count-curve") == 0)
                 snprintf(key, sizeof key, "%.500s/%.500s/curve", c, in);
+            else if (with_size && kind && strcmp(kind, COUNT_CC_KIND) == 0)
+                snprintf(key, sizeof key, "%.450s/%.450s/cc-%.100s", c, in,
+                         report_str(j, "compiler", ""));
             else if (with_size)
                 snprintf(key, sizeof key, "%.500s/%.500s/%lld", c, in,
                          (long long)json_integer_value(json_object_get(j, "size_bytes")));
@@ -217,6 +221,36 @@ static int load_folder(report_system *s, const char *root, const char *folder,
     }
     free_list(cands, ncands);
     return rc;
+}
+
+/* Moves the records under other compilers (kind COUNT_CC_KIND) from
+ * S->count into S->count_cc, keyed "<cand>/<Inst>/<compiler>". */
+static int split_count_cc(report_system *s, hb_err *err)
+{
+    s->count_cc = json_object();
+    json_t *moved = json_array();
+    if (!s->count_cc || !moved) {
+        json_decref(moved);
+        return hb_fail(err, "out of memory");
+    }
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        if (strcmp(report_str(r, "kind", ""), COUNT_CC_KIND) != 0)
+            continue;
+        char k[1100];
+        snprintf(k, sizeof k, "%.400s/%.400s/%.200s", report_str(r, "candidate", ""),
+                 report_str(r, "instance", ""), report_str(r, "compiler", ""));
+        json_object_set(s->count_cc, k, e);
+        json_array_append_new(moved, json_string(key));
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(moved, i, v)
+        json_object_del(s->count, json_string_value(v));
+    json_decref(moved);
+    return 0;
 }
 
 /* DATA/<system>/ct/<cand>/<Inst>.json into S->ct. */
@@ -415,6 +449,7 @@ static int load_system(report_dataset *ds, const char *name, hb_err *err)
         load_records(s, ds->root, err) < 0 || load_ct(s, ds->root, err) < 0 ||
         load_folder(s, ds->root, RUNDIR_COUNT, &s->count, 1, err) < 0 ||
         load_folder(s, ds->root, RUNDIR_SOAK, &s->soak, 0, err) < 0 ||
+        split_count_cc(s, err) < 0 ||
         load_drift(s, err) < 0 || load_notes(s, dir, err) < 0)
         return -1;
     s->candidates = all_candidates(s);
@@ -511,6 +546,7 @@ void report_dataset_free(report_dataset *ds)
         json_decref(s->ct);
         json_decref(s->count);
         json_decref(s->soak);
+        json_decref(s->count_cc);
         drift_free(&s->drift);
         json_decref(s->notes);
         free(s->notes_file);

@@ -39,6 +39,11 @@ typedef struct report_system {
                               empty when there are none */
     json_t *soak;          /* long-run stability records (soak/<cand>/<Inst>.json):
                               as ct */
+    json_t *count_cc;      /* the counts under other compilers than the
+                              build's (count/count_cc.h,
+                              count/<cand>/<Inst>__count_cc-<tag>.json):
+                              object "<cand>/<Inst>/<tag>" -> {"file",
+                              "record"}; not in COUNT */
     drift_series drift;    /* the host's drift over the measure stage, from
                               the baseline's records, computed once at load
                               (n = 0 without baseline trials) */

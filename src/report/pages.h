@@ -123,6 +123,50 @@ int pages_count_curve_svg(FILE *fp, const report_system *s, const char *cand);
 void pages_count_summary(FILE *fp, const report_system *s, const char *ext);
 void pages_count_method(FILE *fp, const report_system *s);
 
+/* The compiler as a dimension (pages_compilers.c, count/count_cc.h
+ * records in S->count_cc): the other compilers of S (tag as in file names,
+ * label "clang 14.0.6"), sorted by tag, at most MAX, their number returned;
+ * the label of the build's own compiler; an instance's geometric mean of
+ * instructions per byte over the guide's sizes under compiler TAG (NULL:
+ * the build's), *N (may be NULL) the sizes it has; on a candidate page the
+ * table of each instance's instructions per byte under each compiler; on
+ * the summary, after the ranking, whether the order by instructions
+ * changes between compilers (the N instances CANDS[i] / INSTS[i]); the
+ * method page's paragraph. Each prints nothing without such records. */
+#define PAGES_MAX_COMPILERS 4
+typedef struct pages_compiler {
+    char tag[64];
+    char label[64];
+} pages_compiler;
+int pages_compilers_of(const report_system *s, pages_compiler *out, int max);
+void pages_build_compiler_label(const report_system *s, char *out, size_t outsz);
+double pages_compiler_geomean(const report_system *s, const char *cand, const char *inst,
+                              const char *tag, size_t *n);
+void pages_compilers_table(FILE *fp, const report_system *s, const char *cand,
+                           const json_t *insts);
+void pages_compilers_ranking_note(FILE *fp, const report_system *s, const char *const *cands,
+                                  const char *const *insts, size_t n);
+void pages_compilers_method(FILE *fp);
+/* "The timed code was built by **gcc 12.2.0** (`...`) ...": the compiler
+ * campaign.json records (run --cc), else build.json's; nothing without. */
+void pages_timed_compiler(FILE *fp, const report_system *s);
+
+/* One figure per instance (pages_rank.c): the summary's section ranking
+ * every instance by the geometric mean over the guide's eight sizes of its
+ * paired ratio, with its interval (report/geomean.h), or, where the host's
+ * ratio drift is above RANK_DRIFT_LIMIT_PERCENT, of its instructions per
+ * byte, saying which; and the method page's paragraph on it.
+ * pages_rank_by_count is 1 when S's ratio drift (*DRIFT_PERCENT, NaN when
+ * it has none) makes the summary rank by instructions. */
+#define RANK_DRIFT_LIMIT_PERCENT 5
+void pages_rank_summary(FILE *fp, const report_system *s, const char *ext);
+void pages_rank_method(FILE *fp);
+int pages_rank_by_count(const report_system *s, double *drift_percent);
+/* The rule itself: 1 (rank by instructions) when some instance has counts
+ * (N_IPB) and either none has timed ratios (N_RATIO) or the ratio drift
+ * DRIFT_PERCENT (NaN: none recorded) is above RANK_DRIFT_LIMIT_PERCENT. */
+int pages_rank_rule(double drift_percent, size_t n_ratio, size_t n_ipb);
+
 /* The evaluator's notes (dataset/notes.h, S->notes): on a candidate page,
  * the caveats of CAND's instances INSTS as a short list (nothing when none
  * has one); on the summary, every instance's caveat with a link to its

@@ -1104,6 +1104,7 @@ static void sec_perf(cand_ctx *c)
     char h[3][128];
     fputs("## 4. Performance\n\n", fp);
     perf_intro(c);
+    pages_timed_compiler(fp, c->s);
     snprintf(h[0], sizeof h[0], "mean %s", c->pc.unit);
     snprintf(h[1], sizeof h[1], "%s/byte", c->pc.unit);
     snprintf(h[2], sizeof h[2], "95 %% CI of mean %s", c->pc.unit);
@@ -1135,6 +1136,7 @@ static void sec_perf(cand_ctx *c)
         pages_candidate_stem(c->cand, stem, sizeof stem);
         pages_count_table(fp, c->s, c->cand, c->insts, c->pc.unit, stem);
     }
+    pages_compilers_table(fp, c->s, c->cand, c->insts);
     verified_list(c);
 }
 

@@ -324,8 +324,10 @@ static void sec_build(FILE *fp, const report_system *s)
     const json_t *p = json_object_get(json_object_get(s->campaign, "settings"), "profile");
     pages_scalar(fp, p ? p : json_object_get(s->build, "profile"));
     fputs("; compiler: ", fp);
-    pages_scalar(fp, json_object_get(s->build, "compiler_version"));
-    fputs(". The guide's profiles (x86 guide §3.2), word for word:\n\n", fp);
+    const json_t *cc = json_object_get(json_object_get(s->campaign, "compiler"), "version");
+    pages_scalar(fp, cc ? cc : json_object_get(s->build, "compiler_version"));
+    fputs(" (`hashbench run --cc` chooses it; the guide's flags stay the same). The "
+          "guide's profiles (x86 guide §3.2), word for word:\n\n", fp);
     static const char *const h[] = {"Profile", "Flags"};
     pages_table_head(fp, h, 2, "ll");
     fputs("| reference | -std=c99 -Wpedantic -Wall -Wextra -O2 |\n"
@@ -920,6 +922,8 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_memory(fp);
     pages_ct_method(fp, s);
     pages_count_method(fp, s);
+    pages_compilers_method(fp);
+    pages_rank_method(fp);
     sec_limitations(fp, s);
     if (ferror(fp))
         return hb_fail(err, "method page of %s: write error", s->name);

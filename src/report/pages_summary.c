@@ -216,6 +216,7 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
           "note under the table: the known-answer files compared (2_12 is "
           "KAT_2_12, Loop is KAT_Loop) and, for an instance that failed them, "
           "whether it was timed.\n\n", fp);
+    pages_timed_compiler(fp, s);
     pages_drift_warning(fp, s, ext);
     pages_plain_shared_note(fp, s, ext);
     repeat_note(fp, s);
@@ -241,6 +242,7 @@ int pages_summary_md(FILE *fp, const report_system *s, const char *ext, hb_err *
     size_head(fp, sizes, NULL, NULL);
     each_instance(fp, s, sizes, ext, ratio_row, NULL);
     fputs("\n![chart](summary.svg)\n\n", fp);
+    pages_rank_summary(fp, s, ext);
     pages_count_summary(fp, s, ext);
     pages_ct_summary(fp, s, ext);
     pages_notes_summary(fp, s, ext);
@@ -277,6 +279,12 @@ static void index_system(FILE *fp, const report_system *s, const char *ext)
     fputs("; counter: ", fp);
     esc_md(fp, pc.name);
     fputs(pc.is_cycles ? " (core cycles)" : " (not core cycles)", fp);
+    char cc[64];
+    pages_build_compiler_label(s, cc, sizeof cc);
+    if (strcmp(cc, "?") != 0) {
+        fputs("; timed code built by ", fp);
+        esc_md(fp, cc);
+    }
     fputs("; campaign: ", fp);
     pages_scalar(fp, json_object_get(s->campaign, "start_utc"));
     fputs(" to ", fp);

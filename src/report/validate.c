@@ -643,11 +643,12 @@ static void check_ct(vctx *v, const report_system *s)
 
 /* The instruction-count records (count/count.h: count_record_check), and
  * that each names the library kat.json has for its instance. */
-static void check_count(vctx *v, const report_system *s)
+static void check_count_in(vctx *v, const report_system *s, const json_t *records,
+                           const char *sha_key)
 {
     const char *key;
     json_t *e;
-    json_object_foreach(s->count, key, e) {
+    json_object_foreach((json_t *)records, key, e) {
         const char *file = report_str(e, "file", "?");
         const json_t *r = json_object_get(e, "record");
         const char *cand = report_str(r, "candidate", ""), *inst = report_str(r, "instance", "");
@@ -659,13 +660,21 @@ static void check_count(vctx *v, const report_system *s)
         const json_t *k = report_kat_entry(s, cand, inst);
         rundir_library lib;
         rundir_instance_library(report_build_entry(s, cand, inst), k, &lib);
-        const char *a = report_str(r, "library_sha256", ""), *b = lib.library_sha256;
+        const char *a = report_str(r, sha_key, ""), *b = lib.library_sha256;
         if (!k)
             problem(v, "%s: kat.json has no entry for %s/%s; the record belongs to no "
                     "KAT-checked instance", file, cand, inst);
         else if (b && strcmp(a, b) != 0)
-            problem(v, "%s: field library_sha256: recorded %s, kat.json has %s", file, a, b);
+            problem(v, "%s: field %s: recorded %s, kat.json has %s", file, sha_key, a, b);
     }
+}
+
+/* The instruction-count records, and those under other compilers, whose
+ * library is a rebuild of the one kat.json has (from_library_sha256). */
+static void check_count(vctx *v, const report_system *s)
+{
+    check_count_in(v, s, s->count, "library_sha256");
+    check_count_in(v, s, s->count_cc, "from_library_sha256");
 }
 
 /* The evaluator's notes (dataset/notes.h): the file parses, each section

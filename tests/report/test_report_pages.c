@@ -8,6 +8,7 @@
  * given in short with a link to the whole, section 3 says which KAT files
  * were not compared and why, and two runs give
  * byte-identical sites. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 
 #include <unistd.h>
 
+#include "report/numfmt.h"
 #include "report/report.h"
 #include "report_test_util.h"
 
@@ -197,6 +199,42 @@ static double record_ratio(const char *rel, double *lo, double *hi)
     *hi = json_number_value(json_object_get(pr, "ci95_high"));
     json_decref(r);
     return v;
+}
+
+/* The summary's one figure per instance: SM3's geometric mean over the
+ * sizes it has of its paired ratio, with the geometric means of the
+ * records' interval bounds, worked out here from the records; instances
+ * ranked by it (SM3 before Whirl_256), and the page says by which figure. */
+static void test_one_figure(void **state)
+{
+    (void)state;
+    char site[4096], want[200], a[NUMFMT_MAX], b[NUMFMT_MAX], c[NUMFMT_MAX];
+    make_site(rt_dataset(), site);
+    static const int sizes[] = {32, 1024, 65536};
+    double sum = 0, slo = 0, shi = 0;
+    for (int i = 0; i < 3; i++) {
+        char rel[128];
+        double lo, hi;
+        snprintf(rel, sizeof rel, "x86_1/records/SM3/SM3__hash_%d.json", sizes[i]);
+        double v = record_ratio(rel, &lo, &hi);
+        assert_true(v > 0 && lo > 0 && lo <= v && v <= hi);
+        sum += log(v);
+        slo += log(lo);
+        shi += log(hi);
+    }
+    char *page = rt_site_file(site, "x86_1/summary.md");
+    snprintf(want, sizeof want, "| 1 | SM3 / SM3 | %s× [%s–%s] | 3 of 8 |",
+             numfmt_sig3(exp(sum / 3), a, sizeof a), numfmt_sig3(exp(slo / 3), b, sizeof b),
+             numfmt_sig3(exp(shi / 3), c, sizeof c));
+    assert_non_null(strstr(page, "## One figure per instance"));
+    assert_non_null(strstr(page, want));
+    const char *w = strstr(page, "| Whirl / Whirl_256 |");
+    assert_true(w && w > strstr(page, want));
+    assert_non_null(strstr(page, "**Ranked by the paired ratio**"));
+    char *method = rt_site_file(site, "x86_1/method.md");
+    assert_non_null(strstr(method, "## One figure per instance"));
+    free(method);
+    free(page);
 }
 
 /* x86_1's Whirl_256 records have the median of pair ratios: the candidate
@@ -403,12 +441,12 @@ static void test_method_in_words(void **state)
     assert_non_null(strstr(m, "| interval aimed at (adaptive planner) | ±0.5 % |\n"));
     json_decref(c);
     /* readable as text: the compiler as it printed itself, names as they are */
-    assert_non_null(strstr(m, "compiler: gcc (Debian 12.2.0-14+deb12u1) 12.2.0."));
+    assert_non_null(strstr(m, "compiler: gcc (Debian 12.2.0-14+deb12u1) 12.2.0 (`hashbench run --cc`"));
     assert_non_null(strstr(m, "CLOCK_MONOTONIC_RAW"));
     assert_null(strstr(m, "\\("));
     assert_null(strstr(m, "\\_"));
     char *h = rt_site_file(site, "x86_1/method.html");
-    assert_non_null(strstr(h, "compiler: gcc (Debian 12.2.0-14+deb12u1) 12.2.0."));
+    assert_non_null(strstr(h, "compiler: gcc (Debian 12.2.0-14+deb12u1) 12.2.0 (<code>hashbench run"));
     assert_non_null(strstr(h, "<td>memory</td>"));
     free(h);
     char *sum = rt_site_file(site, "x86_1/summary.md");
@@ -779,6 +817,7 @@ int main(void)
         cmocka_unit_test(test_kat_what_compared),
         cmocka_unit_test(test_candidate_named_summary),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_one_figure),
         cmocka_unit_test(test_submission_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,8 @@
 hb_add_test(report_numfmt SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_numfmt.c)
 hb_add_test(report_svg SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_svg.c LIBS m)
 hb_add_test(report_esc SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_esc.c)
+# One figure per instance: geometric mean of per-size figures and its interval.
+hb_add_test(report_geomean SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_geomean.c LIBS m)
 hb_add_test(report_pages TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_report_pages.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
