@@ -328,6 +328,73 @@ static void test_stage_records(void **state)
     assert_int_equal(hb_remove_tree(dir, &err), 0);
 }
 
+/* Where the SHA-256 example's instructions go, at the guide's eight sizes
+ * (the stage's default): every record's functions and the rest add up to
+ * 100 % of its calls' instructions, the compression function among them,
+ * in the library, and memcpy in the C library; validate accepts the record
+ * and refuses it once a function's count is changed. */
+static void test_function_shares(void **state)
+{
+    (void)state;
+    char dir[64], rel[512], path[PATH_MAX];
+    hb_err err;
+    make_run_dir(dir, sizeof dir);
+    count_options o = {0};
+    o.run_dir = dir;
+    o.no_curve = 1;
+    int counted = 0, not = 0;
+    if (count_run(&o, &counted, &not, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(counted, 8);
+    static const unsigned guide[] = {32, 128, 512, 1024, 4096, 8192, 16384, 65536};
+    for (size_t k = 0; k < 8; k++) {
+        assert_int_equal(rundir_count_rel(rel, sizeof rel, "SHA2", "SHA256", guide[k], &err),
+                         0);
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        json_t *r = NULL;
+        assert_int_equal(hb_json_load(path, &r, &err), 0);
+        if (count_record_check(r, rel, &err) != 0)
+            fail_msg("%s", err.msg);
+        const json_t *fns = json_object_get(r, "functions");
+        assert_true(json_is_object(fns));
+        long long calls_ir = 0;
+        size_t i;
+        json_t *x;
+        json_array_foreach(json_object_get(json_object_get(r, "raw"), "Ir"), i, x)
+            calls_ir += json_integer_value(x);
+        assert_int_equal(json_integer_value(json_object_get(fns, "Ir")), calls_ir);
+        double sum = json_number_value(json_object_get(json_object_get(fns, "rest"),
+                                                       "share"));
+        int block = 0, crypthash = 0, memcpy_libc = 0;
+        json_array_foreach(json_object_get(fns, "functions"), i, x) {
+            const char *f = json_string_value(json_object_get(x, "function"));
+            const char *obj = json_string_value(json_object_get(x, "object"));
+            sum += json_number_value(json_object_get(x, "share"));
+            block |= strcmp(f, "sha256_block") == 0 && strcmp(obj, "library") == 0;
+            crypthash |= strcmp(f, "CryptHash") == 0 && strcmp(obj, "library") == 0;
+            memcpy_libc |= strstr(f, "memcpy") && strcmp(obj, "C library") == 0;
+        }
+        if (fabs(100 * sum - 100) > 0.01)
+            fail_msg("%u B: the shares add up to %.4f %%", guide[k], 100 * sum);
+        assert_true(block && crypthash && memcpy_libc);
+        /* the compression function does most of the work from 1 KiB on */
+        const json_t *top = json_array_get(json_object_get(fns, "functions"), 0);
+        if (guide[k] >= 1024)
+            assert_string_equal(json_string_value(json_object_get(top, "function")),
+                                "sha256_block");
+        json_t *t = json_deep_copy(r);
+        json_t *f0 = json_array_get(json_object_get(json_object_get(t, "functions"),
+                                                    "functions"), 0);
+        json_object_set_new(f0, "Ir", json_integer(json_integer_value(json_object_get(f0,
+                            "Ir")) + 1));
+        assert_int_equal(count_record_check(t, rel, &err), -1);
+        assert_non_null(strstr(err.msg, "functions"));
+        json_decref(t);
+        json_decref(r);
+    }
+    assert_int_equal(hb_remove_tree(dir, &err), 0);
+}
+
 /* TEXT written by FN to a memory stream (caller frees). */
 static char *page(int (*fn)(FILE *, const report_dataset *, const report_system *,
                             const char *, const char *, hb_err *),
@@ -463,6 +530,10 @@ static void test_pages_and_validate(void **state)
     json_object_set_new(t, "derived", count_derive(json_object_get(t, "raw"),
                         json_object_get(t, "empty"), 32));
     assert_int_equal(hb_json_save(path, t, &err), 0);
+    /* the functions' tally no longer adds up to the calls' counts */
+    assert_int_equal(problems(data), before + 1);
+    json_object_del(t, "functions");
+    assert_int_equal(hb_json_save(path, t, &err), 0);
     assert_int_equal(problems(data), before);
     assert_int_equal(report_dataset_load(data, &ds, &err), 0);
     cand = page(pages_candidate_md, &ds, "SHA2");
@@ -496,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_inconsistent),
         cmocka_unit_test(test_client_request_not_countable),
         cmocka_unit_test(test_stage_records),
+        cmocka_unit_test(test_function_shares),
         cmocka_unit_test(test_pages_and_validate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,3 +39,9 @@ set_tests_properties(count_unit PROPERTIES COST 8)
 add_test(NAME test_count_cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/count_cli.sh)
 set_tests_properties(test_count_cli PROPERTIES TIMEOUT 120 COST 8
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# The reader of callgrind's output giving each function's share of the
+# counted calls, on text captured from the SHA-256 example.
+hb_add_test(count_fns SOURCES ${CMAKE_SOURCE_DIR}/tests/count/test_count_fns.c)
+target_compile_definitions(count_fns PRIVATE
+  HB_COUNT_FIXTURES="${CMAKE_SOURCE_DIR}/tests/count/fixtures")
+set_tests_properties(count_fns PROPERTIES COST 1)
