@@ -474,6 +474,12 @@ static void test_pages_and_validate(void **state)
     assert_non_null(strstr(svg, "SHA256"));
     free(svg);
     assert_non_null(strstr(cand, "**not cycles**"));
+    /* where the instructions go: the compression function, the C library's
+     * memcpy, and the rest, in shares of the calls' instructions */
+    assert_non_null(strstr(cand, "Where the instructions of SHA256 go:"));
+    assert_non_null(strstr(cand, "| sha256_block | library |"));
+    assert_non_null(strstr(cand, "| C library |"));
+    assert_non_null(strstr(cand, "| other functions | |"));
     char *sum = page(NULL, &ds, "summary");
     assert_non_null(strstr(sum, "Second view: ranked by instructions per byte"));
     assert_non_null(strstr(sum, "| 1 | SHA2 / SHA256 | 32 B |"));
