@@ -28,6 +28,7 @@
 #include "common/vgreq.h"
 #include "count/count_fns.h"
 #include "count/count_plan.h"
+#include "count/count_syms.h"
 #include "ct/ct.h"
 #include "probe/trial_msg.h"
 #include "rundir/ibudget.h"
@@ -231,7 +232,11 @@ static int next_answer(child_lines *c, char *line, size_t cap, int *late)
         char *nl = memchr(c->buf, '\n', c->len);
         if (nl) {
             size_t n = (size_t)(nl - c->buf);
-            int is_log = n >= 2 && c->buf[0] == '=' && c->buf[1] == '=';
+            /* "==PID==" and Valgrind's own warnings, "--PID--" (debug
+             * information it cannot read, as in a library whose unloaded
+             * sections the build zeroed) */
+            int is_log = n >= 2 && ((c->buf[0] == '=' && c->buf[1] == '=') ||
+                                    (c->buf[0] == '-' && c->buf[1] == '-'));
             if (is_log || n >= cap)
                 keep_log(c, c->buf, n);
             else {
@@ -683,6 +688,7 @@ int count_library(const char *lib, const char *shown, int digest_bits,
         return -1;
     }
     run_out r;
+    json_t *syms = NULL;
     memset(&r, 0, sizeof r);
     int rc = budgeted_run(b, real, shown, digest_bits, sizes, calls, n, seed, events, scratch,
                           &r, err);
@@ -694,6 +700,11 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                    ? "INCONSISTENT" : "NOT_COUNTABLE", r.why);
     } else if (rc == 0) {
         json_object_set(res, "empty", r.empty);
+        /* the names of the library's functions, kept by its build */
+        char lib_sha[HB_SHA256_HEX];
+        hb_err ignored;
+        syms = hb_sha256_file_hex(real, lib_sha, &ignored) == 0 ? count_syms_load(real, lib_sha)
+                                                                : NULL;
         runner_session rs;
         int opened = 0, runner_started = 0;
         double runner_t0 = 0;
@@ -740,7 +751,7 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                 snprintf(reason, sizeof reason, "callgrind gave no instruction counts");
             }
             json_t *fns = d && !r.cg_bad ? cg_tally_json(&r.tallies[i], &r.cg, real,
-                                                         count_driver_path()) : NULL;
+                                                         count_driver_path(), syms) : NULL;
             add_entry(list, sizes[i], calls[i], status, reason, raw, d, fns);
         }
         if (runner_started) {
@@ -764,6 +775,7 @@ int count_library(const char *lib, const char *shown, int digest_bits,
         cg_tally_free(&r.tallies[i]);
     free(r.tallies);
     cg_parser_free(&r.cg);
+    json_decref(syms);
     hb_err rm;
     if (hb_stage_scratch_remove(scratch, &rm) != 0 && rc == 0)
         rc = hb_fail(err, "%s", rm.msg); /* a failed removal is an error */

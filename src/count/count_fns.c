@@ -3,6 +3,7 @@
  * the tally of a length's parts, and the record's "functions" object with
  * its check. */
 #include "count/count_fns.h"
+#include "count/count_syms.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -357,8 +358,27 @@ static double share(long long part, long long total)
     return total > 0 ? (double)part / (double)total : 0.0;
 }
 
+/* NAME of a function of object OB, or the symbol SYMS has at the address
+ * callgrind shows for an unnamed function of the library ("0x..."). */
+static const char *fn_name(const cg_parser *p, const cg_fcost *f, const char *lib,
+                           const json_t *syms)
+{
+    const char *name = name_of(&p->fns, f->fn);
+    if (syms && lib && strncmp(name, "0x", 2) == 0 &&
+        strcmp(name_of(&p->obs, f->ob), lib) == 0) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long at = strtoull(name + 2, &end, 16);
+        const char *sym = !errno && end != name + 2 && !*end ? count_syms_name(syms, at)
+                                                             : NULL;
+        if (sym)
+            return sym;
+    }
+    return name;
+}
+
 json_t *cg_tally_json(const cg_tally *t, const cg_parser *p, const char *lib,
-                      const char *driver)
+                      const char *driver, const json_t *syms)
 {
     if (t->broken || t->total <= 0)
         return NULL;
@@ -369,14 +389,15 @@ json_t *cg_tally_json(const cg_tally *t, const cg_parser *p, const char *lib,
     long long helper_ir[N_GROUPS] = {0};
     for (size_t i = 0; i < t->f.n; i++) {
         const cg_fcost *f = &t->f.v[i];
-        const char *g = cg_helper_group(name_of(&p->fns, f->fn));
+        const char *fname = fn_name(p, f, lib, syms);
+        const char *g = cg_helper_group(fname);
         if (g && lib && strcmp(name_of(&p->obs, f->ob), lib) == 0)
             for (size_t k = 0; k < N_GROUPS; k++)
                 if (strcmp(g, groups[k]) == 0)
                     helper_ir[k] += f->called;
         if (f->self > 0) {
             v[n].f = *f;
-            v[n++].name = name_of(&p->fns, f->fn);
+            v[n++].name = fname;
         }
     }
     qsort(v, n, sizeof *v, by_self);

@@ -77,10 +77,12 @@ void cg_tally_add(cg_tally *t, const cg_parser *p, long long part_total);
  * CG_FNS_KEPT largest, {"function", "object", "Ir", "share"}, by Ir, then
  * name], "rest": {"functions", "Ir", "share"}, "helpers": [{"helper",
  * "Ir", "share"}] (those called)}; LIB and DRIVER are the paths of the
- * counted library and of hashbench-count as callgrind names them. NULL
- * when T is broken or empty. */
+ * counted library and of hashbench-count as callgrind names them; SYMS
+ * (may be NULL) the library's function symbols (count_syms.h), which name
+ * the functions callgrind shows by address. NULL when T is broken or
+ * empty. */
 json_t *cg_tally_json(const cg_tally *t, const cg_parser *p, const char *lib,
-                      const char *driver);
+                      const char *driver, const json_t *syms);
 
 /* NAME as records keep it: at most CG_NAME_MAX bytes of [A-Za-z0-9_.@+-],
  * any other byte '?', a longer name cut and ended "...". */

@@ -82,7 +82,7 @@ static void test_sha256_parts(void **state)
     assert_int_equal(p.part_ir, 10177);
     assert_int_equal(t.total, 5323 + 10177);
     assert_false(t.broken);
-    json_t *j = cg_tally_json(&t, &p, LIB, DRIVER);
+    json_t *j = cg_tally_json(&t, &p, LIB, DRIVER, NULL);
     assert_non_null(j);
     assert_int_equal(json_integer_value(json_object_get(j, "Ir")), 15500);
     /* by self cost, largest first; the names of the first part, by id after */
@@ -129,7 +129,7 @@ static void test_broken_total(void **state)
     assert_int_equal(feed(&p, text, &t), 0);
     cg_tally_add(&t, &p, 101);
     assert_true(t.broken);
-    assert_null(cg_tally_json(&t, &p, LIB, DRIVER));
+    assert_null(cg_tally_json(&t, &p, LIB, DRIVER, NULL));
     cg_tally_free(&t);
     cg_parser_free(&p);
 }
@@ -176,7 +176,7 @@ static void test_helpers(void **state)
     cg_parser_init(&p);
     assert_int_equal(feed(&p, text, &t), 1);
     cg_tally_add(&t, &p, 310);
-    json_t *j = cg_tally_json(&t, &p, LIB, DRIVER);
+    json_t *j = cg_tally_json(&t, &p, LIB, DRIVER, NULL);
     assert_non_null(j);
     const json_t *h = json_object_get(j, "helpers");
     assert_int_equal(json_array_size(h), 2);
