@@ -648,6 +648,17 @@ void pages_count_method(FILE *fp, const report_system *s)
           "Valgrind 3.19) make the instance *not countable*, with the reason, never "
           "a number; system calls and the kernel's work for them are not "
           "counted.\n\n", fp);
+    fputs("Where the instructions go: the same dumps give each function's own "
+          "instructions (callgrind's exclusive cost), so for each size the candidate "
+          "pages give every function's share of the calls' instructions, exact and on "
+          "every build; the shares of a size add up to 100 %, the counting window's "
+          "few instructions (in hashbench-count) included. Each function is named with "
+          "its object (the library, the C library, a system library) and its symbol; "
+          "the library's symbols, read by the build before it zeroes the unloaded "
+          "bytes, are the submission's text, cut to 64 characters of letters, digits "
+          "and `_.@+-`. A shared helper of the competition (SM3, pseudo-hash, DRNG) "
+          "that the library calls by its name is given with everything it calls. A "
+          "function inlined into its caller counts as the caller's.\n\n", fp);
     size_t counted = 0, total = 0, curves = 0;
     const char *key;
     json_t *e;

@@ -535,6 +535,7 @@ static void test_pages_and_validate(void **state)
     assert_int_equal(unlink(path2), 0);
     char *meth = page(NULL, &ds, NULL);
     assert_non_null(strstr(meth, "## Instruction counts (exact)"));
+    assert_non_null(strstr(meth, "Where the instructions go: the same dumps"));
     assert_non_null(strstr(meth, "1 (instance, size) record, 1 counted, and 1 length curve"));
     free(cand);
     free(sum);
