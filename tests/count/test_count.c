@@ -417,6 +417,36 @@ static void test_function_shares(void **state)
     assert_int_equal(hb_remove_tree(dir, &err), 0);
 }
 
+/* A library calling functions under the shared helpers' names: the
+ * pseudo-hash group's share holds what it calls, the SM3 calls among it;
+ * SM3's share is its own functions' calls. */
+static void test_helper_shares(void **state)
+{
+    (void)state;
+    static const unsigned len[] = {4096};
+    json_t *res = count_of("hbcount_helpers", len, 1, 0, 42);
+    const json_t *e = at(res, 0);
+    assert_string_equal(json_string_value(json_object_get(e, "status")), "COUNTED");
+    const json_t *fns = json_object_get(e, "functions");
+    const json_t *h = json_object_get(fns, "helpers");
+    double sm3 = -1, pseudo = -1, sm3_self = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(h, i, x) {
+        const char *g = json_string_value(json_object_get(x, "helper"));
+        if (strcmp(g, "SM3") == 0)
+            sm3 = json_number_value(json_object_get(x, "share"));
+        if (strcmp(g, "pseudo-hash") == 0)
+            pseudo = json_number_value(json_object_get(x, "share"));
+    }
+    json_array_foreach(json_object_get(fns, "functions"), i, x)
+        if (strcmp(json_string_value(json_object_get(x, "function")), "sm3hash") == 0)
+            sm3_self = json_number_value(json_object_get(x, "share"));
+    assert_true(sm3 > 0.5 && pseudo > sm3 && pseudo < 1.0);
+    assert_true(sm3 >= sm3_self && sm3_self > 0.5);
+    json_decref(res);
+}
+
 /* TEXT written by FN to a memory stream (caller frees). */
 static char *page(int (*fn)(FILE *, const report_dataset *, const report_system *,
                             const char *, const char *, hb_err *),
@@ -597,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_client_request_not_countable),
         cmocka_unit_test(test_stage_records),
         cmocka_unit_test(test_function_shares),
+        cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_pages_and_validate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,9 +28,13 @@ add_library(hbcount_forge MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_
 set_target_properties(hbcount_forge PROPERTIES PREFIX "lib")
 target_compile_options(hbcount_forge PRIVATE -O2)
 
+add_library(hbcount_helpers MODULE ${CMAKE_SOURCE_DIR}/tests/count/fixtures/count_helpers.c)
+set_target_properties(hbcount_helpers PROPERTIES PREFIX "lib")
+target_compile_options(hbcount_helpers PRIVATE -O2)
+
 hb_add_test(count_unit SOURCES ${CMAKE_SOURCE_DIR}/tests/count/test_count.c TIMEOUT 120)
 add_dependencies(count_unit hashbench-count hbcount_liar hbcount_liar_env hbcount_steer
-  hbcount_honest hbcount_forge hbct_sigill
+  hbcount_honest hbcount_forge hbcount_helpers hbct_sigill
   hbex_SHA256)
 target_compile_definitions(count_unit PRIVATE HB_COUNT_LIB_DIR="${CMAKE_BINARY_DIR}")
 set_tests_properties(count_unit PROPERTIES COST 8)
