@@ -444,7 +444,8 @@ int cg_functions_check(const json_t *fns, const json_t *raw_ir, char *why, size_
     json_t *x;
     json_array_foreach(raw_ir, i, x)
         total += json_integer_value(x);
-    const json_t *list = json_object_get(fns, "functions"), *rest = json_object_get(fns, "rest");
+    const json_t *list = json_object_get(fns, "functions");
+    const json_t *rest = json_object_get(fns, "rest");
     const json_t *hl = json_object_get(fns, "helpers");
     if (json_integer_value(json_object_get(fns, "Ir")) != total || !json_is_array(list) ||
         !json_is_object(rest) || !json_is_array(hl) || !share_ok(rest, total)) {

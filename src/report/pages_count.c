@@ -153,6 +153,13 @@ static double fn_share(const json_t *fns, const char *fn, const char *obj)
     return NAN;
 }
 
+/* 1 when A and B name the same function of the same object. */
+static int same_fn(const json_t *a, const json_t *b)
+{
+    return json_equal(json_object_get(a, "function"), json_object_get(b, "function")) &&
+           json_equal(json_object_get(a, "object"), json_object_get(b, "object"));
+}
+
 static void share_cell(FILE *fp, double v)
 {
     if (isfinite(v))
@@ -181,23 +188,17 @@ static void shares_table(FILE *fp, const report_system *s, const char *cand, con
                 break;
             size_t k;
             json_t *row;
-            int seen = 0;
+            json_t *seen = NULL;
             json_array_foreach(rows, k, row)
-                seen |= json_equal(json_object_get(row, "function"),
-                                   json_object_get(f, "function")) &&
-                        json_equal(json_object_get(row, "object"), json_object_get(f, "object"));
+                if (!seen && same_fn(row, f))
+                    seen = row;
             if (!seen)
                 json_array_append_new(rows, json_pack("{s:O, s:O, s:f}", "function",
                                       json_object_get(f, "function"), "object",
                                       json_object_get(f, "object"), "max",
                                       report_num(f, "share")));
-            else
-                json_array_foreach(rows, k, row)
-                    if (json_equal(json_object_get(row, "function"),
-                                   json_object_get(f, "function")) &&
-                        json_equal(json_object_get(row, "object"), json_object_get(f, "object")) &&
-                        report_num(f, "share") > report_num(row, "max"))
-                        json_object_set_new(row, "max", json_real(report_num(f, "share")));
+            else if (report_num(f, "share") > report_num(seen, "max"))
+                json_object_set_new(seen, "max", json_real(report_num(f, "share")));
         }
     }
     size_t nc = json_array_size(cols);
@@ -307,16 +308,16 @@ static void shares_tables(FILE *fp, const report_system *s, const char *cand,
                    json_string_value(inst), json_integer_value(sz), NULL), "functions"));
     if (any) {
         fprintf(fp, "Where the instructions go (exact, counted on the same calls): each "
-                "function's own instructions (its callees' not included) as a share of the "
-                "calls' instructions at each size: the %d largest at each size, then all "
-                "other functions together, so that a column adds up to 100 %%. *Object* says where the function lies: the "
-                "library, the C library (memcpy, memset, ...), hashbench-count (the "
-                "counting window's own few instructions), a system library. The names "
-                "are the library's symbols, as the submission chose them, cut to 64 "
-                "characters of letters, digits and `_.@+-` (any other character shown as "
-                "`?`). A shared helper of the competition (SM3, pseudo-hash, DRNG), "
-                "where the library calls it by its name, is shown with everything it "
-                "calls.\n\n", SHARES_TOP);
+                "function's own instructions (its callees' not included) as a share of "
+                "the calls' instructions at each size: the %d largest at each size, then "
+                "all other functions together, so that a column adds up to 100 %%. "
+                "*Object* says where the function lies: the library, the C library "
+                "(memcpy, memset, ...), hashbench-count (the counting window's own few "
+                "instructions), a system library. The names are the library's symbols, "
+                "as the submission chose them, cut to 64 characters of letters, digits "
+                "and `_.@+-` (any other character shown as `?`). A shared helper of the "
+                "competition (SM3, pseudo-hash, DRNG), where the library calls it by its "
+                "name, is shown with everything it calls.\n\n", SHARES_TOP);
         json_array_foreach(insts, k, inst)
             shares_table(fp, s, cand, json_string_value(inst), sizes);
     }
