@@ -44,10 +44,13 @@ int count_syms_read(const char *path, json_t **out, hb_err *err)
                 s.st_shndx == SHN_UNDEF || s.st_value == 0)
                 continue;
             const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-            if (!name || !name[0] || strlen(name) > CG_MAX_NAME)
+            if (!name || !name[0])
                 continue;
+            /* kept as the shares show it: the submission's text, sanitised */
+            char safe[CG_NAME_MAX + 1];
+            cg_safe_name(name, safe, sizeof safe);
             json_array_append_new(list, json_pack("[I, I, s]", (json_int_t)s.st_value,
-                                                  (json_int_t)s.st_size, name));
+                                                  (json_int_t)s.st_size, safe));
         }
     }
     elf_end(elf);

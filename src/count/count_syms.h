@@ -7,7 +7,7 @@
  * (count_syms_write: <library>.functions.json); the count reads them back
  * only for a library of that digest (count_syms_load) and names a function
  * callgrind shows as "0x<address>" by the symbol at that address. The names
- * are the submission's text: the shares sanitise them as any other. */
+ * are the submission's text: kept sanitised, as the shares keep any name. */
 #ifndef HB_COUNT_COUNT_SYMS_H
 #define HB_COUNT_COUNT_SYMS_H
 
@@ -19,7 +19,8 @@
 #define COUNT_SYMS_MAX 65536 /* function symbols kept at most */
 
 /* The function symbols (defined, of a non-zero address) of the ELF file
- * PATH's symbol tables into *OUT: [[address, size, name], ...]. */
+ * PATH's symbol tables into *OUT: [[address, size, name], ...], at most
+ * COUNT_SYMS_MAX, each name as the shares keep it (cg_safe_name). */
 int count_syms_read(const char *path, json_t **out, hb_err *err);
 
 /* Writes SYMS (count_syms_read's) beside the library LIB, with LIB's
