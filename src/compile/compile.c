@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compile/discover.h"
+#include "count/count_syms.h"
 #include "common/fs.h"
 #include "common/proc.h"
 #include "common/walk.h"
@@ -303,6 +304,11 @@ static void finish_library(const compile_job *job, const char *tmp,
 {
     hb_err e;
     unsigned long long blanked = 0;
+    /* the functions' names for the count's shares, before the symbol
+     * table is zeroed (count/count_syms.h) */
+    json_t *syms = NULL;
+    if (count_syms_read(tmp, &syms, &e) != 0)
+        syms = NULL;
     /* what is measured, checked and timed is the loaded image alone */
     if ((!job->keep_unloaded && elfsize_blank_unloaded(tmp, &blanked, &e) != 0) ||
         compile_inspect(tmp, out, &e) != 0) {
@@ -314,7 +320,10 @@ static void finish_library(const compile_job *job, const char *tmp,
         out->built = 0;
         snprintf(out->reason, sizeof out->reason, "cannot rename the library "
                  "into %s", job->library);
+    } else if (syms && count_syms_write(job->library, syms, &e) != 0) {
+        fprintf(log, "# functions' names not kept for the count: %s\n", e.msg);
     }
+    json_decref(syms);
     if (blanked)
         fprintf(log, "# bytes never loaded, zeroed: %llu (symbol tables, comments)\n", blanked);
     fprintf(log, "# CryptHash exported: %s\n", out->built ? "yes" : "no");

@@ -26,7 +26,9 @@
 #include "common/fs.h"
 #include "common/proc.h"
 #include "common/vgreq.h"
+#include "count/count_fns.h"
 #include "count/count_plan.h"
+#include "count/count_syms.h"
 #include "ct/ct.h"
 #include "probe/trial_msg.h"
 #include "rundir/ibudget.h"
@@ -74,6 +76,9 @@ typedef struct run_out {
     char why[768];     /* why the run failed (raw text behind the mark) */
     int inconsistent;  /* the output file is not what the driver asked for */
     int stopped;       /* the instance's wall budget ended it (why says so) */
+    cg_parser cg;      /* the file's functions, read with the parts */
+    cg_tally *tallies; /* per entry: its calls' functions */
+    int cg_bad;        /* a line the function reader did not take */
 } run_out;
 
 /* Appends the counts of one part, the numbers NUMS under the names EVENTS,
@@ -114,7 +119,7 @@ static int add_counts(json_t *into, const char *events, char *nums)
  * after; the file's header before the first part when HEADER. Their
  * counts go to INTO. 0, or -1. */
 static int read_parts(char *text, int header, const char *what, unsigned first, unsigned n,
-                      json_t *into)
+                      json_t *into, run_out *r, cg_tally *tally)
 {
     char events[256] = "", trigger[128] = "", summary[512] = "";
     unsigned got = 0;
@@ -124,6 +129,10 @@ static int read_parts(char *text, int header, const char *what, unsigned first, 
         if (!next)
             return -1; /* a part ends with a whole line */
         *next++ = '\0';
+        char why[128];
+        /* the functions: every line, for the names compressed once */
+        if (!r->cg_bad && cg_parser_line(&r->cg, line, why, sizeof why) != 0)
+            r->cg_bad = 1;
         if (strncmp(line, "part: ", 6) == 0) {
             if (in_part || got == n)
                 return -1;
@@ -154,6 +163,11 @@ static int read_parts(char *text, int header, const char *what, unsigned first, 
             if (!seen_summary || strcmp(line + 8, summary) != 0 || strcmp(trigger, expect) ||
                 !events[0] || add_counts(into, events, summary) != 0)
                 return -1;
+            if (tally) {
+                const json_t *ir = json_object_get(into, "Ir");
+                cg_tally_add(tally, &r->cg, (long long)json_integer_value(
+                    json_array_get(ir, json_array_size(ir) - 1)));
+            }
             in_part = 0;
             done_part = 1;
             got++;
@@ -218,7 +232,11 @@ static int next_answer(child_lines *c, char *line, size_t cap, int *late)
         char *nl = memchr(c->buf, '\n', c->len);
         if (nl) {
             size_t n = (size_t)(nl - c->buf);
-            int is_log = n >= 2 && c->buf[0] == '=' && c->buf[1] == '=';
+            /* "==PID==" and Valgrind's own warnings, "--PID--" (debug
+             * information it cannot read, as in a library whose unloaded
+             * sections the build zeroed) */
+            int is_log = n >= 2 && ((c->buf[0] == '=' && c->buf[1] == '=') ||
+                                    (c->buf[0] == '-' && c->buf[1] == '-'));
             if (is_log || n >= cap)
                 keep_log(c, c->buf, n);
             else {
@@ -332,7 +350,9 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     r->seeds = calloc(total, sizeof *r->seeds);
     r->folds = calloc(total, sizeof *r->folds);
     r->errors = calloc(total, sizeof *r->errors);
-    if (!r->seeds || !r->folds || !r->errors)
+    r->tallies = calloc((size_t)n, sizeof *r->tallies);
+    cg_parser_init(&r->cg);
+    if (!r->seeds || !r->folds || !r->errors || !r->tallies)
         return hb_fail(err, "out of memory for the count's answers");
     unlink(out_file);
     /* callgrind opens it again through /dev/fd/2, as the sandbox's user:
@@ -384,7 +404,8 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
     loadfail = first == 0 && strncmp(line, "loadfail ", 9) == 0;
     if (first == 0 && strcmp(line, "ready") == 0) {
         char *news = file_news(rfd, &off);
-        ok = news && read_parts(news, 1, "empty", 0, COUNT_EMPTY_WINDOWS, r->empty) == 0;
+        ok = news && read_parts(news, 1, "empty", 0, COUNT_EMPTY_WINDOWS, r->empty, r,
+                                NULL) == 0;
         bad_parts = !ok;
         free(news);
     }
@@ -408,7 +429,8 @@ static int run_driver(const char *lib, const char *shown, int bits, const unsign
             memcpy(r->folds[c], fold, TM_FOLD_HEX);
             r->errors[c] = e != 0;
             char *news = file_news(rfd, &off);
-            ok = news && read_parts(news, 0, "call", (unsigned)c, 1, into) == 0;
+            ok = news && read_parts(news, 0, "call", (unsigned)c, 1, into, r,
+                                    &r->tallies[k]) == 0;
             bad_parts = !ok;
             free(news);
         }
@@ -587,13 +609,17 @@ static int check_fold(runner_session *s, int open, uint64_t seed, unsigned size,
 /* One entry of the list: its reason WHY as hashbench's wording, raw text
  * after the mark apart (common/untrusted.h). */
 static void add_entry(json_t *list, unsigned size, unsigned calls, const char *status,
-                      const char *why, const json_t *raw, json_t *derived)
+                      const char *why, const json_t *raw, json_t *derived, json_t *fns)
 {
     json_t *e = json_pack("{s:I, s:I, s:s}", "size_bytes", (json_int_t)size, "calls",
                           (json_int_t)calls, "status", status);
     hb_untrusted_set(e, "reason", why);
     json_object_set(e, "raw", raw ? (json_t *)raw : json_null());
     json_object_set_new(e, "derived", derived ? derived : json_null());
+    if (derived)
+        json_object_set_new(e, "functions", fns ? fns : json_null());
+    else
+        json_decref(fns);
     json_array_append_new(list, e);
 }
 
@@ -602,7 +628,7 @@ static void all_failed(json_t *list, const unsigned *sizes, const unsigned *call
                        const char *status, const char *why)
 {
     for (int i = 0; i < n; i++)
-        add_entry(list, sizes[i], calls[i], status, why, NULL, NULL);
+        add_entry(list, sizes[i], calls[i], status, why, NULL, NULL, NULL);
 }
 
 int count_library(const char *lib, const char *shown, int digest_bits,
@@ -662,6 +688,7 @@ int count_library(const char *lib, const char *shown, int digest_bits,
         return -1;
     }
     run_out r;
+    json_t *syms = NULL;
     memset(&r, 0, sizeof r);
     int rc = budgeted_run(b, real, shown, digest_bits, sizes, calls, n, seed, events, scratch,
                           &r, err);
@@ -673,6 +700,11 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                    ? "INCONSISTENT" : "NOT_COUNTABLE", r.why);
     } else if (rc == 0) {
         json_object_set(res, "empty", r.empty);
+        /* the names of the library's functions, kept by its build */
+        char lib_sha[HB_SHA256_HEX];
+        hb_err ignored;
+        syms = hb_sha256_file_hex(real, lib_sha, &ignored) == 0 ? count_syms_load(real, lib_sha)
+                                                                : NULL;
         runner_session rs;
         int opened = 0, runner_started = 0;
         double runner_t0 = 0;
@@ -718,7 +750,9 @@ int count_library(const char *lib, const char *shown, int digest_bits,
                 status = "NOT_COUNTABLE";
                 snprintf(reason, sizeof reason, "callgrind gave no instruction counts");
             }
-            add_entry(list, sizes[i], calls[i], status, reason, raw, d);
+            json_t *fns = d && !r.cg_bad ? cg_tally_json(&r.tallies[i], &r.cg, real,
+                                                         count_driver_path(), syms) : NULL;
+            add_entry(list, sizes[i], calls[i], status, reason, raw, d, fns);
         }
         if (runner_started) {
             hb_proc_result ignored;
@@ -737,6 +771,11 @@ int count_library(const char *lib, const char *shown, int digest_bits,
     free(r.seeds);
     free(r.folds);
     free(r.errors);
+    for (int i = 0; r.tallies && i < n; i++)
+        cg_tally_free(&r.tallies[i]);
+    free(r.tallies);
+    cg_parser_free(&r.cg);
+    json_decref(syms);
     hb_err rm;
     if (hb_stage_scratch_remove(scratch, &rm) != 0 && rc == 0)
         rc = hb_fail(err, "%s", rm.msg); /* a failed removal is an error */

@@ -7,6 +7,7 @@
  * and so is a record under another compiler (count_cc.h). */
 #include "count/count.h"
 #include "count/count_cc.h"
+#include "count/count_fns.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -109,6 +110,11 @@ static int check_length(const json_t *rec, const json_t *empty, const char *what
         return hb_fail(err, "%s: %s: derived: not the figures recomputed from the raw "
                        "counts (median, minimum and maximum of each call's count less the "
                        "median of the empty windows)", file, what);
+    const json_t *fns = json_object_get(rec, "functions");
+    char why[256];
+    if (fns && !json_is_null(fns) &&
+        cg_functions_check(fns, json_object_get(raw, "Ir"), why, sizeof why) != 0)
+        return hb_fail(err, "%s: %s: %s", file, what, why);
     return 0;
 }
 

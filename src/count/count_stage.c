@@ -39,6 +39,9 @@
     "with collection on from just before the call to just after it (one dump per call), " \
     "less the median count of an empty window; the figure is the median over the " \
     "length's calls, the spread (max - min) / median is flagged above 0.1 %"
+#define COUNT_FUNCTIONS_RULE "per size, each function's self instructions summed over the " \
+    "size's calls (callgrind's exclusive cost), its share of the calls' instructions; a " \
+    "shared helper's share: the instructions of the calls into its group from outside it"
 #define COUNT_SCHEMA 2
 
 /* The sizes of the stage into SIZES (*N): the options', else those
@@ -109,13 +112,13 @@ static int curve_rel(char *out, size_t cap, const char *cand, const char *inst, 
 /* The method object of a record: the plan and the rule. */
 static json_t *method_json(const unsigned *sizes, int n, int curve, const char *seed)
 {
-    return json_pack("{s:i, s:i, s:o, s:b, s:s, s:s, s:s}", "calls_size", COUNT_CALLS_SIZE,
+    return json_pack("{s:i, s:i, s:o, s:b, s:s, s:s, s:s, s:s}", "calls_size", COUNT_CALLS_SIZE,
                      "calls_curve", COUNT_CALLS_CURVE, "sizes", sizes_json(sizes, n), "curve",
                      curve, "seed", seed, "message_rule", "call i of entry k of the plan (the "
                      "sizes, then the curve's lengths) hashes call 0 of a probe trial of seed "
                      "s(k, i) = the first 16 hex digits of SHA-256(\"<seed>:<k>:<i>\"); " TM_RULE,
                      "rule",
-                     COUNT_METHOD_RULE);
+                     COUNT_METHOD_RULE, "functions_rule", COUNT_FUNCTIONS_RULE);
 }
 
 /* 1 when the record of REL exists, COUNTED, for library LIB_SHA with the
@@ -175,6 +178,14 @@ static int save_record(const char *run_dir, const char *rel, json_t *r, hb_err *
         hb_mkdirs_for(path, err) != 0)
         return -1;
     return hb_json_save(path, r, err);
+}
+
+/* ENTRY as a point of the curve: its functions are in the sizes' records. */
+static json_t *point_of(const json_t *entry)
+{
+    json_t *p = json_copy((json_t *)entry);
+    json_object_del(p, "functions");
+    return p;
 }
 
 static int do_instance(const count_options *o, const json_t *k, const json_t *b,
@@ -261,10 +272,10 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         json_t *points = json_array();
         const json_t *failed = NULL;
         for (int i = n; i < total; i++)
-            json_array_append(points, json_array_get(entries, (size_t)i));
+            json_array_append_new(points, point_of(json_array_get(entries, (size_t)i)));
         for (int i = 0; i < n; i++)
             if (sizes[i] > COUNT_CURVE_MAX)
-                json_array_append(points, json_array_get(entries, (size_t)i));
+                json_array_append_new(points, point_of(json_array_get(entries, (size_t)i)));
         size_t j;
         json_t *p;
         json_array_foreach(points, j, p)

@@ -2,8 +2,9 @@
  * report_system.count): on a candidate page, a table that puts the exact
  * instructions per byte beside the timed figure per byte (the median of the
  * calls, their minimum and maximum, a spread above 0.1 % flagged), with
- * the sentence on what the count is and is not, and the chart of the
- * length curve (an SVG file beside the page); on the summary, a second ranking of
+ * the sentence on what the count is and is not, the chart of the
+ * length curve (an SVG file beside the page) and, per instance, where the
+ * instructions go (each function's share at each size); on the summary, a second ranking of
  * every instance by instructions per byte; on the method page, the method
  * and its limits. A system without count records gets only the method
  * section, which says so. */
@@ -137,6 +138,192 @@ static void spread_cell(FILE *fp, const json_t *rec)
         fprintf(fp, " %.2f %% |", 100 * sp);
 }
 
+#define SHARES_TOP 5   /* functions shown per size */
+#define SHARES_ROWS 8  /* rows of functions at most per instance */
+
+/* The share of function FN in object OBJ among FNS's functions, or NaN. */
+static double fn_share(const json_t *fns, const char *fn, const char *obj)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(fns, "functions"), i, f)
+        if (strcmp(report_str(f, "function", ""), fn) == 0 &&
+            strcmp(report_str(f, "object", ""), obj) == 0)
+            return report_num(f, "share");
+    return NAN;
+}
+
+/* 1 when A and B name the same function of the same object. */
+static int same_fn(const json_t *a, const json_t *b)
+{
+    return json_equal(json_object_get(a, "function"), json_object_get(b, "function")) &&
+           json_equal(json_object_get(a, "object"), json_object_get(b, "object"));
+}
+
+static void share_cell(FILE *fp, double v)
+{
+    if (isfinite(v))
+        fprintf(fp, " %.1f %% |", 100 * v);
+    else
+        fputs(" — |", fp);
+}
+
+/* Where INST's instructions go: the SHARES_TOP largest functions at each
+ * counted size (SHARES_ROWS rows at most, the largest share first), the
+ * other functions, and the shared helpers the library calls. */
+static void shares_table(FILE *fp, const report_system *s, const char *cand, const char *inst,
+                         const json_t *sizes)
+{
+    json_t *cols = json_array(), *rows = json_array();
+    size_t i, j;
+    json_t *sz, *f;
+    json_array_foreach(sizes, i, sz) {
+        const json_t *rec = report_count_record(s, cand, inst, json_integer_value(sz), NULL);
+        const json_t *fns = json_object_get(rec, "functions");
+        if (!json_is_object(fns) || strcmp(report_str(rec, "status", ""), "COUNTED") != 0)
+            continue;
+        json_array_append_new(cols, json_pack("{s:O, s:O}", "size", sz, "fns", fns));
+        json_array_foreach(json_object_get(fns, "functions"), j, f) {
+            if (j >= SHARES_TOP)
+                break;
+            size_t k;
+            json_t *row;
+            json_t *seen = NULL;
+            json_array_foreach(rows, k, row)
+                if (!seen && same_fn(row, f))
+                    seen = row;
+            if (!seen)
+                json_array_append_new(rows, json_pack("{s:O, s:O, s:f}", "function",
+                                      json_object_get(f, "function"), "object",
+                                      json_object_get(f, "object"), "max",
+                                      report_num(f, "share")));
+            else if (report_num(f, "share") > report_num(seen, "max"))
+                json_object_set_new(seen, "max", json_real(report_num(f, "share")));
+        }
+    }
+    size_t nc = json_array_size(cols);
+    if (nc == 0) {
+        json_decref(cols);
+        json_decref(rows);
+        return;
+    }
+    /* the largest share first; SHARES_ROWS rows at most */
+    size_t nr = json_array_size(rows);
+    for (i = 0; i + 1 < nr; i++)
+        for (j = i + 1; j < nr; j++)
+            if (report_num(json_array_get(rows, j), "max") >
+                report_num(json_array_get(rows, i), "max")) {
+                json_t *a = json_incref(json_array_get(rows, i));
+                json_array_set(rows, i, json_array_get(rows, j));
+                json_array_set_new(rows, j, a);
+            }
+    if (nr > SHARES_ROWS)
+        nr = SHARES_ROWS;
+    fputs("Where the instructions of ", fp);
+    esc_md(fp, inst);
+    fputs(" go:\n\n", fp);
+    const char **head = calloc(nc + 2, sizeof *head);
+    char (*labels)[NUMFMT_MAX] = calloc(nc, sizeof *labels);
+    char align[COUNT_MAX_SIZES + 3] = "ll";
+    if (!head || !labels) {
+        free(head);
+        free(labels);
+        json_decref(cols);
+        json_decref(rows);
+        return;
+    }
+    head[0] = "Function";
+    head[1] = "Object";
+    json_array_foreach(cols, i, f) {
+        head[2 + i] = numfmt_msg_bytes(json_integer_value(json_object_get(f, "size")),
+                                       labels[i], sizeof labels[i]);
+        if (2 + i < sizeof align - 1)
+            align[2 + i] = 'r';
+    }
+    pages_table_head(fp, head, nc + 2, align);
+    double *shown = calloc(nc, sizeof *shown);
+    for (i = 0; i < nr; i++) {
+        const json_t *row = json_array_get(rows, i);
+        const char *fn = report_str(row, "function", ""), *obj = report_str(row, "object", "");
+        fputs("| ", fp);
+        esc_md(fp, fn);
+        fputs(" | ", fp);
+        esc_md(fp, obj);
+        fputs(" |", fp);
+        json_array_foreach(cols, j, f) {
+            double v = fn_share(json_object_get(f, "fns"), fn, obj);
+            if (isfinite(v) && shown)
+                shown[j] += v;
+            share_cell(fp, v);
+        }
+        fputs("\n", fp);
+    }
+    fputs("| other functions | |", fp);
+    json_array_foreach(cols, j, f)
+        share_cell(fp, shown ? fmax(0.0, 1.0 - shown[j]) : NAN);
+    fputs("\n", fp);
+    free(shown);
+    /* the shared helpers, their callees included */
+    static const char *const helpers[] = {"SM3", "pseudo-hash", "DRNG"};
+    for (size_t h = 0; h < sizeof helpers / sizeof helpers[0]; h++) {
+        int any = 0;
+        json_array_foreach(cols, j, f) {
+            size_t k;
+            json_t *x;
+            json_array_foreach(json_object_get(json_object_get(f, "fns"), "helpers"), k, x)
+                any |= strcmp(report_str(x, "helper", ""), helpers[h]) == 0;
+        }
+        if (!any)
+            continue;
+        fprintf(fp, "| shared %s helper, with what it calls | library |", helpers[h]);
+        json_array_foreach(cols, j, f) {
+            double v = 0;
+            size_t k;
+            json_t *x;
+            json_array_foreach(json_object_get(json_object_get(f, "fns"), "helpers"), k, x)
+                if (strcmp(report_str(x, "helper", ""), helpers[h]) == 0)
+                    v = report_num(x, "share");
+            share_cell(fp, v);
+        }
+        fputs("\n", fp);
+    }
+    fputs("\n", fp);
+    free(head);
+    free(labels);
+    json_decref(cols);
+    json_decref(rows);
+}
+
+/* The tables of where each instance's instructions go, with what they say. */
+static void shares_tables(FILE *fp, const report_system *s, const char *cand,
+                          const json_t *insts)
+{
+    json_t *sizes = sizes_of(s, cand);
+    size_t k, i;
+    json_t *inst, *sz;
+    int any = 0;
+    json_array_foreach(insts, k, inst)
+        json_array_foreach(sizes, i, sz)
+            any |= json_is_object(json_object_get(report_count_record(s, cand,
+                   json_string_value(inst), json_integer_value(sz), NULL), "functions"));
+    if (any) {
+        fprintf(fp, "Where the instructions go (exact, counted on the same calls): each "
+                "function's own instructions (its callees' not included) as a share of "
+                "the calls' instructions at each size: the %d largest at each size, then "
+                "all other functions together, so that a column adds up to 100 %%. "
+                "*Object* says where the function lies: the library, the C library "
+                "(memcpy, memset, ...), hashbench-count (the counting window's own few "
+                "instructions), a system library. The names are the library's symbols, "
+                "as the submission chose them, cut to 64 characters of letters, digits "
+                "and `_.@+-` (any other character shown as `?`). A shared helper of the "
+                "competition (SM3, pseudo-hash, DRNG), where the library calls it by its "
+                "name, is shown with everything it calls.\n\n", SHARES_TOP);
+        json_array_foreach(insts, k, inst)
+            shares_table(fp, s, cand, json_string_value(inst), sizes);
+    }
+    json_decref(sizes);
+}
+
 void pages_count_table(FILE *fp, const report_system *s, const char *cand,
                        const json_t *insts, const char *unit, const char *stem)
 {
@@ -192,6 +379,7 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
                     "by Valgrind): every length from 0 to %d bytes, then every %d bytes "
                     "to %d; each step is a block more](%s" PAGES_COUNT_CURVE_SUFFIX
                     ".svg)\n\n", COUNT_CURVE_FINE, COUNT_CURVE_STEP, COUNT_CURVE_MAX, stem);
+    shares_tables(fp, s, cand, insts);
 }
 
 int pages_count_has_curve(const report_system *s, const char *cand)
@@ -461,6 +649,17 @@ void pages_count_method(FILE *fp, const report_system *s)
           "Valgrind 3.19) make the instance *not countable*, with the reason, never "
           "a number; system calls and the kernel's work for them are not "
           "counted.\n\n", fp);
+    fputs("Where the instructions go: the same dumps give each function's own "
+          "instructions (callgrind's exclusive cost), so for each size the candidate "
+          "pages give every function's share of the calls' instructions, exact and on "
+          "every build; the shares of a size add up to 100 %, the counting window's "
+          "few instructions (in hashbench-count) included. Each function is named with "
+          "its object (the library, the C library, a system library) and its symbol; "
+          "the library's symbols, read by the build before it zeroes the unloaded "
+          "bytes, are the submission's text, cut to 64 characters of letters, digits "
+          "and `_.@+-`. A shared helper of the competition (SM3, pseudo-hash, DRNG) "
+          "that the library calls by its name is given with everything it calls. A "
+          "function inlined into its caller counts as the caller's.\n\n", fp);
     size_t counted = 0, total = 0, curves = 0;
     const char *key;
     json_t *e;

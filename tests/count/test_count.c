@@ -26,6 +26,8 @@
 #include "common/json.h"
 #include "count/count.h"
 #include "count/count_plan.h"
+#include "count/count_syms.h"
+#include "compile/elfsize.h"
 #include "dataset/dataset.h"
 #include "report/pages.h"
 #include "report/validate.h"
@@ -328,6 +330,123 @@ static void test_stage_records(void **state)
     assert_int_equal(hb_remove_tree(dir, &err), 0);
 }
 
+/* Where the SHA-256 example's instructions go, at the guide's eight sizes
+ * (the stage's default), its library as hashbench builds it (symbol table
+ * zeroed, the names kept beside it): every record's functions and the rest
+ * add up to 100 % of its calls' instructions, the compression function
+ * named among them, in the library, and memcpy in the C library; validate
+ * accepts the record and refuses it once a function's count is changed. */
+static void test_function_shares(void **state)
+{
+    (void)state;
+    char dir[64], rel[512], path[PATH_MAX];
+    hb_err err;
+    make_run_dir(dir, sizeof dir);
+    /* as hashbench builds it: the symbol table zeroed, the functions' names
+     * kept beside the library */
+    char lib[PATH_MAX];
+    json_t *syms = NULL;
+    unsigned long long blanked = 0;
+    snprintf(lib, sizeof lib, "%s/lib/SHA2/libSHA256.so", dir);
+    assert_int_equal(count_syms_read(lib, &syms, &err), 0);
+    assert_int_equal(elfsize_blank_unloaded(lib, &blanked, &err), 0);
+    assert_true(blanked > 0);
+    assert_int_equal(count_syms_write(lib, syms, &err), 0);
+    json_decref(syms);
+    count_options o = {0};
+    o.run_dir = dir;
+    o.no_curve = 1;
+    int counted = 0, not = 0;
+    if (count_run(&o, &counted, &not, &err) != 0)
+        fail_msg("%s", err.msg);
+    if (counted != 8) {
+        char rp[PATH_MAX];
+        json_t *x = NULL;
+        snprintf(rp, sizeof rp, "%s/count/SHA2/SHA256__count_32.json", dir);
+        if (hb_json_load(rp, &x, &err) == 0)
+            fail_msg("%d counted, %d not: %s", counted, not,
+                     json_string_value(json_object_get(x, "reason")));
+        fail_msg("%d counted, %d not", counted, not);
+    }
+    static const unsigned guide[] = {32, 128, 512, 1024, 4096, 8192, 16384, 65536};
+    for (size_t k = 0; k < 8; k++) {
+        assert_int_equal(rundir_count_rel(rel, sizeof rel, "SHA2", "SHA256", guide[k], &err),
+                         0);
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        json_t *r = NULL;
+        assert_int_equal(hb_json_load(path, &r, &err), 0);
+        if (count_record_check(r, rel, &err) != 0)
+            fail_msg("%s", err.msg);
+        const json_t *fns = json_object_get(r, "functions");
+        assert_true(json_is_object(fns));
+        long long calls_ir = 0;
+        size_t i;
+        json_t *x;
+        json_array_foreach(json_object_get(json_object_get(r, "raw"), "Ir"), i, x)
+            calls_ir += json_integer_value(x);
+        assert_int_equal(json_integer_value(json_object_get(fns, "Ir")), calls_ir);
+        double sum = json_number_value(json_object_get(json_object_get(fns, "rest"),
+                                                       "share"));
+        int block = 0, crypthash = 0, memcpy_libc = 0;
+        json_array_foreach(json_object_get(fns, "functions"), i, x) {
+            const char *f = json_string_value(json_object_get(x, "function"));
+            const char *obj = json_string_value(json_object_get(x, "object"));
+            sum += json_number_value(json_object_get(x, "share"));
+            block |= strcmp(f, "sha256_block") == 0 && strcmp(obj, "library") == 0;
+            crypthash |= strcmp(f, "CryptHash") == 0 && strcmp(obj, "library") == 0;
+            memcpy_libc |= strstr(f, "memcpy") && strcmp(obj, "C library") == 0;
+        }
+        if (fabs(100 * sum - 100) > 0.01)
+            fail_msg("%u B: the shares add up to %.4f %%", guide[k], 100 * sum);
+        assert_true(block && crypthash && memcpy_libc);
+        /* the compression function does most of the work from 1 KiB on */
+        const json_t *top = json_array_get(json_object_get(fns, "functions"), 0);
+        if (guide[k] >= 1024)
+            assert_string_equal(json_string_value(json_object_get(top, "function")),
+                                "sha256_block");
+        json_t *t = json_deep_copy(r);
+        json_t *f0 = json_array_get(json_object_get(json_object_get(t, "functions"),
+                                                    "functions"), 0);
+        json_object_set_new(f0, "Ir", json_integer(json_integer_value(json_object_get(f0,
+                            "Ir")) + 1));
+        assert_int_equal(count_record_check(t, rel, &err), -1);
+        assert_non_null(strstr(err.msg, "functions"));
+        json_decref(t);
+        json_decref(r);
+    }
+    assert_int_equal(hb_remove_tree(dir, &err), 0);
+}
+
+/* A library calling functions under the shared helpers' names: the
+ * pseudo-hash group's share holds what it calls, the SM3 calls among it;
+ * SM3's share is its own functions' calls. */
+static void test_helper_shares(void **state)
+{
+    (void)state;
+    static const unsigned len[] = {4096};
+    json_t *res = count_of("hbcount_helpers", len, 1, 0, 42);
+    const json_t *e = at(res, 0);
+    assert_string_equal(json_string_value(json_object_get(e, "status")), "COUNTED");
+    const json_t *fns = json_object_get(e, "functions");
+    const json_t *h = json_object_get(fns, "helpers");
+    double sm3 = -1, pseudo = -1, sm3_self = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(h, i, x) {
+        const char *g = json_string_value(json_object_get(x, "helper"));
+        if (strcmp(g, "SM3") == 0)
+            sm3 = json_number_value(json_object_get(x, "share"));
+        if (strcmp(g, "pseudo-hash") == 0)
+            pseudo = json_number_value(json_object_get(x, "share"));
+    }
+    json_array_foreach(json_object_get(fns, "functions"), i, x)
+        if (strcmp(json_string_value(json_object_get(x, "function")), "sm3hash") == 0)
+            sm3_self = json_number_value(json_object_get(x, "share"));
+    assert_true(sm3 > 0.5 && pseudo > sm3 && pseudo < 1.0);
+    assert_true(sm3 >= sm3_self && sm3_self > 0.5);
+    json_decref(res);
+}
+
 /* TEXT written by FN to a memory stream (caller frees). */
 static char *page(int (*fn)(FILE *, const report_dataset *, const report_system *,
                             const char *, const char *, hb_err *),
@@ -407,6 +526,12 @@ static void test_pages_and_validate(void **state)
     assert_non_null(strstr(svg, "SHA256"));
     free(svg);
     assert_non_null(strstr(cand, "**not cycles**"));
+    /* where the instructions go: the compression function, the C library's
+     * memcpy, and the rest, in shares of the calls' instructions */
+    assert_non_null(strstr(cand, "Where the instructions of SHA256 go:"));
+    assert_non_null(strstr(cand, "| sha256_block | library |"));
+    assert_non_null(strstr(cand, "| C library |"));
+    assert_non_null(strstr(cand, "| other functions | |"));
     char *sum = page(NULL, &ds, "summary");
     assert_non_null(strstr(sum, "Second view: ranked by instructions per byte"));
     assert_non_null(strstr(sum, "| 1 | SHA2 / SHA256 | 32 B |"));
@@ -440,6 +565,7 @@ static void test_pages_and_validate(void **state)
     assert_int_equal(unlink(path2), 0);
     char *meth = page(NULL, &ds, NULL);
     assert_non_null(strstr(meth, "## Instruction counts (exact)"));
+    assert_non_null(strstr(meth, "Where the instructions go: the same dumps"));
     assert_non_null(strstr(meth, "1 (instance, size) record, 1 counted, and 1 length curve"));
     free(cand);
     free(sum);
@@ -462,6 +588,10 @@ static void test_pages_and_validate(void **state)
     json_array_set_new(ir, 0, json_integer(json_integer_value(json_array_get(ir, 0)) * 2));
     json_object_set_new(t, "derived", count_derive(json_object_get(t, "raw"),
                         json_object_get(t, "empty"), 32));
+    assert_int_equal(hb_json_save(path, t, &err), 0);
+    /* the functions' tally no longer adds up to the calls' counts */
+    assert_int_equal(problems(data), before + 1);
+    json_object_del(t, "functions");
     assert_int_equal(hb_json_save(path, t, &err), 0);
     assert_int_equal(problems(data), before);
     assert_int_equal(report_dataset_load(data, &ds, &err), 0);
@@ -496,6 +626,8 @@ int main(void)
         cmocka_unit_test(test_inconsistent),
         cmocka_unit_test(test_client_request_not_countable),
         cmocka_unit_test(test_stage_records),
+        cmocka_unit_test(test_function_shares),
+        cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_pages_and_validate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
