@@ -65,6 +65,11 @@ void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
  * to the method page. Nothing otherwise. */
 void pages_drift_warning(FILE *fp, const report_system *s, const char *ext);
 
+/* A paragraph saying by how much every paired interval of S was widened
+ * for the host's ratio drift (campaign.json "ratio_drift",
+ * report/ratiodrift.h) at each size, or that none was recorded. */
+void pages_ratio_drift_note(FILE *fp, const report_system *s, const char *ext);
+
 /* Section 1-7 page of candidate CAND on system S. */
 int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *s,
                        const char *cand, const char *ext, hb_err *err);

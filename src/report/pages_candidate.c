@@ -34,6 +34,7 @@ typedef struct cand_ctx {
     size_t ninsts;
     json_t *sizes;   /* this candidate's sizes */
     pages_counter pc;
+    const char *ext; /* the pages' file extension */
 } cand_ctx;
 
 static const char *inst_at(const cand_ctx *c, size_t k)
@@ -916,6 +917,7 @@ static void sec_perf_ratios(cand_ctx *c)
     fputs(". The absolute figures above are not paired: each is one "
           "instance's own trials, spread over the measurement. An *unpaired* ratio "
           "divides two such figures.\n\n", fp);
+    pages_ratio_drift_note(fp, c->s, c->ext);
     const char *rcols[] = {"instance", "message", "ratio to the baseline", "pairs"};
     pages_table_head(fp, rcols, 4, "lrrr");
     int nratio = 0;
@@ -1186,6 +1188,7 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     c.s = s;
     c.cand = cand;
     c.root = ds->root;
+    c.ext = ext;
     c.insts = report_instances(s, cand);
     c.ninsts = json_array_size(c.insts);
     c.sizes = report_sizes(s, cand);

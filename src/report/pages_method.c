@@ -18,6 +18,7 @@
 #include "measure/xcheck.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
+#include "report/ratiodrift.h"
 #include "report/svg.h"
 
 /* How a field of a recorded object is put in words on the method page: its
@@ -630,14 +631,72 @@ static void sec_planner(FILE *fp, const report_system *s)
           "keeps its own plan, with what ended its trials (stopped) and how many "
           "processes it ran.\n\n", fp);}
 
-/* The baseline's speed over the measure stage (measure/drift.h). */
+/* The ratio of the fixed pair of different codes over the measure stage
+ * (report/ratiodrift.h), as campaign.json recorded it, and how the paired
+ * intervals take it in. */
+static void sec_ratio_drift(FILE *fp, const report_system *s)
+{
+    fputs("### The host's ratio drift\n\n"
+          "A host's state moves the ratio between two *different* codes too, which "
+          "no pairing takes out. Every group of the measurement times a window of "
+          "OpenSSL's SHA-256 and one of OpenSSL's SM3 (both built-in baselines) "
+          "beside the instance's, so at every size the campaign has a series of "
+          "SHA-256 / SM3 ratios over its whole measure stage. The groups of a size, "
+          "in the order taken, are cut into up to 4 consecutive blocks of at least "
+          "3; each block's median is set against the size's median (logarithms). "
+          "A size's spread is the 10th to 90th percentile of its blocks' "
+          "deviations, the campaign's the same over every size's blocks pooled, "
+          "as a percentage (exp(P90 − P10) − 1). Each paired ratio's published "
+          "interval [lo, hi] becomes [lo / (1 + m), hi × (1 + m)], with m half the "
+          "larger of its size's spread and the campaign's; the record keeps the "
+          "interval as measured, and `hashbench validate` recomputes the drift "
+          "from the records.\n\n", fp);
+    const json_t *rd = json_object_get(s->campaign, RATIODRIFT_KEY);
+    const json_t *sizes = json_object_get(rd, "sizes");
+    if (!json_array_size(sizes)) {
+        fputs("This campaign recorded no ratio drift (no group held both baselines' "
+              "windows): its paired intervals are the ones measured.\n\n", fp);
+        return;
+    }
+    char num[NUMFMT_MAX];
+    double pooled = report_num(rd, "spread_percent");
+    if (isfinite(pooled))
+        fprintf(fp, "Over the whole stage the ratio moved by **%s %%** (P10 to P90 of "
+                "the blocks of every size).\n\n", numfmt_sig3(pooled, num, sizeof num));
+    const char *cols[] = {"message", "SHA-256 / SM3 (median)", "groups", "blocks",
+                          "spread", "intervals widened by"};
+    pages_table_head(fp, cols, 6, "rrrrrr");
+    size_t i;
+    const json_t *e;
+    json_array_foreach(sizes, i, e) {
+        double z = report_num(e, "size_bytes"), sp = report_num(e, "spread_percent"),
+               m = report_num(e, "margin_percent");
+        char a[NUMFMT_MAX];
+        fprintf(fp, "| %s | %s |", numfmt_msg_bytes(isfinite(z) ? (long long)z : 0, a, sizeof a),
+                numfmt_sig3(report_num(e, "median_ratio"), num, sizeof num));
+        fprintf(fp, " %.0f | %.0f |", report_num(e, "groups"), report_num(e, "blocks"));
+        if (isfinite(sp))
+            fprintf(fp, " %s %% |", numfmt_sig3(sp, num, sizeof num));
+        else
+            fputs(" — |", fp);
+        if (isfinite(m))
+            fprintf(fp, " ±%s %% |\n", numfmt_sig3(m, num, sizeof num));
+        else
+            fputs(" not widened |\n", fp);
+    }
+    fputs("\n", fp);
+}
+
+/* The baseline's speed over the measure stage (measure/drift.h), then the
+ * ratio drift beside it. */
 static void sec_drift(FILE *fp, const report_system *s)
 {
     fputs("## The host's drift during the measurement\n\n", fp);
     const drift_series *d = &s->drift;
     if (d->n == 0) {
-        fputs("No baseline trials with their times in this dataset: the host's drift "
-              "is not known.\n\n", fp);
+        fputs("No baseline trials with their times in this dataset: the host's speed "
+              "drift is not known.\n\n", fp);
+        sec_ratio_drift(fp, s);
         return;
     }
     char num[NUMFMT_MAX];
@@ -655,6 +714,7 @@ static void sec_drift(FILE *fp, const report_system *s)
     else
         fputs("Too few points to state a spread.\n\n", fp);
     fputs("![the baseline's relative speed against time](method.svg)\n\n", fp);
+    sec_ratio_drift(fp, s);
 }
 
 int pages_method_svg(FILE *fp, const report_system *s, hb_err *err)

@@ -216,6 +216,7 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
           "KAT_2_12, Loop is KAT_Loop) and, for an instance that failed them, "
           "whether it was timed.\n\n", fp);
     pages_drift_warning(fp, s, ext);
+    pages_ratio_drift_note(fp, s, ext);
     repeat_note(fp, s);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
         fputs("This dataset has no baseline record at 64 KiB: ratios are shown as —.\n\n", fp);
