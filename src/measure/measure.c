@@ -4,6 +4,7 @@
  * the pinned core, then walks instances and sizes, keeping current records
  * and writing new ones atomically. */
 #include "measure/measure.h"
+#include "measure/harness.h"
 
 #include <limits.h>
 #include <math.h>
@@ -797,8 +798,16 @@ static int measure_interleaved(measure_ctx *c, measure_target *targets, size_t n
     if (rc == 0 && plan_uses_sessions(&c->settings)) {
         windows_opts wo = {NULL, c->probe, c->rate_hz, c->settings.min_trials,
                            WINDOWS_TIMEOUT_S, NULL, NULL, NULL, NULL, NULL, NULL,
-                           size_done, &st};
+                           size_done, &st, NULL};
         verify_setup(c, &st, &wo);
+        /* the null library beside the probe: the harness cost (harness.h) */
+        char null_lib[PATH_MAX];
+        snprintf(null_lib, sizeof null_lib, "%s", c->probe);
+        char *slash = strrchr(null_lib, '/');
+        if (slash && (size_t)(slash + 1 - null_lib) + sizeof HARNESS_LIBRARY <= sizeof null_lib) {
+            memcpy(slash + 1, HARNESS_LIBRARY, sizeof HARNESS_LIBRARY);
+            wo.harness_lib = hb_is_file(null_lib) ? null_lib : NULL;
+        }
         rc = windows_run(st.cells, st.n, &c->settings, &wo, err);
     } else if (rc == 0) {
         int first_round = 0;
