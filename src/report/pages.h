@@ -65,6 +65,15 @@ void pages_ratio_cell(FILE *fp, const report_system *s, const char *cand,
  * to the method page. Nothing otherwise. */
 void pages_drift_warning(FILE *fp, const report_system *s, const char *ext);
 
+/* The harness cost per call the record R keeps (measure/harness.h:
+ * verification.harness_ns_per_call), NaN when it has none. */
+double pages_harness_ns(const report_record *r);
+
+/* A table cell " | 0.72 µs (6.9 %)" with R's harness cost and its share
+ * of R's mean time per call, " | not measured" without one (no closing
+ * bar). */
+void pages_harness_cell(FILE *fp, const report_record *r);
+
 /* A paragraph saying by how much every paired interval of S was widened
  * for the host's ratio drift (campaign.json "ratio_drift",
  * report/ratiodrift.h) at each size, or that none was recorded. */

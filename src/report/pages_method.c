@@ -687,6 +687,56 @@ static void sec_ratio_drift(FILE *fp, const report_system *s)
     fputs("\n", fp);
 }
 
+/* The harness cost (measure/harness.h) per size, from the primary
+ * baseline's records, and why it is shown rather than taken out. */
+static void sec_harness(FILE *fp, const report_system *s)
+{
+    fputs("## What a window holds besides the hash\n\n"
+          "A timed window hands the library fresh messages, chains each message to "
+          "the digest of the call before (eight bytes of every 64-byte block, so "
+          "every cache line of it is touched) and loops over the calls; `openssl "
+          "speed` and Google Benchmark hash one buffer that stays in the cache, "
+          "with no chaining. At every size the measurement times 7 windows of "
+          "hashbench's own null library (it returns at once, its digest all zero) "
+          "holding as many fresh messages as the baseline's windows, each after an "
+          "untimed warm-up as every window is, in a session of its own; the median "
+          "per call, the exchange taken off, is that size's **harness cost**, kept "
+          "in every record (`verification.harness_ns_per_call`) and shown beside "
+          "each figure on the candidate pages. No submitted library runs in it, so "
+          "none can move it.\n\n"
+          "It is shown, not subtracted: inside a real window part of that work "
+          "overlaps the hash's own (the core runs the chaining and the loads beside "
+          "the rounds, the prefetcher hides part of the footprint), by an amount "
+          "that differs from one library to the next, so taking the null "
+          "library's whole cost out would lower every figure by more than it holds, "
+          "the fastest code most, and move the ratios between codes. Read it as an "
+          "upper bound of what the harness adds to a figure.\n\n", fp);
+    const char *cols[] = {"message", "harness per call", "baseline", "its mean time",
+                          "share"};
+    int rows = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const report_record *r = &s->recs[i];
+        if (!r->derived || strcmp(r->candidate, PAGES_BASELINE_CANDIDATE) ||
+            !isfinite(pages_harness_ns(r)))
+            continue;
+        if (rows++ == 0)
+            pages_table_head(fp, cols, 5, "rrlrr");
+        char a[NUMFMT_MAX], t[NUMFMT_MAX];
+        fprintf(fp, "| %s | %s | ", numfmt_msg_bytes(r->size, a, sizeof a),
+                numfmt_time_ns(pages_harness_ns(r), t, sizeof t));
+        esc_md(fp, r->instance);
+        double mean = report_num(r->derived, "mean_ns_per_call");
+        fprintf(fp, " | %s | ", numfmt_time_ns(mean, a, sizeof a));
+        if (isfinite(mean) && mean > 0)
+            fprintf(fp, "%s %% |\n", numfmt_sig3(pages_harness_ns(r) / mean * 100.0, a,
+                                                sizeof a));
+        else
+            fputs("— |\n", fp);
+    }
+    fputs(rows ? "\n" : "This dataset's records do not state the harness cost (measured "
+                         "before it was, or by the one-process planners).\n\n", fp);
+}
+
 /* The baseline's speed over the measure stage (measure/drift.h), then the
  * ratio drift beside it. */
 static void sec_drift(FILE *fp, const report_system *s)
@@ -971,6 +1021,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_variants(fp, s);
     sec_planner(fp, s);
     sec_drift(fp, s);
+    sec_harness(fp, s);
     sec_timing_checks(fp, s);
     sec_statistics(fp);
     sec_memory(fp);

@@ -521,6 +521,25 @@ void pages_ratio_drift_note(FILE *fp, const report_system *s, const char *ext)
           "gives; the records keep the interval as measured.\n\n", fp);
 }
 
+double pages_harness_ns(const report_record *r)
+{
+    double v = report_num(json_object_get(r->json, "verification"), "harness_ns_per_call");
+    return isfinite(v) && v >= 0 ? v : NAN;
+}
+
+void pages_harness_cell(FILE *fp, const report_record *r)
+{
+    char t[NUMFMT_MAX], p[NUMFMT_MAX];
+    double h = pages_harness_ns(r), mean = report_num(r->derived, "mean_ns_per_call");
+    if (!isfinite(h)) {
+        fputs(" | not measured", fp);
+        return;
+    }
+    fprintf(fp, " | %s", numfmt_time_ns(h, t, sizeof t));
+    if (isfinite(mean) && mean > 0)
+        fprintf(fp, " (%s %%)", numfmt_sig3(h / mean * 100.0, p, sizeof p));
+}
+
 void pages_signature_md(FILE *fp, const report_dataset *ds)
 {
     fputs("## Signature\n\n", fp);

@@ -9,7 +9,9 @@
  * record's (left as measured) widened by that margin, lo / (1 + m), hi *
  * (1 + m); both exports carry the widened interval and pass their check;
  * validate agrees with the recorded drift and names a margin made smaller
- * in campaign.json. */
+ * in campaign.json. A record's harness cost (verification.harness_ns_per_call)
+ * shows beside its figure with its share of the mean time; a record
+ * without one says "not measured". */
 #include <setjmp.h>
 #include <math.h>
 #include <stdarg.h>
@@ -122,6 +124,17 @@ static void test_recorded_and_published(void **state)
         assert_true(isfinite(margin[q]) && margin[q] > 0);
     json_decref(camp);
 
+    /* a harness cost in one record */
+    const char *hrel = "records/Whirl/Whirl_256__hash_1024.json";
+    json_t *hrec = rt_load_json(sys, hrel);
+    json_object_set_new(hrec, "verification",
+                        json_pack("{s:f}", "harness_ns_per_call",
+                                  810.0));
+    double hmean = json_number_value(
+        json_object_get(json_object_get(hrec, "derived"), "mean_ns_per_call"));
+    rt_save_json(sys, hrel, hrec);
+    json_decref(hrec);
+
     /* the candidate page: every paired interval widened by its size's
      * margin, the record's own interval nowhere */
     rt_tempdir(site);
@@ -163,6 +176,16 @@ static void test_recorded_and_published(void **state)
         json_decref(rec);
     }
     assert_true(widened >= 6);
+    char hcell[128], hnum[NUMFMT_MAX];
+    snprintf(hcell, sizeof hcell, "| 810 ns (%s %%) |\n",
+             numfmt_sig3(810.0 / hmean * 100.0, hnum, sizeof hnum));
+    print_message("harness cell: %s", hcell);
+    char *row = strstr(page, "| Whirl_256 | 1024 B |");
+    assert_non_null(row);
+    char *eol = strchr(row, '\n');
+    assert_non_null(eol);
+    assert_true(strstr(row, hcell) == eol - strlen(hcell) + 1);
+    assert_non_null(strstr(page, "| not measured |\n"));
     assert_non_null(strstr(page, "widened by the host's **ratio drift**"));
     free(page);
     char *method = rt_site_file(site, "x86_1/method.md");
