@@ -2,12 +2,12 @@
 #include "report/ratiodrift.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "measure/stats.h"
-#include <stdio.h>
-#include "rundir/baselines.h"
 #include "common/json.h"
+#include "measure/stats.h"
+#include "rundir/baselines.h"
 #include "rundir/rundir.h"
 
 
@@ -192,7 +192,15 @@ double ratiodrift_margin_of(const ratio_drift *d, size_t q)
 json_t *ratiodrift_json(const ratio_drift *d)
 {
     json_t *sizes = json_array();
-    for (size_t q = 0; sizes && q < d->n_sizes; q++) {
+    size_t order[RATIODRIFT_MAX_SIZES];
+    for (size_t q = 0; q < d->n_sizes; q++) /* ascending sizes */
+        for (size_t k = order[q] = q; k > 0 && d->size[order[k - 1]] > d->size[order[k]]; k--) {
+            size_t t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    for (size_t i = 0; sizes && i < d->n_sizes; i++) {
+        size_t q = order[i];
         double m = ratiodrift_margin_of(d, q);
         json_array_append_new(
             sizes, json_pack("{s:I, s:f, s:I, s:I, s:o, s:o}", "size_bytes",

@@ -1,8 +1,9 @@
 /* The host's ratio drift recorded and published, on a copy of the
  * synthetic dataset (tests/report/data) whose x86_1 groups are given a
  * window of each built-in baseline (trial "pairs"), OpenSSL's SHA-256
- * taking 0.5 times SM3's time with a step of 1 + STEP from one block of
- * groups to the next. The "ratio_drift" object the campaign writes when
+ * taking 0.5 times SM3's time with a step of STEP from one block of groups
+ * to the next (three times that at 64 KiB, whose own spread is then above
+ * the pooled one). The "ratio_drift" object the campaign writes when
  * its measure stage ends (ratiodrift_of_dir) carries every size, each with
  * its spread and a margin of half the larger of its own spread and the
  * pooled one; every paired interval the candidate page publishes is the
@@ -31,8 +32,8 @@
 #define STEP 0.10
 
 /* Gives every paired trial of SYS's records a window of each built-in
- * baseline: SM3 its pair's, SHA-256 0.5 times that, times 1 + STEP for each
- * block of 3 trials (0 to 3 steps). */
+ * baseline: SM3 its pair's, SHA-256 0.5 times that, times 1 + k STEP for
+ * the k-th block of 3 trials (k = 0 to 3; 3 STEP at 64 KiB). */
 static void add_baseline_pairs(const char *sys)
 {
     json_t *files = rt_list_files(sys);
@@ -50,7 +51,9 @@ static void add_baseline_pairs(const char *sys)
                 continue;
             double calls = json_number_value(json_object_get(p, "calls"));
             double ns = json_number_value(json_object_get(p, "ns"));
-            double sha = ns * 0.5 * (1.0 + STEP * (double)((n / 3) % 4));
+            double step = json_integer_value(json_object_get(rec, "size_bytes")) == 65536
+                              ? 3 * STEP : STEP;
+            double sha = ns * 0.5 * (1.0 + step * (double)((n / 3) % 4));
             json_object_set_new(t, "pairs",
                                 json_pack("[{s:s, s:f, s:f}, {s:s, s:f, s:f}]", "instance",
                                           "baseline/OpenSSL_SM3", "calls", calls, "ns", ns,
@@ -122,6 +125,8 @@ static void test_recorded_and_published(void **state)
     assert_int_equal(json_array_size(json_object_get(rd, "sizes")), 3);
     for (size_t q = 0; q < 3; q++)
         assert_true(isfinite(margin[q]) && margin[q] > 0);
+    /* 64 KiB moved more than the campaign as a whole: its own margin */
+    assert_true(margin[2] > pooled / 2.0 && margin[0] == pooled / 2.0);
     json_decref(camp);
 
     /* a harness cost in one record */
