@@ -495,8 +495,12 @@ void pages_ratio_drift_note(FILE *fp, const report_system *s, const char *ext)
     json_array_foreach(sizes, i, e)
         n += isfinite(report_num(e, "margin_percent"));
     if (n == 0) {
-        fputs("The campaign recorded no ratio drift of the host: each paired interval is "
-              "the one measured, and holds the moments of this campaign only.\n\n", fp);
+        fputs(json_array_size(sizes)
+                  ? "Too few groups of this campaign held both baselines to tell the host's "
+                    "ratio drift"
+                  : "The campaign recorded no ratio drift of the host", fp);
+        fputs(": each paired interval is the one measured, and holds the moments of this "
+              "campaign only.\n\n", fp);
         return;
     }
     fputs("Each paired interval is widened by the host's **ratio drift** at its size, "
@@ -515,6 +519,19 @@ void pages_ratio_drift_note(FILE *fp, const report_system *s, const char *ext)
                                 z, sizeof z));
         k++;
     }
+    size_t unknown = json_array_size(sizes) - n;
+    k = 0;
+    json_array_foreach(sizes, i, e) {
+        if (isfinite(report_num(e, "margin_percent")))
+            continue;
+        char z[NUMFMT_MAX];
+        double b = report_num(e, "size_bytes");
+        fprintf(fp, "%s%s", k == 0 ? "; at " : (k + 1 == unknown ? " and " : ", "),
+                numfmt_msg_size(b >= 0 ? (long long)b : 0, z, sizeof z));
+        k++;
+    }
+    if (unknown)
+        fputs(" too few groups told it, and the interval is the one measured", fp);
     fputs(" (", fp);
     pages_link(fp, "method", "method", ext);
     fputs("), so that it holds what a repeat campaign on a host like this one "
