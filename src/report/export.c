@@ -72,6 +72,7 @@ static void csv_header(FILE *fp)
         csv_field(fp, figures[i], 0);
     for (size_t i = 0; i < NPAIRED; i++)
         csv_field(fp, paired_cols[i], 0);
+    csv_field(fp, "harness_ns_per_call", 0);
     csv_field(fp, "failure", 0);
     csv_field(fp, "record", 0);
     fputs("\r\n", fp);
@@ -117,6 +118,7 @@ static void csv_row(FILE *fp, const report_system *s, const report_record *r)
     num_field(fp, margin);
     if (have)
         paired_free(&pf);
+    num_field(fp, pages_harness_ns(r));
     csv_field(fp, report_str(r->json, "failure", ""), 0);
     csv_field(fp, r->file, 0);
     fputs("\r\n", fp);

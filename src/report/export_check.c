@@ -13,6 +13,7 @@
 #include "common/json.h"
 #include "report/csv.h"
 #include "dataset/dataset.h"
+#include "report/pages.h"
 #include "report/paired.h"
 #include "report/ratiodrift.h"
 
@@ -198,6 +199,9 @@ static int check_csv(xctx *x, const char *text, size_t len, hb_err *err)
             if (c >= 0)
                 csv_value(x, where, row, c, csv_paired[k], pv[k], r->file);
         }
+        int c_h = csv_column(h, "harness_ns_per_call");
+        if (c_h >= 0)
+            csv_value(x, where, row, c_h, "harness_ns_per_call", pages_harness_ns(r), r->file);
     }
     csv_table_free(&t);
     return rc;
@@ -265,6 +269,8 @@ static void check_size_entry(xctx *x, const char *where, const json_t *e, const 
     snprintf(sub, sizeof sub, "%s.paired_ratio", where);
     for (size_t k = 0; k < NPAIRED_VALUES; k++)
         json_value(x, sub, names[k], json_object_get(pr, names[k]), pv[k], r->file);
+    json_value(x, where, "harness_ns_per_call", json_object_get(e, "harness_ns_per_call"),
+               pages_harness_ns(r), r->file);
 }
 
 static int check_json(xctx *x, hb_err *err)

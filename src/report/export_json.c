@@ -63,11 +63,12 @@ static json_t *size_entry(const report_system *s, const report_record *r)
         fig = json_deep_copy(r->derived);
         json_object_del(fig, "paired_ratio");
     }
-    return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:o}", "size_bytes", (json_int_t)r->size,
-                     "status", report_str(r->json, "status", "OK"), "failure",
-                     report_str(r->json, "failure", ""), "record", r->file, "figures", fig,
-                     "paired_ratio", paired_of(s, r), "memory",
-                     copy_or_null(json_object_get(r->json, "memory")));
+    return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "size_bytes",
+                     (json_int_t)r->size, "status", report_str(r->json, "status", "OK"),
+                     "failure", report_str(r->json, "failure", ""), "record", r->file,
+                     "figures", fig, "paired_ratio", paired_of(s, r), "memory",
+                     copy_or_null(json_object_get(r->json, "memory")),
+                     "harness_ns_per_call", num_or_null(pages_harness_ns(r)));
 }
 
 static json_t *instance_entry(const report_system *s, const char *cand, const char *inst)

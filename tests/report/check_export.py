@@ -29,7 +29,7 @@ WIDENED = ["paired_ratio_widened_low", "paired_ratio_widened_high",
            "ratio_drift_margin_percent"]
 COLUMNS = ["system", "candidate", "instance", "variant", "size_bytes", "status",
            "kat_status", "flags_kind", "counter", "counter_is_cycles"] + FIGURES + \
-          list(PAIRED) + WIDENED + ["failure", "record"]
+          list(PAIRED) + WIDENED + ["harness_ns_per_call", "failure", "record"]
 
 problems = []
 
@@ -154,6 +154,14 @@ def main():
                     % (rel, r["ratio_drift_margin_percent"], want))
         elif any(r[c] != "" for c in WIDENED):
             bad("%s: widened interval without a paired ratio" % rel)
+        h = (rec.get("verification") or {}).get("harness_ns_per_call")
+        if isinstance(h, (int, float)):
+            if r["harness_ns_per_call"] == "" or not close(float(r["harness_ns_per_call"]), h):
+                bad("%s: harness_ns_per_call is %r, the record says %r"
+                    % (rel, r["harness_ns_per_call"], h))
+        elif r["harness_ns_per_call"] != "":
+            bad("%s: harness_ns_per_call %r, the record has none"
+                % (rel, r["harness_ns_per_call"]))
     if paired_checked < 4 * 10:
         bad("only %d paired-ratio figures compared" % paired_checked)
     p = subprocess.run([exe, "export", data, "--csv", "-"], stdout=subprocess.PIPE,

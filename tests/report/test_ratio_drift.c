@@ -211,6 +211,7 @@ static void test_recorded_and_published(void **state)
     assert_int_equal(report_check_export(data, js, stdout, &st, &err), 0);
     char *text = rt_read(csv, NULL);
     assert_non_null(strstr(text, "paired_ratio_widened_low"));
+    assert_non_null(strstr(text, ",810,"));
     free(text);
     char *out = NULL;
     int rc = run_validate(data, &out);
