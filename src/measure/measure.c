@@ -4,7 +4,6 @@
  * the pinned core, then walks instances and sizes, keeping current records
  * and writing new ones atomically. */
 #include "measure/measure.h"
-#include "measure/harness.h"
 
 #include <limits.h>
 #include <math.h>
@@ -23,6 +22,7 @@
 #include "kat/kat_instance.h"
 #include "measure/counter.h"
 #include "measure/guard.h"
+#include "measure/harness.h"
 #include "measure/host.h"
 #include "measure/interleave.h"
 #include "measure/journal.h"
