@@ -35,7 +35,7 @@ install:
 	@[ -f $(BUILD)/CMakeCache.txt ] || \
 		cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHB_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS) --target hashbench hashbench-probe \
-		hb_baseline_sm3 hb_baseline_sha256
+		hb_baseline_sm3 hb_baseline_sha256 hb_null
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 	@echo "installed: $(DESTDIR)$(PREFIX)/bin/hashbench (hashbench --version, hashbench help)"
 

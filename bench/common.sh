@@ -64,7 +64,7 @@ bench_setup() {
     cmake -S "$BENCH_ROOT" -B "$BENCH_BUILD" -DCMAKE_BUILD_TYPE=Release \
         -DHB_TESTS=OFF >/dev/null || bench_die "cmake configure failed"
     cmake --build "$BENCH_BUILD" -j2 --target hashbench hashbench-probe \
-        hb_baseline_sm3 hb_baseline_sha256 >/dev/null ||
+        hb_baseline_sm3 hb_baseline_sha256 hb_null >/dev/null ||
         bench_die "build failed (run: cmake --build $BENCH_BUILD to see why)"
 }
 

@@ -22,6 +22,7 @@
 #include "common/fs.h"
 #include "common/json.h"
 #include "measure/measure.h"
+#include "report/ratiodrift.h"
 #include "rundir/lock.h"
 #include "rundir/rundir.h"
 #include "sandbox/check.h"
@@ -611,6 +612,8 @@ static int run_measure(campaign_ctx *c, const strlist *mine,
         return -1;
     json_t *drift = stages_host_drift(c->o->run_dir);
     json_object_set_new(c->doc, "host_drift", drift ? drift : json_null());
+    json_t *ratio = stages_ratio_drift(c->o->run_dir);
+    json_object_set_new(c->doc, RATIODRIFT_KEY, ratio ? ratio : json_null());
     if (drift && json_number_value(json_object_get(drift, "spread_percent")) > DRIFT_WARN_PERCENT)
         log_line(c->o, "host drift: the baseline's speed varied by %.1f %% during the "
                  "measurement (P10-P90); compare instances by their paired ratios",

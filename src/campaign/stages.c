@@ -15,6 +15,7 @@
 #include "measure/drift.h"
 #include "measure/measure.h"
 #include "rundir/baselines.h"
+#include "report/ratiodrift.h"
 #include "rundir/rundir.h"
 
 int stages_instances(const char *run_dir, strlist *out, hb_err *err)
@@ -198,4 +199,9 @@ json_t *stages_host_drift(const char *run_dir)
         json_decref(b.v[i]);
     free(b.v);
     return out;
+}
+
+json_t *stages_ratio_drift(const char *run_dir)
+{
+    return ratiodrift_of_dir(run_dir);
 }

@@ -36,4 +36,9 @@ int stages_measure(const campaign_options *o, const campaign_settings *s,
  * when there are none. */
 json_t *stages_host_drift(const char *run_dir);
 
+/* The host's ratio drift over the measure stage from every record in
+ * RUN_DIR (report/ratiodrift.h): campaign.json's "ratio_drift" object, or
+ * NULL when no group held both built-in baselines. */
+json_t *stages_ratio_drift(const char *run_dir);
+
 #endif

@@ -12,6 +12,7 @@
 #include "dataset/tree.h"
 #include "common/fs.h"
 #include "common/json.h"
+#include "report/ratiodrift.h"
 #include "rundir/rundir.h"
 
 typedef struct shard_in {
@@ -449,6 +450,11 @@ static int write_campaign(merge_ctx *m, hb_err *err)
                         merged_phases(m, json_object_get(build, "instances")));
     json_decref(build);
     json_object_del(doc, "sessions");
+    /* the ratio drift of every shard's groups, not the first shard's */
+    if (json_object_get(doc, RATIODRIFT_KEY)) {
+        json_t *rd = ratiodrift_of_dir(m->out);
+        json_object_set_new(doc, RATIODRIFT_KEY, rd ? rd : json_null());
+    }
     int rc = rundir_path(path, sizeof path, m->out, RUNDIR_CAMPAIGN_JSON, err);
     if (rc == 0)
         rc = hb_json_save(path, doc, err);

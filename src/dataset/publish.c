@@ -23,6 +23,7 @@
 #include "dataset/tree.h"
 #include "dataset/hostdata.h"
 #include "dataset/notes.h"
+#include "report/ratiodrift.h"
 #include "rundir/rundir.h"
 #include "common/digest.h"
 #include "common/fs.h"
@@ -920,6 +921,12 @@ static int publish_campaign(publish_ctx *c, hb_err *err)
             json_object_set_new(x, "run_dir", json_string(hb_basename(dir)));
     }
     json_object_set_new(doc, "system", json_string(c->system));
+    /* the ratio drift of the records published (none of a withheld
+     * instance), as validate recomputes it */
+    if (json_object_size(c->withheld) && json_object_get(doc, RATIODRIFT_KEY)) {
+        json_t *rd = ratiodrift_of_dir(c->stage);
+        json_object_set_new(doc, RATIODRIFT_KEY, rd ? rd : json_null());
+    }
     rewrite_doc(c, doc, RUNDIR_CAMPAIGN_JSON);
     json_t *withheld = json_array();
     const char *key;

@@ -24,6 +24,7 @@
 #include "kat/kat_instance.h"
 #include "measure/counter.h"
 #include "measure/guard.h"
+#include "measure/harness.h"
 #include "measure/host.h"
 #include "measure/outside.h"
 #include "rundir/baselines.h"
@@ -771,6 +772,14 @@ static int measure_stage(measure_ctx *c, measure_target *targets, size_t nt,
                      .round_done = round_done, .verify = verify_cell,
                      .budget_left = budget_left, .budget_reason = budget_reason,
                      .budget_charge = budget_charge};
+    /* the null library beside the probe: the harness cost (harness.h) */
+    char null_lib[PATH_MAX];
+    snprintf(null_lib, sizeof null_lib, "%s", c->probe);
+    char *slash = strrchr(null_lib, '/');
+    if (slash && (size_t)(slash + 1 - null_lib) + sizeof HARNESS_LIBRARY <= sizeof null_lib) {
+        memcpy(slash + 1, HARNESS_LIBRARY, sizeof HARNESS_LIBRARY);
+        ps.harness_lib = hb_is_file(null_lib) ? null_lib : NULL;
+    }
     if (rc == 0)
         rc = p->run(&ps, err);
     for (size_t i = 0; i < st.n; i++) {

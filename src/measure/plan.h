@@ -161,6 +161,9 @@ typedef struct plan_outcome {
     char figure[32];                  /* "cpu_time" or "cycles" */
     double exchange_ns;               /* subtracted from every window */
     char exchange_by[64];             /* the session it was measured on */
+    double harness_ns;                /* per call, what a window holds besides
+                                         the hash at its size (harness.h);
+                                         NaN: not measured */
     char verified_by[320];            /* who recomputed the sampled digests */
     size_t verified_calls;            /* how many */
     int rss_known;                    /* 1: the two below were read from

@@ -34,6 +34,8 @@ typedef struct plan_stage {
     size_t n;
     plan_settings *s;              /* a resumed stage takes its journal's seed */
     const char *probe_path;        /* absolute path of hashbench-probe */
+    const char *harness_lib;       /* the null library: the harness cost at
+                                      each size (harness.h); NULL: none */
     double rate_hz;                /* the host counter's rate */
     double timeout_s;              /* sessions: per open and per window */
     const char *journal;           /* the stage's journal (journal.h) */

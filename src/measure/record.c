@@ -287,7 +287,7 @@ static json_t *memory_json(const plan_outcome *o, const trial_result *mem)
 /* How a session's windows were made and checked (windows.h). */
 static json_t *session_verification_json(const plan_outcome *o)
 {
-    return json_pack("{s:s, s:s, s:s, s:f, s:s, s:o, s:I}", "protocol", "session",
+    json_t *v = json_pack("{s:s, s:s, s:s, s:f, s:s, s:o, s:I}", "protocol", "session",
                      "message_rule", "ChaCha20 keystream of the window's key (OpenSSL "
                      "EVP_chacha20, IV zero): call i hashes bytes [i*size, (i+1)*size), "
                      "chained", "chain_rule", CHAIN_RULE,
@@ -295,6 +295,11 @@ static json_t *session_verification_json(const plan_outcome *o)
                      "verified_by", o->verified_by[0] ? json_string(o->verified_by)
                                                       : json_null(),
                      "verified_calls", (json_int_t)o->verified_calls);
+    /* what a window holds besides the hash at this size (harness.h) */
+    if (v)
+        json_object_set_new(v, "harness_ns_per_call",
+                            isfinite(o->harness_ns) ? json_real(o->harness_ns) : json_null());
+    return v;
 }
 
 /* How the timed digests were checked (verify.h), and the fixed part of the

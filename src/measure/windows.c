@@ -17,6 +17,7 @@
 #include "measure/guard.h"
 #include "measure/planners.h"
 #include "measure/procview.h"
+#include "measure/harness.h"
 #include "measure/xcheck.h"
 #include "probe/counter_read.h"
 
@@ -71,6 +72,8 @@ typedef struct wsize {
     double budget_s;         /* a cell's wall time, its baseline windows included */
     size_t per_window;       /* samples per timed window */
     int *round;              /* the stage's round counter */
+    double harness_ns;       /* per call: the null library's windows
+                                (harness.h); NaN: not measured */
 } wsize;
 
 #define WINDOWS_OVERHEAD_S 1e-3 /* per window: messages, stop, continue */
@@ -581,8 +584,29 @@ static int primary_dead(const wcell *all, const wcell *w)
     return 0;
 }
 
+/* The harness cost at Z's size (harness.h): the null library's windows,
+ * as many calls as the windows of EX (the session the exchange was
+ * measured on, calibrated). */
+static int measure_harness(wsize *z, const wcell *ex, hb_err *err)
+{
+    z->harness_ns = NAN;
+    if (!z->o->harness_lib || !ex || ex->dead || !(ex->est_ns > 0))
+        return 0;
+    double target = WINDOWS_MIN_NS;
+    if (WINDOWS_EXCHANGE_MULT * z->exchange_ns > target)
+        target = WINDOWS_EXCHANGE_MULT * z->exchange_ns;
+    const trial_request *t = &ex->c->tmpl;
+    harness_rq h = {z->cls,
+                    {z->o->probe_path, z->o->harness_lib, z->size, t->digest_bits, t->cpu,
+                     counter_arch_kind(), 0, longest_window(z->size), z->o->timeout_s,
+                     !t->emulated, 1},
+                    z->raw, clamp_calls(ex, target / ex->est_ns, WINDOWS_MIN_CALLS),
+                    z->exchange_ns};
+    return harness_measure(&h, &z->harness_ns, NULL, 0, err);
+}
+
 /* Opens the N cells of W at one size (each with its group), measures the
- * exchange and calibrates every cell. */
+ * exchange, calibrates every cell and measures the harness cost. */
 static int size_open(wsize *z, wcell *w, size_t n, hb_err *err)
 {
     int rc = 0;
@@ -613,6 +637,8 @@ static int size_open(wsize *z, wcell *w, size_t n, hb_err *err)
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (!w[i].dead)
             rc = calibrate(z, &w[i], err);
+    if (rc == 0)
+        rc = measure_harness(z, ex_trusted ? ex : NULL, err);
     for (size_t i = 0; i < n; i++)
         w[i].warm_calls = w[i].est_ns > 0
                               ? clamp_calls(&w[i], WINDOWS_WARMUP_NS / w[i].est_ns, 1) : 1;
@@ -707,6 +733,7 @@ static int size_finish(wsize *z, wcell *w, size_t n, int pairs, double start, hb
         if (o->ok && stops[i] != PLAN_STOP_NONE)
             o->stopped = stops[i];
         o->exchange_ns = z->exchange_ns;
+        o->harness_ns = z->harness_ns;
         snprintf(o->exchange_by, sizeof o->exchange_by, "%s", z->exchange_by);
         snprintf(o->figure, sizeof o->figure, "%s",
                  cell->tmpl.counter == COUNTER_PERF_CYCLES ? "cycles" : "cpu_time");
@@ -798,7 +825,7 @@ static int run_bands(wband *b, size_t first, size_t last, int pairs, hb_err *err
 int windows_run(ilv_cell *cells, size_t n, const plan_settings *s, const windows_opts *o,
                 hb_err *err)
 {
-    wsize z = {s, o, o->cls ? o->cls : &session_probe, 0, 0, -1, "", NULL, 0, 0, NULL};
+    wsize z = {s, o, o->cls ? o->cls : &session_probe, 0, 0, -1, "", NULL, 0, 0, NULL, NAN};
     z.budget_s = s->budget_explicit && s->budget_s > 0 ? s->budget_s : WINDOWS_AUTO_BUDGET_S;
     int round = 0;
     z.round = &round;
@@ -875,7 +902,8 @@ int windows_stage_run(plan_stage *st, hb_err *err)
                        .verify = st->verify, .verify_ctx = st->ctx,
                        .budget_left = st->budget_left, .budget_reason = st->budget_reason,
                        .budget_charge = st->budget_charge, .budget_ctx = st->ctx,
-                       .size_done = st->cells_done, .size_ctx = st->ctx};
+                       .size_done = st->cells_done, .size_ctx = st->ctx,
+                       .harness_lib = st->harness_lib};
     int rc = windows_run(st->cells, st->n, st->s, &wo, err);
     if (rc == 0)
         unlink(st->journal); /* another planner's, which nothing resumes now */

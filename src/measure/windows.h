@@ -119,6 +119,9 @@ typedef struct windows_opts {
      * be written). Returns 0 or -1 (ERR set) to stop the stage. */
     int (*size_done)(void *ctx, const size_t *cells, size_t n, hb_err *err);
     void *size_ctx;
+    const char *harness_lib;       /* absolute path of the null library: the
+                                      harness cost at each size (harness.h,
+                                      plan_outcome.harness_ns); NULL: none */
 } windows_opts;
 
 /* The wall time a cell of PAIRS groups at T1_NS per call costs, its

@@ -11,6 +11,7 @@
 #include "dataset/dataset.h"
 #include "report/pages.h"
 #include "report/paired.h"
+#include "report/ratiodrift.h"
 
 static const char *const figures[] = {
     "n", "trials", "calls", "mean_ticks_per_call", "ticks_per_byte",
@@ -22,9 +23,14 @@ static const char *const figures[] = {
 
 static void csv_field(FILE *fp, const char *s, int first);
 
-/* The paired ratio to the baseline: ratio, its 95 % interval, pairs. */
+/* The paired ratio to the baseline: ratio, its 95 % interval as measured,
+ * pairs, and that interval widened by the host's ratio drift at its size
+ * as the pages publish it (report/ratiodrift.h), with the margin. */
 static const char *const paired_cols[] = {"paired_ratio", "paired_ratio_ci95_low",
-                                          "paired_ratio_ci95_high", "pairs"};
+                                          "paired_ratio_ci95_high", "pairs",
+                                          "paired_ratio_widened_low",
+                                          "paired_ratio_widened_high",
+                                          "ratio_drift_margin_percent"};
 #define NPAIRED (sizeof paired_cols / sizeof paired_cols[0])
 
 static void num_field(FILE *fp, double v)
@@ -66,6 +72,7 @@ static void csv_header(FILE *fp)
         csv_field(fp, figures[i], 0);
     for (size_t i = 0; i < NPAIRED; i++)
         csv_field(fp, paired_cols[i], 0);
+    csv_field(fp, "harness_ns_per_call", 0);
     csv_field(fp, "failure", 0);
     csv_field(fp, "record", 0);
     fputs("\r\n", fp);
@@ -102,8 +109,16 @@ static void csv_row(FILE *fp, const report_system *s, const report_record *r)
     num_field(fp, have ? pf.lo : NAN);
     num_field(fp, have ? pf.hi : NAN);
     num_field(fp, have && pf.pairs ? (double)pf.pairs : NAN);
+    double wl = have ? pf.lo : NAN, wh = have ? pf.hi : NAN;
+    double margin = have && isfinite(pf.ratio) ? ratiodrift_recorded_margin(s, r->size) : NAN;
+    if (have && isfinite(pf.ratio))
+        ratiodrift_widen(s, r->size, &wl, &wh);
+    num_field(fp, have && isfinite(pf.ratio) ? wl : NAN);
+    num_field(fp, have && isfinite(pf.ratio) ? wh : NAN);
+    num_field(fp, margin);
     if (have)
         paired_free(&pf);
+    num_field(fp, pages_harness_ns(r));
     csv_field(fp, report_str(r->json, "failure", ""), 0);
     csv_field(fp, r->file, 0);
     fputs("\r\n", fp);

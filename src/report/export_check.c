@@ -13,7 +13,9 @@
 #include "common/json.h"
 #include "report/csv.h"
 #include "dataset/dataset.h"
+#include "report/pages.h"
 #include "report/paired.h"
+#include "report/ratiodrift.h"
 
 #define EXPORT_MAX_BYTES (1ull << 30)
 
@@ -94,17 +96,29 @@ static void missing_records(xctx *x)
                         x->ds.sys[i].recs[k].file);
 }
 
-/* The paired figures of R: ratio, low, high, pairs (NaN when none). */
-static void paired_values(const report_record *r, double v[4])
+#define NPAIRED_VALUES 7
+
+/* The paired figures of R on S: ratio, low, high, pairs, the interval
+ * widened by S's recorded ratio drift at R's size and that margin
+ * (report/ratiodrift.h; NaN when none). */
+static void paired_values(const report_system *s, const report_record *r,
+                          double v[NPAIRED_VALUES])
 {
     paired_figure pf;
-    v[0] = v[1] = v[2] = v[3] = NAN;
+    for (size_t k = 0; k < NPAIRED_VALUES; k++)
+        v[k] = NAN;
     if (!r->derived || paired_read(r->json, &pf) < 0)
         return;
     v[0] = pf.ratio;
     v[1] = pf.lo;
     v[2] = pf.hi;
     v[3] = pf.pairs && isfinite(pf.ratio) ? (double)pf.pairs : NAN;
+    if (isfinite(pf.ratio)) {
+        v[4] = pf.lo;
+        v[5] = pf.hi;
+        ratiodrift_widen(s, r->size, &v[4], &v[5]);
+        v[6] = ratiodrift_recorded_margin(s, r->size);
+    }
     paired_free(&pf);
 }
 
@@ -114,8 +128,9 @@ static const char *const csv_figures[] = {
     "n", "trials", "calls", "mean_ticks_per_call", "ticks_per_byte", "mean_ns_per_call",
     "mb_per_s", "median_trial_mean", "q1_trial_mean", "q3_trial_mean", "min_trial_mean",
     "max_trial_mean", "cv_percent", "ci95_low", "ci95_high", "ci95_rel_percent"};
-static const char *const csv_paired[] = {"paired_ratio", "paired_ratio_ci95_low",
-                                         "paired_ratio_ci95_high", "pairs"};
+static const char *const csv_paired[NPAIRED_VALUES] = {
+    "paired_ratio", "paired_ratio_ci95_low", "paired_ratio_ci95_high", "pairs",
+    "paired_ratio_widened_low", "paired_ratio_widened_high", "ratio_drift_margin_percent"};
 
 static int csv_num(const char *s, double *v)
 {
@@ -177,13 +192,16 @@ static int check_csv(xctx *x, const char *text, size_t len, hb_err *err)
                 csv_value(x, where, row, c, csv_figures[k],
                           report_num(r->derived, csv_figures[k]), r->file);
         }
-        double pv[4];
-        paired_values(r, pv);
-        for (size_t k = 0; k < 4; k++) {
+        double pv[NPAIRED_VALUES];
+        paired_values(s, r, pv);
+        for (size_t k = 0; k < NPAIRED_VALUES; k++) {
             int c = csv_column(h, csv_paired[k]);
             if (c >= 0)
                 csv_value(x, where, row, c, csv_paired[k], pv[k], r->file);
         }
+        int c_h = csv_column(h, "harness_ns_per_call");
+        if (c_h >= 0)
+            csv_value(x, where, row, c_h, "harness_ns_per_call", pages_harness_ns(r), r->file);
     }
     csv_table_free(&t);
     return rc;
@@ -242,13 +260,17 @@ static void check_size_entry(xctx *x, const char *where, const json_t *e, const 
                 json_value(x, sub, key, got, json_is_number(want) ? json_number_value(want)
                                                                  : NAN, r->file);
         }
-    double pv[4];
-    static const char *const names[] = {"ratio", "ci95_low", "ci95_high", "pairs"};
-    paired_values(r, pv);
+    double pv[NPAIRED_VALUES];
+    static const char *const names[NPAIRED_VALUES] = {
+        "ratio", "ci95_low", "ci95_high", "pairs", "widened_ci95_low", "widened_ci95_high",
+        "ratio_drift_margin_percent"};
+    paired_values(s, r, pv);
     const json_t *pr = json_object_get(e, "paired_ratio");
     snprintf(sub, sizeof sub, "%s.paired_ratio", where);
-    for (size_t k = 0; k < 4; k++)
+    for (size_t k = 0; k < NPAIRED_VALUES; k++)
         json_value(x, sub, names[k], json_object_get(pr, names[k]), pv[k], r->file);
+    json_value(x, where, "harness_ns_per_call", json_object_get(e, "harness_ns_per_call"),
+               pages_harness_ns(r), r->file);
 }
 
 static int check_json(xctx *x, hb_err *err)

@@ -11,6 +11,7 @@
 #include "dataset/dataset.h"
 #include "report/pages.h"
 #include "report/paired.h"
+#include "report/ratiodrift.h"
 
 static json_t *str_or_null(const char *s)
 {
@@ -35,33 +36,39 @@ static json_t *counter_of(const report_system *s)
                      "rate_hz", num_or_null(pc.rate_hz), "unit", pc.unit);
 }
 
-static json_t *paired_of(const report_record *r)
+static json_t *paired_of(const report_system *s, const report_record *r)
 {
     paired_figure pf;
     if (!r->derived || paired_read(r->json, &pf) < 0)
         return json_null();
     json_t *o = json_null();
+    double wl = pf.lo, wh = pf.hi;
+    ratiodrift_widen(s, r->size, &wl, &wh);
     if (isfinite(pf.ratio))
-        o = json_pack("{s:o, s:o, s:o, s:I, s:s}", "ratio", num_or_null(pf.ratio),
-                      "ci95_low", num_or_null(pf.lo), "ci95_high", num_or_null(pf.hi),
-                      "pairs", (json_int_t)pf.pairs, "estimator",
-                      pf.est == PAIRED_MEDIAN ? "median" : "geometric_mean");
+        o = json_pack("{s:o, s:o, s:o, s:I, s:s, s:o, s:o, s:o}", "ratio",
+                      num_or_null(pf.ratio), "ci95_low", num_or_null(pf.lo), "ci95_high",
+                      num_or_null(pf.hi), "pairs", (json_int_t)pf.pairs, "estimator",
+                      pf.est == PAIRED_MEDIAN ? "median" : "geometric_mean",
+                      "widened_ci95_low", num_or_null(wl), "widened_ci95_high",
+                      num_or_null(wh), "ratio_drift_margin_percent",
+                      num_or_null(ratiodrift_recorded_margin(s, r->size)));
     paired_free(&pf);
     return o;
 }
 
-static json_t *size_entry(const report_record *r)
+static json_t *size_entry(const report_system *s, const report_record *r)
 {
     json_t *fig = json_null();
     if (r->derived) {
         fig = json_deep_copy(r->derived);
         json_object_del(fig, "paired_ratio");
     }
-    return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:o}", "size_bytes", (json_int_t)r->size,
-                     "status", report_str(r->json, "status", "OK"), "failure",
-                     report_str(r->json, "failure", ""), "record", r->file, "figures", fig,
-                     "paired_ratio", paired_of(r), "memory",
-                     copy_or_null(json_object_get(r->json, "memory")));
+    return json_pack("{s:I, s:s, s:s, s:s, s:o, s:o, s:o, s:o}", "size_bytes",
+                     (json_int_t)r->size, "status", report_str(r->json, "status", "OK"),
+                     "failure", report_str(r->json, "failure", ""), "record", r->file,
+                     "figures", fig, "paired_ratio", paired_of(s, r), "memory",
+                     copy_or_null(json_object_get(r->json, "memory")),
+                     "harness_ns_per_call", num_or_null(pages_harness_ns(r)));
 }
 
 static json_t *instance_entry(const report_system *s, const char *cand, const char *inst)
@@ -76,7 +83,7 @@ static json_t *instance_entry(const report_system *s, const char *cand, const ch
     for (size_t i = 0; i < s->nrecs; i++) {
         const report_record *r = &s->recs[i];
         if (!strcmp(r->candidate, cand) && !strcmp(r->instance, inst))
-            json_array_append_new(sizes, size_entry(r));
+            json_array_append_new(sizes, size_entry(s, r));
     }
     json_t *ctj = ct ? json_pack("{s:s, s:s}", "verdict", report_str(ct, "verdict", ""),
                                  "record", ct_file ? ct_file : "")

@@ -81,6 +81,19 @@ void pages_plain_shared_note(FILE *fp, const report_system *s, const char *ext);
 #define PAGES_KAT_NOTE_MAX 240
 #define PAGES_KAT_NOTES_HEADING "KAT notes in full"
 #define PAGES_KAT_NOTES_ANCHOR "kat-notes-in-full"
+/* The harness cost per call the record R keeps (measure/harness.h:
+ * verification.harness_ns_per_call), NaN when it has none. */
+double pages_harness_ns(const report_record *r);
+
+/* A table cell " | 0.72 µs (6.9 %)" with R's harness cost and its share
+ * of R's mean time per call, " | not measured" without one (no closing
+ * bar). */
+void pages_harness_cell(FILE *fp, const report_record *r);
+
+/* A paragraph saying by how much every paired interval of S was widened
+ * for the host's ratio drift (campaign.json "ratio_drift",
+ * report/ratiodrift.h) at each size, or that none was recorded. */
+void pages_ratio_drift_note(FILE *fp, const report_system *s, const char *ext);
 
 /* Section 1-7 page of candidate CAND on system S. */
 int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *s,

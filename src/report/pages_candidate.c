@@ -39,6 +39,7 @@ typedef struct cand_ctx {
                         (open_memstream on full_text); NULL until one */
     char *full_text;
     size_t full_len;
+    const char *ext; /* the pages' file extension */
 } cand_ctx;
 
 static const char *inst_at(const cand_ctx *c, size_t k)
@@ -910,7 +911,14 @@ static void perf_intro(cand_ctx *c)
     fputs("Mean per call = sum of counter values / sum of calls over the kept trials; "
           "MB/s = 10^6 bytes per second; n = calls timed (trials × calls per trial). "
           "CV and the 95 % interval of the mean (batch means over the trials in the "
-          "order they were taken) are hashbench's additions.\n\n", fp);
+          "order they were taken) are hashbench's additions, and so is the *harness* "
+          "column: what a timed window holds besides the hash at that size (its fresh "
+          "messages' footprint, the chaining of each message to the previous digest, "
+          "the loop), timed with hashbench's own library that returns at once, per "
+          "call and as a share of the mean time. It is included in the figures, not "
+          "taken out (", fp);
+    pages_link(fp, "method", "method", c->ext);
+    fputs(").\n\n", fp);
 }
 
 /* The instance cell of a figures row: the name, and the KAT status of a
@@ -960,11 +968,13 @@ static void perf_row(FILE *fp, const report_record *r, const char *inst)
     fputs(isfinite(cv) ? " %" : "", fp);
     double lo = report_num(d, "ci95_low"), hi = report_num(d, "ci95_high");
     if (isfinite(lo) && isfinite(hi))
-        fprintf(fp, " | %s – %s (±%s %%) |\n", numfmt_count(lo, a, sizeof a),
+        fprintf(fp, " | %s – %s (±%s %%)", numfmt_count(lo, a, sizeof a),
                 numfmt_count(hi, b, sizeof b),
                 numfmt_sig3(report_num(d, "ci95_rel_percent"), p, sizeof p));
     else
-        fputs(" | n/a |\n", fp);
+        fputs(" | n/a", fp);
+    pages_harness_cell(fp, r);
+    fputs(" |\n", fp);
 }
 
 static void disp_row(FILE *fp, const report_record *r, const char *inst)
@@ -1072,6 +1082,7 @@ static void sec_perf_ratios(cand_ctx *c)
     fputs(". The absolute figures above are not paired: each is one "
           "instance's own trials, spread over the measurement. An *unpaired* ratio "
           "divides two such figures.\n\n", fp);
+    pages_ratio_drift_note(fp, c->s, c->ext);
     const char *rcols[] = {"instance", "message", "ratio to the baseline", "pairs"};
     pages_table_head(fp, rcols, 4, "lrrr");
     int nratio = 0;
@@ -1109,10 +1120,10 @@ static void sec_perf(cand_ctx *c)
     snprintf(h[1], sizeof h[1], "%s/byte", c->pc.unit);
     snprintf(h[2], sizeof h[2], "95 %% CI of mean %s", c->pc.unit);
     const char *cols[] = {"instance", "message", h[0], h[1], "mean time", "MB/s",
-                          "n", "CV", h[2]};
-    pages_table_head(fp, cols, 9, "lrrrrrrrr");
+                          "n", "CV", h[2], "of which harness ≈"};
+    pages_table_head(fp, cols, 10, "lrrrrrrrrr");
     if (perf_rows(c, perf_row) == 0)
-        fputs("| no figures | | | | | | | | |\n", fp);
+        fputs("| no figures | | | | | | | | | |\n", fp);
     fputs("\n", fp);
     fputs("### hashbench: instances without figures\n\n", fp);
     int lines = 0;
@@ -1415,6 +1426,7 @@ int pages_candidate_md(FILE *fp, const report_dataset *ds, const report_system *
     c.s = s;
     c.cand = cand;
     c.root = ds->root;
+    c.ext = ext;
     c.insts = report_instances(s, cand);
     c.ninsts = json_array_size(c.insts);
     c.sizes = report_sizes(s, cand);

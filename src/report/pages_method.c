@@ -18,6 +18,7 @@
 #include "measure/xcheck.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
+#include "report/ratiodrift.h"
 #include "report/svg.h"
 
 /* How a field of a recorded object is put in words on the method page: its
@@ -635,14 +636,122 @@ static void sec_planner(FILE *fp, const report_system *s)
           "keeps its own plan, with what ended its trials (stopped) and how many "
           "processes it ran.\n\n", fp);}
 
-/* The baseline's speed over the measure stage (measure/drift.h). */
+/* The ratio of the fixed pair of different codes over the measure stage
+ * (report/ratiodrift.h), as campaign.json recorded it, and how the paired
+ * intervals take it in. */
+static void sec_ratio_drift(FILE *fp, const report_system *s)
+{
+    fputs("### The host's ratio drift\n\n"
+          "A host's state moves the ratio between two *different* codes too, which "
+          "no pairing takes out. Every group of the measurement times a window of "
+          "OpenSSL's SHA-256 and one of OpenSSL's SM3 (both built-in baselines) "
+          "beside the instance's, so at every size the campaign has a series of "
+          "SHA-256 / SM3 ratios over its whole measure stage. The groups of a size, "
+          "in the order taken, are cut into up to 4 consecutive blocks of at least "
+          "3; each block's median is set against the size's median (logarithms). "
+          "A size's spread is the 10th to 90th percentile of its blocks' "
+          "deviations, the campaign's the same over every size's blocks pooled, "
+          "as a percentage (exp(P90 − P10) − 1). Each paired ratio's published "
+          "interval [lo, hi] becomes [lo / (1 + m), hi × (1 + m)], with m half the "
+          "larger of its size's spread and the campaign's; the record keeps the "
+          "interval as measured, and `hashbench validate` recomputes the drift "
+          "from the records.\n\n", fp);
+    const json_t *rd = json_object_get(s->campaign, RATIODRIFT_KEY);
+    const json_t *sizes = json_object_get(rd, "sizes");
+    if (!json_array_size(sizes)) {
+        fputs("This campaign recorded no ratio drift (no group held both baselines' "
+              "windows): its paired intervals are the ones measured.\n\n", fp);
+        return;
+    }
+    char num[NUMFMT_MAX];
+    double pooled = report_num(rd, "spread_percent");
+    if (isfinite(pooled))
+        fprintf(fp, "Over the whole stage the ratio moved by **%s %%** (P10 to P90 of "
+                "the blocks of every size).\n\n", numfmt_sig3(pooled, num, sizeof num));
+    const char *cols[] = {"message", "SHA-256 / SM3 (median)", "groups", "blocks",
+                          "spread", "intervals widened by"};
+    pages_table_head(fp, cols, 6, "rrrrrr");
+    size_t i;
+    const json_t *e;
+    json_array_foreach(sizes, i, e) {
+        double z = report_num(e, "size_bytes"), sp = report_num(e, "spread_percent"),
+               m = report_num(e, "margin_percent");
+        char a[NUMFMT_MAX];
+        fprintf(fp, "| %s | %s |", numfmt_msg_bytes(isfinite(z) ? (long long)z : 0, a, sizeof a),
+                numfmt_sig3(report_num(e, "median_ratio"), num, sizeof num));
+        fprintf(fp, " %.0f | %.0f |", report_num(e, "groups"), report_num(e, "blocks"));
+        if (isfinite(sp))
+            fprintf(fp, " %s %% |", numfmt_sig3(sp, num, sizeof num));
+        else
+            fputs(" — |", fp);
+        if (isfinite(m))
+            fprintf(fp, " ±%s %% |\n", numfmt_sig3(m, num, sizeof num));
+        else
+            fputs(" not widened |\n", fp);
+    }
+    fputs("\n", fp);
+}
+
+/* The harness cost (measure/harness.h) per size, from the primary
+ * baseline's records, and why it is shown rather than taken out. */
+static void sec_harness(FILE *fp, const report_system *s)
+{
+    fputs("## What a window holds besides the hash\n\n"
+          "A timed window hands the library fresh messages, chains each message to "
+          "the digest of the call before (eight bytes of every 64-byte block, so "
+          "every cache line of it is touched) and loops over the calls; `openssl "
+          "speed` and Google Benchmark hash one buffer that stays in the cache, "
+          "with no chaining. At every size the measurement times 7 windows of "
+          "hashbench's own null library (it returns at once, its digest all zero) "
+          "holding as many fresh messages as the baseline's windows, each after an "
+          "untimed warm-up as every window is, in a session of its own; the median "
+          "per call, the exchange taken off, is that size's **harness cost**, kept "
+          "in every record (`verification.harness_ns_per_call`) and shown beside "
+          "each figure on the candidate pages. No submitted library runs in it, so "
+          "none can move it.\n\n"
+          "It is shown, not subtracted: inside a real window part of that work "
+          "overlaps the hash's own (the core runs the chaining and the loads beside "
+          "the rounds, the prefetcher hides part of the footprint), by an amount "
+          "that differs from one library to the next, so taking the null "
+          "library's whole cost out would lower every figure by more than it holds, "
+          "the fastest code most, and move the ratios between codes. Read it as an "
+          "upper bound of what the harness adds to a figure.\n\n", fp);
+    const char *cols[] = {"message", "harness per call", "baseline", "its mean time",
+                          "share"};
+    int rows = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        const report_record *r = &s->recs[i];
+        if (!r->derived || strcmp(r->candidate, PAGES_BASELINE_CANDIDATE) ||
+            !isfinite(pages_harness_ns(r)))
+            continue;
+        if (rows++ == 0)
+            pages_table_head(fp, cols, 5, "rrlrr");
+        char a[NUMFMT_MAX], t[NUMFMT_MAX];
+        fprintf(fp, "| %s | %s | ", numfmt_msg_bytes(r->size, a, sizeof a),
+                numfmt_time_ns(pages_harness_ns(r), t, sizeof t));
+        esc_md(fp, r->instance);
+        double mean = report_num(r->derived, "mean_ns_per_call");
+        fprintf(fp, " | %s | ", numfmt_time_ns(mean, a, sizeof a));
+        if (isfinite(mean) && mean > 0)
+            fprintf(fp, "%s %% |\n", numfmt_sig3(pages_harness_ns(r) / mean * 100.0, a,
+                                                sizeof a));
+        else
+            fputs("— |\n", fp);
+    }
+    fputs(rows ? "\n" : "This dataset's records do not state the harness cost (measured "
+                         "before it was, or by the one-process planners).\n\n", fp);
+}
+
+/* The baseline's speed over the measure stage (measure/drift.h), then the
+ * ratio drift beside it. */
 static void sec_drift(FILE *fp, const report_system *s)
 {
     fputs("## The host's drift during the measurement\n\n", fp);
     const drift_series *d = &s->drift;
     if (d->n == 0) {
-        fputs("No baseline trials with their times in this dataset: the host's drift "
-              "is not known.\n\n", fp);
+        fputs("No baseline trials with their times in this dataset: the host's speed "
+              "drift is not known.\n\n", fp);
+        sec_ratio_drift(fp, s);
         return;
     }
     char num[NUMFMT_MAX];
@@ -660,6 +769,7 @@ static void sec_drift(FILE *fp, const report_system *s)
     else
         fputs("Too few points to state a spread.\n\n", fp);
     fputs("![the baseline's relative speed against time](method.svg)\n\n", fp);
+    sec_ratio_drift(fp, s);
 }
 
 int pages_method_svg(FILE *fp, const report_system *s, hb_err *err)
@@ -917,6 +1027,7 @@ int pages_method_md(FILE *fp, const report_system *s, const char *ext, hb_err *e
     sec_variants(fp, s);
     sec_planner(fp, s);
     sec_drift(fp, s);
+    sec_harness(fp, s);
     sec_timing_checks(fp, s);
     sec_statistics(fp);
     sec_memory(fp);

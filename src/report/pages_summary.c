@@ -219,6 +219,7 @@ static void summary_intro(FILE *fp, const report_system *s, const pages_counter 
     pages_timed_compiler(fp, s);
     pages_drift_warning(fp, s, ext);
     pages_plain_shared_note(fp, s, ext);
+    pages_ratio_drift_note(fp, s, ext);
     repeat_note(fp, s);
     if (!report_find_record(s, PAGES_BASELINE_CANDIDATE, PAGES_BASELINE_INSTANCE, SIZE_64K))
         fputs("This dataset has no baseline record at 64 KiB: ratios are shown as —.\n\n", fp);

@@ -16,6 +16,7 @@
 #include "report/esc.h"
 #include "report/numfmt.h"
 #include "report/paired.h"
+#include "report/ratiodrift.h"
 #include "report/svg.h"
 
 static void counter_from(const json_t *c, pages_counter *out)
@@ -399,6 +400,8 @@ double pages_ratio(const report_system *s, const char *cand, const char *inst,
         *paired = 1;
         *lo = pf.lo;
         *hi = pf.hi;
+        /* the published interval holds the host's ratio drift too */
+        ratiodrift_widen(s, size, lo, hi);
         return pf.ratio;
     }
     const report_record *b = report_find_record(s, PAGES_BASELINE_CANDIDATE,
@@ -503,6 +506,77 @@ void pages_plain_shared_note(FILE *fp, const report_system *s, const char *ext)
           "sources (", fp);
     pages_link(fp, "method", "method", ext);
     fputs(").\n\n", fp);
+}
+
+void pages_ratio_drift_note(FILE *fp, const report_system *s, const char *ext)
+{
+    const json_t *sizes = json_object_get(json_object_get(s->campaign, RATIODRIFT_KEY),
+                                          "sizes");
+    size_t i, n = 0;
+    const json_t *e;
+    json_array_foreach(sizes, i, e)
+        n += isfinite(report_num(e, "margin_percent"));
+    if (n == 0) {
+        fputs(json_array_size(sizes)
+                  ? "Too few groups of this campaign held both baselines to tell the host's "
+                    "ratio drift"
+                  : "The campaign recorded no ratio drift of the host", fp);
+        fputs(": each paired interval is the one measured, and holds the moments of this "
+              "campaign only.\n\n", fp);
+        return;
+    }
+    fputs("Each paired interval is widened by the host's **ratio drift** at its size, "
+          "how far the host alone moved the ratio of two fixed, different codes "
+          "(OpenSSL's SHA-256 against its SM3) over the measurement: ", fp);
+    size_t k = 0;
+    json_array_foreach(sizes, i, e) {
+        double m = report_num(e, "margin_percent");
+        if (!isfinite(m))
+            continue;
+        char pm[NUMFMT_MAX], z[NUMFMT_MAX];
+        fprintf(fp, "%s±%s %% at %s", k == 0 ? "" : (k + 1 == n ? " and " : ", "),
+                numfmt_sig3(m, pm, sizeof pm),
+                numfmt_msg_size(report_num(e, "size_bytes") >= 0
+                                    ? (long long)report_num(e, "size_bytes") : 0,
+                                z, sizeof z));
+        k++;
+    }
+    size_t unknown = json_array_size(sizes) - n;
+    k = 0;
+    json_array_foreach(sizes, i, e) {
+        if (isfinite(report_num(e, "margin_percent")))
+            continue;
+        char z[NUMFMT_MAX];
+        double b = report_num(e, "size_bytes");
+        fprintf(fp, "%s%s", k == 0 ? "; at " : (k + 1 == unknown ? " and " : ", "),
+                numfmt_msg_size(b >= 0 ? (long long)b : 0, z, sizeof z));
+        k++;
+    }
+    if (unknown)
+        fputs(" too few groups told it, and the interval is the one measured", fp);
+    fputs(" (", fp);
+    pages_link(fp, "method", "method", ext);
+    fputs("), so that it holds what a repeat campaign on a host like this one "
+          "gives; the records keep the interval as measured.\n\n", fp);
+}
+
+double pages_harness_ns(const report_record *r)
+{
+    double v = report_num(json_object_get(r->json, "verification"), "harness_ns_per_call");
+    return isfinite(v) && v >= 0 ? v : NAN;
+}
+
+void pages_harness_cell(FILE *fp, const report_record *r)
+{
+    char t[NUMFMT_MAX], p[NUMFMT_MAX];
+    double h = pages_harness_ns(r), mean = report_num(r->derived, "mean_ns_per_call");
+    if (!isfinite(h)) {
+        fputs(" | not measured", fp);
+        return;
+    }
+    fprintf(fp, " | %s", numfmt_time_ns(h, t, sizeof t));
+    if (isfinite(mean) && mean > 0)
+        fprintf(fp, " (%s %%)", numfmt_sig3(h / mean * 100.0, p, sizeof p));
 }
 
 void pages_signature_md(FILE *fp, const report_dataset *ds)

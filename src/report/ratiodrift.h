@@ -8,7 +8,14 @@
  * different codes can move with the host alone: no pairing takes that out,
  * so the comparison widens its intervals by it (compare.h) and a summary
  * states the smallest difference such a host can tell. Read from the
- * records alone, so that it holds for every published dataset. */
+ * records alone, so that it holds for every published dataset.
+ *
+ * The campaign records it when its measure stage ends (campaign.json
+ * "ratio_drift", per size), and every published paired ratio's interval
+ * is widened by that size's margin m (a percentage): lo / (1 + m / 100),
+ * hi * (1 + m / 100), m half the larger of the size's own spread and the
+ * campaign's pooled one. The records keep the interval as measured;
+ * validate recomputes the recorded drift from them. */
 #ifndef HB_REPORT_RATIODRIFT_H
 #define HB_REPORT_RATIODRIFT_H
 
@@ -23,6 +30,10 @@ typedef struct ratio_drift {
     double median[RATIODRIFT_MAX_SIZES]; /* median SHA-256 / SM3 time ratio of
                                             the groups at that size */
     size_t groups[RATIODRIFT_MAX_SIZES];
+    size_t blocks[RATIODRIFT_MAX_SIZES]; /* the size's blocks (below) */
+    double spread[RATIODRIFT_MAX_SIZES]; /* the size's own spread: P10 to P90
+                                            of its blocks' deviations, as a
+                                            percentage; NaN under 2 blocks */
     double within_percent; /* the ratio's movement over the stage: each
                               size's groups, in the order taken, cut into
                               up to RATIODRIFT_BLOCKS consecutive blocks of
@@ -39,6 +50,13 @@ typedef struct ratio_drift {
 #define RATIODRIFT_BLOCKS 4
 #define RATIODRIFT_BLOCK_MIN 3
 #define RATIODRIFT_MIN_BLOCKS 4
+#define RATIODRIFT_KEY "ratio_drift" /* its object in campaign.json */
+
+/* The ratio drift of the NRECS measurement records RECS (a run
+ * directory's or a system's: every trial's "pairs" that hold both
+ * built-in baselines' windows), as ratiodrift_read. The result does not
+ * depend on the records' order. Returns 0, or -1 when out of memory. */
+int ratiodrift_of_records(const json_t *const *recs, size_t nrecs, ratio_drift *out);
 
 /* The ratio drift of system S from its records' trials (every trial's
  * "pairs" that hold both built-in baselines' windows). Sizes without such
@@ -50,5 +68,29 @@ int ratiodrift_read(const report_system *s, ratio_drift *out);
  * median ratio between A and B over the sizes both measured, with the
  * size it was seen at in *AT (may be NULL); NaN when no size is common. */
 double ratiodrift_between(const ratio_drift *a, const ratio_drift *b, long long *at);
+
+/* The margin of D's size Q (a percentage): half the larger of its own
+ * spread and the pooled within_percent; NaN when neither is known. */
+double ratiodrift_margin_of(const ratio_drift *d, size_t q);
+
+/* campaign.json's "ratio_drift" object for D (new reference): "pair",
+ * "spread_percent" (pooled; null when unknown), "groups", and "sizes":
+ * per size "size_bytes", "median_ratio", "groups", "blocks",
+ * "spread_percent" and "margin_percent" (ratiodrift_margin_of; null when
+ * unknown). */
+json_t *ratiodrift_json(const ratio_drift *d);
+
+/* The "ratio_drift" object (ratiodrift_json) of the records of the run
+ * directory or system folder ROOT, or NULL when no group there held both
+ * built-in baselines (or they could not be read). */
+json_t *ratiodrift_of_dir(const char *root);
+
+/* The margin S's campaign.json recorded for SIZE (percent), NaN when it
+ * recorded none. */
+double ratiodrift_recorded_margin(const report_system *s, long long size);
+
+/* Widens a paired interval [*LO, *HI] of S at SIZE by the recorded margin
+ * (above). Returns 1 when widened, 0 when S recorded none (unchanged). */
+int ratiodrift_widen(const report_system *s, long long size, double *lo, double *hi);
 
 #endif

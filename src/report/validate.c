@@ -31,6 +31,7 @@
 #include "dataset/dataset.h"
 #include "dataset/hostdata.h"
 #include "dataset/paths.h"
+#include "report/ratiodrift.h"
 #include "report/report.h"
 #include "report/site_compare.h"
 
@@ -743,9 +744,64 @@ static void check_withheld(vctx *v, const report_system *s)
     json_decref(w);
 }
 
+/* campaign.json's "ratio_drift" against the one its records give
+ * (report/ratiodrift.h): the margins that widen the published paired
+ * intervals come from the records, not from a figure written beside them. */
+static void check_ratio_drift(vctx *v, const report_system *s)
+{
+    const json_t *rec = json_object_get(s->campaign, RATIODRIFT_KEY);
+    if (!rec || json_is_null(rec))
+        return;
+    char file[512];
+    system_file(file, sizeof file, s, RUNDIR_CAMPAIGN_JSON);
+    ratio_drift d;
+    if (ratiodrift_read(s, &d) < 0) {
+        problem(v, "%s: out of memory recomputing ratio_drift", file);
+        return;
+    }
+    json_t *want = ratiodrift_json(&d);
+    const char *fields[] = {"median_ratio", "groups", "blocks", "spread_percent",
+                            "margin_percent"};
+    char got_s[64], want_s[64];
+    if (!same_number(json_object_get(rec, "spread_percent"),
+                     json_object_get(want, "spread_percent"))) {
+        print_value(got_s, sizeof got_s, json_object_get(rec, "spread_percent"));
+        print_value(want_s, sizeof want_s, json_object_get(want, "spread_percent"));
+        problem(v, "%s: ratio_drift.spread_percent is %s, the records give %s; publish the "
+                "campaign again", file, got_s, want_s);
+    }
+    const json_t *gs = json_object_get(rec, "sizes"), *ws = json_object_get(want, "sizes");
+    if (json_array_size(gs) != json_array_size(ws))
+        problem(v, "%s: ratio_drift has %zu sizes, the records give %zu; publish the "
+                "campaign again", file, json_array_size(gs), json_array_size(ws));
+    size_t i, k;
+    const json_t *g, *w;
+    json_array_foreach(gs, i, g) {
+        const json_t *z = json_object_get(g, "size_bytes");
+        const json_t *match = NULL;
+        json_array_foreach(ws, k, w)
+            if (json_is_integer(z) && json_equal(z, json_object_get(w, "size_bytes")))
+                match = w;
+        if (!match) {
+            problem(v, "%s: ratio_drift.sizes[%zu]: the records hold no group of both "
+                    "baselines at that size; publish the campaign again", file, i);
+            continue;
+        }
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+            if (!same_number(json_object_get(g, fields[f]), json_object_get(match, fields[f]))) {
+                print_value(got_s, sizeof got_s, json_object_get(g, fields[f]));
+                print_value(want_s, sizeof want_s, json_object_get(match, fields[f]));
+                problem(v, "%s: ratio_drift.sizes[%zu].%s is %s, the records give %s; "
+                        "publish the campaign again", file, i, fields[f], got_s, want_s);
+            }
+    }
+    json_decref(want);
+}
+
 static void check_system(vctx *v, const report_system *s)
 {
     check_withheld(v, s);
+    check_ratio_drift(v, s);
     report_paths_of_system(s, path_problem, v);
     for (size_t i = 0; i < s->nrecs; i++) {
         check_paths(v, s->recs[i].file, s->recs[i].json);

@@ -37,6 +37,44 @@ else
     bad "publish --sign: exit $rc"; cat "$T/pub.log"
 fi
 "$B" report "$T/D" --out "$T/SITE" >/dev/null 2>&1 || bad "report of the signed dataset failed"
+# the host's ratio drift, recorded when the measure stage ended, at every
+# size, and the paired interval the candidate page publishes widened by its
+# margin: [lo / (1 + m), hi * (1 + m)] of the record's (kept as measured)
+msg=$(python3 - "$T/D/x86_1" "$T/SITE/x86_1/SM3.md" <<'EOF'
+import glob, json, re, sys
+sysdir, page = sys.argv[1], open(sys.argv[2]).read()
+rd = json.load(open(sysdir + "/campaign.json")).get("ratio_drift") or {}
+sizes = {e["size_bytes"]: e for e in rd.get("sizes") or []}
+if 64 not in sizes:
+    sys.exit("campaign.json ratio_drift has no entry for 64 B: %r" % rd)
+e = sizes[64]
+pooled = rd.get("spread_percent")
+spreads = [x for x in (e.get("spread_percent"), pooled) if isinstance(x, (int, float))]
+m = e.get("margin_percent")
+# (a loaded host can leave a cell too few groups for 2 blocks of 3: no
+# spread is known, and the interval is published as measured)
+if not spreads:
+    if m is not None or e["blocks"] >= 2 or e["groups"] >= 6:
+        sys.exit("64 B: %r: a margin without a spread, or no spread with 2 blocks" % e)
+    m = 0.0
+elif abs(m - max(spreads) / 2) > 1e-9 * max(1, m):
+    sys.exit("margin %r is not half the larger of %r" % (m, spreads))
+rec = json.load(open(glob.glob(sysdir + "/records/SM3/SM3__hash_64.json")[0]))
+pr = rec["derived"]["paired_ratio"]
+f = 1 + m / 100
+half = (pr["ci95_high"] * f - pr["ci95_low"] / f) / 2 / pr["ratio"] * 100
+row = re.search(r"^\| SM3 \| 64 B \| [0-9.]+× \(±([0-9.]+) %\)", page, re.M)
+if not row:
+    sys.exit("no paired ratio of SM3 at 64 B on its page")
+got = float(row.group(1))
+if abs(got - half) > 0.006 * half:
+    sys.exit("page: ±%s %%, the record's interval widened by %.4g %% gives ±%.4g %%"
+             % (row.group(1), m, half))
+print("ratio drift at 64 B (%d groups): spread %s %%, margin %.3g %%; SM3's interval ±%s %%"
+      " on its page (recorded ±%.3g %%)" % (e["groups"], e.get("spread_percent"), m, row.group(1),
+      (pr["ci95_high"] - pr["ci95_low"]) / 2 / pr["ratio"] * 100))
+EOF
+) && ok "$msg" || bad "$msg"
 fp=$(openssl pkey -pubin -in "$T/key.pub.pem" -outform DER | sha256sum | cut -c1-64)
 grep -q "fingerprint \`SHA256:$fp\`" "$T/SITE/index.md" &&
     grep -q "hashbench validate DATA --key" "$T/SITE/index.md" &&

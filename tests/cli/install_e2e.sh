@@ -26,7 +26,7 @@ if [ -L "$HB" ] && [ "$(readlink "$HB")" = "../libexec/hashbench/hashbench" ]
 then ok "bin/hashbench is a relative link to libexec/hashbench/hashbench"
 else bad "bin/hashbench: $(ls -l "$HB" 2>&1)"; fi
 for f in hashbench hashbench-probe hashbench-runner hashbench-ct hashbench-count \
-    libhb_baseline_sm3.so libhb_baseline_sha256.so; do
+    libhb_baseline_sm3.so libhb_baseline_sha256.so libhb_null.so; do
     [ -f "$P/libexec/hashbench/$f" ] && ok "libexec/hashbench/$f installed" ||
         bad "libexec/hashbench/$f missing"
 done
@@ -75,6 +75,13 @@ else bad "installed run exited $rc"; cat "$T/run.log"; fi
 n=$(find "$T/camp/records" -name '*.json' 2>/dev/null | wc -l)
 [ "$n" -ge 2 ] && ok "installed run wrote $n records (the instance and the baseline)" ||
     { bad "installed run wrote $n records"; cat "$T/run.log"; }
+# the installed null library, beside the installed probe, timed the harness
+h=$(python3 -c 'import glob, json, sys
+v = [json.load(open(f)).get("verification", {}).get("harness_ns_per_call")
+     for f in glob.glob(sys.argv[1] + "/records/*/*.json")]
+print("ok" if v and all(isinstance(x, (int, float)) and x >= 0 for x in v) else v)' "$T/camp")
+[ "$h" = ok ] && ok "installed run: every record states the harness cost" ||
+    bad "installed run: harness costs $h"
 for stage in check build kat measure; do
     if grep -E -q "^$stage: finished in [0-9.]+ s$|^$stage: finished in [0-9]+ min [0-9]+ s$" \
         "$T/run.log"

@@ -241,7 +241,7 @@ static int run(ilv_cell *c, size_t n, int pairs, int verify)
     s.planner = "interleaved";
     s.seed = 0x1234;
     windows_opts o = {&fake_class, "/fake/probe", 2e9, pairs, 10, verify ? verify_sm3 : NULL,
-                      NULL, left_cb, reason_cb, charge_cb, NULL, NULL, NULL};
+                      NULL, left_cb, reason_cb, charge_cb, NULL, NULL, NULL, NULL};
     hb_err err;
     int rc = windows_run(c, n, &s, &o, &err);
     if (rc != 0)

@@ -43,6 +43,13 @@ hb_add_test(test_measure_session SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_session.
 if(TARGET hashbench-probe)
   add_dependencies(test_measure_session hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
 endif()
+# The harness cost estimate (what a window holds besides the hash): the
+# median rule, a scripted session, and the real probe with the null library.
+hb_add_test(test_measure_harness SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_harness.c TIMEOUT 60)
+if(TARGET hashbench-probe)
+  add_dependencies(test_measure_harness hashbench-probe hb_null)
+endif()
+set_tests_properties(test_measure_harness PROPERTIES COST 2)
 
 # Measurement v2's parent-side modules: the keyed message generator against
 # RFC 8439 and an independent ChaCha20.

@@ -25,9 +25,11 @@ FIGURES = ["n", "trials", "calls", "mean_ticks_per_call", "ticks_per_byte",
            "ci95_low", "ci95_high", "ci95_rel_percent"]
 PAIRED = {"paired_ratio": "ratio", "paired_ratio_ci95_low": "ci95_low",
           "paired_ratio_ci95_high": "ci95_high", "pairs": "pairs"}
+WIDENED = ["paired_ratio_widened_low", "paired_ratio_widened_high",
+           "ratio_drift_margin_percent"]
 COLUMNS = ["system", "candidate", "instance", "variant", "size_bytes", "status",
            "kat_status", "flags_kind", "counter", "counter_is_cycles"] + FIGURES + \
-          list(PAIRED) + ["failure", "record"]
+          list(PAIRED) + WIDENED + ["harness_ns_per_call", "failure", "record"]
 
 problems = []
 
@@ -57,6 +59,15 @@ def main():
                 if f.endswith(".json"):
                     rel = os.path.relpath(os.path.join(d, f), data)
                     records[rel] = (system, json.load(open(os.path.join(d, f))))
+    margins = {}
+    for system in sorted(os.listdir(data)):
+        try:
+            camp = json.load(open(os.path.join(data, system, "campaign.json")))
+        except (OSError, ValueError):
+            continue
+        for e in ((camp.get("ratio_drift") or {}).get("sizes") or []):
+            if isinstance(e.get("margin_percent"), (int, float)):
+                margins[(system, e["size_bytes"])] = e["margin_percent"]
     if len(records) < 10:
         bad("only %d records in %s" % (len(records), data))
     if "%d rows written" % len(records) not in p.stdout:
@@ -126,6 +137,31 @@ def main():
             if r[col] == "" or not close(float(r[col]), float(v)):
                 bad("%s: %s is %r, the record says %r" % (rel, col, r[col], v))
             paired_checked += 1
+        # the published interval: widened by campaign.json's ratio drift at
+        # the record's size (none recorded: the interval as measured)
+        margin = margins.get((system, rec["size_bytes"]))
+        lo, hi = paired.get("ci95_low"), paired.get("ci95_high")
+        if isinstance(paired.get("ratio"), (int, float)) and isinstance(lo, (int, float)):
+            f = 1 + (margin or 0) / 100
+            for col, v in (("paired_ratio_widened_low", lo / f),
+                           ("paired_ratio_widened_high", hi * f)):
+                if r[col] == "" or not close(float(r[col]), v):
+                    bad("%s: %s is %r, the widened interval is %r" % (rel, col, r[col], v))
+            want = "" if margin is None else margin
+            if (r["ratio_drift_margin_percent"] == "") != (want == "") or \
+                    (want != "" and not close(float(r["ratio_drift_margin_percent"]), want)):
+                bad("%s: ratio_drift_margin_percent is %r, campaign.json says %r"
+                    % (rel, r["ratio_drift_margin_percent"], want))
+        elif any(r[c] != "" for c in WIDENED):
+            bad("%s: widened interval without a paired ratio" % rel)
+        h = (rec.get("verification") or {}).get("harness_ns_per_call")
+        if isinstance(h, (int, float)):
+            if r["harness_ns_per_call"] == "" or not close(float(r["harness_ns_per_call"]), h):
+                bad("%s: harness_ns_per_call is %r, the record says %r"
+                    % (rel, r["harness_ns_per_call"], h))
+        elif r["harness_ns_per_call"] != "":
+            bad("%s: harness_ns_per_call %r, the record has none"
+                % (rel, r["harness_ns_per_call"]))
     if paired_checked < 4 * 10:
         bad("only %d paired-ratio figures compared" % paired_checked)
     p = subprocess.run([exe, "export", data, "--csv", "-"], stdout=subprocess.PIPE,

@@ -30,6 +30,14 @@ hb_add_test(report_compare TIMEOUT 120
   SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_compare.c
           ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
 target_include_directories(report_compare PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
+# The host's ratio drift as the campaign records it (every size, its margin)
+# and as the pages and exports publish it: each paired interval widened by
+# its size's margin, checked against the formula; validate names a margin
+# changed in campaign.json.
+hb_add_test(report_ratio_drift TIMEOUT 120
+  SOURCES ${CMAKE_SOURCE_DIR}/tests/report/test_ratio_drift.c
+          ${CMAKE_SOURCE_DIR}/tests/report/report_test_util.c)
+target_include_directories(report_ratio_drift PRIVATE ${CMAKE_SOURCE_DIR}/tests/report)
 
 # The commands as a user runs them: exit status 0 and the whole summary line
 # (tests/expect_output.sh; the site's 32 pages are 11 HTML, 11 Markdown and
