@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define CHAIN_RULE "call 0: R_0; call i>0: R_i with bytes [64j, min(64j+8, size)) of every " \
                    "64-byte block j XORed with bytes [0, 8) of digest i-1 (zero past its end)"
@@ -28,14 +29,27 @@ static inline uint64_t chain_word(const unsigned char *prev, size_t dlen)
 }
 
 /* Applies the chaining word W to MSG (SIZE bytes) in place: bytes
- * [64j, min(64j + 8, SIZE)) of every block j. Applying it twice undoes it. */
+ * [64j, min(64j + 8, SIZE)) of every block j, byte k of a block XORed with
+ * byte k of W (little-endian). A block's eight bytes are one load, XOR and
+ * store, the time the timed window spends outside the hash kept small; a
+ * last block shorter than eight bytes is done byte by byte. Applying it
+ * twice undoes it. */
 static inline void chain_apply(unsigned char *msg, size_t size, uint64_t w)
 {
-    for (size_t off = 0; off < size; off += 64) {
-        size_t n = size - off < 8 ? size - off : 8;
-        for (size_t k = 0; k < n; k++)
-            msg[off + k] ^= (unsigned char)(w >> (8 * k));
+    unsigned char wb[8];
+    for (size_t k = 0; k < 8; k++)
+        wb[k] = (unsigned char)(w >> (8 * k));
+    uint64_t x;
+    memcpy(&x, wb, 8); /* W's bytes in memory order, whatever the host's */
+    size_t off = 0;
+    for (; off + 8 <= size; off += 64) {
+        uint64_t v;
+        memcpy(&v, msg + off, 8);
+        v ^= x;
+        memcpy(msg + off, &v, 8);
     }
+    for (size_t k = 0; off < size && k < size - off; k++)
+        msg[off + k] ^= wb[k];
 }
 
 /* Message J of a window into OUT (SIZE bytes): R_J (RAW) chained with the

@@ -61,6 +61,27 @@ static char state_of(long pid)
     return st[0];
 }
 
+/* chain_apply's word-wide XOR against the rule byte by byte (CHAIN_RULE),
+ * at every size to 300 bytes (last blocks of 1 to 64 bytes) and 16 KiB. */
+static void test_chain_bytes(void **state)
+{
+    (void)state;
+    static unsigned char a[16384], b[16384];
+    const uint64_t words[] = {0, 0x0123456789abcdefULL, ~0ULL, 0x80ULL << 56};
+    for (size_t wi = 0; wi < sizeof words / sizeof words[0]; wi++)
+        for (size_t size = 0; size <= 16384; size = size < 300 ? size + 1 : 16384) {
+            for (size_t k = 0; k < size; k++)
+                a[k] = b[k] = (unsigned char)(k * 131 + wi);
+            chain_apply(a, size, words[wi]);
+            for (size_t off = 0; off < size; off += 64)
+                for (size_t k = 0; k < 8 && off + k < size; k++)
+                    b[off + k] ^= (unsigned char)(words[wi] >> (8 * k));
+            assert_memory_equal(a, b, size ? size : 1);
+            if (size == 16384)
+                break;
+        }
+}
+
 static void test_windows_real_probe(void **state)
 {
     (void)state;
@@ -490,6 +511,7 @@ int main(void)
     if (fixture_env(build_dir, sizeof build_dir, probe, sizeof probe) != 0)
         return 1;
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chain_bytes),
         cmocka_unit_test(test_windows_real_probe),
         cmocka_unit_test(test_waits_seen),
         cmocka_unit_test(test_thread_refused),
