@@ -23,7 +23,7 @@ const char hb_summary_count[] = "count instructions per byte under Valgrind (exa
 const char hb_usage_count[] =
     "usage: hashbench count --run-dir DIR [--instances LIST] [--sizes LIST]\n"
     "                       [--jobs N] [--no-branches] [--memory] [--no-curve]\n"
-    "                       [--compilers LIST]\n"
+    "                       [--compilers LIST] [--nokat]\n"
     "\n"
     "For every instance of DIR/kat.json that passed its KATs (and the OpenSSL\n"
     "baseline), counts the instructions each call executes under Valgrind's\n"
@@ -51,11 +51,15 @@ const char hb_usage_count[] =
     "                     at the sizes: <Inst>__count_cc-<name>.json. Costs per\n"
     "                     instance and compiler one compile and one Valgrind\n"
     "                     run, about 1.5 s wall at S1-S8\n"
+    "  --nokat            also count the instances that submitted no KAT vectors\n"
+    "                     (NOKAT), their records and pages marked NOKAT: their\n"
+    "                     digests are recomputed by the library itself, so\n"
+    "                     nothing shows that the code counted computes the hash\n"
     "\n"
     "Exit status: 0 every record counted, 1 some not countable, inconsistent or\n"
     "stopped by the instance budget (TIMEOUT), 2 error.\n";
 
-enum { OPT_NO_BRANCHES = HB_OPT_OWN, OPT_MEMORY, OPT_NO_CURVE, OPT_COMPILERS };
+enum { OPT_NO_BRANCHES = HB_OPT_OWN, OPT_MEMORY, OPT_NO_CURVE, OPT_COMPILERS, OPT_NOKAT };
 
 static void progress(void *ctx, const char *step, int done, int total)
 {
@@ -169,8 +173,9 @@ static void print_records(const char *run_dir)
             json_decref(l.v[i]);
             continue;
         }
-        printf("%-14s %s/%s", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
-               hb_json_str(r, "instance"));
+        printf("%-14s %s/%s%s", hb_json_str(r, "status"), hb_json_str(r, "candidate"),
+               hb_json_str(r, "instance"),
+               strcmp(hb_json_str(r, "kat_status"), "NOKAT") == 0 ? " (NOKAT)" : "");
         if (points)
             printf(" curve, %zu lengths", json_array_size(points));
         else
@@ -244,7 +249,8 @@ int cmd_count(int argc, char **argv)
         HB_OPTION_RUN_DIR, HB_OPTION_INSTANCES, HB_OPTION_SIZES, HB_OPTION_JOBS,
         {"no-branches", no_argument, 0, OPT_NO_BRANCHES}, {"memory", no_argument, 0, OPT_MEMORY},
         {"no-curve", no_argument, 0, OPT_NO_CURVE},
-        {"compilers", required_argument, 0, OPT_COMPILERS}, HB_OPTIONS_END};
+        {"compilers", required_argument, 0, OPT_COMPILERS},
+        {"nokat", no_argument, 0, OPT_NOKAT}, HB_OPTIONS_END};
     count_options o = {0};
     o.events.branches = 1;
     campaign_settings sizes;
@@ -271,6 +277,7 @@ int cmd_count(int argc, char **argv)
         case OPT_MEMORY: o.events.memory = 1; break;
         case OPT_NO_CURVE: o.no_curve = 1; break;
         case OPT_COMPILERS: compilers = optarg; break;
+        case OPT_NOKAT: o.nokat = 1; break;
         default:
             hb_opt_getopt_error(ch, argv, &err);
             return hb_cli_usage_error("count", "%s", err.msg);
@@ -292,7 +299,8 @@ int cmd_count(int argc, char **argv)
         o.instances = names;
     }
     o.progress = progress;
-    hb_opt_print_skipped(stderr, "count", o.run_dir, o.instances, o.n_instances);
+    hb_opt_print_skipped_nokat(stderr, "count", o.run_dir, o.instances, o.n_instances,
+                               o.nokat);
     /* the compilers before any work: a wrong name is said at once */
     strlist ccs = {0};
     if (compilers && count_compilers_list(compilers, o.run_dir, NULL, &ccs, &err) != 0) {

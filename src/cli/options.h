@@ -108,6 +108,12 @@ int hb_opt_instances(char *list, const char ***names, int *n, hb_err *err);
 int hb_opt_print_skipped(FILE *fp, const char *stage, const char *run_dir,
                          const char *const *names, int n);
 
+/* As hb_opt_print_skipped; with NOKAT 1 (count --nokat) an instance that
+ * submitted no KAT vectors is not skipped: its line says it is counted,
+ * marked NOKAT. */
+int hb_opt_print_skipped_nokat(FILE *fp, const char *stage, const char *run_dir,
+                               const char *const *names, int n, int nokat);
+
 /* --timeout: seconds, more than 0 and at most HB_OPT_TIMEOUT_MAX_S. */
 int hb_opt_timeout(const char *text, double *seconds, hb_err *err);
 

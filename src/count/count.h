@@ -94,6 +94,9 @@ typedef struct count_options {
     int n_sizes;
     count_events events;
     int no_curve;                  /* 1: the stage's sizes only, no curve */
+    int nokat;                     /* 1: also the instances that submitted no
+                                      KAT vectors, their records marked
+                                      kat_status NOKAT */
     double instance_budget_s;      /* each instance's wall budget over all
                                       its stages (rundir/ibudget.h); 0: none */
     int jobs;                      /* instances counted at once; 0: the

@@ -390,7 +390,8 @@ int count_cc_run(const count_options *o, const char *const *cc, int n, int *n_co
     memset(&passed, 0, sizeof passed);
     int rc = count_stage_sizes(o, sizes, &nsizes, err);
     if (rc == 0)
-        rc = kat_passed_load(o->run_dir, o->instances, o->n_instances, &passed, err);
+        rc = kat_passed_load_nokat(o->run_dir, o->instances, o->n_instances, o->nokat,
+                                   &passed, err);
     const char *profile = hb_json_str(passed.build_doc, "profile");
     const char *bver = hb_json_str(passed.build_doc, "compiler_version");
     if (rc == 0 && !profile_is_known(profile))

@@ -360,7 +360,8 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
     if (stage_sizes(o, sizes, &n, err) != 0)
         return -1;
     kat_passed passed;
-    int rc = kat_passed_load(o->run_dir, o->instances, o->n_instances, &passed, err);
+    int rc = kat_passed_load_nokat(o->run_dir, o->instances, o->n_instances, o->nokat,
+                                   &passed, err);
     count_pool p;
     memset(&p, 0, sizeof p);
     p.o = o;

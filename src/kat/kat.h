@@ -120,6 +120,11 @@ typedef struct kat_passed {
  * Release with kat_passed_free (also after a failure). */
 int kat_passed_load(const char *run_dir, const char *const *instances, int n_instances,
                     kat_passed *out, hb_err *err);
+
+/* As kat_passed_load, and with NOKAT 1 also the instances that submitted no
+ * KAT vectors (status NOKAT): for a stage asked to take them, marked so. */
+int kat_passed_load_nokat(const char *run_dir, const char *const *instances,
+                          int n_instances, int nokat, kat_passed *out, hb_err *err);
 void kat_passed_free(kat_passed *p);
 
 #endif

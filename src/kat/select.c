@@ -48,6 +48,12 @@ json_t *kat_find_entry(json_t *arr, const char *cand, const char *inst, size_t *
 int kat_passed_load(const char *run_dir, const char *const *instances, int n_instances,
                     kat_passed *out, hb_err *err)
 {
+    return kat_passed_load_nokat(run_dir, instances, n_instances, 0, out, err);
+}
+
+int kat_passed_load_nokat(const char *run_dir, const char *const *instances,
+                          int n_instances, int nokat, kat_passed *out, hb_err *err)
+{
     char path[PATH_MAX];
     memset(out, 0, sizeof *out);
     if (rundir_path(path, sizeof path, run_dir, RUNDIR_KAT_JSON, err) != 0)
@@ -73,7 +79,9 @@ int kat_passed_load(const char *run_dir, const char *const *instances, int n_ins
     json_array_foreach(list, i, k) {
         const char *st = field(k, "status"), *cand = field(k, "candidate"),
                    *inst = field(k, "instance");
-        if ((strcmp(st, "PASS") && strcmp(st, "BASELINE")) || !kat_selected(&sel, cand, inst))
+        int taken = !strcmp(st, "PASS") || !strcmp(st, "BASELINE") ||
+                    (nokat && !strcmp(st, "NOKAT"));
+        if (!taken || !kat_selected(&sel, cand, inst))
             continue;
         size_t bi;
         const json_t *b = kat_find_entry(blist, cand, inst, &bi);

@@ -47,6 +47,9 @@ static double timed_per_byte(const report_system *s, const char *cand, const cha
     return r && r->derived ? report_num(r->derived, "ticks_per_byte") : NAN;
 }
 
+/* After the name of an instance counted with count --nokat. */
+#define NOKAT_MARK "not KAT-checked"
+
 static void cell(FILE *fp, double v, int decimals)
 {
     if (isfinite(v))
@@ -357,6 +360,8 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
             char a[NUMFMT_MAX];
             fputs("| ", fp);
             esc_md(fp, in);
+            if (rec && strcmp(report_str(rec, "kat_status", ""), "NOKAT") == 0)
+                fputs(" (NOKAT: " NOKAT_MARK ")", fp);
             /* in the candidate page's notation ("1024 B"), as its other tables */
             fprintf(fp, " | %s |", numfmt_msg_bytes(size, a, sizeof a));
             cell(fp, t, 1);
@@ -448,6 +453,7 @@ typedef struct ranked {
     double log_sum;  /* sum of ln(instructions/B) over the guide's sizes counted */
     int n_geo;       /* how many */
     int flagged;     /* a size's spread flagged */
+    int nokat;       /* counted with --nokat: no KAT vectors were submitted */
 } ranked;
 
 static int by_geo(const void *a, const void *b)
@@ -493,6 +499,8 @@ static void geo_table(FILE *fp, ranked *v, size_t n)
         esc_md(fp, v[j].cand);
         fputs(" / ", fp);
         esc_md(fp, v[j].inst);
+        if (v[j].nokat)
+            fputs(" (NOKAT: " NOKAT_MARK ")", fp);
         fprintf(fp, " | %.2f | %d of 8 | %s |\n", exp(v[j].log_sum / v[j].n_geo), v[j].n_geo,
                 v[j].flagged ? "**yes**" : "no");
     }
@@ -528,7 +536,8 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         while (j < n && (strcmp(v[j].cand, cand) || strcmp(v[j].inst, inst)))
             j++;
         if (j == n)
-            v[n++] = (ranked){cand, inst, -1, NAN, NAN, 0, 0.0, 0, 0};
+            v[n++] = (ranked){cand, inst, -1, NAN, NAN, 0, 0.0, 0, 0,
+                              strcmp(report_str(r, "kat_status", ""), "NOKAT") == 0};
         if (guide_size(size) && ipb > 0) {
             v[j].log_sum += log(ipb);
             v[j].n_geo++;
@@ -573,6 +582,8 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
         esc_md(fp, v[j].cand);
         fputs(" / ", fp);
         esc_md(fp, v[j].inst);
+        if (v[j].nokat)
+            fputs(" (NOKAT: " NOKAT_MARK ")", fp);
         fprintf(fp, " | %s |", numfmt_msg_size(v[j].size, a, sizeof a));
         cell(fp, v[j].ipb, 1);
         if (isfinite(base) && base > 0)

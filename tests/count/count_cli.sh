@@ -4,7 +4,7 @@
 # --sizes 1024,32,128: each instance's lines come in numeric size order,
 # its curve after them, integer counts print as integers, and the NOKAT
 # instance, and a name that is no instance, are each named as skipped with
-# the reason.
+# the reason; with --nokat the NOKAT instance is counted, marked.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -43,4 +43,13 @@ grep -q "^count: skipped NoVec/SM3 (NOKAT): no KAT vectors were submitted" "$T/e
     ok "the NOKAT instance is named as skipped, with why" || { bad "no skip line"; cat "$T/err"; }
 grep -q "^count: skipped Nothing: no instance of .* has that name" "$T/err" &&
     ok "a name that is no instance is named" || bad "no line for the unknown name"
+grep -q "^count: skipped NoVec/SM3 (NOKAT): .*hashbench count --nokat)$" "$T/err" &&
+    ok "the skip line says how to count it anyway" || bad "no --nokat hint"
+# asked for, the NOKAT instance is counted and its lines marked
+"$B" count --run-dir "$T/r" --instances NoVec/SM3 --sizes 32 --no-curve --nokat \
+    >"$T/out2" 2>"$T/err2"
+grep -q "^count: NoVec/SM3 (NOKAT) is counted as asked (--nokat)" "$T/err2" &&
+    grep -q "^COUNTED  *NoVec/SM3 (NOKAT) 32 B  " "$T/out2" &&
+    ok "count --nokat counts the NOKAT instance, marked" ||
+    { bad "--nokat"; cat "$T/out2" "$T/err2"; }
 checks_summary

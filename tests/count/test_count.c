@@ -480,6 +480,59 @@ static int problems(const char *data)
     return st.problems;
 }
 
+/* count --nokat: an instance that submitted no KAT vectors (NOKAT) is
+ * left out unless asked for; asked for, it is counted, its records say
+ * kat_status NOKAT and the candidate page and the summary mark it. */
+static void test_nokat(void **state)
+{
+    (void)state;
+    char data[64], sys[128], path[PATH_MAX];
+    hb_err err;
+    snprintf(data, sizeof data, "/tmp/count-test-XXXXXX");
+    assert_non_null(mkdtemp(data));
+    snprintf(sys, sizeof sys, "%s/x86_1", data);
+    make_run_dir_at(sys);
+    snprintf(path, sizeof path, "%s/%s", sys, RUNDIR_KAT_JSON);
+    json_t *kat = NULL;
+    assert_int_equal(hb_json_load(path, &kat, &err), 0);
+    json_object_set_new(json_array_get(json_object_get(kat, "instances"), 0), "status",
+                        json_string("NOKAT"));
+    assert_int_equal(hb_json_save(path, kat, &err), 0);
+    json_decref(kat);
+    count_options o = {0};
+    o.run_dir = sys;
+    o.sizes = sizes;
+    o.n_sizes = 1;
+    o.no_curve = 1;
+    int counted = 0, not = 0;
+    assert_int_equal(count_run(&o, &counted, &not, &err), 0);
+    assert_int_equal(counted + not, 0);
+    o.nokat = 1;
+    if (count_run(&o, &counted, &not, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(counted, 1);
+    char rel[512];
+    assert_int_equal(rundir_count_rel(rel, sizeof rel, "SHA2", "SHA256", 32, &err), 0);
+    snprintf(path, sizeof path, "%s/%s", sys, rel);
+    json_t *r = NULL;
+    assert_int_equal(hb_json_load(path, &r, &err), 0);
+    assert_string_equal(json_string_value(json_object_get(r, "kat_status")), "NOKAT");
+    json_decref(r);
+    report_dataset ds;
+    if (report_dataset_load(data, &ds, &err) != 0)
+        fail_msg("%s", err.msg);
+    char *cand = page(pages_candidate_md, &ds, "SHA2");
+    assert_non_null(strstr(cand, "| SHA256 (NOKAT: not KAT-checked) | 32 B |"));
+    char *sum = page(NULL, &ds, "summary");
+    assert_non_null(strstr(sum, "| 1 | SHA2 / SHA256 (NOKAT: not KAT-checked) | 32 B |"));
+    free(cand);
+    free(sum);
+    report_dataset_free(&ds);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", data);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A dataset whose system folder is a run directory the stage counted: the
  * candidate page puts the figure beside the timed one, the summary ranks
  * by it, the method page explains it, a not-countable record shows its
@@ -629,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_function_shares),
         cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_pages_and_validate),
+        cmocka_unit_test(test_nokat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
