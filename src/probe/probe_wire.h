@@ -47,7 +47,8 @@
 
 #define PROBE_WIRE_NONCE_BYTES 16
 #define PROBE_WIRE_NONCE_HEX (2 * PROBE_WIRE_NONCE_BYTES + 1)
-#define PROBE_WIRE_SHORT_LINE 128  /* the nonce, ready and seed lines */
+#define PROBE_WIRE_SHORT_LINE 128  /* the ready and seed lines */
+#define PROBE_WIRE_CONFIG_LINE (4096 + 512) /* the configure line: a path and words */
 #define PROBE_WIRE_MAX_LINE 24576  /* a result line: 8192-byte digest in hex */
 
 /* The probe's two message buffers: call I hashes the buffer I % 2, so a

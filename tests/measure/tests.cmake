@@ -32,7 +32,7 @@ hb_add_test(test_measure_run SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run.c
             TIMEOUT 300)
 if(TARGET hashbench-probe)
   add_dependencies(test_measure_probe hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
-  add_dependencies(test_measure_run hashbench-probe hashbench-runner
+  add_dependencies(test_measure_run hashbench-probe
                    ${HB_MEASURE_FIXTURE_TARGETS})
   add_dependencies(test_measure_plan hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
 endif()
@@ -72,5 +72,5 @@ hb_add_test(test_measure_xcheck SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_xcheck.c
   ${CMAKE_SOURCE_DIR}/tests/kat/kat_test_util.c LIBS PkgConfig::LIBCRYPTO m TIMEOUT 300)
 target_include_directories(test_measure_xcheck PRIVATE ${CMAKE_SOURCE_DIR}/tests/kat)
 target_compile_definitions(test_measure_xcheck PRIVATE HB_EX_LIB_DIR="${CMAKE_BINARY_DIR}")
-add_dependencies(test_measure_xcheck xfix_a xfix_b xfix_crash xfix_half hashbench-runner
+add_dependencies(test_measure_xcheck xfix_a xfix_b xfix_crash xfix_half hashbench-probe
   hbex_SM3 hbex_SHA256 hbex_SHA512 hbex_SHA3_256 hbex_SHA3_512 hbex_SHAKE256_768)
