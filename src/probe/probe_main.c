@@ -724,11 +724,16 @@ int main(void)
 {
     static char lib[PATH_MAX];
     hb_step_limit_processes(); /* its threads, before the library is loaded */
-    /* a fault ends the process, as it would any program (a library's
-     * handlers are its own business); SIGPIPE too, inherited as ignored */
-    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        signal(sigs[i], SIG_DFL);
+    /* every signal as a fresh program has it, whatever the thread that
+     * started it blocked or ignored (hashbench ignores SIGPIPE once it has
+     * started a first child): a fault ends the process, and no role shows
+     * in its dispositions or mask */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     if (channel_open() != 0)
         return PROBE_USAGE; /* not started by hashbench: nobody to tell */
     probe_args a;

@@ -4,7 +4,7 @@
 # and whole measure runs over a small run directory.
 set(HB_MEASURE_FIXTURES PLAIN STACK64K HEAP1M NONDET MODIFY OVERFLOW ERROR OVERREAD
     FORGE_CTOR FORGE_DTOR INFORMED PARALLEL ADDRCACHE PROBEONLY REPLAY SLEEPY BORROW REGION
-    REGIONDROP BORROWNAMED LAZYHEAP CTORHEAP EXECNAMED EXECWINDOW FILTERSKIP)
+    REGIONDROP BORROWNAMED LAZYHEAP CTORHEAP EXECNAMED EXECWINDOW FILTERSKIP OBSERVER)
 set(HB_MEASURE_FIXTURE_TARGETS "")
 foreach(kind ${HB_MEASURE_FIXTURES})
   string(TOLOWER ${kind} lower)
@@ -43,6 +43,13 @@ hb_add_test(test_measure_session SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_session.
 if(TARGET hashbench-probe)
   add_dependencies(test_measure_session hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
 endif()
+# Every process that runs submitted code looks the same from inside: a KAT
+# runner, a recomputing runner, a memory run and a timed session, each read
+# from outside while the observer fixture holds it stopped.
+hb_add_test(test_measure_sameproc SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sameproc.c
+            LIBS pthread TIMEOUT 120)
+add_dependencies(test_measure_sameproc hashbench-probe mfix_observer)
+set_tests_properties(test_measure_sameproc PROPERTIES COST 3)
 
 # Measurement v2's parent-side modules: the keyed message generator against
 # RFC 8439 and an independent ChaCha20.
