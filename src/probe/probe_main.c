@@ -1,28 +1,35 @@
-/* hashbench-probe: one measurement trial in a fresh process, spoken to
- * through the exchange of probe_wire.h. Before the library is loaded it
- * reads the parent's nonce, keeps its two pipes on private descriptors and
- * points its standard input, output and error at /dev/null. It pins itself
- * to a core, dlopens one library, prepares two message buffers of the
- * requested size, each ending just before inaccessible pages, and checks on
- * the fixed message (rule in probe_codes.h) that two calls give the same
- * digest, leave the message unchanged, return 0 and write nothing outside
- * the digest (guard bytes). It runs the warm-up calls, with --memory one
- * call on a painted stack with heap tracking, and says "ready". Then it
- * waits for the trial's seed: from it come the messages, one per call and
- * each different (trial_msg.h), the timed loop runs exactly --calls calls
- * over the two buffers in turn, each digest into its own slot, timed with
- * the chosen counter and CLOCK_MONOTONIC_RAW, with the thread's CPU time
- * (CLOCK_THREAD_CPUTIME_ID) and context switches (getrusage RUSAGE_THREAD)
- * read around the loop so the planner can tell a preempted trial. Every
- * digest is folded after the clock stops, and ONE result line goes to the
- * parent. Every failure has its own exit code (probe_codes.h) and a result
- * line with its status word and reason. With --session it serves many
- * windows instead (probe_wire.h, "Sessions"; measure/session.h): the checks
- * once at open, then one loop per "window" line over the messages hashbench
- * wrote into the shared file, chained (chain.h). Links only libc, libdl
- * and libseccomp (for its filter refusing new code after the load);
- * runs under the sandbox's RUN profile (no new processes), a session under
- * the SESSION profile (no threads, no timers either). */
+/* hashbench-probe: the one process in which hashbench runs submitted code
+ * natively, whatever it asks of it (runner/start.h: every role started
+ * alike). Its path is its only argument; its options come in its first line
+ * (probe_wire.h, the configure line). Before the library is loaded it
+ * reads that line, keeps its two pipes on descriptors 3 and 4 and closes
+ * every other one, points its standard input, output and error at
+ * /dev/null, gives every signal its default disposition, maps its shared
+ * region, and stops itself once for hashbench to read it. Then by role:
+ * - runner (probe_runner.c): the requests of runner/protocol.h (KATs,
+ *   vector and variant checks, recomputed digests);
+ * - trial: one measurement trial. It dlopens the library, prepares two
+ *   message buffers of the requested size, each ending just before
+ *   inaccessible pages, and checks on the fixed message (rule in
+ *   probe_codes.h) that two calls give the same digest, leave the message
+ *   unchanged, return 0 and write nothing outside the digest (guard
+ *   bytes). It runs the warm-up calls, with memory=1 one call on a painted
+ *   stack with heap tracking, and says "ready". Then it waits for the
+ *   trial's seed: from it come the messages, one per call and each
+ *   different (trial_msg.h), the timed loop runs exactly the asked calls
+ *   over the two buffers in turn, each digest into its own slot, timed
+ *   with the chosen counter and CLOCK_MONOTONIC_RAW, with the thread's CPU
+ *   time and context switches read around the loop so the planner can tell
+ *   a preempted trial. Every digest is folded after the clock stops, and
+ *   ONE result line goes to the parent;
+ * - session: many windows (probe_wire.h, "Sessions"; measure/session.h):
+ *   the checks once at open, then one loop per "window" line over the
+ *   messages hashbench wrote into the shared region, chained (chain.h).
+ * Every failure has its own exit code (probe_codes.h) and a result line
+ * with its status word and reason. Links only libc, libdl and libseccomp
+ * (for its filter refusing new code after the load); runs under the
+ * sandbox's SESSION profile in every role (no new processes, no threads,
+ * no timers). */
 #include "common/fdio.h"
 #include "common/steplimit.h"
 #include "counter_read.h"

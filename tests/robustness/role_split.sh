@@ -1,12 +1,12 @@
 #!/bin/sh
 # One kind of process for submitted code (ctest robustness_role_split):
 # RoleSplit of tests/robustness/attacks2/ (an honest SM3 that works through
-# 256 KiB of stack in every call except in a process it takes for the
+# 128 KiB of stack in every call except in a process it takes for the
 # memory run, told by its command line or its CPU-time limit) beside an
 # honest copy of the SM3 example, at 32 bytes. Every process that runs
 # submitted code is now started alike (src/runner/start.h), so it finds no
 # memory run to save its stack in: its record is INCONSISTENT, or OK with a
-# stack figure of at least 99 % of the 256 KiB it uses. When the memory run
+# stack figure of at least 99 % of the 128 KiB it uses. When the memory run
 # was "hashbench-probe --memory ...", its published stack figure was a few
 # KiB, status OK.
 #   role_split.sh BUILD SOURCE
@@ -14,7 +14,7 @@ set -eu
 
 . "$(dirname "$0")/attacks2_env.sh"
 attacks2_env rolesplit "$1" "$2"
-SCRATCH=262144
+SCRATCH=131072
 
 status=0
 "$B" run --run-dir "$DIR/run" --system split --sizes 32 --no-loop --allow-unfit-host \

@@ -1,5 +1,5 @@
 /* HOSTILE FIXTURE (tests/robustness/attacks2/RoleSplit): an honest SM3
- * whose every call first works through SCRATCH bytes of stack, except in a
+ * whose every call first works through SCRATCH bytes (128 KiB) of stack, except in a
  * process it takes for the one-call memory run: one whose command line is
  * not a KAT runner's ("hashbench-runner") nor a timed session's
  * ("--session"), or names "--memory", or whose CPU-time limit is below the
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "CryptHash_AlgorithmInstance.h"
 
-#define SCRATCH (256 * 1024)
+#define SCRATCH (128 * 1024)
 
 #define CryptHash example_sm3_hash
 #include "sm3_example.inc"
