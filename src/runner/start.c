@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,16 +63,16 @@ int probe_emulated(void)
     return known;
 }
 
-/* One core of those hashbench may run on, drawn at random; -1 when none. */
-static int drawn_core(void)
+/* One core of those hashbench may run on, each in turn (so that runners
+ * started side by side, --jobs, go to different cores); -1 when none. */
+static int next_core(void)
 {
+    static unsigned turn;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) == 0)
         return -1;
-    unsigned r = 0;
-    while (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r && errno == EINTR)
-        ;
-    int k = (int)(r % (unsigned)CPU_COUNT(&set));
+    int k = (int)(__atomic_fetch_add(&turn, 1, __ATOMIC_RELAXED) %
+                  (unsigned)CPU_COUNT(&set));
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &set) && k-- == 0)
             return c;
@@ -90,7 +89,7 @@ int probe_start(const probe_start_rq *rq, hb_proc_child *c, hb_err *err)
                       (hb_is_file(rq->lib) && hb_sandbox_add_ro(&sb, rq->lib, err) != 0)))
         return -1;
     hb_proc_opts o = hb_proc_defaults();
-    o.cpu = rq->cpu >= 0 ? rq->cpu : drawn_core();
+    o.cpu = rq->cpu >= 0 ? rq->cpu : next_core();
     o.as_bytes = PROBE_AS_BYTES;
     o.fsize_bytes = PROBE_FSIZE_BYTES;
     o.sandbox = sandboxed ? &sb : NULL;

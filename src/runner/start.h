@@ -30,7 +30,7 @@ typedef struct probe_start_rq {
     const char *probe;  /* hashbench-probe (absolute) */
     const char *lib;    /* the library (absolute; a missing file is the probe's
                            to report) */
-    int cpu;            /* the core to pin it to; -1: one drawn from ours */
+    int cpu;            /* the core to pin it to; -1: each of ours in turn */
     int inherit_fd;     /* a session's shared region (a memory file named
                            PROBE_REGION_NAME), or -1: a one-page one */
     int allow_perf;     /* the one-process trials' own cycle counter */
