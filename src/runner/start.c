@@ -26,20 +26,32 @@
 
 #define PROBE_STOP_S 2.0 /* for the stopped probe's whole thread group */
 
-/* 1 when the process PID maps a user-mode emulator (its maps read from
- * another process: an emulator answers its own process's /proc itself). */
-static int maps_emulator(long pid)
+/* 1 when the maps at PATH name a user-mode emulator (a process's maps read from
+ * another process: an emulator answers its own process's /proc itself).
+ * Only open, read and close, no allocation: it runs in a child forked from
+ * a process that may have other threads. */
+static int maps_emulator(const char *path)
 {
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%ld/maps", pid);
-    FILE *f = fopen(path, "r");
+    static char buf[1 << 16];
+    static const char word[] = "/qemu-";
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0;
+    size_t keep = 0, w = sizeof word - 1;
     int found = 0;
-    while (f && !found && fgets(line, sizeof line, f)) {
-        const char *base = strrchr(line, '/');
-        found = base && strncmp(base + 1, "qemu-", 5) == 0;
+    for (;;) {
+        ssize_t r = read(fd, buf + keep, sizeof buf - keep);
+        if (r <= 0)
+            break;
+        size_t n = keep + (size_t)r;
+        for (size_t i = 0; i + w <= n && !found; i++)
+            found = memcmp(buf + i, word, w) == 0;
+        if (found)
+            break;
+        keep = n < w ? n : w - 1; /* a word cut between two reads */
+        memmove(buf, buf + n - keep, keep);
     }
-    if (f)
-        fclose(f);
+    close(fd);
     return found;
 }
 
@@ -50,12 +62,13 @@ int probe_emulated(void)
         return known;
     /* hashbench and its probe are built for one machine: both emulated or
      * neither. A child reads hashbench's maps, from outside it. */
-    pid_t self = getpid();
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/maps", (long)getpid());
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0)
-        _exit(maps_emulator((long)self));
+        _exit(maps_emulator(path));
     int st = 0;
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
