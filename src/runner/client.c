@@ -151,6 +151,7 @@ int runner_open_cpu(runner_session *s, const runner_target *t, double cpu_s,
     memset(s, 0, sizeof *s);
     s->child.pid = -1;
     s->child.to_child = s->child.from_child = -1;
+    s->core = -1;
     s->digest_bits = t->digest_bits;
     loadfail[0] = '\0';
     const char *exe = runner_path();
@@ -171,9 +172,13 @@ int runner_open_cpu(runner_session *s, const runner_target *t, double cpu_s,
     while (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw && errno == EINTR)
         ;
     hb_hex_encode(raw, sizeof raw, nonce, 0);
-    probe_start_rq rq = {exe, s->lib, -1, -1, 0, nonce, config};
-    if (probe_start(&rq, &s->child, err) != 0)
+    s->core = probe_core_take();
+    probe_start_rq rq = {exe, s->lib, s->core, -1, 0, nonce, config};
+    if (probe_start(&rq, &s->child, err) != 0) {
+        probe_core_put(s->core);
+        s->core = -1;
         return -1;
+    }
     s->deadline = s->child.start_s + t->timeout_s;
     probe_preload(&s->child, s->deadline, NULL, &s->pid);
     /* the CPU-time limit, read from outside: the runner's own limits are
@@ -299,6 +304,8 @@ void runner_close(runner_session *s, hb_proc_result *res)
             s->gone = 1;
     }
     hb_proc_reap(&s->child, s->gone ? 0.5 : 2.0, res);
+    probe_core_put(s->core);
+    s->core = -1;
 }
 
 const char *runner_gone_status(const runner_session *s, const hb_proc_result *res)

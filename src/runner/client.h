@@ -42,6 +42,7 @@ typedef struct runner_session {
     char lib[PATH_MAX];   /* the library's absolute path */
     long pid;             /* the runner's process on the host; -1: unknown */
     long long cpu_limit_ns; /* its CPU time limit; 0: none (wall only) */
+    int core;             /* the core it is pinned to (runner/start.h), or -1 */
 } runner_session;
 
 /* Starts the runner on T's library in the sandbox and waits for it to say

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,20 +77,34 @@ int probe_emulated(void)
     return known;
 }
 
-/* One core of those hashbench may run on, each in turn (so that runners
- * started side by side, --jobs, go to different cores); -1 when none. */
-static int next_core(void)
+/* The processes started on each core with probe_core_take, running. */
+static int core_load[CPU_SETSIZE];
+static pthread_mutex_t core_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int probe_core_take(void)
 {
-    static unsigned turn;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) == 0)
         return -1;
-    int k = (int)(__atomic_fetch_add(&turn, 1, __ATOMIC_RELAXED) %
-                  (unsigned)CPU_COUNT(&set));
+    pthread_mutex_lock(&core_lock);
+    int best = -1;
     for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set) && k-- == 0)
-            return c;
-    return -1;
+        if (CPU_ISSET(c, &set) && (best < 0 || core_load[c] < core_load[best]))
+            best = c;
+    if (best >= 0)
+        core_load[best]++;
+    pthread_mutex_unlock(&core_lock);
+    return best;
+}
+
+void probe_core_put(int core)
+{
+    if (core < 0 || core >= CPU_SETSIZE)
+        return;
+    pthread_mutex_lock(&core_lock);
+    if (core_load[core] > 0)
+        core_load[core]--;
+    pthread_mutex_unlock(&core_lock);
 }
 
 int probe_start(const probe_start_rq *rq, hb_proc_child *c, hb_err *err)
@@ -102,7 +117,7 @@ int probe_start(const probe_start_rq *rq, hb_proc_child *c, hb_err *err)
                       (hb_is_file(rq->lib) && hb_sandbox_add_ro(&sb, rq->lib, err) != 0)))
         return -1;
     hb_proc_opts o = hb_proc_defaults();
-    o.cpu = rq->cpu >= 0 ? rq->cpu : next_core();
+    o.cpu = rq->cpu >= 0 ? rq->cpu : probe_core_take();
     o.as_bytes = PROBE_AS_BYTES;
     o.fsize_bytes = PROBE_FSIZE_BYTES;
     o.sandbox = sandboxed ? &sb : NULL;

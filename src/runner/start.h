@@ -30,7 +30,8 @@ typedef struct probe_start_rq {
     const char *probe;  /* hashbench-probe (absolute) */
     const char *lib;    /* the library (absolute; a missing file is the probe's
                            to report) */
-    int cpu;            /* the core to pin it to; -1: each of ours in turn */
+    int cpu;            /* the core to pin it to (probe_core_take); -1: the
+                           least taken of ours, never given back */
     int inherit_fd;     /* a session's shared region (a memory file named
                            PROBE_REGION_NAME), or -1: a one-page one */
     int allow_perf;     /* the one-process trials' own cycle counter */
@@ -38,6 +39,14 @@ typedef struct probe_start_rq {
     const char *config; /* the configure fields ("role=... bits=..."), without
                            the nonce and the library */
 } probe_start_rq;
+
+/* A core for a process that has none of its own (a runner): the one of
+ * hashbench's cores with the fewest processes taken on it and not yet put
+ * back, so that runners side by side (--jobs) run on different cores; -1
+ * when none can be had. Every process is pinned to one core, whatever its
+ * role. */
+int probe_core_take(void);
+void probe_core_put(int core);
 
 /* Starts the probe for RQ into C and sends its configure line. Returns 0,
  * or -1 when it could not be started. */
