@@ -54,6 +54,7 @@ static int over_cpu(runner_session *s)
     if (used < s->cpu_limit_ns)
         return 0;
     hb_proc_kill(&s->child, 1);
+    s->cpu_out = 1;
     return 1;
 }
 
@@ -304,6 +305,11 @@ void runner_close(runner_session *s, hb_proc_result *res)
             s->gone = 1;
     }
     hb_proc_reap(&s->child, s->gone ? 0.5 : 2.0, res);
+    if (s->cpu_out) { /* ended for its CPU time: said as the kernel's limit would */
+        res->timed_out = res->exited = 0;
+        res->signaled = 1;
+        res->signo = SIGXCPU;
+    }
     probe_core_put(s->core);
     s->core = -1;
 }

@@ -43,6 +43,8 @@ typedef struct runner_session {
     long pid;             /* the runner's process on the host; -1: unknown */
     long long cpu_limit_ns; /* its CPU time limit; 0: none (wall only) */
     int core;             /* the core it is pinned to (runner/start.h), or -1 */
+    int cpu_out;          /* 1: ended for its CPU time (runner_close reports
+                             it as SIGXCPU, as the kernel's limit did) */
 } runner_session;
 
 /* Starts the runner on T's library in the sandbox and waits for it to say

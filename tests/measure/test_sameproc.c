@@ -9,7 +9,8 @@
  * mappings, cgroup, oom score and its parent's name. It does so for a KAT
  * runner (with the KAT's CPU-time limit), a runner recomputing a trial's
  * digests, a memory run and a timed session, and requires the four
- * readings to be byte for byte the same. */
+ * readings to be byte for byte the same. A runner's CPU-time limit, which
+ * no rlimit of its own shows, is enforced from outside (test_cpu_limit). */
 #include <dirent.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -397,6 +398,33 @@ static void test_one_kind_of_process(void **state)
         same(&roles[0], &seen[0], &roles[i], &seen[i]);
 }
 
+/* A runner whose library spins is ended by its CPU-time limit, read from
+ * outside, long before its wall limit, and reported as the kernel's
+ * limit was (SIGXCPU, TIMEOUT). */
+static void test_cpu_limit(void **state)
+{
+    (void)state;
+    char hang[4200];
+    snprintf(hang, sizeof hang, "%s/tests/kat/fixtures/libkatfx_hang.so", build_dir);
+    runner_session s;
+    runner_target t = {hang, 256, 60, 0};
+    char loadfail[512] = "";
+    unsigned char msg[25] = {0}, d[32];
+    kat_fault f;
+    hb_err err;
+    hb_proc_result res;
+    double t0 = hb_mono_s();
+    assert_int_equal(runner_open_cpu(&s, &t, 1.0, loadfail, sizeof loadfail, &err), 0);
+    int rc = runner_hash(&s, msg, 200, d, &f, &err); /* the fixture spins at 200 bits */
+    runner_close(&s, &res);
+    double took = hb_mono_s() - t0;
+    printf("# a spinning runner with 1 s of CPU time (+1 s): ended after %.1f s\n", took);
+    assert_int_equal(rc, RUNNER_CALL_GONE);
+    assert_true(res.signaled && res.signo == SIGXCPU);
+    assert_string_equal(runner_gone_status(&s, &res), "TIMEOUT");
+    assert_true(took < 10);
+}
+
 int main(void)
 {
     char rel[4200], given[4096];
@@ -407,6 +435,7 @@ int main(void)
         return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_kind_of_process),
+        cmocka_unit_test(test_cpu_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,8 +48,8 @@ endif()
 # from outside while the observer fixture holds it stopped.
 hb_add_test(test_measure_sameproc SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sameproc.c
             LIBS pthread TIMEOUT 120)
-add_dependencies(test_measure_sameproc hashbench-probe mfix_observer)
-set_tests_properties(test_measure_sameproc PROPERTIES COST 3)
+add_dependencies(test_measure_sameproc hashbench-probe mfix_observer katfx_hang)
+set_tests_properties(test_measure_sameproc PROPERTIES COST 5)
 
 # Measurement v2's parent-side modules: the keyed message generator against
 # RFC 8439 and an independent ChaCha20.
