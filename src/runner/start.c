@@ -148,8 +148,12 @@ int probe_start(const probe_start_rq *rq, hb_proc_child *c, hb_err *err)
         return -1;
     size_t cap = strlen(rq->config) + strlen(rq->lib) + 128;
     char *line = malloc(cap);
-    if (!line)
+    if (!line) {
+        hb_proc_result gone;
+        hb_proc_kill(c, 0);
+        hb_proc_reap(c, 0, &gone);
         return hb_fail(err, "out of memory for a probe's configure line");
+    }
     int n = snprintf(line, cap, "nonce %s %s%sfd=%d lib=%s\n", rq->nonce, rq->config,
                      rq->config[0] ? " " : "", region, rq->lib);
     /* one write: the probe takes its first line whole from one read; a
