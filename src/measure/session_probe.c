@@ -35,6 +35,7 @@
 #include "common/untrusted.h"
 #include "probe/probe_codes.h"
 #include "probe/probe_wire.h"
+#include "runner/start.h"
 #include "sandbox/memcg.h"
 #include "sandbox/sandbox.h"
 #include "sandbox/stage.h"
@@ -189,7 +190,7 @@ static int make_region(probe_session *s, const session_open_rq *rq, hb_err *err)
                        rq->max_calls, rq->size);
     s->msgs = (rq->max_calls * rq->size + page - 1) / page * page;
     s->bytes = s->msgs + (rq->max_calls * s->dbytes + page - 1) / page * page;
-    s->shm = memfd_create("hb-session", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    s->shm = memfd_create(PROBE_REGION_NAME, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (s->shm < 0 || ftruncate(s->shm, (off_t)s->bytes) != 0 ||
         fcntl(s->shm, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
         fstat(s->shm, &s->shm_st) != 0)
@@ -200,43 +201,17 @@ static int make_region(probe_session *s, const session_open_rq *rq, hb_err *err)
 
 static int start(probe_session *s, const session_open_rq *rq, hb_err *err)
 {
-    char num[6][32], libarg[PATH_MAX];
-    snprintf(libarg, sizeof libarg, "%s", rq->lib);
-    snprintf(num[0], sizeof num[0], "%llu", rq->size);
-    snprintf(num[1], sizeof num[1], "%d", rq->cpu);
-    snprintf(num[2], sizeof num[2], "%d", rq->digest_bits);
-    snprintf(num[3], sizeof num[3], "%d", s->shm);
-    snprintf(num[4], sizeof num[4], "%llu", s->msgs);
-    snprintf(num[5], sizeof num[5], "%llu", s->bytes);
-    char *argv[] = {(char *)rq->probe_path, "--session", "--lib", libarg, "--size", num[0],
-                    "--digest-bits", num[2], "--counter",
-                    (char *)counter_kind_name(rq->counter), "--shm-fd", num[3],
-                    "--shm-msgs", num[4], "--shm-bytes", num[5], NULL};
-    (void)num[1]; /* pinned from outside (hb_proc_opts.cpu) */
-    int sandboxed = hb_sandbox_enabled();
-    /* native code: nothing made executable but by mapping a file */
-    hb_sandbox sb = {.profile = HB_SANDBOX_SESSION, .no_new_code = rq->own_code_only};
-    if (sandboxed) {
-        sb.tmpfs_scratch = 1; /* its scratch: a capped tmpfs gone with it */
-        if (hb_sandbox_add_ro(&sb, rq->probe_path, err) != 0 ||
-            (hb_is_file(rq->lib) && hb_sandbox_add_ro(&sb, rq->lib, err) != 0))
-            return -1;
-    }
-    hb_proc_opts o = hb_proc_defaults();
-    o.cpu = rq->cpu;
-    o.as_bytes = (4ull << 30) + s->bytes;
-    o.fsize_bytes = 1 << 20;
-    o.sandbox = sandboxed ? &sb : NULL;
-    /* the shared file is the one descriptor the probe inherits on purpose */
-    int flags = fcntl(s->shm, F_GETFD);
-    if (flags < 0 || fcntl(s->shm, F_SETFD, flags & ~FD_CLOEXEC) != 0)
-        return hb_fail_errno(err, "cannot hand the shared memory to a probe");
-    int rc = hb_proc_spawn(argv, &o, &s->child, err);
-    fcntl(s->shm, F_SETFD, flags | FD_CLOEXEC);
-    if (rc != 0)
+    char config[256];
+    snprintf(config, sizeof config, "role=session bits=%d size=%llu counter=%s msgs=%llu "
+             "bytes=%llu", rq->digest_bits, rq->size, counter_kind_name(rq->counter),
+             s->msgs, s->bytes);
+    /* the process every role has (runner/start.h); the shared file is the
+     * one descriptor it inherits, closed before it loads the library */
+    probe_start_rq start = {rq->probe_path, rq->lib, rq->cpu, s->shm, 0, s->nonce, config};
+    if (probe_start(&start, &s->child, err) != 0)
         return -1;
     s->started = 1;
-    s->pid = procview_host_pid(s->child.pid, sandboxed);
+    s->pid = procview_host_pid(s->child.pid, hb_sandbox_enabled());
     return 0;
 }
 
@@ -259,34 +234,16 @@ static void read_rss(const probe_session *s, session_figure *f)
     f->rss_preload_kb = s->pre_rss_kb;
 }
 
-/* The probe stops itself once after the nonce, before it loads the library
- * (probe_wire.h): waits for that stop (or for a line or the end of its
- * output: a probe that failed before it), reads its resident memory, which
- * no library can have touched yet, and continues it. */
+/* The probe stops itself once after its configure line, before it loads
+ * the library (probe_wire.h): its resident memory, seccomp filters and
+ * code then, which no library can have touched yet (runner/start.h). */
 static void await_preload(probe_session *s, double deadline)
 {
-    int sandboxed = hb_sandbox_enabled();
-    s->pre_rss_kb = -1;
-    while (hb_mono_s() < deadline) {
-        struct pollfd p = {s->child.from_child, POLLIN, 0};
-        if (poll(&p, 1, 0) != 0)
-            return; /* it spoke or ended first */
-        long pid = procview_host_pid(s->child.pid, sandboxed);
-        char state[8];
-        if (pid > 0 && procview_stat_field(pid, 3, state, sizeof state) == 0 &&
-            (state[0] == 'T' || state[0] == 't')) {
-            if (procview_await_stop(pid, SESSION_STOP_S) == 0) {
-                s->pre_rss_kb = procview_status_value(pid, "VmRSS");
-                s->pre_filters = procview_status_value(pid, "Seccomp_filters");
-                if (procview_code(pid, &s->own_code) != 0)
-                    procview_code_free(&s->own_code);
-            }
-            procview_continue(pid);
-            return;
-        }
-        struct timespec ts = {0, 100000};
-        nanosleep(&ts, NULL);
-    }
+    probe_preload_figures pre;
+    probe_preload(&s->child, deadline, &pre, NULL);
+    s->pre_rss_kb = pre.rss_kb;
+    s->pre_filters = pre.filters;
+    s->own_code = pre.code;
 }
 
 /* A file the library names as needed (DT_NEEDED), NAME, as the loader
@@ -452,14 +409,9 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     hb_hex_encode(nonce, sizeof nonce, s->nonce, 0);
     if (make_region(s, rq, err) != 0 || start(s, rq, err) != 0)
         return -1;
-    char msg[PROBE_WIRE_SHORT_LINE];
-    snprintf(msg, sizeof msg, "nonce %s\n", s->nonce);
     double deadline = hb_mono_s() + rq->timeout_s;
-    int got = 2;
-    if (send_text(s, msg) == 0) {
-        await_preload(s, deadline);
-        got = next_line(s, deadline);
-    }
+    await_preload(s, deadline);
+    int got = next_line(s, deadline);
     if (got != 0 || !ours(s, "ready")) {
         judge_line(s, got, "before it was ready", f);
         return 1;

@@ -26,6 +26,7 @@
 #include "sandbox/stage.h"
 #include "common/clock.h"
 #include "measure/procview.h"
+#include "runner/start.h"
 
 #define TRIAL_MAX_ARGS 24
 #define TRIAL_ARG_LEN 64
@@ -356,8 +357,8 @@ static void converse(probe_link *l, const trial_request *rq, int sandboxed,
 {
     char msg[PROBE_WIRE_SHORT_LINE];
     *fields = NULL;
-    snprintf(msg, sizeof msg, "nonce %s\n", l->nonce);
-    if (send_line(l, msg) != 0 || read_line(l) != 0)
+    probe_preload(&l->child, l->deadline, NULL, NULL); /* its stop before the load */
+    if (read_line(l) != 0)
         return;
     if (strncmp(l->line, "result ", 7) == 0) {
         /* a failure before the window */
@@ -469,24 +470,13 @@ static int run_probe(const trial_request *rq, trial_result *res, hb_err *err)
     if (!realpath(libpath, lib)) /* a missing library: the probe says LOADFAIL */
         snprintf(lib, sizeof lib, "%s", libpath);
     int sandboxed = hb_sandbox_enabled();
-    hb_sandbox sb = {.profile = HB_SANDBOX_RUN,
-                     .allow_perf = rq->counter == COUNTER_PERF_CYCLES};
-    if (sandboxed) {
-        sb.tmpfs_scratch = 1; /* sandbox.h: no host storage for the probe */
-        if (hb_sandbox_add_ro(&sb, rq->probe_path, err) != 0 ||
-            (hb_is_file(lib) && hb_sandbox_add_ro(&sb, lib, err) != 0))
-            return -1;
-    }
-    trial_argv a;
-    build_argv(rq, rq->probe_path, lib, &a);
-    hb_proc_opts o = hb_proc_defaults();
-    o.timeout_s = rq->timeout_s;
-    o.cpu = rq->cpu;
-    o.cwd = rq->run_dir;
-    o.as_bytes = 4ull << 30;
-    o.fsize_bytes = 1 << 20;
-    o.cpu_s = (unsigned long)rq->timeout_s + 2;
-    o.sandbox = sandboxed ? &sb : NULL;
+    /* the memory run's counter reads nothing it reports: the one every
+     * process can open */
+    counter_kind counter = rq->memory ? counter_arch_kind() : rq->counter;
+    char config[256];
+    snprintf(config, sizeof config, "role=trial bits=%d size=%llu calls=%llu warmup=%llu "
+             "counter=%s memory=%d", rq->digest_bits, rq->size, rq->calls, rq->warmup,
+             counter_kind_name(counter), rq->memory ? 1 : 0);
     probe_link *l = calloc(1, sizeof *l);
     if (!l)
         return hb_fail(err, "out of memory for a probe's result");
@@ -494,7 +484,9 @@ static int run_probe(const trial_request *rq, trial_result *res, hb_err *err)
     random_bytes(&res->seed, sizeof res->seed);
     random_bytes(nonce, sizeof nonce);
     hb_hex_encode(nonce, sizeof nonce, l->nonce, 0);
-    int rc = hb_proc_spawn(a.argv, &o, &l->child, err);
+    probe_start_rq start = {rq->probe_path, lib, rq->cpu, -1,
+                             counter == COUNTER_PERF_CYCLES, l->nonce, config};
+    int rc = probe_start(&start, &l->child, err);
     if (rc == 0) {
         const char *fields;
         hb_proc_result pr;

@@ -41,4 +41,9 @@ int probe_stack_run(probe_hash_fn fn, int digest_bits, const unsigned char *msg,
  * or -1 when it could not (under an emulator, which refuses filters). */
 int probe_no_new_code(void);
 
+/* The runner role (probe_runner.c): loads LIB and answers the requests of
+ * runner/protocol.h read from IN on OUT until the end of IN. Returns the
+ * process's exit status. */
+int probe_runner(const char *lib, int bits, int in, int out);
+
 #endif

@@ -1,28 +1,35 @@
-/* hashbench-probe: one measurement trial in a fresh process, spoken to
- * through the exchange of probe_wire.h. Before the library is loaded it
- * reads the parent's nonce, keeps its two pipes on private descriptors and
- * points its standard input, output and error at /dev/null. It pins itself
- * to a core, dlopens one library, prepares two message buffers of the
- * requested size, each ending just before inaccessible pages, and checks on
- * the fixed message (rule in probe_codes.h) that two calls give the same
- * digest, leave the message unchanged, return 0 and write nothing outside
- * the digest (guard bytes). It runs the warm-up calls, with --memory one
- * call on a painted stack with heap tracking, and says "ready". Then it
- * waits for the trial's seed: from it come the messages, one per call and
- * each different (trial_msg.h), the timed loop runs exactly --calls calls
- * over the two buffers in turn, each digest into its own slot, timed with
- * the chosen counter and CLOCK_MONOTONIC_RAW, with the thread's CPU time
- * (CLOCK_THREAD_CPUTIME_ID) and context switches (getrusage RUSAGE_THREAD)
- * read around the loop so the planner can tell a preempted trial. Every
- * digest is folded after the clock stops, and ONE result line goes to the
- * parent. Every failure has its own exit code (probe_codes.h) and a result
- * line with its status word and reason. With --session it serves many
- * windows instead (probe_wire.h, "Sessions"; measure/session.h): the checks
- * once at open, then one loop per "window" line over the messages hashbench
- * wrote into the shared file, chained (chain.h). Links only libc, libdl
- * and libseccomp (for its filter refusing new code after the load);
- * runs under the sandbox's RUN profile (no new processes), a session under
- * the SESSION profile (no threads, no timers either). */
+/* hashbench-probe: the one process in which hashbench runs submitted code
+ * natively, whatever it asks of it (runner/start.h: every role started
+ * alike). Its path is its only argument; its options come in its first line
+ * (probe_wire.h, the configure line). Before the library is loaded it
+ * reads that line, keeps its two pipes on descriptors 3 and 4 and closes
+ * every other one, points its standard input, output and error at
+ * /dev/null, gives every signal its default disposition, maps its shared
+ * region, and stops itself once for hashbench to read it. Then by role:
+ * - runner (probe_runner.c): the requests of runner/protocol.h (KATs,
+ *   vector and variant checks, recomputed digests);
+ * - trial: one measurement trial. It dlopens the library, prepares two
+ *   message buffers of the requested size, each ending just before
+ *   inaccessible pages, and checks on the fixed message (rule in
+ *   probe_codes.h) that two calls give the same digest, leave the message
+ *   unchanged, return 0 and write nothing outside the digest (guard
+ *   bytes). It runs the warm-up calls, with memory=1 one call on a painted
+ *   stack with heap tracking, and says "ready". Then it waits for the
+ *   trial's seed: from it come the messages, one per call and each
+ *   different (trial_msg.h), the timed loop runs exactly the asked calls
+ *   over the two buffers in turn, each digest into its own slot, timed
+ *   with the chosen counter and CLOCK_MONOTONIC_RAW, with the thread's CPU
+ *   time and context switches read around the loop so the planner can tell
+ *   a preempted trial. Every digest is folded after the clock stops, and
+ *   ONE result line goes to the parent;
+ * - session: many windows (probe_wire.h, "Sessions"; measure/session.h):
+ *   the checks once at open, then one loop per "window" line over the
+ *   messages hashbench wrote into the shared region, chained (chain.h).
+ * Every failure has its own exit code (probe_codes.h) and a result line
+ * with its status word and reason. Links only libc, libdl and libseccomp
+ * (for its filter refusing new code after the load); runs under the
+ * sandbox's SESSION profile in every role (no new processes, no threads,
+ * no timers). */
 #include "common/fdio.h"
 #include "common/steplimit.h"
 #include "counter_read.h"
@@ -33,6 +40,7 @@
 #include "kat/guard.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,6 +51,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,6 +70,7 @@ typedef struct probe_args {
     int digest_bits;
     int memory;
     int session;                 /* 1: serve windows (probe_wire.h, sessions) */
+    int runner;                  /* 1: answer requests (runner/protocol.h) */
     int shm_fd;                  /* with session: the shared region ... */
     unsigned long long shm_msgs; /* ... its message bytes ... */
     unsigned long long shm_bytes; /* ... and its whole size */
@@ -69,8 +79,9 @@ typedef struct probe_args {
 /* The private ends of the two pipes and the parent's nonce. */
 static struct {
     int in, out;
+    int region; /* a session's shared region until it is mapped, or -1 */
     char nonce[PROBE_WIRE_NONCE_HEX];
-} chan = {-1, -1, ""};
+} chan = {-1, -1, -1, ""};
 
 /* One line from FD without its newline; -1 on end of input, an error, or a
  * line that does not fit CAP. */
@@ -98,25 +109,44 @@ static int is_hex(const char *s, size_t n)
     return strlen(s) == n && strspn(s, "0123456789abcdef") == n;
 }
 
-/* Reads the nonce from standard input, moves both pipes to private
- * descriptors and sends the standard streams to /dev/null, so that nothing
- * the library prints can be taken for the probe's lines. */
+/* The configure line (probe_wire.h), the first from hashbench: kept
+ * until it is parsed, then wiped, so that no library finds it in memory. */
+static char config_line[PROBE_WIRE_CONFIG_LINE];
+
+/* Reads the configure line from standard input, moves both pipes to
+ * descriptors 3 and 4 (the same in every role), closes every other one and
+ * sends the standard streams to /dev/null, so that nothing the library
+ * prints can be taken for the probe's lines. */
 static int channel_open(void)
 {
-    char line[PROBE_WIRE_SHORT_LINE];
-    if (read_line(0, line, sizeof line) != 0 || strncmp(line, "nonce ", 6) != 0 ||
-        !is_hex(line + 6, PROBE_WIRE_NONCE_HEX - 1))
+    if (read_line(0, config_line, sizeof config_line) != 0 ||
+        strncmp(config_line, "nonce ", 6) != 0 || strlen(config_line) < 6 + 32 + 1 ||
+        config_line[6 + PROBE_WIRE_NONCE_HEX - 1] != ' ')
         return -1;
-    memcpy(chan.nonce, line + 6, PROBE_WIRE_NONCE_HEX);
-    chan.in = fcntl(0, F_DUPFD_CLOEXEC, 3);
-    chan.out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    memcpy(chan.nonce, config_line + 6, PROBE_WIRE_NONCE_HEX - 1);
+    chan.nonce[PROBE_WIRE_NONCE_HEX - 1] = '\0';
+    if (!is_hex(chan.nonce, PROBE_WIRE_NONCE_HEX - 1))
+        return -1;
+    /* a session's region, inherited: kept at descriptor 5 until the
+     * session maps it and closes it, before the load */
+    long keep = -1;
+    const char *fd = strstr(config_line, " fd=");
+    if (fd)
+        keep = strtol(fd + 4, NULL, 10);
+    int in = fcntl(0, F_DUPFD_CLOEXEC, 128), out = fcntl(1, F_DUPFD_CLOEXEC, 128);
+    int region = keep >= 0 && keep < 1024 ? fcntl((int)keep, F_DUPFD_CLOEXEC, 128) : -1;
     int null = open("/dev/null", O_RDWR);
-    if (chan.in < 0 || chan.out < 0 || null < 0 || dup2(null, 0) < 0 ||
+    if (in < 0 || out < 0 || (keep >= 0 && region < 0) || null < 0 || dup2(null, 0) < 0 ||
         dup2(null, 1) < 0 || dup2(null, 2) < 0)
         return -1;
     if (null > 2)
         close(null);
-    return 0;
+    close_range(3, 127, 0);
+    chan.in = dup3(in, 3, O_CLOEXEC);
+    chan.out = dup3(out, 4, O_CLOEXEC);
+    chan.region = region >= 0 ? dup3(region, 5, O_CLOEXEC) : -1;
+    close_range(chan.region >= 0 ? 6 : 5, ~0U, 0);
+    return chan.in == 3 && chan.out == 4 && (region < 0 || chan.region == 5) ? 0 : -1;
 }
 
 static int fail(int code, const char *fmt, ...)
@@ -150,85 +180,96 @@ static int finish(int code)
     return code;
 }
 
-static const char usage[] =
-    "usage: hashbench-probe --lib PATH --size BYTES --calls N --warmup N\n"
-    "         --cpu N --counter perf|tsc|cntvct|none --digest-bits B\n"
-    "         [--calibrate K] [--memory]   (spoken to through probe_wire.h)\n"
-    "   or: hashbench-probe --session --lib PATH --size BYTES --cpu N --counter C\n"
-    "         --digest-bits B --shm-fd FD --shm-msgs BYTES --shm-bytes BYTES\n";
-
-static int parse_ull(const char *s, unsigned long long *out)
+static int parse_ull(const char *s, size_t n, unsigned long long *out)
 {
-    char *end;
+    char buf[32], *end;
+    if (n == 0 || n >= sizeof buf || s[0] == '-')
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-')
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (errno || *end)
         return -1;
     *out = v;
     return 0;
 }
 
-static int parse_args(int argc, char **argv, probe_args *a)
+/* The options of the configure line (probe_wire.h): "key=value" words after
+ * the nonce, the library's path last (the rest of the line). */
+static int parse_config(probe_args *a)
 {
     memset(a, 0, sizeof *a);
     a->cpu = -1;
-    a->shm_fd = -1;
     a->counter = counter_arch_kind();
-    unsigned long long v;
-    for (int i = 1; i < argc; i++) {
-        const char *k = argv[i];
-        if (!strcmp(k, "--memory")) {
-            a->memory = 1;
-            continue;
+    const char *p = config_line + 6 + PROBE_WIRE_NONCE_HEX;
+    while (*p) {
+        if (!strncmp(p, "lib=", 4)) {
+            a->lib = p + 4;
+            break;
         }
-        if (!strcmp(k, "--session")) {
-            a->session = 1;
-            continue;
-        }
-        if (i + 1 >= argc)
-            return fail(PROBE_USAGE, "option %s needs a value\n%s", k, usage);
-        const char *val = argv[++i];
-        if (!strcmp(k, "--lib")) {
-            a->lib = val;
-        } else if (!strcmp(k, "--counter")) {
-            if (counter_kind_parse(val, &a->counter) != 0)
-                return fail(PROBE_USAGE, "unknown counter '%s'", val);
-        } else if (parse_ull(val, &v) != 0) {
-            return fail(PROBE_USAGE, "option %s needs a non-negative integer, "
-                                     "not '%s'", k, val);
-        } else if (!strcmp(k, "--size")) {
-            a->size = v;
-        } else if (!strcmp(k, "--calls") || !strcmp(k, "--calibrate")) {
-            a->calls = v;
-        } else if (!strcmp(k, "--warmup")) {
-            a->warmup = v;
-        } else if (!strcmp(k, "--cpu")) {
-            a->cpu = (int)v;
-        } else if (!strcmp(k, "--digest-bits")) {
-            a->digest_bits = (int)v;
-        } else if (!strcmp(k, "--shm-fd")) {
-            a->shm_fd = v < 1024 ? (int)v : -1;
-        } else if (!strcmp(k, "--shm-msgs")) {
-            a->shm_msgs = v;
-        } else if (!strcmp(k, "--shm-bytes")) {
-            a->shm_bytes = v;
+        size_t klen = strcspn(p, "="), wlen = strcspn(p, " ");
+        if (klen >= wlen)
+            return fail(PROBE_USAGE, "a configure word without a value");
+        const char *v = p + klen + 1;
+        size_t vlen = wlen - klen - 1;
+        unsigned long long n = 0;
+#define KEY(k) (klen == strlen(k) && !strncmp(p, k, klen))
+        if (KEY("role")) {
+            a->session = vlen == 7 && !strncmp(v, "session", 7);
+            a->runner = vlen == 6 && !strncmp(v, "runner", 6);
+            if (!a->session && !a->runner && !(vlen == 5 && !strncmp(v, "trial", 5)))
+                return fail(PROBE_USAGE, "unknown role");
+        } else if (KEY("counter")) {
+            char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)(vlen < 31 ? vlen : 31), v);
+            if (counter_kind_parse(name, &a->counter) != 0)
+                return fail(PROBE_USAGE, "unknown counter '%s'", name);
+        } else if (KEY("fd")) {
+            /* the inherited descriptor: channel_open's; -1 for none */
+        } else if (parse_ull(v, vlen, &n) != 0) {
+            return fail(PROBE_USAGE, "configure word %.*s needs a non-negative integer",
+                        (int)klen, p);
+        } else if (KEY("size")) {
+            a->size = n;
+        } else if (KEY("calls")) {
+            a->calls = n;
+        } else if (KEY("warmup")) {
+            a->warmup = n;
+        } else if (KEY("bits")) {
+            a->digest_bits = n <= 65536 ? (int)n : 0;
+        } else if (KEY("memory")) {
+            a->memory = n != 0;
+        } else if (KEY("msgs")) {
+            a->shm_msgs = n;
+        } else if (KEY("bytes")) {
+            a->shm_bytes = n;
         } else {
-            return fail(PROBE_USAGE, "unknown option %s; %s", k, usage);
+            return fail(PROBE_USAGE, "unknown configure word %.*s", (int)klen, p);
         }
+#undef KEY
+        p += wlen;
+        while (*p == ' ')
+            p++;
     }
-    if (!a->lib || a->digest_bits <= 0 || a->digest_bits % 8 || a->digest_bits > 65536)
-        return fail(PROBE_USAGE, "--lib and --digest-bits (a multiple of 8) "
-                                 "are required; %s", usage);
+    a->shm_fd = chan.region;
+    if (a->shm_fd < 0)
+        return fail(PROBE_USAGE, "no shared region (fd=)");
+    if (!a->lib || !a->lib[0] || a->digest_bits <= 0 || a->digest_bits % 8)
+        return fail(PROBE_USAGE, "the configure line needs bits= (a multiple of 8) "
+                                 "and lib=");
+    if (a->runner)
+        return 0;
     if (a->session) {
         if (a->shm_fd < 3 || a->shm_msgs < a->size || a->shm_bytes <= a->shm_msgs ||
             a->memory || a->size == 0)
-            return fail(PROBE_USAGE, "--session needs --size, --shm-fd, --shm-msgs "
-                                     "(at least one message) and --shm-bytes; %s", usage);
+            return fail(PROBE_USAGE, "a session needs size=, a region (fd=), msgs= (at "
+                                     "least one message) and bytes=");
         a->calls = 1; /* the checks' digest slots */
         return 0;
     }
     if (a->calls == 0)
-        return fail(PROBE_USAGE, "--calls must be at least 1");
+        return fail(PROBE_USAGE, "calls= must be at least 1");
     return 0;
 }
 
@@ -362,6 +403,47 @@ static unsigned char *map_digests(unsigned long long calls, size_t d)
     return p + GUARD_BYTES;
 }
 
+/* The shared region of a session: the window's messages from byte 0, one
+ * digest slot per call from byte MSGS. Mapped before the load (its
+ * descriptor closed then, so that the library finds the descriptors of
+ * every role alike), every page touched after the checks, so that no page
+ * fault of the region falls inside a window. */
+typedef struct session_region {
+    unsigned char *base;
+    unsigned long long msgs, bytes;
+} session_region;
+
+static session_region region;
+
+static int map_region(const probe_args *a, session_region *r)
+{
+    struct stat st;
+    void *p = MAP_FAILED;
+    if (fstat(a->shm_fd, &st) == 0 && st.st_size > 0)
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, a->shm_fd, 0);
+    close(a->shm_fd);
+    chan.region = -1;
+    if (p == MAP_FAILED)
+        return fail(PROBE_SETUP, "cannot map the shared region: %s", strerror(errno));
+    r->base = p;
+    r->msgs = a->shm_msgs;
+    r->bytes = (unsigned long long)st.st_size;
+    if (a->session && r->bytes != a->shm_bytes)
+        return fail(PROBE_SETUP, "the shared region has %llu bytes, not %llu", r->bytes,
+                    a->shm_bytes);
+    return 0;
+}
+
+static void touch_region(session_region *r)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    volatile unsigned char sink = 0;
+    for (size_t off = 0; off < r->msgs; off += page)
+        sink ^= r->base[off];
+    (void)sink;
+    memset(r->base + r->msgs, 0, (size_t)(r->bytes - r->msgs));
+}
+
 static int setup(const probe_args *a, probe_ctx *c)
 {
     if (a->cpu >= 0) {
@@ -396,11 +478,10 @@ static int setup(const probe_args *a, probe_ctx *c)
     memcpy(c->copy, c->msg[0], a->size);
     memset(buf, GUARD_FILL, c->digest_bytes + 2 * GUARD_BYTES);
     c->digest = buf + GUARD_BYTES;
-    /* a session stops here once, everything of its own in place and
+    /* every role stops here once, everything of its own in place and
      * nothing of the library's yet: what hashbench reads of its memory now
      * no library can have lowered or raised (probe_wire.h) */
-    if (a->session)
-        raise(SIGSTOP);
+    raise(SIGSTOP);
     /* the memory run's heap figure holds what the library keeps from its
      * loading on (a table its constructor builds, the loader's records of
      * it) and from the calls before the painted one (the checks': a table
@@ -581,34 +662,6 @@ static int run(const probe_args *a)
 
 /* ---- the session (probe_wire.h, "Sessions") ---- */
 
-/* The shared region of a session: the window's messages from byte 0, one
- * digest slot per call from byte MSGS. Every page is touched now, so that
- * no page fault of the region falls inside a window. */
-typedef struct session_region {
-    unsigned char *base;
-    unsigned long long msgs, bytes;
-} session_region;
-
-static int map_region(const probe_args *a, session_region *r)
-{
-    void *p = mmap(NULL, (size_t)a->shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
-                   a->shm_fd, 0);
-    if (p == MAP_FAILED)
-        return fail(PROBE_SETUP, "cannot map the shared region of %llu bytes: %s",
-                    a->shm_bytes, strerror(errno));
-    close(a->shm_fd);
-    r->base = p;
-    r->msgs = a->shm_msgs;
-    r->bytes = a->shm_bytes;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    volatile unsigned char sink = 0;
-    for (size_t off = 0; off < r->msgs; off += page)
-        sink ^= r->base[off];
-    (void)sink;
-    memset(r->base + r->msgs, 0, (size_t)(r->bytes - r->msgs));
-    return 0;
-}
-
 /* One window of CALLS calls: call i hashes message i of the region,
  * chained with digest i-1 (chain.h), its digest into slot i. Nothing else
  * happens between the counter's reads. */
@@ -644,9 +697,8 @@ static int run_session(const probe_args *a)
         return rc;
     if ((rc = check_library(&c, a->size)) != 0)
         return rc;
-    session_region r = {NULL, 0, 0};
-    if ((rc = map_region(a, &r)) != 0)
-        return rc;
+    session_region r = region;
+    touch_region(&r);
     counter_reader cr;
     if (counter_reader_open(&cr, a->counter) != 0)
         return fail(PROBE_NOCOUNTER, "counter %s unavailable: %s",
@@ -662,7 +714,7 @@ static int run_session(const probe_args *a)
         unsigned long long calls;
         if (read_line(chan.in, line, sizeof line) != 0 || strcmp(line, "end") == 0)
             return PROBE_OK;
-        if (strncmp(line, "window ", 7) != 0 || parse_ull(line + 7, &calls) != 0 ||
+        if (strncmp(line, "window ", 7) != 0 || parse_ull(line + 7, strlen(line + 7), &calls) != 0 ||
             calls > max_calls)
             return fail(PROBE_USAGE, "not a window of at most %llu calls", max_calls);
         uint64_t ticks = 0, ns = 0;
@@ -675,13 +727,38 @@ static int run_session(const probe_args *a)
     }
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
+    static char lib[PATH_MAX];
     hb_step_limit_processes(); /* its threads, before the library is loaded */
+    /* every signal as a fresh program has it, whatever the thread that
+     * started it blocked or ignored (hashbench ignores SIGPIPE once it has
+     * started a first child): a fault ends the process, and no role shows
+     * in its dispositions or mask */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     if (channel_open() != 0)
         return PROBE_USAGE; /* not started by hashbench: nobody to tell */
     probe_args a;
-    int rc = parse_args(argc, argv, &a);
+    int rc = parse_config(&a);
+    /* nothing of the line stays in memory but what every role keeps */
+    if (rc == 0)
+        snprintf(lib, sizeof lib, "%s", a.lib);
+    a.lib = lib;
+    explicit_bzero(config_line, sizeof config_line);
+    /* every role maps its region (a session's messages; one unused page
+     * for the others) and closes its descriptor before the load */
+    if (rc == 0)
+        rc = map_region(&a, &region);
+    if (rc == 0 && a.runner) {
+        rc = probe_runner(lib, a.digest_bits, chan.in, chan.out);
+        close(chan.out);
+        return rc;
+    }
     if (rc == 0)
         rc = a.session ? run_session(&a) : run(&a);
     return finish(rc);

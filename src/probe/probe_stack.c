@@ -1,14 +1,15 @@
-/* The painted-stack run: one call of the hash function in a thread whose
- * stack is a region the probe mapped itself (with an inaccessible guard page
- * below it) and filled with a pattern beforehand. After the call, the lowest
- * byte that no longer holds the pattern marks the deepest point the call
- * reached; the depth is measured from a local variable of the thread's
- * function taken just before the call, so the thread's own start-up frames,
- * descriptor and TLS (which glibc places at the top of the region) are not
+/* The painted-stack run: one call of the hash function on a stack that is
+ * a region the probe mapped itself (with an inaccessible guard page below
+ * it) and filled with a pattern beforehand, entered with swapcontext in the
+ * probe's one thread (no probe process may start threads: the sandbox's
+ * profile is the same for every role). After the call, the lowest byte that
+ * no longer holds the pattern marks the deepest point the call reached; the
+ * depth is measured from a local variable of the context's function taken
+ * just before the call, so the context's own start-up frame is not
  * counted. Heap tracking wraps the same call. */
 #include "probe.h"
 
-#include <pthread.h>
+#include <ucontext.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -32,15 +33,30 @@ static __attribute__((noinline)) int call_hash(stack_job *j)
     return j->fn(j->digest_bits, j->msg, j->msg_bits, j->digest);
 }
 
-static void *stack_thread(void *arg)
+static stack_job *current;
+
+static void stack_entry(void)
 {
-    stack_job *j = arg;
+    stack_job *j = current;
     volatile unsigned char mark = 0;
     j->mark = (uintptr_t)&mark;
     probe_heap_begin();
     j->rc = call_hash(j);
     probe_heap_end(&j->heap);
-    return NULL;
+}
+
+/* Runs J on the stack of BYTES at LO and comes back; 0, or -1. */
+static __attribute__((noinline)) int run_on(stack_job *j, unsigned char *lo, size_t bytes)
+{
+    static ucontext_t back, run;
+    if (getcontext(&run) != 0)
+        return -1;
+    run.uc_stack.ss_sp = lo;
+    run.uc_stack.ss_size = bytes;
+    run.uc_link = &back; /* where the call returns to */
+    makecontext(&run, stack_entry, 0);
+    current = j;
+    return swapcontext(&back, &run) == 0 ? 0 : -1;
 }
 
 /* Lowest address in [lo, hi) that does not hold the paint, or hi. */
@@ -75,14 +91,7 @@ int probe_stack_run(probe_hash_fn fn, int digest_bits, const unsigned char *msg,
     job.msg_bits = msg_bits;
     job.digest = digest;
 
-    pthread_attr_t attr;
-    pthread_t th;
-    int ok = pthread_attr_init(&attr) == 0 &&
-             pthread_attr_setstack(&attr, lo, stack_bytes) == 0 &&
-             pthread_create(&th, &attr, stack_thread, &job) == 0;
-    if (ok)
-        pthread_join(th, NULL);
-    pthread_attr_destroy(&attr);
+    int ok = run_on(&job, lo, stack_bytes) == 0;
     if (ok) {
         uintptr_t deep = deepest_touched(lo, lo + stack_bytes);
         *stack_peak = job.mark > deep ? job.mark - deep : 0;

@@ -3,10 +3,21 @@
  * shared by the probe (src/probe) and the measurement stage
  * (src/measure/trial.c), which also times that work on its own to bound it.
  *
+ * Every process that runs submitted code natively is a probe started alike
+ * (runner/start.h): its path as its only argument, and its options in its
+ * first line, the configure line, one write:
+ *   "nonce <32 hex> role=runner|trial|session bits=B [size=S calls=C
+ *    warmup=W counter=K memory=0|1 msgs=M bytes=T] fd=F lib=PATH"
+ * (F: its shared region, a memory file it maps and closes before the load;
+ * PATH: the rest of the line). It stops itself (SIGSTOP) once before it
+ * loads the library, in every role; hashbench reads it then and continues
+ * it. The runner role then speaks runner/protocol.h; the others the lines
+ * below.
+ *
  * The probe's standard input and output are two pipes to hashbench, kept on
- * private descriptors before the library is loaded (its own output goes to
+ * descriptors 3 and 4 before the library is loaded (its own output goes to
  * /dev/null). Every line is one write:
- *   hashbench -> probe   "nonce <32 hex>"   first, before anything else
+ *   hashbench -> probe   the configure line, first, before anything else
  *   probe -> hashbench   "ready nonce=<hex>" library loaded, checked, warm
  *   hashbench -> probe   "seed <16 hex>"    the trial's messages (trial_msg.h)
  *   probe -> hashbench   "result nonce=<hex> status=ok|WORD ..." exactly once
@@ -17,17 +28,16 @@
  * The library runs in the probe's address space, so the nonce only stops a
  * blind forger; what stops an informed one is outside the probe: the seed
  * comes only when the window opens, the digest fold is recomputed in
- * hashbench-runner, and the window's wall and CPU time are read by
+ * a runner, and the window's wall and CPU time are read by
  * hashbench (measure/outside.h).
  *
- * Sessions (hashbench-probe --session, measure/session_probe.c): after the
- * nonce the probe stops itself (SIGSTOP) once, before it loads the library,
- * and hashbench reads its memory and continues it; then "ready nonce=<hex>"
+ * Sessions (role=session, measure/session_probe.c): after its stop before
+ * the load, "ready nonce=<hex>"
  * (the checks done at open), and hashbench sends
  *   "window <N>"  and the probe answers  "done nonce=<hex> ticks=<t> ns=<n>"
  * as many times as it likes, the probe stopped (SIGSTOP) between windows;
- * the N messages are in the shared file named by --shm-fd from byte 0, and
- * digest i goes to byte --shm-msgs + i x digest bytes; call i > 0 hashes
+ * the N messages are in the shared region from byte 0, and
+ * digest i goes to byte msgs + i x digest bytes; call i > 0 hashes
  * its message chained with digest i-1 (chain.h). "end" or the end of its
  * input ends the session. A failure is a "result ... status=WORD" line, as
  * below, and the end of the process.
@@ -47,7 +57,8 @@
 
 #define PROBE_WIRE_NONCE_BYTES 16
 #define PROBE_WIRE_NONCE_HEX (2 * PROBE_WIRE_NONCE_BYTES + 1)
-#define PROBE_WIRE_SHORT_LINE 128  /* the nonce, ready and seed lines */
+#define PROBE_WIRE_SHORT_LINE 128  /* the ready and seed lines */
+#define PROBE_WIRE_CONFIG_LINE (4096 + 512) /* the configure line: a path and words */
 #define PROBE_WIRE_MAX_LINE 24576  /* a result line: 8192-byte digest in hex */
 
 /* The probe's two message buffers: call I hashes the buffer I % 2, so a

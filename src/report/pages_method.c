@@ -922,8 +922,10 @@ static void sec_timing_checks(FILE *fp, const report_system *s)
           "with the first eight bytes of every 64-byte block changed by a word of "
           "(seed, i), in two buffers in turn, so no two calls of a trial hash the "
           "same message and results kept by message or by address are wrong. The "
-          "probe folds every digest of its timed loop; hashbench-runner, a "
-          "separate sandboxed process that loads the same library, recomputes "
+          "probe folds every digest of its timed loop; a runner, a separate "
+          "sandboxed process started exactly as every probe is (the same program, "
+          "arguments, environment, descriptors, limits and filters) that loads "
+          "the same library, recomputes "
           "the fold of every trial from its seed, and one call of one trial, both "
           "drawn after the trials, is hashed on its own and must continue the "
           "runner's fold. Seeds and folds are in the records.\n\n", fp);

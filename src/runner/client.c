@@ -1,7 +1,10 @@
-/* The parent's side of hashbench-runner: see client.h. Every read and write
- * on the runner's pipes waits with poll() against the session's deadline,
- * so a runner that hangs, stops reading or stops answering costs at most
- * its time limit; every answer is checked for size before it is used. */
+/* The parent's side of the runner role: see client.h. The runner is the
+ * probe (runner/start.h), started as every probe is and told its role in
+ * the configure line. Every read and write on its pipes waits with poll()
+ * against the session's deadline and its CPU-time limit, both enforced
+ * from outside (no resource limit of its own says which role it has), so
+ * a runner that hangs, stops reading or stops answering costs at most its
+ * time limit; every answer is checked for size before it is used. */
 #include "runner/client.h"
 
 #include <errno.h>
@@ -14,22 +17,45 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/random.h>
+
+#include "common/digest.h"
 #include "common/fs.h"
 #include "common/untrusted.h"
+#include "probe/probe_wire.h"
 #include "runner/protocol.h"
+#include "runner/start.h"
 #include "sandbox/sandbox.h"
 #include "common/clock.h"
 
-#define RUNNER_DEFAULT_AS (2ULL << 30)
-#define RUNNER_FSIZE (1ULL << 20)
+#define RUNNER_CPU_POLL_S 0.05 /* how often its CPU time is read */
 
 static char runner_exe[PATH_MAX];
 
 const char *runner_path(void)
 {
-    if (!runner_exe[0])
-        hb_exe_sibling("hashbench-runner", runner_exe, sizeof runner_exe);
+    if (!runner_exe[0]) {
+        char near[PATH_MAX];
+        hb_exe_sibling("hashbench-probe", near, sizeof near);
+        /* the path every role binds, whichever way it was named */
+        if (!realpath(near, runner_exe))
+            snprintf(runner_exe, sizeof runner_exe, "%s", near);
+    }
     return runner_exe;
+}
+
+/* 1 (the runner killed, as a time-out) when it has used more CPU time
+ * than its limit. */
+static int over_cpu(runner_session *s)
+{
+    if (s->cpu_limit_ns <= 0 || s->pid <= 0)
+        return 0;
+    long long used = procview_cpu_ns(s->pid);
+    if (used < s->cpu_limit_ns)
+        return 0;
+    hb_proc_kill(&s->child, 1);
+    s->cpu_out = 1;
+    return 1;
 }
 
 static int gone(runner_session *s, const char *why)
@@ -50,8 +76,11 @@ static int wait_fd(runner_session *s, int fd, short events)
             hb_proc_kill(&s->child, 1);
             return -1;
         }
+        if (over_cpu(s))
+            return -1;
+        double slice = s->cpu_limit_ns > 0 ? RUNNER_CPU_POLL_S : 1.0;
         struct pollfd p = {fd, events, 0};
-        int ms = left > 1.0 ? 1000 : (int)(left * 1000.0) + 1;
+        int ms = left > slice ? (int)(slice * 1000.0) : (int)(left * 1000.0) + 1;
         int r = poll(&p, 1, ms);
         if (r > 0)
             return 0;
@@ -118,22 +147,21 @@ int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_
 int runner_open_cpu(runner_session *s, const runner_target *t, double cpu_s,
                     char *loadfail, size_t sz, hb_err *err)
 {
-    char bits[16];
-    hb_sandbox sb;
+    char config[64], nonce[PROBE_WIRE_NONCE_HEX];
+    unsigned char raw[PROBE_WIRE_NONCE_BYTES];
     memset(s, 0, sizeof *s);
-    memset(&sb, 0, sizeof sb);
     s->child.pid = -1;
     s->child.to_child = s->child.from_child = -1;
+    s->core = -1;
     s->digest_bits = t->digest_bits;
     loadfail[0] = '\0';
     const char *exe = runner_path();
     if (access(exe, X_OK) != 0)
-        return hb_fail(err, "%s is missing: build hashbench again (it builds the runner "
+        return hb_fail(err, "%s is missing: build hashbench again (it builds the probe "
                        "beside it)", exe);
     if (t->digest_bits <= 0 || t->digest_bits % 8 || t->digest_bits > 8 * KAT_MAX_DIGEST_BYTES)
         return hb_fail(err, "digest length %d bits: give a multiple of 8 up to %d",
                        t->digest_bits, 8 * KAT_MAX_DIGEST_BYTES);
-    snprintf(bits, sizeof bits, "%d", t->digest_bits);
     /* The sandbox binds and the runner loads the library by an absolute
      * path: a relative one means nothing in the sandbox's working folder. */
     if (!realpath(t->lib, s->lib)) {
@@ -141,19 +169,22 @@ int runner_open_cpu(runner_session *s, const runner_target *t, double cpu_s,
         s->gone = 1;
         return 1;
     }
-    char *argv[] = {(char *)exe, "--lib", s->lib, "--digest-bits", bits, NULL};
-    sb.profile = HB_SANDBOX_RUN;
-    sb.tmpfs_scratch = 1; /* sandbox.h: no host storage for the runner */
-    if (hb_sandbox_add_ro(&sb, exe, err) != 0 || hb_sandbox_add_ro(&sb, s->lib, err) != 0)
+    snprintf(config, sizeof config, "role=runner bits=%d", t->digest_bits);
+    while (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw && errno == EINTR)
+        ;
+    hb_hex_encode(raw, sizeof raw, nonce, 0);
+    s->core = probe_core_take();
+    probe_start_rq rq = {exe, s->lib, s->core, -1, 0, nonce, config};
+    if (probe_start(&rq, &s->child, err) != 0) {
+        probe_core_put(s->core);
+        s->core = -1;
         return -1;
-    hb_proc_opts o = hb_proc_defaults();
-    o.as_bytes = t->as_bytes ? t->as_bytes : RUNNER_DEFAULT_AS;
-    o.cpu_s = cpu_s > 0 ? (unsigned long)cpu_s + 1 : (unsigned long)t->timeout_s + 2;
-    o.fsize_bytes = RUNNER_FSIZE;
-    o.sandbox = &sb;
-    if (hb_proc_spawn(argv, &o, &s->child, err) != 0)
-        return -1;
+    }
     s->deadline = s->child.start_s + t->timeout_s;
+    probe_preload(&s->child, s->deadline, NULL, &s->pid);
+    /* the CPU-time limit, read from outside: the runner's own limits are
+     * every probe's (runner/start.h) */
+    s->cpu_limit_ns = cpu_s > 0 ? (long long)((cpu_s + 1) * 1e9) : 0;
     runner_answer a;
     char text[RUNNER_MAX_PAYLOAD + 1];
     size_t len = 0;
@@ -274,6 +305,13 @@ void runner_close(runner_session *s, hb_proc_result *res)
             s->gone = 1;
     }
     hb_proc_reap(&s->child, s->gone ? 0.5 : 2.0, res);
+    if (s->cpu_out) { /* ended for its CPU time: said as the kernel's limit would */
+        res->timed_out = res->exited = 0;
+        res->signaled = 1;
+        res->signo = SIGXCPU;
+    }
+    probe_core_put(s->core);
+    s->core = -1;
 }
 
 const char *runner_gone_status(const runner_session *s, const hb_proc_result *res)

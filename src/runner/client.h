@@ -1,5 +1,6 @@
-/* The parent's side of hashbench-runner, the sandboxed process that runs a
- * submitted library for everything except timing: the KAT procedures
+/* The parent's side of the runner role of hashbench-probe (runner/start.h),
+ * the sandboxed process that runs a submitted library for everything
+ * except timing: the KAT procedures
  * (messages sent, digests streamed back, verdicts computed here), the CAVP
  * vector checks, the recomputation of a probe trial's digest fold, and the
  * comparison of an instance's variants. The runner only hashes; it never
@@ -20,10 +21,11 @@ typedef struct runner_target {
     const char *lib;   /* path of the library */
     int digest_bits;
     double timeout_s;  /* wall-clock limit of the whole runner process */
-    unsigned long long as_bytes; /* its address-space limit; 0: 2 GiB */
+    unsigned long long as_bytes; /* unused: every probe has one limit
+                                    (runner/start.h: PROBE_AS_BYTES) */
 } runner_target;
 
-/* Where hashbench-runner is: beside the running executable. */
+/* Where the runner (hashbench-probe) is: beside the running executable. */
 const char *runner_path(void);
 
 /* How a call went: the answer came (OK), the library misbehaved and said
@@ -38,6 +40,11 @@ typedef struct runner_session {
     int gone;             /* the runner can no longer answer */
     char why[256];        /* with gone: a protocol problem, or "" */
     char lib[PATH_MAX];   /* the library's absolute path */
+    long pid;             /* the runner's process on the host; -1: unknown */
+    long long cpu_limit_ns; /* its CPU time limit; 0: none (wall only) */
+    int core;             /* the core it is pinned to (runner/start.h), or -1 */
+    int cpu_out;          /* 1: ended for its CPU time (runner_close reports
+                             it as SIGXCPU, as the kernel's limit did) */
 } runner_session;
 
 /* Starts the runner on T's library in the sandbox and waits for it to say
@@ -47,8 +54,9 @@ typedef struct runner_session {
 int runner_open(runner_session *s, const runner_target *t, char *loadfail, size_t sz,
                 hb_err *err);
 
-/* As runner_open, with the runner's CPU-time limit CPU_S seconds instead of
- * its wall limit and 2 s (the KAT stage's limits scaled to an instance). */
+/* As runner_open, with a CPU-time limit of CPU_S seconds besides its wall
+ * limit (the KAT stage's limits scaled to an instance), enforced from
+ * outside: exceeding it ends the runner as a time-out. */
 int runner_open_cpu(runner_session *s, const runner_target *t, double cpu_s,
                     char *loadfail, size_t sz, hb_err *err);
 

@@ -52,13 +52,31 @@ trap 'for p in $(marked); do kill -9 "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# waitproc PATTERN PID: waits (at most 90 s) until a marked process whose
-# command line holds PATTERN runs, while hashbench (PID) runs
+# is_session PID: the process is a timed probe session (every process that
+# runs submitted code has the same command line; a session's shared region,
+# the memory file hb-session, is larger than the one page of the others)
+is_session() {
+    cat "/proc/$1/maps" 2>/dev/null | {
+        while read -r range _ _ _ _ name; do
+            case $name in
+            */memfd:hb-session*)
+                lo=${range%-*} hi=${range#*-}
+                [ $((0x$hi - 0x$lo)) -gt 4096 ] && exit 0 ;;
+            esac
+        done
+        exit 1
+    }
+}
+
+# waitproc PATTERN PID [session]: waits (at most 90 s) until a marked
+# process whose command line holds PATTERN (and that is a session, when
+# asked) runs, while hashbench (PID) runs
 waitproc() {
     i=0
     while [ $i -lt 1800 ] && kill -0 "$2" 2>/dev/null; do
         for p in $(marked "$2-"); do
-            { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -e "$1" && return 0
+            { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -e "$1" &&
+                { [ "${3:-}" != session ] || is_session "$p"; } && return 0
         done
         sleep 0.05
         i=$((i + 1))
@@ -78,7 +96,9 @@ hit() {
     t0=$(now)
     HB_CAMPAIGN=$ID setsid "$B" run --run-dir "$T/run" $OPTS "$SRC/examples/SM3" >"$log" 2>&1 &
     pid=$!
-    if ! waitproc "$pattern" $pid; then
+    want=
+    [ "$stage" = measure ] && want=session
+    if ! waitproc "$pattern" $pid $want; then
         bad "$stage: no process of the stage ($pattern) seen; the campaign: $(tail -n 3 "$log")"
         kill -9 $pid 2>/dev/null
         wait $pid
@@ -87,7 +107,7 @@ hit() {
     if [ "$stage" = measure ]; then
         # the session's probe, stopped between windows or in one
         st=$(for p in $(marked); do
-                 { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -e "--session" &&
+                 is_session "$p" &&
                      awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null
              done | tr '\n' ' ')
         echo "  measure: session probe state(s) when killed: $st; memory cgroups: $(memcgs $pid | grep -c .)"
@@ -135,13 +155,13 @@ hit() {
     fi
 }
 
-hit KAT hashbench-runner KILL pid
-hit KAT hashbench-runner INT group
-hit KAT hashbench-runner TERM pid
-hit measure "hashbench-probe --session" KILL pid
-hit measure "hashbench-probe --session" KILL warden
-hit measure "hashbench-probe --session" TERM pid
-hit measure "hashbench-probe --session" INT group
+hit KAT hashbench-probe KILL pid
+hit KAT hashbench-probe INT group
+hit KAT hashbench-probe TERM pid
+hit measure hashbench-probe KILL pid
+hit measure hashbench-probe KILL warden
+hit measure hashbench-probe TERM pid
+hit measure hashbench-probe INT group
 hit ct hashbench-ct KILL pid
 hit ct hashbench-ct TERM pid
 hit ct hashbench-ct INT group

@@ -25,7 +25,7 @@ HB="$P/bin/hashbench"
 if [ -L "$HB" ] && [ "$(readlink "$HB")" = "../libexec/hashbench/hashbench" ]
 then ok "bin/hashbench is a relative link to libexec/hashbench/hashbench"
 else bad "bin/hashbench: $(ls -l "$HB" 2>&1)"; fi
-for f in hashbench hashbench-probe hashbench-runner hashbench-ct hashbench-count \
+for f in hashbench hashbench-probe hashbench-ct hashbench-count \
     libhb_baseline_sm3.so libhb_baseline_sha256.so libhb_null.so; do
     [ -f "$P/libexec/hashbench/$f" ] && ok "libexec/hashbench/$f installed" ||
         bad "libexec/hashbench/$f missing"

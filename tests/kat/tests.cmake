@@ -68,7 +68,7 @@ target_compile_definitions(kat_variants PRIVATE KAT_FIXTURE_DIR="${HB_KAT_FX_DIR
 foreach(fx good alt partial long crashlong nosym)
   add_dependencies(kat_variants katfx_${fx})
 endforeach()
-add_dependencies(kat_variants hashbench hashbench-runner)
+add_dependencies(kat_variants hashbench hashbench-probe)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores).
 set_tests_properties(kat_gate PROPERTIES COST 25)
 set_tests_properties(kat_variants PROPERTIES COST 12)

@@ -4,7 +4,7 @@
 # and whole measure runs over a small run directory.
 set(HB_MEASURE_FIXTURES PLAIN STACK64K HEAP1M NONDET MODIFY OVERFLOW ERROR OVERREAD
     FORGE_CTOR FORGE_DTOR INFORMED PARALLEL ADDRCACHE PROBEONLY REPLAY SLEEPY BORROW REGION
-    REGIONDROP BORROWNAMED LAZYHEAP CTORHEAP EXECNAMED EXECWINDOW FILTERSKIP)
+    REGIONDROP BORROWNAMED LAZYHEAP CTORHEAP EXECNAMED EXECWINDOW FILTERSKIP OBSERVER)
 set(HB_MEASURE_FIXTURE_TARGETS "")
 foreach(kind ${HB_MEASURE_FIXTURES})
   string(TOLOWER ${kind} lower)
@@ -32,7 +32,7 @@ hb_add_test(test_measure_run SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_run.c
             TIMEOUT 300)
 if(TARGET hashbench-probe)
   add_dependencies(test_measure_probe hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
-  add_dependencies(test_measure_run hashbench-probe hashbench-runner
+  add_dependencies(test_measure_run hashbench-probe
                    ${HB_MEASURE_FIXTURE_TARGETS})
   add_dependencies(test_measure_plan hashbench-probe ${HB_MEASURE_FIXTURE_TARGETS})
 endif()
@@ -50,6 +50,13 @@ if(TARGET hashbench-probe)
   add_dependencies(test_measure_harness hashbench-probe hb_null)
 endif()
 set_tests_properties(test_measure_harness PROPERTIES COST 2)
+# Every process that runs submitted code looks the same from inside: a KAT
+# runner, a recomputing runner, a memory run and a timed session, each read
+# from outside while the observer fixture holds it stopped.
+hb_add_test(test_measure_sameproc SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_sameproc.c
+            LIBS pthread TIMEOUT 120)
+add_dependencies(test_measure_sameproc hashbench-probe mfix_observer katfx_hang)
+set_tests_properties(test_measure_sameproc PROPERTIES COST 5)
 
 # Measurement v2's parent-side modules: the keyed message generator against
 # RFC 8439 and an independent ChaCha20.
@@ -79,5 +86,5 @@ hb_add_test(test_measure_xcheck SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_xcheck.c
   ${CMAKE_SOURCE_DIR}/tests/kat/kat_test_util.c LIBS PkgConfig::LIBCRYPTO m TIMEOUT 300)
 target_include_directories(test_measure_xcheck PRIVATE ${CMAKE_SOURCE_DIR}/tests/kat)
 target_compile_definitions(test_measure_xcheck PRIVATE HB_EX_LIB_DIR="${CMAKE_BINARY_DIR}")
-add_dependencies(test_measure_xcheck xfix_a xfix_b xfix_crash xfix_half hashbench-runner
+add_dependencies(test_measure_xcheck xfix_a xfix_b xfix_crash xfix_half hashbench-probe
   hbex_SM3 hbex_SHA256 hbex_SHA512 hbex_SHA3_256 hbex_SHA3_512 hbex_SHAKE256_768)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Host data through failure text (tests/robustness/publeak/): one campaign
 # at 32 bytes of an honest copy of examples/SM3 beside
-# - ForgeSession: its constructor sends its own session failure line, the
+# - ForgeSession: its first call in a session sends its own failure line, the
 #   host's boot_id and the run directory XORed with one byte and in hex;
 # - ForgeKat: its first call in a runner writes its own fault answer, the
 #   same text as its detail;

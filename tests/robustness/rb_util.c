@@ -735,6 +735,14 @@ int rb_leftover_processes(const char *entry, const char *path, char **report)
         cwd[wl > 0 ? wl : 0] = '\0';
         int hit = (entry && has_entry(env, elen, entry)) ||
                   (path && (strstr(cmd, path) || strncmp(cwd, path, strlen(path)) == 0));
+        /* a probe's command line is its path alone (every process that
+         * runs submitted code is started alike): its library, mapped from
+         * under PATH, says whose it is */
+        if (!hit && path) {
+            static char maps[1 << 20];
+            size_t ml = read_proc(de->d_name, "maps", maps, sizeof maps);
+            hit = ml && strstr(maps, path) != NULL;
+        }
         if (!hit)
             continue;
         count++;

@@ -92,8 +92,8 @@ int rb_write(const char *path, const char *text);
 char *rb_read(const char *path);
 
 /* Number of live processes other than this one whose environment holds
- * the exact entry ENTRY ("NAME=VALUE"), or whose command line or working
- * folder mentions PATH (when not NULL). Their pids and command lines are
+ * the exact entry ENTRY ("NAME=VALUE"), or whose command line, working
+ * folder or mapped files mention PATH (when not NULL). Their pids and command lines are
  * appended to *report (may be NULL). */
 int rb_leftover_processes(const char *entry, const char *path, char **report);
 

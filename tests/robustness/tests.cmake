@@ -60,6 +60,13 @@ set_tests_properties(robustness_publeak PROPERTIES TIMEOUT 120 COST 12)
 add_test(NAME robustness_self_mixed
   COMMAND sh ${RB_DIR}/self_mixed.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 set_tests_properties(robustness_self_mixed PROPERTIES TIMEOUT 120 COST 8)
+# One kind of process for submitted code: RoleSplit of
+# tests/robustness/attacks2/ (saves 128 KiB of stack where it takes its
+# process for the memory run) beside an honest copy, at 32 bytes; its
+# record INCONSISTENT or its stack figure at least 99 % of what it uses.
+add_test(NAME robustness_role_split
+  COMMAND sh ${RB_DIR}/role_split.sh ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+set_tests_properties(robustness_role_split PROPERTIES TIMEOUT 120 COST 8)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; the fuzz smoke test builds its targets with

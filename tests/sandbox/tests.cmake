@@ -13,6 +13,6 @@ set_target_properties(nproc_hoard PROPERTIES PREFIX "lib"
 hb_add_test(sandbox_nproc SOURCES ${CMAKE_SOURCE_DIR}/tests/sandbox/test_nproc.c TIMEOUT 120)
 target_compile_definitions(sandbox_nproc PRIVATE
   HB_NPROC_LIB="${CMAKE_BINARY_DIR}/tests/sandbox/libnproc_hoard.so")
-add_dependencies(sandbox_nproc nproc_hoard hashbench-runner)
+add_dependencies(sandbox_nproc nproc_hoard hashbench-probe)
 # The marker by which a command's watcher finds the processes it kills.
 hb_add_test(sandbox_warden SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_warden.c TIMEOUT 60)

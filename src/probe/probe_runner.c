@@ -1,28 +1,25 @@
-/* hashbench-runner: the sandboxed process that runs one submitted library
- * for everything except timing. It loads the library named by --lib, then
- * answers requests (protocol.h) from hashbench: hash one message under the
- * guards of the KAT stage's guard.h, run the KAT_Loop iterations, or recompute a probe
- * trial's digest fold (probe/trial_msg.h). It never sees expected values
- * and never decides a verdict: hashbench compares what it answers. The
- * library's own output goes to /dev/null, so that it cannot be mixed into
- * the answers by accident (a library that writes into them on purpose only
- * spoils its own results). Links libc and libdl only. */
+/* The probe's runner role: the requests of runner/protocol.h (hash one
+ * message under the guards of kat/guard.h, run the KAT_Loop iterations,
+ * recompute a trial's digest fold) answered for hashbench's KAT stage,
+ * vector checks, variant check and the recomputation of sampled timed
+ * digests. The process is the one every role has (probe_main.c: the same
+ * start, the same descriptors, the stop before the load, the filter after
+ * it); only the requests differ. It never sees expected values and never
+ * decides a verdict: hashbench compares what it answers. */
+#include "probe.h"
+
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/fdio.h"
-#include "common/steplimit.h"
 #include "kat/guard.h"
 #include "probe/trial_msg.h"
 #include "runner/protocol.h"
 
-static int answer_fd = -1;
+static int req_fd = -1, answer_fd = -1;
 
 static int answer(uint32_t status, uint32_t kind, const void *payload, size_t len)
 {
@@ -58,7 +55,7 @@ static int do_hash(kat_hash_fn fn, int bits, const runner_request *rq)
     memset(&f, 0, sizeof f);
     if ((rq->a + 7) / 8 > RUNNER_MAX_MESSAGE || kat_guarded_alloc(&g, n, &err) != 0)
         return -1; /* the parent never asks this; ending is the answer */
-    int rc = hb_fd_read_all(0, kat_guarded_msg(&g, n), n);
+    int rc = hb_fd_read_all(req_fd, kat_guarded_msg(&g, n), n);
     if (rc == 0) {
         rc = kat_guarded_call(fn, bits, &g, rq->a, dig, &f, &err);
         rc = answer_call(rc, dig, (size_t)bits / 8, &f, &err);
@@ -77,7 +74,7 @@ static int do_loop(kat_hash_fn fn, int bits, const runner_request *rq)
     if (n == 0 || n > (1u << 20))
         return -1;
     unsigned char *m0 = malloc(n);
-    if (!m0 || hb_fd_read_all(0, m0, n) != 0) {
+    if (!m0 || hb_fd_read_all(req_fd, m0, n) != 0) {
         free(m0);
         return -1;
     }
@@ -119,33 +116,19 @@ static int do_fold(kat_hash_fn fn, int bits, const runner_request *rq)
     return answer(RUNNER_OK, 0, hex, 32);
 }
 
-int main(int argc, char **argv)
+int probe_runner(const char *lib, int bits, int in, int out)
 {
-    const char *lib = NULL;
-    int bits = 0;
-    hb_step_limit_processes(); /* its threads, before the library is loaded */
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--lib"))
-            lib = argv[i + 1];
-        else if (!strcmp(argv[i], "--digest-bits"))
-            bits = atoi(argv[i + 1]);
-    }
-    /* The answers keep the original standard output; the library's prints
-     * go to /dev/null. */
-    answer_fd = dup(1);
-    int null = open("/dev/null", O_WRONLY);
-    if (answer_fd < 0 || null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
-        return 3;
-    close(null);
-    if (!lib || bits <= 0 || bits % 8 || bits > 8 * KAT_MAX_DIGEST_BYTES) {
-        answer_text(RUNNER_BAD, 0, "usage: hashbench-runner --lib PATH --digest-bits B "
-                    "(a multiple of 8 up to 8192)");
+    req_fd = in;
+    answer_fd = out;
+    if (bits <= 0 || bits % 8 || bits > 8 * KAT_MAX_DIGEST_BYTES) {
+        answer_text(RUNNER_BAD, 0, "the digest length must be a multiple of 8 up to 8192");
         return 2;
     }
-    static const int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        signal(sigs[i], SIG_DFL);
+    /* the stop every role makes before its load (probe_main.c) */
+    raise(SIGSTOP);
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (h)
+        probe_no_new_code(); /* as every role; hashbench counts the filters */
     void *sym = h ? dlsym(h, "CryptHash") : NULL;
     if (!sym) {
         const char *e = dlerror();
@@ -158,7 +141,7 @@ int main(int argc, char **argv)
         return 3;
     for (;;) {
         runner_request rq;
-        if (hb_fd_read_all(0, &rq, sizeof rq) != 0)
+        if (hb_fd_read_all(req_fd, &rq, sizeof rq) != 0)
             return 0; /* hashbench closed the pipe */
         int rc;
         switch (rq.op) {
