@@ -1,6 +1,6 @@
 /* Whole reads and writes on a blocking descriptor, retried after signals:
  * header-only and libc-only, for the small programs that run submitted code
- * (hashbench-probe, hashbench-runner), which link nothing of hashbench's
+ * (hashbench-probe), which link nothing of hashbench's
  * library. hashbench's own side of their pipes waits with poll and a
  * deadline instead (runner/client.c, measure/trial.c). */
 #ifndef HB_COMMON_FDIO_H

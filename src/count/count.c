@@ -3,7 +3,7 @@
  * driver's standard input, one part of callgrind's combined output file per
  * call (and per empty window); the parts read in order and checked against
  * the plan, the figures derived per entry, and the digests of every entry
- * recomputed natively by hashbench-runner. The stage over a run directory
+ * recomputed natively by hashbench-probe (runner role). The stage over a run directory
  * is count_stage.c; the record check, count_check.c. */
 #include "count/count.h"
 #include "common/untrusted.h"
@@ -586,7 +586,7 @@ static int check_fold(runner_session *s, int open, uint64_t seed, unsigned size,
     kat_fault f;
     why[0] = '\0';
     if (!open) {
-        snprintf(why, cap, "hashbench-runner could not load the library to check the "
+        snprintf(why, cap, "the probe (runner role) could not load the library to check the "
                  "digests");
         return 0;
     }
@@ -594,7 +594,7 @@ static int check_fold(runner_session *s, int open, uint64_t seed, unsigned size,
     if (rc < 0)
         return -1;
     if (rc != RUNNER_CALL_OK)
-        snprintf(why, cap, "hashbench-runner could not recompute the digests natively");
+        snprintf(why, cap, "the probe (runner role) could not recompute the digests natively");
     else if (strcmp(mine, fold) != 0) {
         /* the folds are the library's bytes: raw text (common/untrusted.h) */
         char folds[2 * TM_FOLD_HEX + 32];

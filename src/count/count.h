@@ -14,7 +14,7 @@
  * calls' counts, less the median count of an empty window; the median is
  * the figure, a spread (max - min) / median above COUNT_SPREAD_LIMIT is
  * flagged. The digests of every length are folded and the fold is
- * recomputed natively by hashbench-runner, so a library that computes
+ * recomputed natively by hashbench-probe (runner role), so a library that computes
  * something else under Valgrind is caught.
  *
  * Each (instance, size) gets a record DIR/count/<cand>/<Inst>__count_<S>.json

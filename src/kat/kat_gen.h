@@ -1,5 +1,5 @@
 /* Generation of the official KAT files (SPEC §3) by hashbench itself: the
- * messages are drawn here, each is sent to a sandboxed hashbench-runner
+ * messages are drawn here, each is sent to a sandboxed hashbench-probe (runner role)
  * (runner/client.h) that calls the submitted CryptHash under the guards of
  * the KAT stage's guard.h, and the digests it sends back are written into the text
  * here. The text, its canonical SHA-256 and every verdict derived from them

@@ -2,7 +2,7 @@
  * library rundir_instance_library names) and every requested message size,
  * plan and run the probe trials (plan.h), one extra probe run with --memory,
  * and write its record (rundir_record_rel) atomically in the
- * format of docs/FORMATS.md, after hashbench-runner has recomputed the
+ * format of docs/FORMATS.md, after hashbench-probe (runner role) has recomputed the
  * trials' digests (verify.h). Resumable: a record that exists, parses and
  * was made with the same settings and library is kept unless FORCE. A probe
  * failure makes that record FAILED with a one-line reason, a result that

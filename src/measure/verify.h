@@ -1,5 +1,5 @@
 /* The check of a cell's timed digests: every trial's fold, as the probe
- * reported it, is recomputed by hashbench-runner (runner/client.h), a
+ * reported it, is recomputed by hashbench-probe (runner role) (runner/client.h), a
  * separate sandboxed process that loads the same library and hashes the
  * same messages (trial_msg.h) from the trial's seed, one after the other in
  * a single buffer where the probe used two in turn. One call of one trial,

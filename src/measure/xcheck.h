@@ -6,7 +6,7 @@
  * function (decided from those vectors alone, never from what the library
  * returns at run time); else another variant of the same instance that
  * passed its KATs (the Reference for an Optimized build, ...); else the
- * same library, recomputed in a fresh sandboxed hashbench-runner process.
+ * same library, recomputed in a fresh sandboxed hashbench-probe process.
  * The plan's BY text goes into the record and onto the page
  * (verified_by). The sample size makes a library that fakes a small
  * fraction of its calls get caught with a stated probability.

@@ -1,4 +1,4 @@
-/* The wire format between hashbench and hashbench-runner: fixed-size
+/* The wire format between hashbench and hashbench-probe in its runner role: fixed-size
  * headers in the host's byte order (both ends are built together for one
  * machine) over two pipes, requests on the runner's standard input and
  * answers on its standard output. The runner answers every request with one

@@ -1,5 +1,5 @@
 /* The long-run stability check (`hashbench soak`): an instance that passed
- * its KATs is called for a given time in one sandboxed hashbench-runner
+ * its KATs is called for a given time in one sandboxed hashbench-probe (runner role)
  * process on fresh keyed messages of random lengths (0 to 64 KiB, and the
  * guide's eight sizes), every digest is recomputed by code that does not
  * share the soaked process's history (OpenSSL when the instance's vectors
