@@ -29,6 +29,9 @@
 #define WARDEN_SWEEP_ROUNDS 60        /* at most 3 s of sweeps ... */
 #define WARDEN_SWEEP_PAUSE_NS 50000000L /* ... 50 ms apart */
 #define WARDEN_ENV_MAX (1u << 20)     /* the most of one environment read */
+#define WARDEN_MEMCG_ROUNDS 400       /* a session's cgroup whose processes are
+                                         still exiting (a large region takes its
+                                         time on a loaded host): 20 s at most */
 
 static char marker[96]; /* the marker as made here; marker.h publishes it */
 
@@ -145,9 +148,26 @@ static int remove_stale_memcgs(void)
         if (sscanf(e->d_name, "hashbench-%ld-session-%*d%n", &pid, &used) != 1 ||
             e->d_name[used] || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
-        if (snprintf(path, sizeof path, "%s/%s", parent, e->d_name) < (int)sizeof path &&
-            rmdir(path) != 0 && errno == EBUSY)
-            busy++;
+        if (snprintf(path, sizeof path, "%s/%s", parent, e->d_name) >= (int)sizeof path ||
+            rmdir(path) == 0 || errno != EBUSY)
+            continue;
+        busy++;
+        /* what is still in it belongs to a session of a command that is
+         * gone (a probe the sweep could not read, or one still exiting) */
+        char procs[PATH_MAX + 300], *list = NULL;
+        snprintf(procs, sizeof procs, "%s/cgroup.procs", path);
+        if (hb_read_file(procs, &list, NULL, NULL) == 0) {
+            for (char *q = list; *q;) {
+                char *end;
+                long p = strtol(q, &end, 10);
+                if (end == q)
+                    break;
+                if (p > 1 && p != (long)getpid())
+                    kill((pid_t)p, SIGKILL);
+                q = end;
+            }
+        }
+        free(list);
     }
     closedir(d);
     return busy;
@@ -205,7 +225,7 @@ static void watch(int fd, char **argv)
     }
     free(buf);
     hb_stage_cleanup(); /* the staging folders whose owners are all gone */
-    for (int round = 0; round < WARDEN_SWEEP_ROUNDS && remove_stale_memcgs() > 0; round++) {
+    for (int round = 0; round < WARDEN_MEMCG_ROUNDS && remove_stale_memcgs() > 0; round++) {
         struct timespec ts = {0, WARDEN_SWEEP_PAUSE_NS};
         nanosleep(&ts, NULL);
     }
