@@ -7,8 +7,8 @@ BUILD ?= build
 OUT ?= out
 JOBS ?= 2
 # ctest runs twice as many tests as cores at once: most tests wait more than
-# they compute (sandbox starts, kills, timeouts); a test that keeps both
-# cores busy or judges times counts as two (its PROCESSORS property).
+# they compute (sandbox starts, kills, timeouts); the hostile suite, five
+# campaigns at once, counts as two (its PROCESSORS property).
 TEST_JOBS ?= 4
 PREFIX ?= /usr/local
 

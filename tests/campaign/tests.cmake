@@ -40,11 +40,8 @@ set_tests_properties(test_campaign_run_options PROPERTIES TIMEOUT 120
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; a build folder's own history, once ctest has
-# run there, takes over). PROCESSORS 2 (see tests/robustness/tests.cmake):
-# the end-to-end test's two shards measure on both cores at once, and so
-# does run --cpus.
-set_tests_properties(test_campaign_e2e PROPERTIES COST 60 PROCESSORS 2)
-set_tests_properties(test_campaign_cores PROPERTIES PROCESSORS 2)
+# run there, takes over).
+set_tests_properties(test_campaign_e2e PROPERTIES COST 60)
 set_tests_properties(test_campaign_slurm PROPERTIES COST 45)
 set_tests_properties(test_campaign_cores PROPERTIES COST 21)
 set_tests_properties(test_separate_e2e PROPERTIES COST 11)

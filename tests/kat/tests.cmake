@@ -76,9 +76,7 @@ set_tests_properties(kat_variants PROPERTIES COST 12)
 # Slow and hung instances: the KAT limit scaled by a calibration call, no
 # rebuild for a TIMEOUT, --retry-timeout.
 add_test(NAME kat_slow_e2e COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/slow_e2e.sh)
-# PROCESSORS 2: its limits are scaled to measured speeds
-# (tests/robustness/tests.cmake).
-set_tests_properties(kat_slow_e2e PROPERTIES TIMEOUT 180 COST 15 PROCESSORS 2
+set_tests_properties(kat_slow_e2e PROPERTIES TIMEOUT 180 COST 15
   ENVIRONMENT "HB_BUILD_DIR=${CMAKE_BINARY_DIR};HB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 
 # The manifest's canonical form reproduced by hand as docs/FORMATS.md says,

@@ -63,19 +63,18 @@ set_tests_properties(robustness_self_mixed PROPERTIES TIMEOUT 120 COST 8)
 include(${CMAKE_SOURCE_DIR}/fuzz/CMakeLists.txt)
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; the fuzz smoke test builds its targets with
-# clang first, about 20 s in a new build folder). PROCESSORS 2: the test
-# keeps both cores busy (the hostile suite's five campaigns at once, the
-# fuzz build) or judges times and budgets, so that `make test`'s ctest,
-# which runs four tests at once, runs it beside one other test at most.
+# clang first, about 20 s in a new build folder). The hostile suite runs
+# five campaigns at once: PROCESSORS 2, two of the four tests `make test`
+# runs at once.
 set_tests_properties(robustness_hostile PROPERTIES COST 100 PROCESSORS 2)
 set_tests_properties(robustness_malformed_cli PROPERTIES COST 18)
-set_tests_properties(robustness_timing_attacks PROPERTIES COST 40 PROCESSORS 2)
-set_tests_properties(robustness_budget_sleeper PROPERTIES PROCESSORS 2)
+set_tests_properties(robustness_timing_attacks PROPERTIES COST 40)
 if(TEST robustness_fuzz)
-  set_tests_properties(robustness_fuzz PROPERTIES COST 45 PROCESSORS 2)
+  set_tests_properties(robustness_fuzz PROPERTIES COST 45)
 endif()
-# The timing attacks are judged on the figures of one campaign: not beside
-# the hostile suite's five campaigns at once, whose load widens every
-# interval (and lengthens every cell) on a two-core machine.
-set_tests_properties(robustness_hostile robustness_timing_attacks PROPERTIES
-  RESOURCE_LOCK hb_heavy_campaigns)
+# The timing attacks are judged on the figures of one campaign, and the
+# budget sleeper on the wall time its campaign takes: neither beside the
+# hostile suite's five campaigns at once, whose load widens every interval
+# (and lengthens every cell) on a two-core machine, nor beside each other.
+set_tests_properties(robustness_hostile robustness_timing_attacks
+  robustness_budget_sleeper PROPERTIES RESOURCE_LOCK hb_heavy_campaigns)
