@@ -1,7 +1,8 @@
 #!/bin/sh
 # Configures and builds the libFuzzer targets (fuzz/CMakeLists.txt) with
 # clang in a build folder of their own: fuzz/build.sh [BUILD_DIR]
-# (default build-fuzz). Prints the folder holding the fuzzer executables.
+# (default build-fuzz; HB_FUZZ_OPT=0 builds at -O0, not -O1). Prints the
+# folder holding the fuzzer executables.
 # Exits 77 when clang is missing (1 under CI=true).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ if ! command -v clang >/dev/null 2>&1; then
   exit 77
 fi
 cmake -S "$ROOT/fuzz" -B "$BUILD" -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_BUILD_TYPE=Debug >"$BUILD/configure.log" 2>&1 || {
+  -DCMAKE_BUILD_TYPE=Debug -DHB_FUZZ_OPT="${HB_FUZZ_OPT:-1}" >"$BUILD/configure.log" 2>&1 || {
   cat "$BUILD/configure.log" >&2
   exit 1
 }

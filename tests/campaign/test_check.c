@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "measure/hostcheck.h"
 
@@ -200,6 +201,36 @@ static void test_json_and_live_gather(void **state)
     json_decref(arr);
 }
 
+/* The suite's shortened check (HB_TEST_CHECK_WINDOWS, set for every other
+ * test): 2 windows when asked, the full 10 when the value is out of range,
+ * and the verdicts say which. */
+static const char *window_text(const check_item *items, int n)
+{
+    const check_item *it = find(items, n, "throughput_steadiness");
+    assert_non_null(it);
+    return strstr(it->detail, "over 2 windows") ? "2" :
+           strstr(it->detail, "over 10 windows") ? "10" : "?";
+}
+
+static void test_short_check_windows(void **state)
+{
+    (void)state;
+    const char *values[] = {"2", "1", "50", NULL};
+    const char *want[] = {"2", "10", "10"};
+    for (int i = 0; values[i]; i++) {
+        check_facts f;
+        check_item items[CHECK_MAX_ITEMS];
+        int n;
+        hb_err err;
+        setenv("HB_TEST_CHECK_WINDOWS", values[i], 1);
+        assert_int_equal(check_gather("/", 0, &f, &err), 0);
+        assert_true(f.work_tested);
+        check_judge(&f, items, &n);
+        assert_string_equal(window_text(items, n), want[i]);
+    }
+    unsetenv("HB_TEST_CHECK_WINDOWS");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -210,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_vm_problems),
         cmocka_unit_test(test_paranoid_pinning_steadiness_load),
         cmocka_unit_test(test_json_and_live_gather),
+        cmocka_unit_test(test_short_check_windows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

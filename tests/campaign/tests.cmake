@@ -41,7 +41,7 @@ set_tests_properties(test_campaign_run_options PROPERTIES TIMEOUT 120
 # ctest -j starts the longest tests first (COST: seconds measured on 2 cores
 # beside the rest of the suite; a build folder's own history, once ctest has
 # run there, takes over).
-set_tests_properties(test_campaign_e2e PROPERTIES COST 100)
+set_tests_properties(test_campaign_e2e PROPERTIES COST 60)
 set_tests_properties(test_campaign_slurm PROPERTIES COST 45)
 set_tests_properties(test_campaign_cores PROPERTIES COST 21)
 set_tests_properties(test_separate_e2e PROPERTIES COST 11)
