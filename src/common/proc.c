@@ -227,6 +227,7 @@ static int wait_child(pid_t pid, int pipe_fd, int sandboxed, const hb_proc_opts 
     int status = 0, done = 0, timed_out = 0;
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
+    int nap_ms = 1; /* without a pipe to wait on: 1 ms, doubling to 50 */
     while (!done) {
         double left = o->timeout_s > 0 ? o->timeout_s - (hb_mono_s() - start) : 1.0;
         if (left <= 0) {
@@ -260,6 +261,9 @@ static int wait_child(pid_t pid, int pipe_fd, int sandboxed, const hb_proc_opts 
                 }
             }
         } else {
+            if (nap_ms < ms)
+                ms = nap_ms;
+            nap_ms = nap_ms * 2 > 50 ? 50 : nap_ms * 2;
             struct timespec ts = {0, (long)ms * 1000000L};
             nanosleep(&ts, NULL);
         }
