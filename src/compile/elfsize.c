@@ -234,6 +234,36 @@ int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *er
     return 0;
 }
 
+int elfsize_exec_ranges(const char *path, unsigned long long page,
+                        unsigned long long (*ranges)[2], int max, int *n, hb_err *err)
+{
+    int fd;
+    Elf *elf;
+    size_t nph;
+    *n = 0;
+    if (page == 0 || (page & (page - 1)) != 0)
+        return hb_fail(err, "%s: page size %llu is not a power of two", path, page);
+    if (open_elf(path, &fd, &elf, err) != 0)
+        return -1;
+    int rc = elf_getphdrnum(elf, &nph) == 0 ? 0 : hb_fail(err, "%s: no program headers", path);
+    for (size_t i = 0; rc == 0 && i < nph; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(elf, (int)i, &ph))
+            rc = hb_fail(err, "%s: bad program header %zu", path, i);
+        else if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || ph.p_filesz == 0)
+            continue;
+        else if (*n >= max)
+            rc = hb_fail(err, "%s: more than %d executable segments", path, max);
+        else {
+            ranges[*n][0] = ph.p_offset & ~(page - 1);
+            ranges[*n][1] = (ph.p_offset + ph.p_filesz + page - 1) & ~(page - 1);
+            (*n)++;
+        }
+    }
+    close_elf(fd, elf);
+    return rc;
+}
+
 int elfsize_interp(const char *path, char *out, size_t outsz, hb_err *err)
 {
     int fd;

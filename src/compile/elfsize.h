@@ -49,6 +49,13 @@ int elfsize_exports(const char *path, const char *symbol, int *found, hb_err *er
  * ELF file PATH into OUT, or "" when it names none. */
 int elfsize_interp(const char *path, char *out, size_t outsz, hb_err *err);
 
+/* The file ranges the loader maps executable from PATH: [start, end) of
+ * every PT_LOAD program header with PF_X, START its p_offset rounded down
+ * to a page of PAGE bytes, END p_offset + p_filesz rounded up; into RANGES
+ * (at most MAX pairs), *N of them. */
+int elfsize_exec_ranges(const char *path, unsigned long long page,
+                        unsigned long long (*ranges)[2], int max, int *n, hb_err *err);
+
 /* Appends to OUT the libraries the shared library PATH names as needed
  * (its DT_NEEDED entries: "libc.so.6", ...), each once. */
 int elfsize_needed(const char *path, strlist *out, hb_err *err);

@@ -167,6 +167,39 @@ int procview_parse_code(const char *maps, procview_code_list *out)
     return 0;
 }
 
+int procview_exec_outside(const char *maps, unsigned long long dev, unsigned long long ino,
+                          const unsigned long long (*ranges)[2], int n,
+                          unsigned long long *offset)
+{
+    for (const char *line = maps; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[512];
+        if (len >= sizeof buf)
+            len = sizeof buf - 1;
+        memcpy(buf, line, len);
+        buf[len] = '\0';
+        line = end ? end + 1 : NULL;
+        /* address perms offset dev inode [path] */
+        unsigned long long lo, hi, off, i;
+        unsigned maj, min;
+        char perms[8] = "";
+        if (sscanf(buf, "%llx-%llx %7s %llx %x:%x %llu", &lo, &hi, perms, &off, &maj, &min,
+                   &i) != 7 || strlen(perms) < 3 || perms[2] != 'x' || i != ino ||
+            (unsigned long long)makedev(maj, min) != dev || hi < lo)
+            continue;
+        int inside = 0;
+        for (int k = 0; k < n && !inside; k++)
+            inside = off >= ranges[k][0] && off <= ranges[k][1] &&
+                     hi - lo <= ranges[k][1] - off;
+        if (!inside) {
+            *offset = off;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int procview_code(long pid, procview_code_list *out)
 {
     char path[64], *text = NULL;

@@ -66,6 +66,16 @@ typedef struct procview_code_list {
  * memory. */
 int procview_parse_code(const char *maps, procview_code_list *out);
 
+/* 1 when the text MAPS of a /proc/PID/maps file holds an executable
+ * mapping of the file (DEV, INO) whose file range [offset, offset + its
+ * length) does not lie within one of the N RANGES ([start, end) file
+ * offsets: elfsize_exec_ranges), *OFFSET then its offset; else 0. Code the
+ * loader mapped lies within them; a page of the file's data mapped
+ * executable afterwards does not. */
+int procview_exec_outside(const char *maps, unsigned long long dev, unsigned long long ino,
+                          const unsigned long long (*ranges)[2], int n,
+                          unsigned long long *offset);
+
 /* The same read from /proc/PID/maps: 0, or -1 when it cannot be read. */
 int procview_code(long pid, procview_code_list *out);
 

@@ -64,6 +64,9 @@ typedef struct probe_session {
     int trusted;              /* session_open_rq */
     procview_code_list own_code; /* its code mappings before it loaded the library */
     procview_code_list allowed;  /* the files whose code it may map (code_allowed) */
+    unsigned long long lib_dev, lib_ino; /* the library's file, as bound */
+    unsigned long long lib_x[8][2]; /* its executable segments' file ranges */
+    int lib_nx;                  /* how many; -1: not read (no check) */
     long long pre_filters;    /* its seccomp filters before the load; -1: unknown */
     unsigned long long used_calls; /* the longest window so far: the region
                                       beyond its messages and digests is
@@ -302,6 +305,15 @@ static int code_allowed(probe_session *s, const session_open_rq *rq, session_fig
     if (procview_file_id(bound, &dev, &ino) == 0 &&
         procview_code_add(&s->allowed, dev, ino, rq->lib) != 0)
         return hb_fail(err, "out of memory");
+    /* which of the library's bytes the loader maps as code: any other page
+     * of its file mapped executable is data made code (foreign_code) */
+    hb_err no_elf;
+    s->lib_nx = -1;
+    int nx = 0;
+    if (procview_file_id(bound, &s->lib_dev, &s->lib_ino) == 0 &&
+        elfsize_exec_ranges(bound, (unsigned long long)sysconf(_SC_PAGESIZE), s->lib_x,
+                            (int)(sizeof s->lib_x / sizeof s->lib_x[0]), &nx, &no_elf) == 0)
+        s->lib_nx = nx;
     /* the closure, breadth first: the library's names, then theirs */
     strlist todo = {0}, done = {0};
     hb_err ignored; /* a file libelf cannot read names nothing it needs */
@@ -366,6 +378,22 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
             hb_untrusted_append(f->failure, sizeof f->failure, m->name, PATH_MAX);
         }
     procview_code_free(&now);
+    char path[64], *maps = NULL;
+    unsigned long long off = 0;
+    snprintf(path, sizeof path, "/proc/%ld/maps", (long)s->pid);
+    if (!found && s->lib_nx >= 0 && hb_read_file(path, &maps, NULL, NULL) == 0 &&
+        procview_exec_outside(maps, s->lib_dev, s->lib_ino,
+                              (const unsigned long long (*)[2])s->lib_x, s->lib_nx, &off)) {
+        found = 1;
+        s->broken = 1;
+        char d[400];
+        snprintf(d, sizeof d, "%s that is not the submitted library's code: bytes of its "
+                 "file at offset %llu, outside every segment the loader maps executable, "
+                 "are mapped executable (data made code after the load: a figure must be "
+                 "that of the code the library's segments hold)", when, off);
+        rule_failure(f, GUARD_FOREIGN_CODE, d);
+    }
+    free(maps);
     return found;
 }
 

@@ -335,6 +335,21 @@ static void test_filter_skipped(void **state)
  * protection, else mapping the file again over it) is refused both: its
  * calls fail (the fixture returns 7 when refused), so the probe's checks
  * fail at open. */
+/* Bytes of the library's own file outside its executable segments (its
+ * first page) mapped executable by its constructor: the file is the one
+ * hashbench bound, but the code is data made code, INCONSISTENT. */
+static void test_data_made_code(void **state)
+{
+    (void)state;
+    void *s;
+    session_figure f;
+    assert_int_equal(open_fixture("libmfix_execdata.so", 1, &s, &f), 1);
+    assert_int_equal(f.status, SESSION_INCONSISTENT);
+    assert_non_null(strstr(f.failure, "outside every segment the loader maps executable"));
+    session_probe.close(s, NULL);
+    free(s);
+}
+
 static void test_code_only_in_windows(void **state)
 {
     (void)state;
@@ -523,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_foreign_code_renamed),
         cmocka_unit_test(test_foreign_code_beside_probe),
         cmocka_unit_test(test_code_only_in_windows),
+        cmocka_unit_test(test_data_made_code),
         cmocka_unit_test(test_filter_skipped),
         cmocka_unit_test(test_region_dropped),
         cmocka_unit_test(test_parse_file_rss),
