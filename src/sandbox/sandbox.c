@@ -34,6 +34,13 @@
 #define SANDBOX_TMP_BYTES "268435456" /* /tmp inside: 256 MiB of tmpfs */
 #define SANDBOX_SESSION_TMP_BYTES "1048576" /* a timed session's: 1 MiB */
 #define SANDBOX_BOOT_ID "/proc/sys/kernel/random/boot_id" /* masked inside */
+/* Host files masked like the boot_id: the boot time (btime in /proc/stat)
+ * and the kernel's command line (a root file system's UUID) identify the
+ * host as well; /proc/meminfo's exact host-wide counters would let a
+ * process held open signal to one started later (a timed session to the
+ * runner that recomputes its digests). */
+static const char *const sandbox_masked[] = {SANDBOX_BOOT_ID, "/proc/stat", "/proc/cmdline",
+                                             "/proc/meminfo"};
 
 static int enabled = 1;
 
@@ -98,12 +105,13 @@ static const char *const denied_run[] = {"fork", "vfork"};
  * with CLONE_THREAD, below), madvise(MADV_MERGEABLE), through which
  * its pages could be shared with another process's, and MADV_PAGEOUT or
  * MADV_COLD (process_madvise too), through which it could swap out its
- * pages of the shared region. */
+ * pages of the shared region; mlock in every form, whose host-wide count
+ * a process held open could set for one started later to read. */
 static const char *const denied_session[] = {
     "perf_event_open", "timer_create", "timer_settime", "setitimer", "alarm",
     "timerfd_create", "timerfd_settime", "sched_setaffinity", "sched_setscheduler",
     "sched_setattr", "sched_setparam", "setpriority", "rt_sigtimedwait",
-    "process_madvise",
+    "process_madvise", "mlock", "mlock2", "mlockall",
 };
 
 static int deny_name(scmp_filter_ctx ctx, const char *name, int errnum)
@@ -585,11 +593,12 @@ int hb_sandbox_argv(const hb_sandbox *sb, char *const argv[], int seccomp_fd,
     /* the host's identity, the first thing a library would smuggle out
      * through a figure or a failure: unreadable inside (the null device
      * bound over it, on a mount without devices) */
-    if (access(SANDBOX_BOOT_ID, F_OK) == 0) {
-        add(&w, "--ro-bind");
-        add(&w, "/dev/null");
-        add(&w, SANDBOX_BOOT_ID);
-    }
+    for (size_t i = 0; i < sizeof sandbox_masked / sizeof sandbox_masked[0]; i++)
+        if (access(sandbox_masked[i], F_OK) == 0) {
+            add(&w, "--ro-bind");
+            add(&w, "/dev/null");
+            add(&w, sandbox_masked[i]);
+        }
     add(&w, "--dev");
     add(&w, "/dev");
     add(&w, "--size");

@@ -84,6 +84,9 @@ static void test_run_profile(void **state)
     expect(out, "write_cwd ok");
     expect(out, "clear_refs EROFS");
     expect(out, "boot_id unreadable"); /* /dev/null bound over it, nodev */
+    expect(out, "/proc/stat unreadable");
+    expect(out, "/proc/cmdline unreadable");
+    expect(out, "/proc/meminfo unreadable");
     expect(out, "tmp_1536k ok");
     char want[64];
     snprintf(want, sizeof want, "cwd tmpfs %llu MiB", HB_SANDBOX_SCRATCH_BYTES >> 20);
@@ -111,6 +114,7 @@ static void test_session_profile(void **state)
     expect(out, "madvise_mergeable EPERM");
     expect(out, "madvise_pageout EPERM");
     expect(out, "madvise_cold EPERM");
+    expect(out, "mlock EPERM");
     expect(out, "clear_refs EROFS");
     expect(out, "mprotect_exec EACCES");
     expect(out, "mmap_anon_exec EACCES");
@@ -119,6 +123,9 @@ static void test_session_profile(void **state)
     expect(out, "write_dev_shm EROFS");
     expect(out, "open_libcrypto ENOENT"); /* only its loader and its libraries */
     expect(out, "boot_id unreadable"); /* /dev/null bound over it, nodev */
+    expect(out, "/proc/stat unreadable");
+    expect(out, "/proc/cmdline unreadable");
+    expect(out, "/proc/meminfo unreadable");
     expect(out, "tmp_1536k ENOSPC"); /* a session's /tmp holds 1 MiB */
     free(out);
     /* an emulated probe's session: its emulator makes its own code */
