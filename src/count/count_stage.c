@@ -27,6 +27,7 @@
 #include "common/json.h"
 #include "compile/build.h"
 #include "compile/override.h"
+#include "count/count_model.h"
 #include "count/count_plan.h"
 #include "kat/kat.h"
 #include "measure/settings.h"
@@ -188,6 +189,43 @@ static json_t *point_of(const json_t *entry)
     return p;
 }
 
+/* The length model (count_model.h) of the TOTAL entries ENTRIES, the
+ * stage's sizes then the curve, fitted on the lengths the KAT vectors cover
+ * byte by byte (0..COUNT_CURVE_FINE) into *M; NULL when a length was not
+ * counted (the model is then left out). */
+static json_t *length_model(const json_t *entries, int total, count_model *m)
+{
+    unsigned len[COUNT_MAX_SIZES + COUNT_CURVE_POINTS];
+    double ir[COUNT_MAX_SIZES + COUNT_CURVE_POINTS];
+    int n = 0;
+    for (int i = 0; i < total; i++) {
+        const json_t *e = json_array_get(entries, (size_t)i);
+        const json_t *v = json_object_get(json_object_get(json_object_get(e, "derived"),
+                                                          "Ir"), "per_call");
+        if (strcmp(hb_json_str(e, "status"), "COUNTED") != 0 || !json_is_number(v))
+            return NULL;
+        len[n] = (unsigned)json_integer_value(json_object_get(e, "size_bytes"));
+        ir[n++] = json_number_value(v);
+    }
+    count_model_fit(len, ir, n, COUNT_CURVE_FINE, m);
+    return count_model_json(m);
+}
+
+/* The reason of the record of SIZE bytes (its count per call IR) of an
+ * instance the model found below it, into OUT. */
+static void below_reason(const count_model *m, unsigned size, double ir, char *out,
+                         size_t cap)
+{
+    double p = count_model_predict(m, size);
+    snprintf(out, cap, "below its own cost model: at %u B it executes %.2f of the "
+             "instructions its staircase predicts (block %u B, %.0f instructions per block, "
+             "fitted on the lengths 0-%u B its KAT vectors cover; lowest %.2f at %u B; below "
+             "%.2f is flagged): beyond %u B the code does less work per byte where no vector "
+             "checks what it computes, so its figures there are not borne out", size,
+             p > 0 ? ir / p : 0.0, m->block, m->per_block, m->covered, m->worst_ratio,
+             m->worst_len, COUNT_MODEL_LOW, m->covered);
+}
+
 static int do_instance(const count_options *o, const json_t *k, const json_t *b,
                        const unsigned *sizes, int n, int *counted, int *not, hb_err *err)
 {
@@ -253,15 +291,31 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         json_object_get(res, "empty"), "instance_seconds", secs);
     const json_t *entries = json_object_get(res, "entries");
     int rc = head ? 0 : hb_fail(err, "out of memory for the count of %s/%s", cand, inst);
+    /* the length model, from every counted length (curve and sizes) */
+    count_model model;
+    json_t *model_json = o->no_curve ? NULL : length_model(entries, total, &model);
+    int below = model_json && model.verdict == COUNT_MODEL_BELOW;
     for (int i = 0; rc == 0 && i < n; i++) {
         const json_t *e = json_array_get(entries, (size_t)i);
         char rel[PATH_MAX];
         json_t *r = json_deep_copy(head);
         json_object_set_new(r, "kind", json_string("hashbench-count"));
         json_object_update(r, (json_t *)e);
+        if (below && sizes[i] > model.covered &&
+            strcmp(hb_json_str(e, "status"), "COUNTED") == 0) {
+            /* the raw counts stay; the figure is not one to trust */
+            char why[512];
+            below_reason(&model, sizes[i], json_number_value(json_object_get(
+                         json_object_get(json_object_get(e, "derived"), "Ir"), "per_call")),
+                         why, sizeof why);
+            json_object_set_new(r, "status", json_string("INCONSISTENT"));
+            json_object_set_new(r, "reason", json_string(why));
+            json_object_set_new(r, "derived", json_null());
+            json_object_set_new(r, "length_model", json_string("BELOW_MODEL"));
+        }
         rc = rundir_count_rel(rel, sizeof rel, cand, inst, sizes[i], err) != 0 ? -1 :
              save_record(o->run_dir, rel, r, err);
-        if (rc == 0 && strcmp(hb_json_str(e, "status"), "COUNTED") == 0)
+        if (rc == 0 && strcmp(hb_json_str(r, "status"), "COUNTED") == 0)
             (*counted)++;
         else if (rc == 0)
             (*not)++;
@@ -292,10 +346,12 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         if (raw_why)
             json_object_set(r, "raw_reason_untrusted", (json_t *)raw_why);
         json_object_set_new(r, "points", points);
+        json_object_set(r, "length_model", model_json ? model_json : json_null());
         rc = curve_rel(rel, sizeof rel, cand, inst, err) != 0 ? -1 :
              save_record(o->run_dir, rel, r, err);
         json_decref(r);
     }
+    json_decref(model_json);
     json_decref(head);
     json_decref(method);
     json_decref(res);
