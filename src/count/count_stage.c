@@ -24,6 +24,7 @@
 #include "common/clock.h"
 #include "common/digest.h"
 #include "common/fs.h"
+#include "common/walk.h"
 #include "common/json.h"
 #include "compile/build.h"
 #include "compile/override.h"
@@ -457,4 +458,54 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
 int count_stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *err)
 {
     return stage_sizes(o, sizes, n, err);
+}
+
+typedef struct below_walk {
+    void (*fn)(void *, const char *, const char *, const char *);
+    void *ctx;
+    int n;
+} below_walk;
+
+static int below_visit(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    (void)err;
+    below_walk *w = ctx;
+    static const char tail[] = "__count_curve.json";
+    size_t n = strlen(e->name), t = sizeof tail - 1;
+    json_t *r = NULL;
+    hb_err ignored;
+    if (e->type != HB_WALK_FILE || n <= t || strcmp(e->name + n - t, tail) != 0 ||
+        hb_json_load(e->path, &r, &ignored) != 0)
+        return HB_WALK_CONTINUE;
+    const json_t *m = json_object_get(r, "length_model");
+    if (strcmp(hb_json_str(m, "verdict"), "BELOW_MODEL") == 0) {
+        char line[400];
+        long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
+        snprintf(line, sizeof line, "its counts beyond %lld B are below its own cost model "
+                 "(%.2f of it at %lld B, below %.2f; block %lld B): its figures beyond %lld B "
+                 "are not borne out (%s)", covered,
+                 json_number_value(json_object_get(m, "worst_ratio")),
+                 (long long)json_integer_value(json_object_get(m, "worst_length")),
+                 COUNT_MODEL_LOW,
+                 (long long)json_integer_value(json_object_get(m, "block_bytes")), covered,
+                 e->rel);
+        w->fn(w->ctx, hb_json_str(r, "candidate"), hb_json_str(r, "instance"), line);
+        w->n++;
+    }
+    json_decref(r);
+    return HB_WALK_CONTINUE;
+}
+
+int count_below_model(const char *run_dir,
+                      void (*fn)(void *ctx, const char *cand, const char *inst,
+                                 const char *line),
+                      void *ctx)
+{
+    char dir[PATH_MAX];
+    hb_err ignored;
+    below_walk w = {fn, ctx, 0};
+    if (rundir_path(dir, sizeof dir, run_dir, RUNDIR_COUNT, &ignored) != 0)
+        return 0;
+    hb_walk(dir, 2, HB_WALK_MISSING_OK, below_visit, &w, &ignored);
+    return w.n;
 }

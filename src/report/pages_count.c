@@ -327,6 +327,58 @@ static void shares_tables(FILE *fp, const report_system *s, const char *cand,
     json_decref(sizes);
 }
 
+/* Each curve of CAND (NULL: every candidate) whose length model
+ * (count_model.h) found the counts beyond the covered lengths below it: a
+ * line, and with NOTES the models not determined or above too. Returns the
+ * lines written. */
+static int model_lines(FILE *fp, const report_system *s, const char *cand, int notes)
+{
+    int lines = 0;
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        const json_t *m = json_object_get(r, "length_model");
+        if (!is_curve(r) || !json_is_object(m) ||
+            (cand && strcmp(report_str(r, "candidate", ""), cand) != 0))
+            continue;
+        const char *v = report_str(m, "verdict", "");
+        long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
+        int below = strcmp(v, "BELOW_MODEL") == 0;
+        if (!below && (!notes || strcmp(v, "CONSISTENT") == 0))
+            continue;
+        fputs("- ", fp);
+        if (!cand) {
+            esc_md(fp, report_str(r, "candidate", ""));
+            fputs(" / ", fp);
+        }
+        esc_md(fp, report_str(r, "instance", ""));
+        if (below)
+            fprintf(fp, ": **its timed figures beyond %lld B are not borne out by its own "
+                    "cost model**: at %lld B it executes %.2f of the instructions the "
+                    "staircase of its counts within 0–%lld B (the lengths its KAT vectors "
+                    "check; block %lld B, %.0f instructions per block) predicts, below "
+                    "%.2f: the code does less work per byte where no vector checks what "
+                    "it computes; its records there are marked inconsistent.\n", covered,
+                    (long long)json_integer_value(json_object_get(m, "worst_length")),
+                    report_num(m, "worst_ratio"), covered,
+                    (long long)json_integer_value(json_object_get(m, "block_bytes")),
+                    report_num(m, "per_block"), report_num(m, "threshold_low"));
+        else if (strcmp(v, "ABOVE_MODEL") == 0)
+            fprintf(fp, ": beyond %lld B its counts rise above its own cost model (%.2f of "
+                    "it at %lld B): slower at long lengths than its short ones predict; "
+                    "noted, not marked.\n", covered, report_num(m, "high_ratio"),
+                    (long long)json_integer_value(json_object_get(m, "high_length")));
+        else {
+            fprintf(fp, ": no cost model of its counts (%s): its figures beyond %lld B are "
+                    "not checked against its counts within the lengths its vectors "
+                    "cover.\n", report_str(m, "reason", "model not determined"), covered);
+        }
+        lines++;
+    }
+    return lines;
+}
+
 void pages_count_table(FILE *fp, const report_system *s, const char *cand,
                        const json_t *insts, const char *unit, const char *stem)
 {
@@ -379,6 +431,8 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
     }
     json_decref(sizes);
     fputs("\n", fp);
+    if (model_lines(fp, s, cand, 1))
+        fputs("\n", fp);
     if (pages_count_has_curve(s, cand))
         fprintf(fp, "![Instructions per byte against message length (exact, counted "
                     "by Valgrind): every length from 0 to %d bytes, then every %d bytes "
@@ -599,6 +653,9 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
     fputs("\n", fp);
     if (n)
         geo_table(fp, v, n);
+    fputs("\n", fp);
+    if (model_lines(fp, s, NULL, 0))
+        fputs("\n", fp);
     int none = 0;
     json_object_foreach(s->count, key, e) {
         const json_t *r = json_object_get(e, "record");
