@@ -379,6 +379,29 @@ static int model_lines(FILE *fp, const report_system *s, const char *cand, int n
     return lines;
 }
 
+int pages_count_below_model(const report_system *s, const char *cand, const char *inst,
+                            char *why, size_t cap)
+{
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        const json_t *m = json_object_get(r, "length_model");
+        if (!is_curve(r) || strcmp(report_str(r, "candidate", ""), cand) != 0 ||
+            strcmp(report_str(r, "instance", ""), inst) != 0 ||
+            strcmp(report_str(m, "verdict", ""), "BELOW_MODEL") != 0)
+            continue;
+        long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
+        snprintf(why, cap, "its timed figures beyond %lld B are not borne out by its own "
+                 "instruction counts: %.2f of what their cost model within 0-%lld B predicts "
+                 "at %lld B (candidate page, section 4)", covered,
+                 report_num(m, "worst_ratio"), covered,
+                 (long long)json_integer_value(json_object_get(m, "worst_length")));
+        return 1;
+    }
+    return 0;
+}
+
 void pages_count_table(FILE *fp, const report_system *s, const char *cand,
                        const json_t *insts, const char *unit, const char *stem)
 {

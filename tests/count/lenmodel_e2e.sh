@@ -6,8 +6,9 @@
 # other 64 always. Counted at 1024 bytes with the curve: the fake's model
 # is BELOW_MODEL (block 64 B, ratio under 0.7), its 1024-byte record
 # INCONSISTENT naming the length and ratio, count exits 1 with a failure
-# line, and `status` lists it among the failures; the honest copy is
-# CONSISTENT (ratio within 5 % of 1) and COUNTED.
+# line, `status` lists it among the failures, its candidate page says its
+# figures beyond 512 bytes are not borne out and the summary's table marks
+# it; the honest copy is CONSISTENT (ratio within 5 % of 1) and COUNTED.
 # Needs HB_BUILD_DIR (with hashbench) and HB_SOURCE_DIR.
 set -u
 B="${HB_BUILD_DIR:?}/hashbench"
@@ -61,4 +62,21 @@ grep -q "Honest/SM3 BELOW_MODEL" "$T/err" && bad "a failure line for the honest 
 "$B" status "$T/r" >"$T/st.out" 2>&1
 grep -q "^  Fast/SM3  count BELOW_MODEL: its counts beyond 512 B" "$T/st.out" &&
     ok "status lists it among the failures" || { bad "status"; cat "$T/st.out"; }
+# the pages: a line on the candidate page, a mark in the summary's table
+"$B" measure --run-dir "$T/r" --sizes 1024 --budget 0.2 --target-ci 50 --allow-unfit-host \
+    --no-wait >"$T/m.log" 2>&1
+"$B" publish --run-dir "$T/r" --system x --data "$T/data" >"$T/pub.log" 2>&1 &&
+    "$B" report "$T/data" --out "$T/site" >"$T/rep.log" 2>&1 ||
+    { bad "publish or report"; cat "$T/m.log" "$T/pub.log" "$T/rep.log"; }
+grep -q "^- SM3: \*\*its timed figures beyond 512 B are not borne out by its own cost model\*\*: at [0-9]* B it executes 0\.[0-6]" \
+    "$T/site/x/Fast.md" && ok "the candidate page says its figures beyond 512 B are not borne out" ||
+    bad "no line on the candidate page"
+grep -q "not borne out" "$T/site/x/Honest.md" && bad "a line on the honest copy's page" ||
+    ok "none on the honest copy's page"
+grep -q "^| \[Fast\](Fast.md) | SM3 | PASS.*\*\*below its count model\*\* \[[0-9]\]" \
+    "$T/site/x/summary.md" && grep -q "^| \[Honest\](Honest.md) | SM3 | PASS" "$T/site/x/summary.md" &&
+    ! grep -q "^| \[Honest\].*below its count model" "$T/site/x/summary.md" &&
+    ok "the summary's table marks the fake only" || { bad "summary mark"; grep "^| \[" "$T/site/x/summary.md"; }
+"$B" validate "$T/data" --site "$T/site" >"$T/val.log" 2>&1 && ok "validate passes" ||
+    { bad "validate"; tail -5 "$T/val.log"; }
 checks_summary
