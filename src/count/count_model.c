@@ -27,6 +27,7 @@ const char *count_model_verdict_name(count_model_verdict v)
     case COUNT_MODEL_CONSISTENT: return "CONSISTENT";
     case COUNT_MODEL_BELOW: return "BELOW_MODEL";
     case COUNT_MODEL_ABOVE: return "ABOVE_MODEL";
+    case COUNT_MODEL_BELOW_LINE: return "BELOW_LINE";
     default: return "UNDETERMINED";
     }
 }
@@ -210,10 +211,49 @@ void count_model_fit(const unsigned *len, const double *ir, int n, unsigned cove
         }
         free(skip);
     }
+    if (!missing) {
+        /* the straight line through the covered counts: no staircase needed */
+        double n1 = covered + 1.0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (unsigned l = 0; l <= covered; l++) {
+            sx += l;
+            sy += c[l];
+            sxx += (double)l * l;
+            sxy += l * c[l];
+        }
+        double d = n1 * sxx - sx * sx;
+        if (d > 0) {
+            m->lin_slope = (n1 * sxy - sx * sy) / d;
+            m->lin_base = (sy - m->lin_slope * sx) / n1;
+            m->lin_ok = m->lin_slope > 0;
+        }
+    }
     free(c);
     free(have);
-    if (!m->determined)
+    if (m->lin_ok) {
+        m->lin_worst = INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (len[i] <= covered)
+                continue;
+            double p = m->lin_base + m->lin_slope * len[i];
+            double r = p > 0 ? ir[i] / p : 0;
+            if (r < m->lin_worst || (r == m->lin_worst && len[i] < m->lin_worst_len)) {
+                m->lin_worst = r;
+                m->lin_worst_len = len[i];
+            }
+        }
+        if (!isfinite(m->lin_worst))
+            m->lin_worst = 0, m->lin_ok = 0;
+    }
+    if (!m->determined) {
+        /* no staircase: the line still bounds the work a block-by-block
+         * design does per byte from below */
+        if (m->lin_ok && m->lin_worst < COUNT_MODEL_LINEAR_LOW) {
+            m->verdict = COUNT_MODEL_BELOW_LINE;
+            m->worst_ratio = m->lin_worst;
+            m->worst_len = m->lin_worst_len;
+        }
         return;
+    }
     m->worst_ratio = INFINITY;
     m->high_ratio = 0;
     for (int i = 0; i < n; i++) {
@@ -256,9 +296,21 @@ json_t *count_model_json(const count_model *m)
                           "threshold_high", COUNT_MODEL_HIGH);
     if (!o)
         return NULL;
+    if (m->lin_ok) {
+        json_t *l = json_pack("{s:f, s:f, s:f, s:f, s:i}", "base", round_to(m->lin_base, 0.01),
+                              "per_byte", round_to(m->lin_slope, 0.0001), "threshold_low",
+                              COUNT_MODEL_LINEAR_LOW, "worst_ratio",
+                              round_to(m->lin_worst, 0.0001), "worst_length",
+                              (json_int_t)m->lin_worst_len);
+        json_object_set_new(o, "line", l ? l : json_null());
+    }
     if (!m->determined) {
         json_object_set_new(o, "reason", json_string(m->why));
         json_object_set_new(o, "steps", json_integer(m->steps));
+        if (m->verdict == COUNT_MODEL_BELOW_LINE) {
+            json_object_set_new(o, "worst_ratio", json_real(round_to(m->worst_ratio, 0.0001)));
+            json_object_set_new(o, "worst_length", json_integer(m->worst_len));
+        }
         return o;
     }
     json_object_set_new(o, "block_bytes", json_integer(m->block));

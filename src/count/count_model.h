@@ -19,13 +19,15 @@
 #define COUNT_MODEL_STEP 0.5  /* a step: a rise of at least this part of the largest */
 #define COUNT_MODEL_MIN_STEPS 2
 #define COUNT_MODEL_MAX_STEPS 128
+#define COUNT_MODEL_LINEAR_LOW 0.5 /* no staircase: below the line this: BELOW_LINE */
 #define COUNT_MODEL_OUTLIER 0.05 /* a length this far off the first fit is left out */
 
 typedef enum {
     COUNT_MODEL_UNDETERMINED = 0,
     COUNT_MODEL_CONSISTENT,
     COUNT_MODEL_BELOW,
-    COUNT_MODEL_ABOVE
+    COUNT_MODEL_ABOVE,
+    COUNT_MODEL_BELOW_LINE /* no staircase, but below the covered counts' line */
 } count_model_verdict;
 
 typedef struct count_model {
@@ -44,6 +46,12 @@ typedef struct count_model {
     unsigned worst_len;
     double high_ratio;         /* the highest measured / predicted beyond */
     unsigned high_len;
+    /* the least-squares line through the covered counts, whether or not
+     * a staircase is found: count = lin_base + lin_slope * length */
+    int lin_ok;
+    double lin_base, lin_slope;
+    double lin_worst;          /* the lowest measured / line beyond covered */
+    unsigned lin_worst_len;
     count_model_verdict verdict;
 } count_model;
 
@@ -51,14 +59,20 @@ typedef struct count_model {
  * 0..COVERED must be there, in any order), then compares every point above
  * COVERED with the prediction. N points in all. Always fills M; M's
  * verdict is UNDETERMINED when the staircase is not clear (fewer than
- * COUNT_MODEL_MIN_STEPS steps, steps not evenly spaced, a missing length). */
+ * COUNT_MODEL_MIN_STEPS steps, steps not evenly spaced, a missing length),
+ * or BELOW_LINE when it is not but a longer length's count is under
+ * COUNT_MODEL_LINEAR_LOW of the least-squares line through the covered
+ * counts (a line through a staircase predicts less per byte than its
+ * blocks cost once it has fewer than two steps, and any work a library
+ * adds within the covered lengths to hide its steps raises it). */
 void count_model_fit(const unsigned *len, const double *ir, int n, unsigned covered,
                      count_model *m);
 
 /* The model's prediction at LEN (M determined). */
 double count_model_predict(const count_model *m, unsigned len);
 
-/* "CONSISTENT", "BELOW_MODEL", "ABOVE_MODEL" or "UNDETERMINED". */
+/* "CONSISTENT", "BELOW_MODEL", "ABOVE_MODEL", "UNDETERMINED" or
+ * "BELOW_LINE". */
 const char *count_model_verdict_name(count_model_verdict v);
 
 /* M as the curve record's "length_model" object. */

@@ -217,6 +217,17 @@ static json_t *length_model(const json_t *entries, int total, count_model *m)
 static void below_reason(const count_model *m, unsigned size, double ir, char *out,
                          size_t cap)
 {
+    if (m->verdict == COUNT_MODEL_BELOW_LINE) {
+        double p = m->lin_base + m->lin_slope * size;
+        snprintf(out, cap, "below its own counts: no staircase within 0-%u B (%s), but at %u B "
+                 "it executes %.2f of the instructions the straight line through its counts "
+                 "within 0-%u B, the lengths its KAT vectors cover, predicts (lowest %.2f at "
+                 "%u B; below %.2f is flagged): beyond %u B the code does less work per byte "
+                 "where no vector checks what it computes, so its figures there are not "
+                 "borne out", m->covered, m->why, size, p > 0 ? ir / p : 0.0, m->covered,
+                 m->worst_ratio, m->worst_len, COUNT_MODEL_LINEAR_LOW, m->covered);
+        return;
+    }
     double p = count_model_predict(m, size);
     snprintf(out, cap, "below its own cost model: at %u B it executes %.2f of the "
              "instructions its staircase predicts (block %u B, %.0f instructions per block, "
@@ -295,7 +306,8 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
     /* the length model, from every counted length (curve and sizes) */
     count_model model;
     json_t *model_json = o->no_curve ? NULL : length_model(entries, total, &model);
-    int below = model_json && model.verdict == COUNT_MODEL_BELOW;
+    int below = model_json && (model.verdict == COUNT_MODEL_BELOW ||
+                               model.verdict == COUNT_MODEL_BELOW_LINE);
     for (int i = 0; rc == 0 && i < n; i++) {
         const json_t *e = json_array_get(entries, (size_t)i);
         char rel[PATH_MAX];
@@ -305,14 +317,15 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         if (below && sizes[i] > model.covered &&
             strcmp(hb_json_str(e, "status"), "COUNTED") == 0) {
             /* the raw counts stay; the figure is not one to trust */
-            char why[512];
+            char why[768];
             below_reason(&model, sizes[i], json_number_value(json_object_get(
                          json_object_get(json_object_get(e, "derived"), "Ir"), "per_call")),
                          why, sizeof why);
             json_object_set_new(r, "status", json_string("INCONSISTENT"));
             json_object_set_new(r, "reason", json_string(why));
             json_object_set_new(r, "derived", json_null());
-            json_object_set_new(r, "length_model", json_string("BELOW_MODEL"));
+            json_object_set_new(r, "length_model",
+                                json_string(count_model_verdict_name(model.verdict)));
         }
         rc = rundir_count_rel(rel, sizeof rel, cand, inst, sizes[i], err) != 0 ? -1 :
              save_record(o->run_dir, rel, r, err);
@@ -478,17 +491,17 @@ static int below_visit(const hb_walk_entry *e, void *ctx, hb_err *err)
         hb_json_load(e->path, &r, &ignored) != 0)
         return HB_WALK_CONTINUE;
     const json_t *m = json_object_get(r, "length_model");
-    if (strcmp(hb_json_str(m, "verdict"), "BELOW_MODEL") == 0) {
+    const char *v = hb_json_str(m, "verdict");
+    int line_model = strcmp(v, "BELOW_LINE") == 0;
+    if (strcmp(v, "BELOW_MODEL") == 0 || line_model) {
         char line[400];
         long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
-        snprintf(line, sizeof line, "its counts beyond %lld B are below its own cost model "
-                 "(%.2f of it at %lld B, below %.2f; block %lld B): its figures beyond %lld B "
-                 "are not borne out (%s)", covered,
+        snprintf(line, sizeof line, "its counts beyond %lld B are below its own %s (%.2f of "
+                 "it at %lld B, below %.2f): its figures beyond %lld B are not borne out (%s)",
+                 covered, line_model ? "counts' line (no staircase)" : "cost model",
                  json_number_value(json_object_get(m, "worst_ratio")),
                  (long long)json_integer_value(json_object_get(m, "worst_length")),
-                 COUNT_MODEL_LOW,
-                 (long long)json_integer_value(json_object_get(m, "block_bytes")), covered,
-                 e->rel);
+                 line_model ? COUNT_MODEL_LINEAR_LOW : COUNT_MODEL_LOW, covered, e->rel);
         w->fn(w->ctx, hb_json_str(r, "candidate"), hb_json_str(r, "instance"), line);
         w->n++;
     }

@@ -345,8 +345,8 @@ static int model_lines(FILE *fp, const report_system *s, const char *cand, int n
             continue;
         const char *v = report_str(m, "verdict", "");
         long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
-        int below = strcmp(v, "BELOW_MODEL") == 0;
-        if (!below && (!notes || strcmp(v, "CONSISTENT") == 0))
+        int below = strcmp(v, "BELOW_MODEL") == 0, below_line = strcmp(v, "BELOW_LINE") == 0;
+        if (!below && !below_line && (!notes || strcmp(v, "CONSISTENT") == 0))
             continue;
         fputs("- ", fp);
         if (!cand) {
@@ -365,6 +365,17 @@ static int model_lines(FILE *fp, const report_system *s, const char *cand, int n
                     report_num(m, "worst_ratio"), covered,
                     (long long)json_integer_value(json_object_get(m, "block_bytes")),
                     report_num(m, "per_block"), report_num(m, "threshold_low"));
+        else if (below_line)
+            fprintf(fp, ": **its timed figures beyond %lld B are not borne out by its own "
+                    "counts**: no staircase within 0–%lld B (%s), but at %lld B it "
+                    "executes %.2f of the instructions the straight line through its counts "
+                    "there (the lengths its KAT vectors check) predicts, below %.2f: the "
+                    "code does less work per byte where no vector checks what it computes; "
+                    "its records there are marked inconsistent.\n", covered, covered,
+                    report_str(m, "reason", ""),
+                    (long long)json_integer_value(json_object_get(m, "worst_length")),
+                    report_num(m, "worst_ratio"),
+                    report_num(json_object_get(m, "line"), "threshold_low"));
         else if (strcmp(v, "ABOVE_MODEL") == 0)
             fprintf(fp, ": beyond %lld B its counts rise above its own cost model (%.2f of "
                     "it at %lld B): slower at long lengths than its short ones predict; "
@@ -390,11 +401,12 @@ int pages_count_below_model(const report_system *s, const char *cand, const char
         const json_t *m = json_object_get(r, "length_model");
         if (!is_curve(r) || strcmp(report_str(r, "candidate", ""), cand) != 0 ||
             strcmp(report_str(r, "instance", ""), inst) != 0 ||
-            strcmp(report_str(m, "verdict", ""), "BELOW_MODEL") != 0)
+            (strcmp(report_str(m, "verdict", ""), "BELOW_MODEL") != 0 &&
+             strcmp(report_str(m, "verdict", ""), "BELOW_LINE") != 0))
             continue;
         long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
         snprintf(why, cap, "its timed figures beyond %lld B are not borne out by its own "
-                 "instruction counts: %.2f of what their cost model within 0-%lld B predicts "
+                 "instruction counts: %.2f of what its counts within 0-%lld B predict "
                  "at %lld B (candidate page, section 4)", covered,
                  report_num(m, "worst_ratio"), covered,
                  (long long)json_integer_value(json_object_get(m, "worst_length")));

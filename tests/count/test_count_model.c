@@ -7,8 +7,10 @@
  * and found CONSISTENT; a fake whose cost per block drops 4 times past
  * 512 bytes is BELOW_MODEL, named at its length; one length treated apart
  * within 0..512 does not hide it; a block longer than 256 bytes, or no
- * staircase, is UNDETERMINED; a library slower at long lengths is
- * ABOVE_MODEL. */
+ * staircase, is UNDETERMINED, and BELOW_LINE when a longer length is
+ * under half the line through the covered counts (a fake with a 300-byte
+ * block, or one hiding its steps under dummy blocks); a library slower at
+ * long lengths is ABOVE_MODEL. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,11 +159,12 @@ static void undetermined(void **state)
 {
     (void)state;
     /* a block of 300 bytes: one step within 0..512 */
-    shape s = {300, 0, 900, 20000, 0.4, 0, 513, 0.25, 0};
+    shape s = {300, 0, 900, 20000, 0.4, 0, 0, 0, 0};
     count_model m;
     fit(&s, &m);
     assert_int_equal(m.determined, 0);
     assert_int_equal(m.verdict, COUNT_MODEL_UNDETERMINED);
+    assert_true(m.lin_ok && m.lin_worst > 0.8); /* honest: the line under its blocks */
     assert_non_null(strstr(m.why, "model not determined"));
     json_t *j = count_model_json(&m);
     assert_string_equal(json_string_value(json_object_get(j, "verdict")), "UNDETERMINED");
@@ -189,12 +192,43 @@ static void undetermined(void **state)
     assert_non_null(strstr(m.why, "not counted"));
 }
 
+/* Without a staircase the line through the covered counts still bounds
+ * a fake from below: a block of 300 bytes, and steps hidden by dummy
+ * blocks at many covered lengths. */
+static void below_line(void **state)
+{
+    (void)state;
+    shape s = {300, 0, 900, 20000, 0.4, 0, 513, 0.25, 0};
+    count_model m;
+    fit(&s, &m);
+    assert_int_equal(m.determined, 0);
+    assert_int_equal(m.verdict, COUNT_MODEL_BELOW_LINE);
+    assert_string_equal(count_model_verdict_name(m.verdict), "BELOW_LINE");
+    assert_true(m.worst_ratio < COUNT_MODEL_LINEAR_LOW && m.worst_len > 512);
+    json_t *j = count_model_json(&m);
+    assert_string_equal(json_string_value(json_object_get(j, "verdict")), "BELOW_LINE");
+    assert_non_null(json_object_get(j, "line"));
+    json_decref(j);
+    /* a 64-byte fake whose covered counts carry a dummy block at every
+     * fifth length: no clear staircase, still caught */
+    shape t = {64, 8, 900, 4500, 0.4, 60, 513, 0.25, 0};
+    unsigned len[MAX_POINTS];
+    double ir[MAX_POINTS];
+    int n = points(&t, len, ir);
+    for (int i = 0; i < n; i++)
+        if (len[i] <= 512 && len[i] % 5 == 3)
+            ir[i] += 4500;
+    count_model_fit(len, ir, n, 512, &m);
+    assert_true(m.verdict == COUNT_MODEL_BELOW_LINE || m.verdict == COUNT_MODEL_BELOW);
+    assert_true(m.worst_ratio < 0.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(md64),         cmocka_unit_test(sponge136_168),
         cmocka_unit_test(fake_below),   cmocka_unit_test(above_noted),
-        cmocka_unit_test(undetermined),
+        cmocka_unit_test(undetermined), cmocka_unit_test(below_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
