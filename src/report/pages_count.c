@@ -758,16 +758,18 @@ void pages_count_method(FILE *fp, const report_system *s)
             "timed sizes lie. An iterated hash costs a fixed part, a constant part per "
             "block and perhaps a little per byte: a staircase. Its steps in the counts of "
             "every length from 0 to %d bytes give the block (at least %d evenly spaced "
-            "steps; else the model is *not determined*, and said so), least squares the "
-            "costs; the model then predicts every longer length counted. A count under "
-            "%.2f of the prediction (the examples and baselines stay within 1.5 %% of it) "
+            "steps; else the model is *not determined*, and said so, and only a count "
+            "under %.1f of the straight line through those counts is flagged), least "
+            "squares the costs; the model then predicts every longer length counted. A "
+            "count under %.2f of the prediction (the examples and baselines stay within 1.5 %% of it) "
             "means the code does less work per byte where no vector checks what it "
             "computes: the instance's records beyond %d bytes are *inconsistent*, its "
             "candidate page says its timed figures there are not borne out and the "
             "summary marks it. It lets through a fake that saves less than %.0f %% of "
             "the instructions, and a library that is honest only under Valgrind, which "
             "it can detect: the timed figures remain the reader's check.\n\n",
-            COUNT_CURVE_FINE, COUNT_CURVE_FINE, COUNT_MODEL_MIN_STEPS, COUNT_MODEL_LOW,
+            COUNT_CURVE_FINE, COUNT_CURVE_FINE, COUNT_MODEL_MIN_STEPS,
+            COUNT_MODEL_LINEAR_LOW, COUNT_MODEL_LOW,
             COUNT_CURVE_FINE, 100 * (1 - COUNT_MODEL_LOW));
     fputs("Where the instructions go: the same dumps give each function's own "
           "instructions (callgrind's exclusive cost), so for each size the candidate "
