@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "campaign/progress.h"
+#include "count/count.h"
 #include "common/fs.h"
 #include "common/json.h"
 #include "kat/kat.h"
@@ -157,6 +158,20 @@ static int explain_record(const rundir_record *r, void *ctx, hb_err *err)
     return 0;
 }
 
+typedef struct below_ctx {
+    FILE *out;
+    int printed;  /* failure lines before */
+} below_ctx;
+
+/* A count below its own cost model (count.h: count_below_model). */
+static void below_line(void *ctx, const char *cand, const char *inst, const char *line)
+{
+    below_ctx *b = ctx;
+    if (b->printed++ == 0)
+        fprintf(b->out, "failures (the reason as the run directory holds it):\n");
+    failure_line(b->out, cand, inst, "count BELOW_MODEL", line);
+}
+
 int campaign_print_explained(const char *run_dir, double wall_s, FILE *out, hb_err *err)
 {
     char path[PATH_MAX];
@@ -195,6 +210,8 @@ int campaign_print_explained(const char *run_dir, double wall_s, FILE *out, hb_e
     }
     explained x = {out, 0, 0, 0};
     rundir_list_records(run_dir, NULL, NULL, explain_record, &x, &ignored);
+    below_ctx below = {out, failures + x.failures};
+    x.failures += count_below_model(run_dir, below_line, &below);
     if (failures + x.failures == 0)
         fprintf(out, "failures: none\n");
     failures += x.failures;

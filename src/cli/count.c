@@ -59,6 +59,14 @@ const char hb_usage_count[] =
     "Exit status: 0 every record counted, 1 some not countable, inconsistent or\n"
     "stopped by the instance budget (TIMEOUT), 2 error.\n";
 
+/* A count below its own cost model (count.h: count_below_model), on the
+ * failures' stream. */
+static void below_line(void *ctx, const char *cand, const char *inst, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "count: %s/%s BELOW_MODEL: %s\n", cand, inst, line);
+}
+
 enum { OPT_NO_BRANCHES = HB_OPT_OWN, OPT_MEMORY, OPT_NO_CURVE, OPT_COMPILERS, OPT_NOKAT };
 
 static void progress(void *ctx, const char *step, int done, int total)
@@ -319,6 +327,7 @@ int cmd_count(int argc, char **argv)
         return 2;
     }
     print_records(o.run_dir);
+    count_below_model(o.run_dir, below_line, NULL);
     if (not)
         fprintf(stderr, "hashbench count: %d record(s) not counted; see %s/%s/\n", not,
                 o.run_dir, RUNDIR_COUNT);

@@ -121,4 +121,12 @@ int count_default_jobs(void);
  * and not. Returns -1 on an input error (no kat.json, ...). */
 int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err);
 
+/* Calls FN(CTX, CAND, INST, LINE) for every curve record of RUN_DIR whose
+ * length model (count_model.h) found the counts beyond the lengths the KAT
+ * vectors cover below it, LINE saying so; returns how many. */
+int count_below_model(const char *run_dir,
+                      void (*fn)(void *ctx, const char *cand, const char *inst,
+                                 const char *line),
+                      void *ctx);
+
 #endif

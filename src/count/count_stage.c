@@ -24,9 +24,11 @@
 #include "common/clock.h"
 #include "common/digest.h"
 #include "common/fs.h"
+#include "common/walk.h"
 #include "common/json.h"
 #include "compile/build.h"
 #include "compile/override.h"
+#include "count/count_model.h"
 #include "count/count_plan.h"
 #include "kat/kat.h"
 #include "measure/settings.h"
@@ -188,6 +190,54 @@ static json_t *point_of(const json_t *entry)
     return p;
 }
 
+/* The length model (count_model.h) of the TOTAL entries ENTRIES, the
+ * stage's sizes then the curve, fitted on the lengths the KAT vectors cover
+ * byte by byte (0..COUNT_CURVE_FINE) into *M; NULL when a length was not
+ * counted (the model is then left out). */
+static json_t *length_model(const json_t *entries, int total, count_model *m)
+{
+    unsigned len[COUNT_MAX_SIZES + COUNT_CURVE_POINTS];
+    double ir[COUNT_MAX_SIZES + COUNT_CURVE_POINTS];
+    int n = 0;
+    for (int i = 0; i < total; i++) {
+        const json_t *e = json_array_get(entries, (size_t)i);
+        const json_t *v = json_object_get(json_object_get(json_object_get(e, "derived"),
+                                                          "Ir"), "per_call");
+        if (strcmp(hb_json_str(e, "status"), "COUNTED") != 0 || !json_is_number(v))
+            return NULL;
+        len[n] = (unsigned)json_integer_value(json_object_get(e, "size_bytes"));
+        ir[n++] = json_number_value(v);
+    }
+    count_model_fit(len, ir, n, COUNT_CURVE_FINE, m);
+    return count_model_json(m);
+}
+
+/* The reason of the record of SIZE bytes (its count per call IR) of an
+ * instance the model found below it, into OUT. */
+static void below_reason(const count_model *m, unsigned size, double ir, char *out,
+                         size_t cap)
+{
+    if (m->verdict == COUNT_MODEL_BELOW_LINE) {
+        double p = m->lin_base + m->lin_slope * size;
+        snprintf(out, cap, "below its own counts: no staircase within 0-%u B (%s), but at %u B "
+                 "it executes %.2f of the instructions the straight line through its counts "
+                 "within 0-%u B, the lengths its KAT vectors cover, predicts (lowest %.2f at "
+                 "%u B; below %.2f is flagged): beyond %u B the code does less work per byte "
+                 "where no vector checks what it computes, so its figures there are not "
+                 "borne out", m->covered, m->why, size, p > 0 ? ir / p : 0.0, m->covered,
+                 m->worst_ratio, m->worst_len, COUNT_MODEL_LINEAR_LOW, m->covered);
+        return;
+    }
+    double p = count_model_predict(m, size);
+    snprintf(out, cap, "below its own cost model: at %u B it executes %.2f of the "
+             "instructions its staircase predicts (block %u B, %.0f instructions per block, "
+             "fitted on the lengths 0-%u B its KAT vectors cover; lowest %.2f at %u B; below "
+             "%.2f is flagged): beyond %u B the code does less work per byte where no vector "
+             "checks what it computes, so its figures there are not borne out", size,
+             p > 0 ? ir / p : 0.0, m->block, m->per_block, m->covered, m->worst_ratio,
+             m->worst_len, COUNT_MODEL_LOW, m->covered);
+}
+
 static int do_instance(const count_options *o, const json_t *k, const json_t *b,
                        const unsigned *sizes, int n, int *counted, int *not, hb_err *err)
 {
@@ -253,15 +303,33 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         json_object_get(res, "empty"), "instance_seconds", secs);
     const json_t *entries = json_object_get(res, "entries");
     int rc = head ? 0 : hb_fail(err, "out of memory for the count of %s/%s", cand, inst);
+    /* the length model, from every counted length (curve and sizes) */
+    count_model model;
+    json_t *model_json = o->no_curve ? NULL : length_model(entries, total, &model);
+    int below = model_json && (model.verdict == COUNT_MODEL_BELOW ||
+                               model.verdict == COUNT_MODEL_BELOW_LINE);
     for (int i = 0; rc == 0 && i < n; i++) {
         const json_t *e = json_array_get(entries, (size_t)i);
         char rel[PATH_MAX];
         json_t *r = json_deep_copy(head);
         json_object_set_new(r, "kind", json_string("hashbench-count"));
         json_object_update(r, (json_t *)e);
+        if (below && sizes[i] > model.covered &&
+            strcmp(hb_json_str(e, "status"), "COUNTED") == 0) {
+            /* the raw counts stay; the figure is not one to trust */
+            char why[768];
+            below_reason(&model, sizes[i], json_number_value(json_object_get(
+                         json_object_get(json_object_get(e, "derived"), "Ir"), "per_call")),
+                         why, sizeof why);
+            json_object_set_new(r, "status", json_string("INCONSISTENT"));
+            json_object_set_new(r, "reason", json_string(why));
+            json_object_set_new(r, "derived", json_null());
+            json_object_set_new(r, "length_model",
+                                json_string(count_model_verdict_name(model.verdict)));
+        }
         rc = rundir_count_rel(rel, sizeof rel, cand, inst, sizes[i], err) != 0 ? -1 :
              save_record(o->run_dir, rel, r, err);
-        if (rc == 0 && strcmp(hb_json_str(e, "status"), "COUNTED") == 0)
+        if (rc == 0 && strcmp(hb_json_str(r, "status"), "COUNTED") == 0)
             (*counted)++;
         else if (rc == 0)
             (*not)++;
@@ -292,10 +360,12 @@ static int do_instance(const count_options *o, const json_t *k, const json_t *b,
         if (raw_why)
             json_object_set(r, "raw_reason_untrusted", (json_t *)raw_why);
         json_object_set_new(r, "points", points);
+        json_object_set(r, "length_model", model_json ? model_json : json_null());
         rc = curve_rel(rel, sizeof rel, cand, inst, err) != 0 ? -1 :
              save_record(o->run_dir, rel, r, err);
         json_decref(r);
     }
+    json_decref(model_json);
     json_decref(head);
     json_decref(method);
     json_decref(res);
@@ -401,4 +471,54 @@ int count_run(const count_options *o, int *n_counted, int *n_not, hb_err *err)
 int count_stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *err)
 {
     return stage_sizes(o, sizes, n, err);
+}
+
+typedef struct below_walk {
+    void (*fn)(void *, const char *, const char *, const char *);
+    void *ctx;
+    int n;
+} below_walk;
+
+static int below_visit(const hb_walk_entry *e, void *ctx, hb_err *err)
+{
+    (void)err;
+    below_walk *w = ctx;
+    static const char tail[] = "__count_curve.json";
+    size_t n = strlen(e->name), t = sizeof tail - 1;
+    json_t *r = NULL;
+    hb_err ignored;
+    if (e->type != HB_WALK_FILE || n <= t || strcmp(e->name + n - t, tail) != 0 ||
+        hb_json_load(e->path, &r, &ignored) != 0)
+        return HB_WALK_CONTINUE;
+    const json_t *m = json_object_get(r, "length_model");
+    const char *v = hb_json_str(m, "verdict");
+    int line_model = strcmp(v, "BELOW_LINE") == 0;
+    if (strcmp(v, "BELOW_MODEL") == 0 || line_model) {
+        char line[400];
+        long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
+        snprintf(line, sizeof line, "its counts beyond %lld B are below its own %s (%.2f of "
+                 "it at %lld B, below %.2f): its figures beyond %lld B are not borne out (%s)",
+                 covered, line_model ? "counts' line (no staircase)" : "cost model",
+                 json_number_value(json_object_get(m, "worst_ratio")),
+                 (long long)json_integer_value(json_object_get(m, "worst_length")),
+                 line_model ? COUNT_MODEL_LINEAR_LOW : COUNT_MODEL_LOW, covered, e->rel);
+        w->fn(w->ctx, hb_json_str(r, "candidate"), hb_json_str(r, "instance"), line);
+        w->n++;
+    }
+    json_decref(r);
+    return HB_WALK_CONTINUE;
+}
+
+int count_below_model(const char *run_dir,
+                      void (*fn)(void *ctx, const char *cand, const char *inst,
+                                 const char *line),
+                      void *ctx)
+{
+    char dir[PATH_MAX];
+    hb_err ignored;
+    below_walk w = {fn, ctx, 0};
+    if (rundir_path(dir, sizeof dir, run_dir, RUNDIR_COUNT, &ignored) != 0)
+        return 0;
+    hb_walk(dir, 2, HB_WALK_MISSING_OK, below_visit, &w, &ignored);
+    return w.n;
 }

@@ -134,6 +134,11 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
 int pages_count_has_curve(const report_system *s, const char *cand);
 int pages_count_curve_svg(FILE *fp, const report_system *s, const char *cand);
 void pages_count_summary(FILE *fp, const report_system *s, const char *ext);
+
+/* 1 when the length model of CAND/INST's counts found them below it
+ * (count_model.h), WHY a sentence saying so. */
+int pages_count_below_model(const report_system *s, const char *cand, const char *inst,
+                            char *why, size_t cap);
 void pages_count_method(FILE *fp, const report_system *s);
 
 /* The compiler as a dimension (pages_compilers.c, count/count_cc.h

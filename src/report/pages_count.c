@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count/count_model.h"
 #include "count/count_plan.h"
 #include "report/esc.h"
 #include "report/numfmt.h"
@@ -327,6 +328,93 @@ static void shares_tables(FILE *fp, const report_system *s, const char *cand,
     json_decref(sizes);
 }
 
+/* Each curve of CAND (NULL: every candidate) whose length model
+ * (count_model.h) found the counts beyond the covered lengths below it: a
+ * line, and with NOTES the models not determined or above too. Returns the
+ * lines written. */
+static int model_lines(FILE *fp, const report_system *s, const char *cand, int notes)
+{
+    int lines = 0;
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        const json_t *m = json_object_get(r, "length_model");
+        if (!is_curve(r) || !json_is_object(m) ||
+            (cand && strcmp(report_str(r, "candidate", ""), cand) != 0))
+            continue;
+        const char *v = report_str(m, "verdict", "");
+        long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
+        int below = strcmp(v, "BELOW_MODEL") == 0, below_line = strcmp(v, "BELOW_LINE") == 0;
+        if (!below && !below_line && (!notes || strcmp(v, "CONSISTENT") == 0))
+            continue;
+        fputs("- ", fp);
+        if (!cand) {
+            esc_md(fp, report_str(r, "candidate", ""));
+            fputs(" / ", fp);
+        }
+        esc_md(fp, report_str(r, "instance", ""));
+        if (below)
+            fprintf(fp, ": **its timed figures beyond %lld B are not borne out by its own "
+                    "cost model**: at %lld B it executes %.2f of the instructions the "
+                    "staircase of its counts within 0–%lld B (the lengths its KAT vectors "
+                    "check; block %lld B, %.0f instructions per block) predicts, below "
+                    "%.2f: the code does less work per byte where no vector checks what "
+                    "it computes; its records there are marked inconsistent.\n", covered,
+                    (long long)json_integer_value(json_object_get(m, "worst_length")),
+                    report_num(m, "worst_ratio"), covered,
+                    (long long)json_integer_value(json_object_get(m, "block_bytes")),
+                    report_num(m, "per_block"), report_num(m, "threshold_low"));
+        else if (below_line)
+            fprintf(fp, ": **its timed figures beyond %lld B are not borne out by its own "
+                    "counts**: no staircase within 0–%lld B (%s), but at %lld B it "
+                    "executes %.2f of the instructions the straight line through its counts "
+                    "there (the lengths its KAT vectors check) predicts, below %.2f: the "
+                    "code does less work per byte where no vector checks what it computes; "
+                    "its records there are marked inconsistent.\n", covered, covered,
+                    report_str(m, "reason", ""),
+                    (long long)json_integer_value(json_object_get(m, "worst_length")),
+                    report_num(m, "worst_ratio"),
+                    report_num(json_object_get(m, "line"), "threshold_low"));
+        else if (strcmp(v, "ABOVE_MODEL") == 0)
+            fprintf(fp, ": beyond %lld B its counts rise above its own cost model (%.2f of "
+                    "it at %lld B): slower at long lengths than its short ones predict; "
+                    "noted, not marked.\n", covered, report_num(m, "high_ratio"),
+                    (long long)json_integer_value(json_object_get(m, "high_length")));
+        else {
+            fprintf(fp, ": no cost model of its counts (%s): its figures beyond %lld B are "
+                    "not checked against its counts within the lengths its vectors "
+                    "cover.\n", report_str(m, "reason", "model not determined"), covered);
+        }
+        lines++;
+    }
+    return lines;
+}
+
+int pages_count_below_model(const report_system *s, const char *cand, const char *inst,
+                            char *why, size_t cap)
+{
+    const char *key;
+    json_t *e;
+    json_object_foreach(s->count, key, e) {
+        const json_t *r = json_object_get(e, "record");
+        const json_t *m = json_object_get(r, "length_model");
+        if (!is_curve(r) || strcmp(report_str(r, "candidate", ""), cand) != 0 ||
+            strcmp(report_str(r, "instance", ""), inst) != 0 ||
+            (strcmp(report_str(m, "verdict", ""), "BELOW_MODEL") != 0 &&
+             strcmp(report_str(m, "verdict", ""), "BELOW_LINE") != 0))
+            continue;
+        long long covered = json_integer_value(json_object_get(m, "covered_bytes"));
+        snprintf(why, cap, "its timed figures beyond %lld B are not borne out by its own "
+                 "instruction counts: %.2f of what its counts within 0-%lld B predict "
+                 "at %lld B (candidate page, section 4)", covered,
+                 report_num(m, "worst_ratio"), covered,
+                 (long long)json_integer_value(json_object_get(m, "worst_length")));
+        return 1;
+    }
+    return 0;
+}
+
 void pages_count_table(FILE *fp, const report_system *s, const char *cand,
                        const json_t *insts, const char *unit, const char *stem)
 {
@@ -379,6 +467,8 @@ void pages_count_table(FILE *fp, const report_system *s, const char *cand,
     }
     json_decref(sizes);
     fputs("\n", fp);
+    if (model_lines(fp, s, cand, 1))
+        fputs("\n", fp);
     if (pages_count_has_curve(s, cand))
         fprintf(fp, "![Instructions per byte against message length (exact, counted "
                     "by Valgrind): every length from 0 to %d bytes, then every %d bytes "
@@ -599,6 +689,9 @@ void pages_count_summary(FILE *fp, const report_system *s, const char *ext)
     fputs("\n", fp);
     if (n)
         geo_table(fp, v, n);
+    fputs("\n", fp);
+    if (model_lines(fp, s, NULL, 0))
+        fputs("\n", fp);
     int none = 0;
     json_object_foreach(s->count, key, e) {
         const json_t *r = json_object_get(e, "record");
@@ -660,6 +753,24 @@ void pages_count_method(FILE *fp, const report_system *s)
           "Valgrind 3.19) make the instance *not countable*, with the reason, never "
           "a number; system calls and the kernel's work for them are not "
           "counted.\n\n", fp);
+    fprintf(fp, "The length model: the KAT vectors check every length up to %d bytes, "
+            "one 1 MiB message and the Loop's chain, not the lengths between, where the "
+            "timed sizes lie. An iterated hash costs a fixed part, a constant part per "
+            "block and perhaps a little per byte: a staircase. Its steps in the counts of "
+            "every length from 0 to %d bytes give the block (at least %d evenly spaced "
+            "steps; else the model is *not determined*, and said so, and only a count "
+            "under %.1f of the straight line through those counts is flagged), least "
+            "squares the costs; the model then predicts every longer length counted. A "
+            "count under %.2f of the prediction (the examples and baselines stay within 1.5 %% of it) "
+            "means the code does less work per byte where no vector checks what it "
+            "computes: the instance's records beyond %d bytes are *inconsistent*, its "
+            "candidate page says its timed figures there are not borne out and the "
+            "summary marks it. It lets through a fake that saves less than %.0f %% of "
+            "the instructions, and a library that is honest only under Valgrind, which "
+            "it can detect: the timed figures remain the reader's check.\n\n",
+            COUNT_CURVE_FINE, COUNT_CURVE_FINE, COUNT_MODEL_MIN_STEPS,
+            COUNT_MODEL_LINEAR_LOW, COUNT_MODEL_LOW,
+            COUNT_CURVE_FINE, 100 * (1 - COUNT_MODEL_LOW));
     fputs("Where the instructions go: the same dumps give each function's own "
           "instructions (callgrind's exclusive cost), so for each size the candidate "
           "pages give every function's share of the calls' instructions, exact and on "

@@ -76,6 +76,9 @@ static void kat_cell(FILE *fp, const report_system *s, const char *cand, const c
         esc_md(fp, status);
         fprintf(fp, " [%zu]", k);
     }
+    char why[400];
+    if (pages_count_below_model(s, cand, inst, why, sizeof why))
+        fprintf(fp, "; **below its count model** [%zu]", note_ref(notes, why));
     fputs(" |", fp);
 }
 
