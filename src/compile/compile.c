@@ -307,8 +307,8 @@ static void finish_library(const compile_job *job, const char *tmp,
     /* the functions' names for the count's shares, before the symbol
      * table is zeroed (count/count_syms.h) */
     json_t *syms = NULL;
-    if (count_syms_read(tmp, &syms, &e) != 0)
-        syms = NULL;
+    if (job->keep_unloaded || count_syms_read(tmp, &syms, &e) != 0)
+        syms = NULL; /* a build that keeps its symbol table names them itself */
     /* what is measured, checked and timed is the loaded image alone */
     if ((!job->keep_unloaded && elfsize_blank_unloaded(tmp, &blanked, &e) != 0) ||
         compile_inspect(tmp, out, &e) != 0) {

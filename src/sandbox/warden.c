@@ -29,9 +29,9 @@
 #define WARDEN_SWEEP_ROUNDS 60        /* at most 3 s of sweeps ... */
 #define WARDEN_SWEEP_PAUSE_NS 50000000L /* ... 50 ms apart */
 #define WARDEN_ENV_MAX (1u << 20)     /* the most of one environment read */
-#define WARDEN_MEMCG_ROUNDS 400       /* a session's cgroup whose processes are
+#define WARDEN_MEMCG_ROUNDS 100       /* a session's cgroup whose processes are
                                          still exiting (a large region takes its
-                                         time on a loaded host): 20 s at most */
+                                         time on a loaded host): 5 s at most */
 
 static char marker[96]; /* the marker as made here; marker.h publishes it */
 
@@ -128,7 +128,25 @@ static int sweep_once(char *buf, size_t sz)
  * processes that are gone: "hashbench-PID-session-..." in hashbench's own
  * memory cgroup, with PID no longer running. The kernel refuses to remove
  * one that still holds a process (EBUSY: a killed probe not yet wholly
- * gone); returns how many it refused. */
+ * gone): what is in it is killed, and the number of the watched command's
+ * own that were refused is returned (another command's watcher waits for
+ * its own). */
+/* 1 when PID is a process that has not ended: not a zombie, which a
+ * command killed under a parent that has not reaped it yet is. */
+static int running(pid_t pid)
+{
+    if (kill(pid, 0) != 0 && errno == ESRCH)
+        return 0;
+    char path[64], *stat = NULL;
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    if (hb_read_file(path, &stat, NULL, NULL) != 0)
+        return 1;
+    const char *close_paren = strrchr(stat, ')');
+    int zombie = close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z';
+    free(stat);
+    return !zombie;
+}
+
 static int remove_stale_memcgs(void)
 {
     char *self = NULL, parent[PATH_MAX];
@@ -146,12 +164,13 @@ static int remove_stale_memcgs(void)
         int used = 0;
         char path[PATH_MAX + 256];
         if (sscanf(e->d_name, "hashbench-%ld-session-%*d%n", &pid, &used) != 1 ||
-            e->d_name[used] || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            e->d_name[used] || pid <= 0 ||
+            (pid != (long)command_pid && running((pid_t)pid)))
             continue;
         if (snprintf(path, sizeof path, "%s/%s", parent, e->d_name) >= (int)sizeof path ||
             rmdir(path) == 0 || errno != EBUSY)
             continue;
-        busy++;
+        busy += pid == (long)command_pid;
         /* what is still in it belongs to a session of a command that is
          * gone (a probe the sweep could not read, or one still exiting) */
         char procs[PATH_MAX + 300], *list = NULL;
