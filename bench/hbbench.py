@@ -483,20 +483,12 @@ def bench_precision(ctx):
             "hashbench build")
     recs_of = {p: [] for p in plans}
     wall = {p: [] for p in plans}
-    drift_of = {p: [] for p in plans}  # each run's recorded ratio drift, by size
     for k in range(runs):
         for p in (plans if k % 2 == 0 else plans[::-1]):  # alternate who goes first
             say("precision: run %d/%d, %s planner" % (k + 1, runs, p))
             w, recs = measure(ctx, run_dir, timed, sizes, plan=p)
             recs_of[p].append(recs)
             wall[p].append(w)
-            try:
-                with open(os.path.join(run_dir, "campaign.json")) as fh:
-                    rd = json.load(fh).get("ratio_drift") or {}
-            except (OSError, ValueError):
-                rd = {}
-            drift_of[p].append({e.get("size_bytes"): e.get("spread_percent")
-                                for e in rd.get("sizes") or []})
             # each run's records kept (the next run overwrites the run
             # directory's), to study run-to-run changes afterwards
             kept = os.path.join(ctx.work, "runs", "%s-%d" % (p, k + 1))
@@ -514,16 +506,13 @@ def bench_precision(ctx):
               "SM3 example under another instance name (%s) and the OpenSSL SM3 baseline. "
               "Per size: A/A, the largest |copy / SM3 - 1| of the paired ratios over the "
               "runs; the run-to-run spread (max - min) / median of each paired ratio "
-              "(worst of the three instances), beside the ratio drift the sessions' "
-              "runs recorded (campaign.json `ratio_drift`: the spread of OpenSSL SHA-256 / "
-              "SM3 over each run's groups; median over the runs). Wall time of one measure "
-              "run: processes %.0f s, sessions %.0f s (medians)." % (
+              "(worst of the three instances). Wall time of one measure run: processes "
+              "%.0f s, sessions %.0f s (medians)." % (
                   runs, copy, statistics.median(wall["interleaved-processes"]),
                   statistics.median(wall["interleaved"])), "",
               "| size | A/A processes | A/A sessions | ratio spread processes | "
-              "ratio spread sessions | recorded ratio drift (sessions) | "
-              "verdict (A/A <= 1 %, spread <= 3 %) |",
-              "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+              "ratio spread sessions | verdict (A/A <= 1 %, spread <= 3 %) |",
+              "| ---: | ---: | ---: | ---: | ---: | --- |"]
     worst = {p: [0.0, 0.0] for p in plans}
     for s in sizes:
         aa, sp = {}, {}
@@ -534,11 +523,9 @@ def bench_precision(ctx):
                         for i in instances)
             worst[p] = [max(worst[p][0], aa[p]), max(worst[p][1], sp[p])]
         ok = aa["interleaved"] <= 1.0 and sp["interleaved"] <= 3.0
-        rd = [d.get(s) for d in drift_of["interleaved"] if isinstance(d.get(s), (int, float))]
-        lines.append("| %d B | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %d B | %s | %s | %s | %s | %s |" % (
             s, pct(aa["interleaved-processes"]), pct(aa["interleaved"]),
             pct(sp["interleaved-processes"]), pct(sp["interleaved"]),
-            pct(statistics.median(rd)) if rd else "not recorded",
             "met" if ok else "missed"))
     # coverage: does a record's ratio interval contain the median of the runs' ratios?
     cov = {}
