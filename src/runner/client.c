@@ -50,6 +50,12 @@ static int over_cpu(runner_session *s)
 {
     if (s->cpu_limit_ns <= 0 || s->pid <= 0)
         return 0;
+    /* read once per poll slice, not at every exchange: the Loop's million
+     * calls would read /proc a few million times */
+    double now = hb_mono_s();
+    if (now - s->cpu_read_at < RUNNER_CPU_POLL_S)
+        return 0;
+    s->cpu_read_at = now;
     long long used = procview_cpu_ns(s->pid);
     if (used < s->cpu_limit_ns)
         return 0;

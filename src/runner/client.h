@@ -42,6 +42,7 @@ typedef struct runner_session {
     char lib[PATH_MAX];   /* the library's absolute path */
     long pid;             /* the runner's process on the host; -1: unknown */
     long long cpu_limit_ns; /* its CPU time limit; 0: none (wall only) */
+    double cpu_read_at;   /* when its CPU time was last read (hb_mono_s) */
     int core;             /* the core it is pinned to (runner/start.h), or -1 */
     int cpu_out;          /* 1: ended for its CPU time (runner_close reports
                              it as SIGXCPU, as the kernel's limit did) */

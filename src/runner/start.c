@@ -77,23 +77,39 @@ int probe_emulated(void)
     return known;
 }
 
-/* The processes started on each core with probe_core_take, running. */
-static int core_load[CPU_SETSIZE];
-static pthread_mutex_t core_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The processes started on each core with probe_core_take, running: in
+ * memory shared with every process hashbench forks (the KAT stage's
+ * workers are processes, each starting its own runners), mapped when
+ * hashbench starts, before any fork; a process-local table when it could
+ * not be. Updated with atomic operations. */
+static int core_load_local[CPU_SETSIZE];
+static int *core_load = core_load_local;
+
+__attribute__((constructor)) static void core_load_map(void)
+{
+    void *p = mmap(NULL, sizeof core_load_local, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED)
+        core_load = p;
+}
 
 int probe_core_take(void)
 {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) == 0)
         return -1;
-    pthread_mutex_lock(&core_lock);
-    int best = -1;
-    for (int c = 0; c < CPU_SETSIZE; c++)
-        if (CPU_ISSET(c, &set) && (best < 0 || core_load[c] < core_load[best]))
+    int best = -1, best_load = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, &set))
+            continue;
+        int load = __atomic_load_n(&core_load[c], __ATOMIC_ACQUIRE);
+        if (best < 0 || load < best_load) {
             best = c;
+            best_load = load;
+        }
+    }
     if (best >= 0)
-        core_load[best]++;
-    pthread_mutex_unlock(&core_lock);
+        __atomic_fetch_add(&core_load[best], 1, __ATOMIC_ACQ_REL);
     return best;
 }
 
@@ -101,10 +117,10 @@ void probe_core_put(int core)
 {
     if (core < 0 || core >= CPU_SETSIZE)
         return;
-    pthread_mutex_lock(&core_lock);
-    if (core_load[core] > 0)
-        core_load[core]--;
-    pthread_mutex_unlock(&core_lock);
+    int n = __atomic_load_n(&core_load[core], __ATOMIC_ACQUIRE);
+    while (n > 0 && !__atomic_compare_exchange_n(&core_load[core], &n, n - 1, 0,
+                                                 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ;
 }
 
 int probe_start(const probe_start_rq *rq, hb_proc_child *c, hb_err *err)
