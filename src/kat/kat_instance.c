@@ -341,8 +341,20 @@ static int scale_limit(const kat_instance_spec *s, const plan *p, const ibudget 
         work += kat_work_units(p->kinds[i]);
     double ceiling = given > KAT_TIMEOUT_CEILING_S ? given : KAT_TIMEOUT_CEILING_S;
     double cpu = KAT_SCALE_FACTOR * unit * work + KAT_SCALE_SLACK_S;
-    if (cpu <= given)
+    if (cpu <= given) {
+        /* what the calibration took is the budget's too: the files get
+         * what is left of it */
+        int cut = 0;
+        if (ibudget_step_timeout(b, *timeout, timeout, &cut, err) != 0)
+            return -1;
+        if (cut) {
+            *limited = 1;
+            rep->limit_s = *timeout;
+            snprintf(rep->limit_note, sizeof rep->limit_note, "the limit given, %.0f s, "
+                     "cut to the instance's wall budget", given);
+        }
         return 0;
+    }
     double wall = KAT_WALL_FACTOR * cpu;
     if (cpu > ceiling)
         cpu = ceiling;
