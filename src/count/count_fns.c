@@ -286,24 +286,6 @@ void cg_tally_add(cg_tally *t, const cg_parser *p, long long part_total)
     }
 }
 
-void cg_safe_name(const char *name, char *out, size_t cap)
-{
-    size_t n = 0, max = cap - 1 < CG_NAME_MAX ? cap - 1 : CG_NAME_MAX;
-    size_t len = strlen(name);
-    size_t keep = len > max ? max - 3 : len;
-    for (size_t i = 0; i < keep; i++) {
-        unsigned char c = (unsigned char)name[i];
-        out[n++] = isalnum(c) || strchr("_.@+-", c) ? (char)c : '?';
-    }
-    if (len > max) {
-        memcpy(out + n, "...", 3);
-        n += 3;
-    }
-    if (n == 0)
-        out[n++] = '?';
-    out[n] = '\0';
-}
-
 /* 1 when PATH lies in one of the system's library folders, which nothing
  * of the sandboxed run can write. */
 static int system_path(const char *path)

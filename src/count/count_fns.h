@@ -19,7 +19,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
-#define CG_NAME_MAX 64        /* a function's name as records keep it */
+#include "count/count_syms.h" /* CG_NAME_MAX, cg_safe_name */
+
 #define CG_MAX_ID (1u << 22)  /* the largest compressed-name id accepted */
 #define CG_MAX_NAME 4096      /* the longest name read */
 #define CG_FNS_KEPT 24        /* functions a record lists; the rest summed */
@@ -84,9 +85,6 @@ void cg_tally_add(cg_tally *t, const cg_parser *p, long long part_total);
 json_t *cg_tally_json(const cg_tally *t, const cg_parser *p, const char *lib,
                       const char *driver, const json_t *syms);
 
-/* NAME as records keep it: at most CG_NAME_MAX bytes of [A-Za-z0-9_.@+-],
- * any other byte '?', a longer name cut and ended "...". */
-void cg_safe_name(const char *name, char *out, size_t cap);
 
 /* The class of object PATH: "library" (LIB), "hashbench-count" (DRIVER),
  * "C library" (libc, libm, the dynamic loader of the system's library

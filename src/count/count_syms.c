@@ -2,6 +2,7 @@
  * shares (count_syms.h), read with libelf. */
 #include "count/count_syms.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -13,7 +14,6 @@
 #include "common/digest.h"
 #include "common/fs.h"
 #include "common/json.h"
-#include "count/count_fns.h"
 
 int count_syms_read(const char *path, json_t **out, hb_err *err)
 {
@@ -108,4 +108,22 @@ const char *count_syms_name(const json_t *syms, unsigned long long address)
             holder = name;
     }
     return holder;
+}
+
+void cg_safe_name(const char *name, char *out, size_t cap)
+{
+    size_t n = 0, max = cap - 1 < CG_NAME_MAX ? cap - 1 : CG_NAME_MAX;
+    size_t len = strlen(name);
+    size_t keep = len > max ? max - 3 : len;
+    for (size_t i = 0; i < keep; i++) {
+        unsigned char c = (unsigned char)name[i];
+        out[n++] = isalnum(c) || strchr("_.@+-", c) ? (char)c : '?';
+    }
+    if (len > max) {
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    if (n == 0)
+        out[n++] = '?';
+    out[n] = '\0';
 }

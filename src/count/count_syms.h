@@ -11,11 +11,17 @@
 #ifndef HB_COUNT_COUNT_SYMS_H
 #define HB_COUNT_COUNT_SYMS_H
 
+#include <stddef.h>
 #include <jansson.h>
 
 #include "common/err.h"
 
+#define CG_NAME_MAX 64        /* a function's name as records keep it */
 #define COUNT_SYMS_SUFFIX ".functions.json"
+
+/* NAME as records keep it: at most CG_NAME_MAX bytes of [A-Za-z0-9_.@+-],
+ * any other byte '?', a longer name cut and ended "...". */
+void cg_safe_name(const char *name, char *out, size_t cap);
 #define COUNT_SYMS_MAX 65536 /* function symbols kept at most */
 
 /* The function symbols (defined, of a non-zero address) of the ELF file
