@@ -161,43 +161,20 @@ int stages_measure(const campaign_options *o, const campaign_settings *s,
     return measure_run(&m, n_failed, err);
 }
 
-/* The loaded records of the baseline, in the order of their names. */
-typedef struct baseline_records {
-    json_t **v;
-    size_t n, cap;
-} baseline_records;
-
-static int load_baseline_record(const rundir_record *r, void *ctx, hb_err *err)
-{
-    baseline_records *b = ctx;
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        json_t **v = realloc(b->v, cap * sizeof *v);
-        if (!v)
-            return hb_fail(err, "%s: out of memory", r->path);
-        b->v = v;
-        b->cap = cap;
-    }
-    if (hb_json_load(r->path, &b->v[b->n], NULL) == 0)
-        b->n++;
-    return 0;
-}
-
 json_t *stages_host_drift(const char *run_dir)
 {
-    baseline_records b = {NULL, 0, 0};
+    rundir_loaded b;
     hb_err ignored;
     json_t *out = NULL;
     drift_series d;
-    if (rundir_list_records(run_dir, RUNDIR_BASELINE_CANDIDATE, hb_baseline_primary()->instance,
-                            load_baseline_record, &b, &ignored) == 0 && b.n > 0 &&
+    /* the primary baseline's records, in the order of their names */
+    if (rundir_load_records(run_dir, RUNDIR_BASELINE_CANDIDATE, hb_baseline_primary()->instance,
+                            &b, &ignored) == 0 && b.n > 0 &&
         drift_of_records((const json_t *const *)b.v, b.n, &d) == 0) {
         out = d.n ? drift_summary_json(&d) : NULL;
         drift_free(&d);
     }
-    for (size_t i = 0; i < b.n; i++)
-        json_decref(b.v[i]);
-    free(b.v);
+    rundir_loaded_free(&b);
     return out;
 }
 

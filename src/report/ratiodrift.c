@@ -261,39 +261,15 @@ double ratiodrift_between(const ratio_drift *a, const ratio_drift *b, long long 
     return worst;
 }
 
-/* Loaded records of a folder, for ratiodrift_of_dir. */
-typedef struct loaded_records {
-    json_t **v;
-    size_t n, cap;
-} loaded_records;
-
-static int load_record(const rundir_record *r, void *ctx, hb_err *err)
-{
-    loaded_records *b = ctx;
-    if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 16;
-        json_t **v = realloc(b->v, cap * sizeof *v);
-        if (!v)
-            return hb_fail(err, "%s: out of memory", r->path);
-        b->v = v;
-        b->cap = cap;
-    }
-    if (hb_json_load(r->path, &b->v[b->n], NULL) == 0)
-        b->n++;
-    return 0;
-}
-
 json_t *ratiodrift_of_dir(const char *root)
 {
-    loaded_records b = {NULL, 0, 0};
+    rundir_loaded b;
     hb_err ignored;
     json_t *out = NULL;
     ratio_drift d;
-    if (rundir_list_records(root, NULL, NULL, load_record, &b, &ignored) == 0 &&
+    if (rundir_load_records(root, NULL, NULL, &b, &ignored) == 0 &&
         ratiodrift_of_records((const json_t *const *)b.v, b.n, &d) == 0 && d.n_sizes > 0)
         out = ratiodrift_json(&d);
-    for (size_t i = 0; i < b.n; i++)
-        json_decref(b.v[i]);
-    free(b.v);
+    rundir_loaded_free(&b);
     return out;
 }

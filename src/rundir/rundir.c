@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/fs.h"
+#include "common/json.h"
 #include "common/walk.h"
 
 #define RECORD_MARK "__hash_"
@@ -268,6 +269,37 @@ int rundir_count_records(const char *root, const char *cand, const char *inst, h
 {
     int n = 0;
     return rundir_list_records(root, cand, inst, count_one, &n, err) < 0 ? -1 : n;
+}
+
+static int load_one(const rundir_record *r, void *ctx, hb_err *err)
+{
+    rundir_loaded *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        json_t **v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return hb_fail(err, "%s: out of memory", r->path);
+        l->v = v;
+        l->cap = cap;
+    }
+    if (hb_json_load(r->path, &l->v[l->n], NULL) == 0)
+        l->n++;
+    return 0;
+}
+
+int rundir_load_records(const char *root, const char *cand, const char *inst,
+                        rundir_loaded *out, hb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    return rundir_list_records(root, cand, inst, load_one, out, err) < 0 ? -1 : 0;
+}
+
+void rundir_loaded_free(rundir_loaded *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        json_decref(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
 }
 
 /* ---- the library of an instance --------------------------------------- */

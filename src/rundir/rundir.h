@@ -153,6 +153,20 @@ int rundir_list_records(const char *root, const char *cand, const char *inst,
  * all); -1 with ERR when the folder cannot be read. */
 int rundir_count_records(const char *root, const char *cand, const char *inst, hb_err *err);
 
+/* The records rundir_list_records finds, parsed, in its order; a file that
+ * does not parse is left out. */
+typedef struct rundir_loaded {
+    json_t **v;
+    size_t n, cap;
+} rundir_loaded;
+
+/* Loads into *OUT (zeroed first) the records of ROOT for CAND and INST
+ * (NULL: all); -1 with ERR when the folder cannot be read or memory runs
+ * out. Release with rundir_loaded_free, also after a failure. */
+int rundir_load_records(const char *root, const char *cand, const char *inst,
+                        rundir_loaded *out, hb_err *err);
+void rundir_loaded_free(rundir_loaded *l);
+
 /* 1 when CAND/INST is hashbench's baseline. */
 int rundir_is_baseline(const char *cand, const char *inst);
 
