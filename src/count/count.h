@@ -110,6 +110,9 @@ typedef struct count_options {
  * left out. */
 int count_stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *err);
 
+/* SIZES (N of them) as a JSON array of integers, for the records. */
+json_t *count_sizes_json(const unsigned *sizes, int n);
+
 /* The default number of instances counted at once: the online cores, at
  * most COUNT_MAX_JOBS. */
 int count_default_jobs(void);

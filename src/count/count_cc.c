@@ -134,14 +134,6 @@ static int record_rel(char *out, size_t cap, const char *cand, const char *inst,
     return 0;
 }
 
-static json_t *sizes_json(const unsigned *sizes, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_integer(sizes[i]));
-    return a;
-}
-
 /* 1 when the record at PATH is for the same library FROM_SHA, compiler
  * version, sizes and flags, and its rebuilt library (when built) is intact. */
 static int kept(const char *run_dir, const char *path, const char *from_sha,
@@ -239,7 +231,7 @@ static int do_one(const cc_ctx *c, const json_t *k, const json_t *b,
     char tag[48], flavour[64], rel[PATH_MAX], path[PATH_MAX];
     tag_of(tc->name, tag, sizeof tag);
     snprintf(flavour, sizeof flavour, COUNT_CC_FLAVOUR_PREFIX "%s", tag);
-    json_t *sizes = sizes_json(c->sizes, c->n);
+    json_t *sizes = count_sizes_json(c->sizes, c->n);
     if (record_rel(rel, sizeof rel, cand, inst, tag, err) != 0 ||
         rundir_path(path, sizeof path, c->o->run_dir, rel, err) != 0) {
         json_decref(sizes);

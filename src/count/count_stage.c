@@ -82,7 +82,7 @@ static int stage_sizes(const count_options *o, unsigned *sizes, int *n, hb_err *
     return 0;
 }
 
-static json_t *sizes_json(const unsigned *sizes, int n)
+json_t *count_sizes_json(const unsigned *sizes, int n)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++)
@@ -115,7 +115,7 @@ static int curve_rel(char *out, size_t cap, const char *cand, const char *inst, 
 static json_t *method_json(const unsigned *sizes, int n, int curve, const char *seed)
 {
     return json_pack("{s:i, s:i, s:o, s:b, s:s, s:s, s:s, s:s}", "calls_size", COUNT_CALLS_SIZE,
-                     "calls_curve", COUNT_CALLS_CURVE, "sizes", sizes_json(sizes, n), "curve",
+                     "calls_curve", COUNT_CALLS_CURVE, "sizes", count_sizes_json(sizes, n), "curve",
                      curve, "seed", seed, "message_rule", "call i of entry k of the plan (the "
                      "sizes, then the curve's lengths) hashes call 0 of a probe trial of seed "
                      "s(k, i) = the first 16 hex digits of SHA-256(\"<seed>:<k>:<i>\"); " TM_RULE,

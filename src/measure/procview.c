@@ -141,17 +141,27 @@ void procview_code_free(procview_code_list *l)
     memset(l, 0, sizeof *l);
 }
 
+/* The next line of the text at *AT into BUF (CAP bytes, cut to fit),
+ * *AT moved past it: 1, or 0 at the end of the text. */
+static int next_line(const char **at, char *buf, size_t cap)
+{
+    const char *line = *at;
+    if (!line || !*line)
+        return 0;
+    const char *end = strchr(line, '\n');
+    size_t len = end ? (size_t)(end - line) : strlen(line);
+    if (len >= cap)
+        len = cap - 1;
+    memcpy(buf, line, len);
+    buf[len] = '\0';
+    *at = end ? end + 1 : NULL;
+    return 1;
+}
+
 int procview_parse_code(const char *maps, procview_code_list *out)
 {
-    for (const char *line = maps; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char buf[4352];
-        if (len >= sizeof buf)
-            len = sizeof buf - 1;
-        memcpy(buf, line, len);
-        buf[len] = '\0';
-        line = end ? end + 1 : NULL;
+    char buf[4352];
+    for (const char *at = maps; next_line(&at, buf, sizeof buf);) {
         /* address perms offset dev inode [path] */
         char perms[8] = "";
         unsigned maj, min;
@@ -171,15 +181,8 @@ int procview_exec_outside(const char *maps, unsigned long long dev, unsigned lon
                           const unsigned long long (*ranges)[2], int n,
                           unsigned long long *offset)
 {
-    for (const char *line = maps; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        char buf[512];
-        if (len >= sizeof buf)
-            len = sizeof buf - 1;
-        memcpy(buf, line, len);
-        buf[len] = '\0';
-        line = end ? end + 1 : NULL;
+    char buf[512];
+    for (const char *at = maps; next_line(&at, buf, sizeof buf);) {
         /* address perms offset dev inode [path] */
         unsigned long long lo, hi, off, i;
         unsigned maj, min;

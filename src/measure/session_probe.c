@@ -358,7 +358,9 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
         return 0;
     procview_code_list now = {0};
     int found = 0;
-    if (procview_code(s->pid, &now) == 0)
+    char path[64], *maps = NULL;
+    snprintf(path, sizeof path, "/proc/%ld/maps", (long)s->pid);
+    if (hb_read_file(path, &maps, NULL, NULL) == 0 && procview_parse_code(maps, &now) == 0)
         for (int i = 0; i < now.n && !found; i++) {
             const procview_code_map *m = &now.v[i];
             if (m->ino ? procview_code_has(&s->allowed, m->dev, m->ino)
@@ -378,10 +380,10 @@ static int foreign_code(probe_session *s, session_figure *f, const char *when)
             hb_untrusted_append(f->failure, sizeof f->failure, m->name, PATH_MAX);
         }
     procview_code_free(&now);
-    char path[64], *maps = NULL;
     unsigned long long off = 0;
-    snprintf(path, sizeof path, "/proc/%ld/maps", (long)s->pid);
-    if (!found && s->lib_nx >= 0 && hb_read_file(path, &maps, NULL, NULL) == 0 &&
+    /* the same reading: the library's own file mapped executable where its
+     * program headers hold no code */
+    if (!found && maps && s->lib_nx >= 0 &&
         procview_exec_outside(maps, s->lib_dev, s->lib_ino,
                               (const unsigned long long (*)[2])s->lib_x, s->lib_nx, &off)) {
         found = 1;
