@@ -453,9 +453,7 @@ static long tmp_pid(const char *name)
     return errno || *end || pid <= 0 || tag[5] < '1' || tag[5] > '9' ? 0 : pid;
 }
 
-/* 0 when no process PID runs: none exists, or it has ended and waits to be
- * reaped (a zombie, whose files are as stale as a dead process's). */
-static int pid_running(long pid)
+int hb_pid_running(long pid)
 {
     if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
         return 0;
@@ -479,7 +477,7 @@ static int remove_stale(const hb_walk_entry *e, void *ctx, hb_err *err)
     if (e->type != HB_WALK_FILE)
         return HB_WALK_CONTINUE;
     long pid = tmp_pid(e->name);
-    if (pid > 0 && !pid_running(pid) && unlink(e->path) == 0)
+    if (pid > 0 && !hb_pid_running(pid) && unlink(e->path) == 0)
         (*(int *)ctx)++;
     return HB_WALK_CONTINUE;
 }

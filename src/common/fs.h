@@ -94,4 +94,9 @@ const char *hb_basename(const char *path);
 /* Copies the file SRC to DST atomically (creating DST's folders). */
 int hb_copy_file(const char *src, const char *dst, hb_err *err);
 
+/* 0 when no process PID runs: none exists, or it has ended and waits to be
+ * reaped (a zombie, whose files are as stale as a dead process's); 1
+ * otherwise (also where /proc cannot tell). */
+int hb_pid_running(long pid);
+
 #endif

@@ -131,22 +131,6 @@ static int sweep_once(char *buf, size_t sz)
  * gone): what is in it is killed, and the number of the watched command's
  * own that were refused is returned (another command's watcher waits for
  * its own). */
-/* 1 when PID is a process that has not ended: not a zombie, which a
- * command killed under a parent that has not reaped it yet is. */
-static int running(pid_t pid)
-{
-    if (kill(pid, 0) != 0 && errno == ESRCH)
-        return 0;
-    char path[64], *stat = NULL;
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    if (hb_read_file(path, &stat, NULL, NULL) != 0)
-        return 1;
-    const char *close_paren = strrchr(stat, ')');
-    int zombie = close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z';
-    free(stat);
-    return !zombie;
-}
-
 static int remove_stale_memcgs(void)
 {
     char *self = NULL, parent[PATH_MAX];
@@ -165,7 +149,7 @@ static int remove_stale_memcgs(void)
         char path[PATH_MAX + 256];
         if (sscanf(e->d_name, "hashbench-%ld-session-%*d%n", &pid, &used) != 1 ||
             e->d_name[used] || pid <= 0 ||
-            (pid != (long)command_pid && running((pid_t)pid)))
+            (pid != (long)command_pid && hb_pid_running(pid)))
             continue;
         if (snprintf(path, sizeof path, "%s/%s", parent, e->d_name) >= (int)sizeof path ||
             rmdir(path) == 0 || errno != EBUSY)
