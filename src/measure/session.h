@@ -12,7 +12,7 @@
  * resident memory is read from outside too, at open and at close.
  *
  * To add a kind of session, write one file with a const session_class
- * (open / window / close and the size of its state) and hand it to the
+ * (open / window / close / touch and the size of its state) and hand it to the
  * planner (windows.h). Implementations: session_probe (below: the
  * sandboxed persistent hashbench-probe) and the tests' scripted fake
  * (tests/measure/test_windows.c). */
@@ -106,6 +106,11 @@ typedef struct session_class {
     /* Ends the session and frees what it holds; FIG (may be NULL) gets a
      * failure when it ended badly (a crash at exit, output after the end). */
     void (*close)(void *state, session_figure *fig);
+    /* Makes resident what windows of up to CALLS calls use, so that no
+     * page fault falls in them (NULL: nothing to do). A session's region
+     * is only made resident as far as windows and this have used it: a
+     * campaign holds a session per cell open at once. Returns as window. */
+    int (*touch)(void *state, unsigned long long calls, session_figure *fig, hb_err *err);
 } session_class;
 
 /* The sandboxed persistent probe (hashbench-probe --session). */

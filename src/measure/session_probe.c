@@ -71,6 +71,11 @@ typedef struct probe_session {
     unsigned long long used_calls; /* the longest window so far: the region
                                       beyond its messages and digests is
                                       still as created (zero) */
+    unsigned long long touched_calls; /* the region's pages resident in the
+                                         probe: those of this many calls
+                                         (its windows and its touch) */
+    long long peak_before_kb; /* its peak less the region, read before the
+                                 region grew by a touch; -1: not read */
     char nonce[PROBE_WIRE_NONCE_HEX];
     unsigned char *digests;
     char line[PROBE_WIRE_SHORT_LINE * 4];
@@ -218,8 +223,22 @@ static int start(probe_session *s, const session_open_rq *rq, hb_err *err)
     return 0;
 }
 
+/* KiB of the shared region resident in the probe: the pages of the
+ * messages and digest slots of its longest window or touch (a library
+ * that makes more of it resident only raises its own figures; one that
+ * drops some is found by region_dropped). */
+static long long region_kb(const probe_session *s)
+{
+    unsigned long long page = (unsigned long long)sysconf(_SC_PAGESIZE);
+    unsigned long long m = s->touched_calls * s->size, d = s->touched_calls * s->dbytes;
+    return (long long)(((m + page - 1) / page + (d + page - 1) / page) * page / 1024);
+}
+
 /* F's resident memory of the stopped probe (session.h), the shared region
- * (every page of it touched before "ready") left out. */
+ * (region_kb) left out. The peak is the larger of the one read now and
+ * the one read before the region last grew (VmHWM counts the region as it
+ * was then, so taking today's region off it alone would understate a
+ * peak the library reached before). */
 static void read_rss(const probe_session *s, session_figure *f)
 {
     char path[64], *status = NULL;
@@ -230,10 +249,12 @@ static void read_rss(const probe_session *s, session_figure *f)
         hwm = procview_parse_status(status, "VmHWM");
         free(status);
     }
-    long long region = (long long)(s->bytes / 1024);
+    long long region = region_kb(s);
     f->rss_known = rss >= region && hwm >= region;
     f->rss_kb = f->rss_known ? rss - region : -1;
     f->rss_peak_kb = f->rss_known ? hwm - region : -1;
+    if (f->rss_known && s->peak_before_kb > f->rss_peak_kb)
+        f->rss_peak_kb = s->peak_before_kb;
     f->rss_preload_kb = s->pre_rss_kb;
 }
 
@@ -431,6 +452,7 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     s->own_code_only = rq->own_code_only;
     s->trusted = rq->trusted;
     s->pre_filters = -1;
+    s->peak_before_kb = -1;
     s->dbytes = (size_t)rq->digest_bits / 8;
     s->timeout_s = rq->timeout_s;
     unsigned char nonce[PROBE_WIRE_NONCE_BYTES];
@@ -476,9 +498,10 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
 }
 
 /* 1 with F failed (INCONSISTENT) when the stopped probe no longer has the
- * whole shared region mapped and resident (or swapped out by the host,
+ * shared region mapped and resident as far as its windows and touch made
+ * it (region_kb) (or swapped out by the host,
  * which a library cannot ask for: MADV_PAGEOUT is refused in a session):
- * the RSS figures leave the whole region out, so pages of it dropped from
+ * the RSS figures leave that part of the region out, so pages of it dropped from
  * the probe's memory (MADV_DONTNEED, munmap: the file keeps its zeros)
  * would leave room for as much memory of the library's own that no figure
  * shows. Read after a window drawn in secret (residency_drawn) and at close. */
@@ -487,7 +510,7 @@ static int region_dropped(probe_session *s, session_figure *f)
     long long kb = procview_file_rss(s->pid, major(s->shm_st.st_dev),
                                      minor(s->shm_st.st_dev),
                                      (unsigned long long)s->shm_st.st_ino);
-    long long want = (long long)(s->bytes / 1024);
+    long long want = region_kb(s);
     if (kb < 0 || kb >= want)
         return 0;
     s->broken = 1;
@@ -597,6 +620,46 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
     f->digests = s->digests;
     if (w->calls > s->used_calls)
         s->used_calls = w->calls;
+    if (w->calls > s->touched_calls)
+        s->touched_calls = w->calls;
+    return 0;
+}
+
+static int touch(void *state, unsigned long long calls, session_figure *f, hb_err *err)
+{
+    probe_session *s = state;
+    memset(f, 0, sizeof *f);
+    f->pid = s->pid;
+    f->cpu = -1;
+    f->waits = -1;
+    if (s->broken)
+        return hb_fail(err, "internal: a touch asked of a broken session");
+    if (calls * s->size > s->msgs || calls * s->dbytes > s->bytes - s->msgs)
+        return hb_fail(err, "internal: a touch of %llu calls is beyond its session", calls);
+    if (calls <= s->touched_calls)
+        return 0;
+    session_figure now;
+    memset(&now, 0, sizeof now);
+    read_rss(s, &now);
+    if (now.rss_known)
+        s->peak_before_kb = now.rss_peak_kb;
+    long long c0 = procview_cpu_ns(s->pid);
+    f->gained_ns = c0 - s->last_cpu;
+    char msg[64];
+    snprintf(msg, sizeof msg, "touch %llu\n", calls);
+    int got = procview_continue(s->pid) == 0 && send_text(s, msg) == 0
+                  ? next_line(s, hb_mono_s() + s->timeout_s) : 2;
+    if (got != 0 || !ours(s, "touched")) {
+        judge_line(s, got, "while it touched its region", f);
+        return 0;
+    }
+    if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
+        s->broken = 1;
+        rule_failure(f, GUARD_NOT_STOPPED, "after it touched its region");
+        return 0;
+    }
+    s->last_cpu = procview_cpu_ns(s->pid);
+    s->touched_calls = calls;
     return 0;
 }
 
@@ -701,5 +764,5 @@ static void close_session(void *state, session_figure *f)
 }
 
 const session_class session_probe = {
-    "probe-session", sizeof(probe_session), open_session, window, close_session,
+    "probe-session", sizeof(probe_session), open_session, window, close_session, touch,
 };

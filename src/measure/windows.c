@@ -27,6 +27,9 @@
 #define WINDOWS_CYCLES_RETRIES 3
 #define WINDOWS_MIN_BUDGET_S 0.5 /* left of an instance's budget to open a session */
 #define WINDOWS_PASS_SALT 0x70617373u /* the passes' order: a stream of its own */
+#define WINDOWS_JITTER_MAX 1.25   /* a timed window's length: 0.8 to this, times its target */
+#define WINDOWS_TOUCH_MARGIN 2.0  /* the calls a session makes resident (touch_cell):
+                                     its longest window at calibration's cost, times this */
 
 /* One cell's state while its size is measured. */
 typedef struct wcell {
@@ -302,6 +305,39 @@ static int calibrate(wsize *z, wcell *w, hb_err *err)
     return 0;
 }
 
+/* Has W's session make resident what its windows will use: the calls of
+ * its longest timed window (the target length at the longest jitter) at
+ * calibration's cost, WINDOWS_TOUCH_MARGIN times over; W's windows are
+ * held to that from then on (a host that speeds up by more only makes
+ * them shorter). Calibration is then taken again: the first one paid for
+ * the pages its windows touched first. */
+static int touch_cell(wsize *z, wcell *w, hb_err *err)
+{
+    if (!z->cls->touch || w->dead || !(w->calib_ns > 0))
+        return 0;
+    double longest = WINDOWS_MIN_NS;
+    if (WINDOWS_EXCHANGE_MULT * z->exchange_ns > longest)
+        longest = WINDOWS_EXCHANGE_MULT * z->exchange_ns;
+    longest *= WINDOWS_JITTER_MAX * WINDOWS_TOUCH_MARGIN;
+    unsigned long long calls = clamp_calls(w, longest / w->calib_ns, WINDOWS_MIN_CALLS);
+    session_figure f;
+    double t0 = hb_mono_s();
+    if (z->cls->touch(w->state, calls, &f, err) != 0)
+        return -1;
+    w->session_s += hb_mono_s() - t0;
+    char why[300];
+    if (f.status != SESSION_OK) {
+        fail_cell(w, f.status, f.failure);
+        return 0;
+    }
+    if (guard_gained_cpu(f.gained_ns, why, sizeof why)) {
+        fail_cell(w, SESSION_INCONSISTENT, why);
+        return 0;
+    }
+    w->max_calls = calls;
+    return calibrate(z, w, err);
+}
+
 /* Keeps Z->per_window calls of the window just taken (KEY, CALLS, F's
  * digests) for the independent check, drawn at random. */
 static int keep_samples(wsize *z, wcell *w, const msggen_key *key, unsigned long long calls,
@@ -363,7 +399,7 @@ static int side(wsize *z, wcell *w, int verify, plan_trial *t, hb_err *err)
     random_fill(&jitter, sizeof jitter);
     /* lengths vary by a factor 0.8 to 1.25, so that a window's length
      * does not tell it apart */
-    double scale = 0.8 + 0.45 * (double)jitter / 4294967296.0;
+    double scale = 0.8 + (WINDOWS_JITTER_MAX - 0.8) * (double)jitter / 4294967296.0;
     unsigned long long calls = clamp_calls(w, target * scale / w->est_ns, WINDOWS_MIN_CALLS);
     msggen_key key;
     double t0 = hb_mono_s();
@@ -635,8 +671,8 @@ static int size_open(wsize *z, wcell *w, size_t n, hb_err *err)
                  ex_trusted ? "baseline" : "instance");
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
-        if (!w[i].dead)
-            rc = calibrate(z, &w[i], err);
+        if (!w[i].dead && (rc = calibrate(z, &w[i], err)) == 0)
+            rc = touch_cell(z, &w[i], err);
     if (rc == 0)
         rc = measure_harness(z, ex_trusted ? ex : NULL, err);
     for (size_t i = 0; i < n; i++)

@@ -24,7 +24,8 @@
  *   ONE result line goes to the parent;
  * - session: many windows (probe_wire.h, "Sessions"; measure/session.h):
  *   the checks once at open, then one loop per "window" line over the
- *   messages hashbench wrote into the shared region, chained (chain.h).
+ *   messages hashbench wrote into the shared region, chained (chain.h),
+ *   and the region's pages touched on a "touch" line.
  * Every failure has its own exit code (probe_codes.h) and a result line
  * with its status word and reason. Links only libc, libdl and libseccomp
  * (for its filter refusing new code after the load); runs under the
@@ -406,8 +407,13 @@ static unsigned char *map_digests(unsigned long long calls, size_t d)
 /* The shared region of a session: the window's messages from byte 0, one
  * digest slot per call from byte MSGS. Mapped before the load (its
  * descriptor closed then, so that the library finds the descriptors of
- * every role alike), every page touched after the checks, so that no page
- * fault of the region falls inside a window. */
+ * every role alike). Its pages are touched when hashbench asks ("touch N":
+ * the messages and digest slots of N calls, once it knows how long its
+ * windows will be), so that no page fault of the region falls inside a
+ * timed window and no page hashbench will not use is made resident: a
+ * campaign holds a session per cell open, and the whole region of each
+ * made resident cost more than every timed window together on a host
+ * whose fresh pages are slow. */
 typedef struct session_region {
     unsigned char *base;
     unsigned long long msgs, bytes;
@@ -434,14 +440,17 @@ static int map_region(const probe_args *a, session_region *r)
     return 0;
 }
 
-static void touch_region(session_region *r)
+/* Touches the pages of R that CALLS calls of SIZE bytes with DBYTES-byte
+ * digests use: their messages (read) and their digest slots (zeroed). */
+static void touch_region(const session_region *r, unsigned long long size, size_t dbytes,
+                         unsigned long long calls)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     volatile unsigned char sink = 0;
-    for (size_t off = 0; off < r->msgs; off += page)
+    for (size_t off = 0; off < calls * size; off += page)
         sink ^= r->base[off];
     (void)sink;
-    memset(r->base + r->msgs, 0, (size_t)(r->bytes - r->msgs));
+    memset(r->base + r->msgs, 0, (size_t)(calls * dbytes));
 }
 
 static int setup(const probe_args *a, probe_ctx *c)
@@ -698,7 +707,6 @@ static int run_session(const probe_args *a)
     if ((rc = check_library(&c, a->size)) != 0)
         return rc;
     session_region r = region;
-    touch_region(&r);
     counter_reader cr;
     if (counter_reader_open(&cr, a->counter) != 0)
         return fail(PROBE_NOCOUNTER, "counter %s unavailable: %s",
@@ -714,6 +722,15 @@ static int run_session(const probe_args *a)
         unsigned long long calls;
         if (read_line(chan.in, line, sizeof line) != 0 || strcmp(line, "end") == 0)
             return PROBE_OK;
+        if (strncmp(line, "touch ", 6) == 0) {
+            if (parse_ull(line + 6, strlen(line + 6), &calls) != 0 || calls > max_calls)
+                return fail(PROBE_USAGE, "not a touch of at most %llu calls", max_calls);
+            touch_region(&r, a->size, c.digest_bytes, calls);
+            n = snprintf(line, sizeof line, "touched nonce=%s\n", chan.nonce);
+            if (hb_fd_write_all(chan.out, line, (size_t)n) != 0)
+                return PROBE_SETUP;
+            continue;
+        }
         if (strncmp(line, "window ", 7) != 0 || parse_ull(line + 7, strlen(line + 7), &calls) != 0 ||
             calls > max_calls)
             return fail(PROBE_USAGE, "not a window of at most %llu calls", max_calls);

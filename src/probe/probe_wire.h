@@ -36,6 +36,8 @@
  * (the checks done at open), and hashbench sends
  *   "window <N>"  and the probe answers  "done nonce=<hex> ticks=<t> ns=<n>"
  * as many times as it likes, the probe stopped (SIGSTOP) between windows;
+ * before its timed windows, "touch <N>", answered "touched nonce=<hex>",
+ * has the probe touch the pages the messages and digests of N calls use;
  * the N messages are in the shared region from byte 0, and
  * digest i goes to byte msgs + i x digest bytes; call i > 0 hashes
  * its message chained with digest i-1 (chain.h). "end" or the end of its

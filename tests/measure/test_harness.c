@@ -90,7 +90,8 @@ static void s_close(void *state, session_figure *f)
         memset(f, 0, sizeof *f);
 }
 
-static const session_class scripted_class = {"scripted", 8, s_open, s_window, s_close};
+static const session_class scripted_class = {"scripted", 8, s_open, s_window, s_close,
+                                             NULL};
 
 static void test_measure_scripted(void **state)
 {

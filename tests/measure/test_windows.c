@@ -48,6 +48,8 @@ typedef struct fake_lib {
 static fake_lib libs[5];
 static size_t n_libs;
 static int windows_after_failure;
+static int touches, windows_beyond_touch; /* touches made; windows longer than
+                                            their session's touch */
 /* the library (index in libs) of every timed window, in order */
 static int window_log[4096];
 static size_t window_log_n;
@@ -59,6 +61,7 @@ typedef struct fake_session {
     unsigned char *digests;
     int windows, failed;
     long long cpu;
+    unsigned long long touched; /* calls its touch covers; 0: none yet */
 } fake_session;
 
 static const fake_lib *lib_named(const char *path)
@@ -101,6 +104,8 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
     memset(f, 0, sizeof *f);
     if (s->failed)
         windows_after_failure++;
+    if (s->touched && w->calls > s->touched)
+        windows_beyond_touch++;
     if (w->raw)
         memcpy(s->region, w->raw, w->calls * s->size);
     s->windows++;
@@ -155,8 +160,18 @@ static void fake_close(void *state, session_figure *f)
     free(s->digests);
 }
 
+static int fake_touch(void *state, unsigned long long calls, session_figure *f, hb_err *err)
+{
+    (void)err;
+    fake_session *s = state;
+    memset(f, 0, sizeof *f);
+    s->touched = calls;
+    touches++;
+    return 0;
+}
+
 static const session_class fake_class = {"fake", sizeof(fake_session), fake_open,
-                                         fake_window, fake_close};
+                                         fake_window, fake_close, fake_touch};
 
 /* The independent check: OpenSSL's SM3 on each sample's rebuilt message. */
 static int checked_samples;
@@ -260,6 +275,7 @@ static void set_libs(void)
     memset(instance_left, 0, sizeof instance_left);
     memset(charged, 0, sizeof charged);
     windows_after_failure = 0;
+    touches = windows_beyond_touch = 0;
     checked_samples = 0;
 }
 
@@ -305,6 +321,10 @@ static void test_pairs_exact(void **state)
     }
     /* the keys differ from window to window */
     assert_string_not_equal(c[1].out.trials[0].r.key, c[1].out.trials[1].r.key);
+    /* every session made its windows' pages resident once calibrated, and
+     * no window went beyond them */
+    assert_int_equal(touches, 3);
+    assert_int_equal(windows_beyond_touch, 0);
     free_cells(c, 3);
 }
 
