@@ -42,7 +42,7 @@
 #define SETTINGS_REFERENCE_TRIALS 5
 /* The interleaved planner's minimum: its interval needs at least four
  * batches (measure/stats.h) to be of use. */
-#define SETTINGS_INTERLEAVED_MIN_TRIALS 16
+#define SETTINGS_INTERLEAVED_MIN_TRIALS 32
 /* The budget rule without --budget: each (instance, size) gets at most
  * SETTINGS_AUTO_BUDGET_MAX_S and at most SETTINGS_AUTO_BUDGET_FRACTION of
  * what the reference rule would spend on it (plan_adaptive_budget). */

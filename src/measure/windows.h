@@ -16,7 +16,9 @@
  * window of that size. Each session is calibrated with windows of growing
  * length; in a round at a size, the cells take their groups in an order
  * shuffled per round from the stage's seed: for each cell, a window of the cell and
- * one window of each of its baselines (ilv_cell.baselines), in an order
+ * one window of each of its baselines (ilv_cell.baselines; the second
+ * built-in one, there for the host's ratio drift, in one group of
+ * WINDOWS_DRIFT_EVERY of a round), in an order
  * shuffled from the same seed (ilv_group_order), each preceded by untimed
  * warm-up calls of the same session on the same core, so that state a
  * previous window left behind does not land on the next library's window.
@@ -66,7 +68,7 @@
 
 #define WINDOWS_MIN_NS 3e6          /* a timed window's target length ... */
 #define WINDOWS_EXCHANGE_MULT 100.0 /* ... and at least this many exchanges */
-#define WINDOWS_WARMUP_NS 2e6       /* untimed calls before every window ... */
+#define WINDOWS_WARMUP_NS 1e6       /* untimed calls before every window ... */
 #define WINDOWS_WARMUP_SLACK_NS GUARD_WARMUP_SLACK_NS /* ... which, all of a cell's
                                        together, may cost WINDOWS_CALIB_FACTOR times
                                        their calls and this, at most (guard.h) */
@@ -75,8 +77,10 @@
 #define WINDOWS_CALIB_FACTOR GUARD_CALIB_FACTOR /* a window's per-call cost against
                                                   calibration (guard.h) */
 #define WINDOWS_EXCHANGE_WINDOWS 15 /* empty windows that measure the exchange */
-#define WINDOWS_COST_BASELINES 2   /* baseline windows per group, for cost
-                                       estimates: the built-in ones */
+#define WINDOWS_DRIFT_EVERY 3      /* the second built-in baseline joins one group
+                                       in this many of a round (windows.c: group) */
+#define WINDOWS_COST_BASELINES (1.0 + 1.0 / WINDOWS_DRIFT_EVERY) /* baseline windows
+                                       per group, for cost estimates */
 #define WINDOWS_STAGE_REGION_BYTES (4.0 * 1024 * 1024 * 1024) /* message regions
                                        of the sessions held open at once, at most */
 #define WINDOWS_AUTO_BUDGET_S 10.0  /* a cell's wall time without --budget, once it

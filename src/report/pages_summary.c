@@ -173,7 +173,7 @@ static void repeat_note(FILE *fp, const report_system *s)
         compare_smallest_told_words(&r, told, sizeof told);
         fprintf(fp, "**What a repeat campaign can tell.** Within this campaign the ratio "
                     "between two fixed, different codes (OpenSSL's SHA-256 and SM3, timed "
-                    "side by side in every group) moved by %s %% (10th to 90th "
+                    "side by side in one group in three) moved by %s %% (10th to 90th "
                     "percentile): the host's state moves the ratio between different "
                     "codes, which no pairing removes. %s That is a floor: where the "
                     "host's state changes between campaigns, they differ by more, which "

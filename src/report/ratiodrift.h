@@ -1,7 +1,8 @@
 /* The host's ratio drift: how far the state of a shared host moves the
- * ratio between two fixed, different codes. Every group of the measure
- * stage holds one window of each built-in baseline (OpenSSL's SM3 and
- * OpenSSL's SHA-256, trial "pairs"), so every campaign carries, at every
+ * ratio between two fixed, different codes. One group in three of every
+ * round of the measure stage holds one window of each built-in baseline
+ * (OpenSSL's SM3 and OpenSSL's SHA-256, trial "pairs"; windows.h), so
+ * every campaign carries, at every
  * size, a series of SHA-256 / SM3 ratios taken side by side across its
  * whole stage. Their spread within a campaign, and the shift of their
  * median between two campaigns, say how much any paired ratio between two

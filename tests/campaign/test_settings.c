@@ -34,12 +34,12 @@ static void test_defaults(void **state)
     assert_int_equal(s.measure.sizes[7], 65536);
     assert_true(s.measure.target_ci == 0.5);
     assert_true(s.measure.budget_s == 0); /* the budget rule */
-    assert_int_equal(s.measure.trials, 16); /* the interleaved planner's minimum */
+    assert_int_equal(s.measure.trials, 32); /* the interleaved planner's minimum */
     assert_int_equal(s.shard.k, 1);
     assert_int_equal(s.shard.n, 1);
     assert_int_equal(settings_default_min_trials("reference"), 5);
     assert_int_equal(settings_default_min_trials("adaptive"), 5);
-    assert_int_equal(settings_default_min_trials("interleaved"), 16);
+    assert_int_equal(settings_default_min_trials("interleaved"), 32);
     /* given fields stay */
     memset(&s, 0, sizeof s);
     snprintf(s.measure.planner, sizeof s.measure.planner, "reference");
@@ -151,7 +151,7 @@ static void test_json_format(void **state)
     assert_string_equal(text,
         "{\"profile\":\"reference\",\"plain_shared\":false,\"planner\":\"interleaved\","
         "\"sizes\":[32,128,512,1024,4096,8192,16384,65536],"
-        "\"target_ci_percent\":0.5,\"budget_s\":0.25,\"trials\":16,"
+        "\"target_ci_percent\":0.5,\"budget_s\":0.25,\"trials\":32,"
         "\"shard\":\"1/1\",\"instance_budget_s\":1800.0}");
     free(text);
     json_decref(j);

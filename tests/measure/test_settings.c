@@ -124,7 +124,7 @@ static void test_json(void **state)
     /* only the measure stage's keys, in campaign.json's order */
     assert_string_equal(text,
         "{\"planner\":\"interleaved\",\"sizes\":[32,128,512,1024,4096,8192,16384,65536],"
-        "\"target_ci_percent\":0.5,\"budget_s\":0.25,\"trials\":16}");
+        "\"target_ci_percent\":0.5,\"budget_s\":0.25,\"trials\":32}");
     free(text);
     hb_err err;
     assert_int_equal(measure_settings_from_json(o, "D/campaign.json", &back, &err), 0);

@@ -48,6 +48,8 @@ typedef struct fake_lib {
 static fake_lib libs[5];
 static size_t n_libs;
 static int windows_after_failure;
+static int base_wobble; /* 1: the baseline's windows cost 1, 1.1, 1.2 times its
+                          cost in turn (a host that moves) */
 static int touches, windows_beyond_touch; /* touches made; windows longer than
                                             their session's touch */
 /* the library (index in libs) of every timed window, in order */
@@ -130,6 +132,8 @@ static int fake_window(void *state, const session_window_rq *w, session_figure *
             s->digests[i * 32] ^= 1;
     }
     double cost = s->lib->cost_ns;
+    if (base_wobble && s->lib == &libs[0])
+        cost *= 1.0 + 0.1 * (double)(s->windows % 3);
     if (s->lib->slow_calibration == 2 && s->windows <= 6)
         cost *= 10; /* the host, not the library: its first windows only */
     else if (s->lib->slow_calibration == 1 && (w->calls & (w->calls - 1)) == 0 &&
@@ -276,6 +280,7 @@ static void set_libs(void)
     memset(charged, 0, sizeof charged);
     windows_after_failure = 0;
     touches = windows_beyond_touch = 0;
+    base_wobble = 0;
     checked_samples = 0;
 }
 
@@ -373,9 +378,10 @@ static double ratio_to(const plan_trial *t, int k)
 }
 
 /* Two built-in baselines (cells 0 and 1, the first the primary): every
- * other cell's group holds a window of each, both ratios exact, the pair
- * the primary's, each baseline's record one window per group, and the
- * windows of a group in shuffled orders. */
+ * other cell's group holds a window of the primary, and the group at slot
+ * 0 of each round (one in WINDOWS_DRIFT_EVERY) one of the second, there
+ * for the host's ratio drift; both ratios exact, the pair the primary's,
+ * each baseline's record one window per group it joined. */
 static void test_two_baselines_grouped(void **state)
 {
     (void)state;
@@ -401,34 +407,83 @@ static void test_two_baselines_grouped(void **state)
     }
     assert_string_equal(c[2].out.exchange_by, "baseline");
     assert_int_equal(c[0].out.n_trials, 12);
-    assert_int_equal(c[1].out.n_trials, 12);
+    assert_int_equal(c[1].out.n_trials, 6); /* one group of the two each round */
+    int drift_rounds[6] = {0};
     for (size_t i = 2; i < 4; i++) {
         assert_int_equal(c[i].out.n_trials, 6);
         for (size_t k = 0; k < 6; k++) {
             const plan_trial *t = &c[i].out.trials[k];
             assert_true(t->paired);
             assert_near(ratio_to(t, 0), libs[i].cost_ns / 1000.0, 1e-3);
-            assert_near(ratio_to(t, 1), libs[i].cost_ns / 1500.0, 1e-3);
-            assert_int_equal(t->pair_calls, t->pairs[0].calls);
-            assert_int_equal(t->pair_ticks, t->pairs[0].ticks);
+            /* the pair: the primary's median window of the round, one
+             * of its two windows there (its own group's or the other's) */
+            int in_round = 0, is_one = 0;
+            for (size_t q = 0; q < c[0].out.n_trials; q++) {
+                const plan_trial *b = &c[0].out.trials[q];
+                if (b->round != t->round)
+                    continue;
+                in_round++;
+                is_one |= b->r.calls == t->pair_calls && b->r.ticks == t->pair_ticks;
+            }
+            assert_int_equal(in_round, 2);
+            assert_true(is_one);
             assert_int_equal(t->pairs[2].calls, 0);
+            if (t->slot % WINDOWS_DRIFT_EVERY == 0) {
+                assert_near(ratio_to(t, 1), libs[i].cost_ns / 1500.0, 1e-3);
+                assert_true(t->round >= 0 && t->round < 6);
+                drift_rounds[t->round]++;
+            } else {
+                assert_int_equal(t->pairs[1].calls, 0);
+            }
         }
     }
+    for (int r = 0; r < 6; r++)
+        assert_int_equal(drift_rounds[r], 1); /* every round has its drift pair */
     /* the timed windows (fresh messages, after calibration) are the last
-     * 12 groups of 3: the cell's window comes first in some and last in
-     * others, one window of each library in every group */
-    int first = 0, last = 0;
-    assert_true(window_log_n > 36);
-    for (size_t g = window_log_n - 36; g < window_log_n; g += 3) {
-        assert_int_equal((1 << window_log[g]) | (1 << window_log[g + 1]) |
-                         (1 << window_log[g + 2]),
-                         3 | (1 << (window_log[g] >= 2 ? window_log[g]
-                                    : window_log[g + 1] >= 2 ? window_log[g + 1]
-                                    : window_log[g + 2])));
-        first |= window_log[g] >= 2;
-        last |= window_log[g + 2] >= 2;
+     * 30: per round, the two cells' and the primary's two, the second's one */
+    int count[4] = {0};
+    assert_true(window_log_n > 30);
+    for (size_t g = window_log_n - 30; g < window_log_n; g++)
+        count[window_log[g]]++;
+    assert_int_equal(count[0], 12);
+    assert_int_equal(count[1], 6);
+    assert_int_equal(count[2], 6);
+    assert_int_equal(count[3], 6);
+    free_cells(c, 4);
+}
+
+/* Each cell's pair is its primary's median window of the round, by cost
+ * per call, not its own group's: with the baseline's windows costing 1,
+ * 1.1 and 1.2 times its cost in turn, three cells a round. */
+static void test_round_pair_median(void **state)
+{
+    (void)state;
+    set_libs();
+    libs[3] = (fake_lib){"C", 2500, 0, 0, 0, 0, 0, 0, 0, 0};
+    n_libs = 4;
+    base_wobble = 1;
+    ilv_cell *c = cells_for(4, 256);
+    assert_int_equal(run(c, 4, 5, 0), 0);
+    int differs = 0;
+    for (size_t i = 1; i < 4; i++) {
+        assert_true(c[i].out.ok);
+        assert_int_equal(c[i].out.n_trials, 5);
+        for (size_t k = 0; k < 5; k++) {
+            const plan_trial *t = &c[i].out.trials[k];
+            double per[3];
+            size_t m = 0;
+            for (size_t q = 0; q < c[0].out.n_trials; q++)
+                if (c[0].out.trials[q].round == t->round && m < 3)
+                    per[m++] = (double)c[0].out.trials[q].r.ticks /
+                               (double)c[0].out.trials[q].r.calls;
+            assert_int_equal(m, 3);
+            double lo = per[0] < per[1] ? per[0] : per[1], hi = per[0] < per[1] ? per[1] : per[0];
+            double med = per[2] < lo ? lo : per[2] > hi ? hi : per[2];
+            assert_near((double)t->pair_ticks / (double)t->pair_calls, med, 1e-9 * med);
+            differs |= t->pairs[0].calls != t->pair_calls;
+        }
     }
-    assert_true(first && last);
+    assert_true(differs); /* not merely each group's own window */
     free_cells(c, 4);
 }
 
@@ -675,6 +730,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pairs_exact),
         cmocka_unit_test(test_two_baselines_grouped),
+        cmocka_unit_test(test_round_pair_median),
         cmocka_unit_test(test_passes_span_sizes),
         cmocka_unit_test(test_package_baseline),
         cmocka_unit_test(test_baseline_alone),
