@@ -117,8 +117,10 @@ static int next_line(probe_session *s, double deadline)
             *nl = '\0';
             return nl + 1 == s->line + n ? 0 : 3;
         }
-        if (n == sizeof s->line - 1)
+        if (n == sizeof s->line - 1) {
+            s->line[n] = '\0'; /* what came, as evidence */
             return 3;
+        }
         double left = deadline - hb_mono_s();
         if (left <= 0) {
             hb_proc_kill(&s->child, 1);
@@ -156,12 +158,39 @@ static const char *ours(const probe_session *s, const char *word)
     return *rest == ' ' || *rest == '\0' ? rest : NULL;
 }
 
+/* 1 when the probe says more after a failure line, within SESSION_EXIT_S:
+ * its own failure line is its last word (it ends after it), so one followed
+ * by more (its "ready", its "done") was written by the library. 0 when its
+ * output ends, or nothing comes. */
+static int more_after(probe_session *s)
+{
+    double until = hb_mono_s() + SESSION_EXIT_S;
+    struct pollfd p = {s->child.from_child, POLLIN, 0};
+    while (hb_mono_s() < until) {
+        int r = poll(&p, 1, 50);
+        if (r < 0 && errno != EINTR)
+            return 0;
+        if (r <= 0 || !(p.revents & (POLLIN | POLLHUP)))
+            continue;
+        char c;
+        ssize_t got = read(s->child.from_child, &c, 1);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        return got > 0;
+    }
+    return 0;
+}
+
 /* What a line that is not the expected answer means: the probe's own
- * failure line ("result nonce=... status=WORD reason=..."), or tampering. */
+ * failure line ("result nonce=... status=WORD reason=..."), or tampering:
+ * any other line, several lines at once, or a failure line the probe
+ * follows with more (more_after). What came is kept as raw text. */
 static void judge_line(probe_session *s, int got, const char *when, session_figure *f)
 {
     s->broken = 1;
     const char *r = got == 0 ? ours(s, "result") : NULL;
+    if (r && more_after(s))
+        r = NULL;
     if (got == 1) {
         char d[160];
         snprintf(d, sizeof d, "%s within %.0f s", when, s->timeout_s);
@@ -186,6 +215,7 @@ static void judge_line(probe_session *s, int got, const char *when, session_figu
         char d[160];
         snprintf(d, sizeof d, "a line it does not write %s", when);
         rule_failure(f, GUARD_CHANNEL, d);
+        hb_untrusted_append(f->failure, sizeof f->failure, s->line, strlen(s->line));
     }
 }
 

@@ -11,7 +11,9 @@
 #   2. the forged texts kept in the run directory, in raw_*_untrusted fields
 #      (the XORed run directory there: the attack did carry host data; the
 #      boot_id, unreadable inside the sandbox, nowhere in the run directory);
-#   3. ForgeSession's published record FAILED with hashbench's wording,
+#   3. ForgeSession's published record INCONSISTENT with hashbench's wording
+#      (its failure line is followed by the probe's own "ready": the probe
+#      did not write it),
 #      ForgeKat's kat.json entry ERROR with hashbench's wording;
 #   4. ForgeClear, and only it, withheld (campaign.json and its page say
 #      why), the honest copy's record published OK;
@@ -94,7 +96,8 @@ field() { sed -n "s/^ *\"$2\": \"\\([^\"]*\\)\".*/\\1/p" "$1" | head -n 1; }
 rec=$D/records/ForgeSession/SM3__hash_32.json
 st=$(field "$rec" status)
 why=$(field "$rec" failure)
-[ "$st" = FAILED ] && [ "$why" = "ERROR: the probe's failure line before it was ready" ] \
+[ "$st" = INCONSISTENT ] \
+    && [ "$why" = "INCONSISTENT: the probe's channel carried a line it does not write before it was ready" ] \
     && ok "ForgeSession published as $st: $why" \
     || bad "ForgeSession published as '$st': '$why'"
 kat=$(tr -d '\n' <"$D/kat.json" | sed 's/"candidate": /\n/g' | grep '^"ForgeKat"')
