@@ -526,10 +526,16 @@ def bench_precision(ctx):
     pkgs.append(renamed_copy(ctx, "SM3", copy))
     ctx.run([ctx.hashbench, "build", "--run-dir", run_dir, "--jobs", "2"] + pkgs,
             "hashbench build")
+    # HB_PRECISION_TRIALS=N: every run with --trials N (a block not written
+    # into the README), to see what more groups per cell buy
+    trials = os.environ.get("HB_PRECISION_TRIALS", "")
+    extra = ["--trials", trials] if trials else []
+    if trials:
+        ctx.write_readme = False
     recs_of, wall, drift = [], [], []
     for k in range(runs):
         say("precision: run %d/%d" % (k + 1, runs))
-        w, recs = measure(ctx, run_dir, timed, sizes)
+        w, recs = measure(ctx, run_dir, timed, sizes, extra=extra)
         recs_of.append(recs)
         wall.append(w)
         drift.append(ratio_drift_of(recs))
@@ -543,8 +549,8 @@ def bench_precision(ctx):
     unit = counter_unit(rec0)
     cmd = "bench/precision.sh" + (" --quick" if ctx.quick else "")
     lines = header(ctx, rec0, cmd)
-    lines += ["%d independent `hashbench measure --force` runs, one after the other, default "
-              "settings (%d groups per cell), on the SM3 and SHA-512 examples, a copy of the "
+    lines += ["%d independent `hashbench measure --force` runs, one after the other, %s "
+              "(%d groups per cell), on the SM3 and SHA-512 examples, a copy of the "
               "SM3 example under another instance name (%s) and the OpenSSL SM3 baseline "
               "(OpenSSL SHA-256 joins for the ratio drift). Per size: A/A, |copy / SM3 - 1| "
               "of the paired ratios, the worst and the median of the runs; the run-to-run "
@@ -553,7 +559,8 @@ def bench_precision(ctx):
               "its SHA-256 / SM3 blocks at that size, median of the runs) and the margin "
               "every published interval at that size is widened by (median of the runs). "
               "Wall time of one measure run: %.0f s (median)." % (
-                  runs, pairs, copy, statistics.median(wall)), "",
+                  runs, "`--trials %s`" % trials if trials else "default settings", pairs,
+                  copy, statistics.median(wall)), "",
               "| size | A/A worst | A/A median | ratio spread between runs | recorded ratio "
               "drift | published margin | verdict (A/A <= 1 %, spread <= 3 %) |",
               "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
