@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -108,6 +109,8 @@ static void child_setup(const hb_proc_opts *o, int capture_fd, int in_fd, pid_t 
                         const sandbox_run *sb)
 {
     int sandboxed = sb->argv != NULL;
+    if (o->fixed_layout)
+        personality(ADDR_NO_RANDOMIZE);
     setpgid(0, 0);
     /* Its own group shields the child from a kill of ours: make it die with
      * hashbench instead, even when hashbench is killed without warning. */

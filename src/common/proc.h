@@ -35,6 +35,10 @@ typedef struct hb_proc_opts {
     const struct hb_sandbox *sandbox; /* run argv inside this sandbox (exec
                                         only; see sandbox/sandbox.h); NULL or
                                         --no-sandbox: directly */
+    int fixed_layout;                /* 1: without address-space randomisation
+                                        (personality ADDR_NO_RANDOMIZE), so
+                                        that the program and what it loads sit
+                                        at the same addresses in every run */
 } hb_proc_opts;
 
 /* The default process and descriptor limits of a sandboxed step. The

@@ -137,6 +137,7 @@ int probe_start(const probe_start_rq *rq, hb_proc_child *c, hb_err *err)
     o.as_bytes = PROBE_AS_BYTES;
     o.fsize_bytes = PROBE_FSIZE_BYTES;
     o.sandbox = sandboxed ? &sb : NULL;
+    o.fixed_layout = 1;
     /* every role gets a region, a session's its own, any other one page it
      * does not use: the same descriptor and the same mapping's name */
     int region = rq->inherit_fd, own = -1;

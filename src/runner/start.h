@@ -5,7 +5,11 @@
  * (hashbench-probe) started with the same argument vector (its path alone),
  * in the same sandbox (the session profile: binds, seccomp filter, scratch
  * and /tmp sizes), with the same resource limits (no CPU-time limit: the
- * callers enforce theirs from outside), pinned to one core, and told what
+ * callers enforce theirs from outside), without address-space
+ * randomisation (so that a library's code sits at the same addresses in
+ * every session of a campaign and of the next one: where it is loaded moved
+ * a 32-byte call's cost by up to 2 %, session to session, which no number
+ * of windows in one session averages out), pinned to one core, and told what
  * to do by one first line on its channel, read before the library is
  * loaded ("configure", probe/probe_wire.h). The probe stops itself once
  * before the load; probe_preload waits for that stop, reads what the caller

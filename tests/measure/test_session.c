@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <cmocka.h>
 #include <openssl/evp.h>
+#include "common/fs.h"
 
 #include "measure/msggen.h"
 #include "compile/elfsize.h"
@@ -96,6 +98,13 @@ static void test_windows_real_probe(void **state)
     assert_true(pid > 0);
     assert_int_equal(state_of(pid), 'T');
     assert_int_equal(procview_threads(pid), 1);
+    /* without address-space randomisation (runner/start.h): a library
+     * sits where it sat in every other run of the same campaign shape */
+    char ppath[64], *pers = NULL;
+    snprintf(ppath, sizeof ppath, "/proc/%ld/personality", pid);
+    assert_int_equal(hb_read_file(ppath, &pers, NULL, NULL), 0);
+    assert_true(strtoul(pers, NULL, 16) & ADDR_NO_RANDOMIZE);
+    free(pers);
 
     /* the exchange alone */
     session_window_rq w0 = {0, NULL};
