@@ -515,57 +515,9 @@ def ratio_drift_of(recs):
     return per, within, margin
 
 
-def bench_precision(ctx):
-    runs = 3 if ctx.quick else 5
-    sizes = [32, 1024, 65536] if ctx.quick else SIZES
-    copy = "SM3copy"
-    instances = ["SM3", "SHA512", copy]
-    timed = instances + ["OpenSSL_SM3"]
-    run_dir = os.path.join(ctx.work, "run")
-    pkgs = [os.path.join(ctx.root, "examples", p) for p in ("SM3", "SHA2")]
-    pkgs.append(renamed_copy(ctx, "SM3", copy))
-    ctx.run([ctx.hashbench, "build", "--run-dir", run_dir, "--jobs", "2"] + pkgs,
-            "hashbench build")
-    # HB_PRECISION_TRIALS=N: every run with --trials N (a block not written
-    # into the README), to see what more groups per cell buy
-    trials = os.environ.get("HB_PRECISION_TRIALS", "")
-    extra = ["--trials", trials] if trials else []
-    if trials:
-        ctx.write_readme = False
-    recs_of, wall, drift = [], [], []
-    for k in range(runs):
-        say("precision: run %d/%d" % (k + 1, runs))
-        w, recs = measure(ctx, run_dir, timed, sizes, extra=extra)
-        recs_of.append(recs)
-        wall.append(w)
-        drift.append(ratio_drift_of(recs))
-        # each run's records kept (the next run overwrites the run
-        # directory's), to study run-to-run changes afterwards
-        kept = os.path.join(ctx.work, "runs", "run-%d" % (k + 1))
-        shutil.rmtree(kept, ignore_errors=True)
-        shutil.copytree(os.path.join(run_dir, "records"), kept)
-    rec0 = recs_of[0][(instances[0], sizes[0])]
-    pairs = rec0["derived"]["paired_ratio"]["pairs"]
-    unit = counter_unit(rec0)
-    cmd = "bench/precision.sh" + (" --quick" if ctx.quick else "")
-    lines = header(ctx, rec0, cmd)
-    lines += ["%d independent `hashbench measure --force` runs, one after the other, %s "
-              "(%d groups per cell), on the SM3 and SHA-512 examples, a copy of the "
-              "SM3 example under another instance name (%s) and the OpenSSL SM3 baseline "
-              "(OpenSSL SHA-256 joins for the ratio drift). Per size: A/A, |copy / SM3 - 1| "
-              "of the paired ratios, the worst and the median of the runs; the run-to-run "
-              "spread (max - min) / median of each paired ratio (worst of the three "
-              "instances); beside it the host's ratio drift each run recorded (P10-P90 of "
-              "its SHA-256 / SM3 blocks at that size, median of the runs) and the margin "
-              "every published interval at that size is widened by (median of the runs). "
-              "Wall time of one measure run: %.0f s (median)." % (
-                  runs, "`--trials %s`" % trials if trials else "default settings", pairs,
-                  copy, statistics.median(wall)), "",
-              "| size | A/A worst | A/A median | ratio spread between runs | recorded ratio "
-              "drift | published margin | verdict (A/A <= 1 %, spread <= 3 %) |",
-              "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
-    worst = [0.0, 0.0]
-    aa_all = []
+def precision_table(recs_of, drift, sizes, instances, copy):
+    """The per-size rows, the readings and the coverage of one setting's runs."""
+    rows, aa_all, worst = [], [], [0.0, 0.0]
     for s in sizes:
         aa = [abs(median_ratio(rr[(copy, s)])[0] / median_ratio(rr[("SM3", s)])[0] - 1) * 100
               for rr in recs_of]
@@ -574,11 +526,10 @@ def bench_precision(ctx):
         dr = [d[0].get(s, float("nan")) for d in drift]
         mg = [d[2].get(s, float("nan")) for d in drift]
         worst = [max(worst[0], max(aa)), max(worst[1], sp)]
-        ok = max(aa) <= 1.0 and sp <= 3.0
-        lines.append("| %d B | %s | %s | %s | %s | %s | %s |" % (
+        rows.append("| %d B | %s | %s | %s | %s | %s | %s |" % (
             s, pct(max(aa)), pct(statistics.median(aa)), pct(sp),
             pct(statistics.median(dr)), pct(statistics.median(mg)),
-            "met" if ok else "missed"))
+            "met" if max(aa) <= 1.0 and sp <= 3.0 else "missed"))
     # coverage: does a record's ratio interval, as recorded and as published
     # (widened by the run's margin at that size), hold the median of the runs?
     hit = hit_pub = n = 0
@@ -591,20 +542,80 @@ def bench_precision(ctx):
                 n += 1
                 hit += inside(med, x[1], x[2])
                 hit_pub += inside(med, x[1] / (1 + m), x[2] * (1 + m))
-    within_runs = ", ".join(pct(d[1]) for d in drift)
-    over = sum(1 for v in aa_all if v > 1.0)
-    lines += ["", "Interval coverage over the %d runs: the share of paired-ratio intervals "
-              "that contain the median of the runs' ratios: as recorded %s, as published "
-              "(widened by the margin) %s. The pooled ratio drift each run recorded: %s. "
-              "A/A above 1 %%: %d of the %d (size, run) readings." % (
-                  runs, pct(100 * hit / n), pct(100 * hit_pub / n), within_runs, over,
-                  len(aa_all)), "",
-              "**Targets: A/A within 1 %% at every size (worst %s, median of the readings "
-              "%s — %s), ratio spread at most 3 %% at every size (worst %s — %s), coverage "
-              "at least 90 %% (%s — %s).**" % (
-                  pct(worst[0]), pct(statistics.median(aa_all)), verdict(worst[0], 1.0),
-                  pct(worst[1]), verdict(worst[1], 3.0), pct(100 * hit / n),
-                  "met" if hit / n >= 0.9 else "missed")]
+    return rows, aa_all, worst, hit / n, hit_pub / n
+
+
+def bench_precision(ctx):
+    runs = 3 if ctx.quick else 5
+    sizes = [32, 1024, 65536] if ctx.quick else SIZES
+    copy = "SM3copy"
+    instances = ["SM3", "SHA512", copy]
+    timed = instances + ["OpenSSL_SM3"]
+    run_dir = os.path.join(ctx.work, "run")
+    pkgs = [os.path.join(ctx.root, "examples", p) for p in ("SM3", "SHA2")]
+    pkgs.append(renamed_copy(ctx, "SM3", copy))
+    ctx.run([ctx.hashbench, "build", "--run-dir", run_dir, "--jobs", "2"] + pkgs,
+            "hashbench build")
+    # two settings, their campaigns alternating (who goes first alternating
+    # too): the default, and more groups per cell (HB_PRECISION_TRIALS, 64)
+    more = os.environ.get("HB_PRECISION_TRIALS", "64")
+    settings = [("default", []), ("--trials " + more, ["--trials", more])]
+    recs_of = {k: [] for k, _ in settings}
+    wall = {k: [] for k, _ in settings}
+    drift = {k: [] for k, _ in settings}
+    for k in range(runs):
+        for name, extra in (settings if k % 2 == 0 else settings[::-1]):
+            say("precision: run %d/%d, %s" % (k + 1, runs, name))
+            w, recs = measure(ctx, run_dir, timed, sizes, extra=extra)
+            recs_of[name].append(recs)
+            wall[name].append(w)
+            drift[name].append(ratio_drift_of(recs))
+            # each run's records kept (the next run overwrites the run
+            # directory's), to study run-to-run changes afterwards
+            kept = os.path.join(ctx.work, "runs", "%s-%d" % (
+                "default" if not extra else "trials" + more, k + 1))
+            shutil.rmtree(kept, ignore_errors=True)
+            shutil.copytree(os.path.join(run_dir, "records"), kept)
+    rec0 = recs_of["default"][0][(instances[0], sizes[0])]
+    pairs = rec0["derived"]["paired_ratio"]["pairs"]
+    cmd = "bench/precision.sh" + (" --quick" if ctx.quick else "")
+    lines = header(ctx, rec0, cmd)
+    lines += ["%d independent `hashbench measure --force` runs of each of two settings, the "
+              "default (%d groups per cell) and `--trials %s`, their runs alternating, on "
+              "the SM3 and SHA-512 examples, a copy of the SM3 example under another "
+              "instance name (%s) and the OpenSSL SM3 baseline (OpenSSL SHA-256 joins for "
+              "the ratio drift). Per size: A/A, |copy / SM3 - 1| of the paired ratios, the "
+              "worst and the median of the runs; the run-to-run spread (max - min) / median "
+              "of each paired ratio (worst of the three instances); beside it the host's "
+              "ratio drift each run recorded (P10-P90 of its SHA-256 / SM3 blocks at that "
+              "size, median of the runs) and the margin every published interval at that "
+              "size is widened by (median of the runs). Wall time of one measure run: "
+              "default %.0f s, `--trials %s` %.0f s (medians)." % (
+                  runs, pairs, more, copy, statistics.median(wall["default"]), more,
+                  statistics.median(wall[settings[1][0]])), ""]
+    verdicts = []
+    for name, _ in settings:
+        rows, aa_all, worst, cov, cov_pub = precision_table(
+            recs_of[name], drift[name], sizes, instances, copy)
+        within_runs = ", ".join(pct(d[1]) for d in drift[name])
+        over = sum(1 for v in aa_all if v > 1.0)
+        lines += ["**%s**" % ("Default settings" if name == "default" else "`%s`" % name), "",
+                  "| size | A/A worst | A/A median | ratio spread between runs | recorded "
+                  "ratio drift | published margin | verdict (A/A <= 1 %, spread <= 3 %) |",
+                  "| ---: | ---: | ---: | ---: | ---: | ---: | --- |"] + rows + [
+                  "", "Interval coverage: the share of paired-ratio intervals that contain "
+                  "the median of the runs' ratios: as recorded %s, as published (widened by "
+                  "the margin) %s. The pooled ratio drift each run recorded: %s. A/A above "
+                  "1 %%: %d of the %d (size, run) readings." % (
+                      pct(100 * cov), pct(100 * cov_pub), within_runs, over, len(aa_all)), ""]
+        verdicts.append("%s: A/A within 1 %% at every size (worst %s, median of the "
+                        "readings %s — %s), ratio spread at most 3 %% (worst %s — %s), "
+                        "coverage at least 90 %% (%s — %s)" % (
+                            "default" if name == "default" else "`%s`" % name,
+                            pct(worst[0]), pct(statistics.median(aa_all)),
+                            verdict(worst[0], 1.0), pct(worst[1]), verdict(worst[1], 3.0),
+                            pct(100 * cov), "met" if cov >= 0.9 else "missed"))
+    lines += ["**Targets. " + "; ".join(verdicts) + ".**"]
     finish(ctx, lines, "bench/precision.sh")
 
 
