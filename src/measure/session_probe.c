@@ -583,18 +583,28 @@ static int parse_done(const probe_session *s, session_figure *f)
     return 0;
 }
 
-static int window(void *state, const session_window_rq *w, session_figure *f, hb_err *err)
+/* F cleared for a request of CALLS calls (WHAT: "window", "touch") on S;
+ * -1 with ERR when S is broken or CALLS is beyond its region. */
+static int request_start(const probe_session *s, const char *what, unsigned long long calls,
+                         session_figure *f, hb_err *err)
 {
-    probe_session *s = state;
     memset(f, 0, sizeof *f);
     f->pid = s->pid;
     f->cpu = -1;
     f->waits = -1;
     if (s->broken)
-        return hb_fail(err, "internal: a window asked of a broken session");
-    if (w->calls * s->size > s->msgs || w->calls * s->dbytes > s->bytes - s->msgs)
-        return hb_fail(err, "internal: a window of %llu calls is beyond its session",
-                       w->calls);
+        return hb_fail(err, "internal: a %s asked of a broken session", what);
+    if (calls * s->size > s->msgs || calls * s->dbytes > s->bytes - s->msgs)
+        return hb_fail(err, "internal: a %s of %llu calls is beyond its session", what,
+                       calls);
+    return 0;
+}
+
+static int window(void *state, const session_window_rq *w, session_figure *f, hb_err *err)
+{
+    probe_session *s = state;
+    if (request_start(s, "window", w->calls, f, err) != 0)
+        return -1;
     if (w->raw && hb_fd_pwrite_all(s->shm, w->raw, (size_t)(w->calls * s->size), 0) != 0) {
         s->broken = 1;
         rule_failure(f, GUARD_REGION_CHANGED, "no longer takes the messages");
@@ -658,14 +668,8 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
 static int touch(void *state, unsigned long long calls, session_figure *f, hb_err *err)
 {
     probe_session *s = state;
-    memset(f, 0, sizeof *f);
-    f->pid = s->pid;
-    f->cpu = -1;
-    f->waits = -1;
-    if (s->broken)
-        return hb_fail(err, "internal: a touch asked of a broken session");
-    if (calls * s->size > s->msgs || calls * s->dbytes > s->bytes - s->msgs)
-        return hb_fail(err, "internal: a touch of %llu calls is beyond its session", calls);
+    if (request_start(s, "touch", calls, f, err) != 0)
+        return -1;
     if (calls <= s->touched_calls)
         return 0;
     session_figure now;
