@@ -26,7 +26,11 @@ ID="hblife$$"
 HB_LOCK_DIR="$T/locks"
 export HB_LOCK_DIR
 mkdir -p "$HB_LOCK_DIR"
-OPTS="--sizes 32 --budget 0.3 --target-ci 5 --allow-unfit-host --no-loop --cpu 0 --ct --count"
+# a budget of 1.5 s per cell keeps the measure stage going for a few
+# seconds, so that the kill the test sends once it sees a session lands in
+# the stage (with 0.3 s the stage could end, records and all, in the time
+# the test took to look at the session before its kill)
+OPTS="--sizes 32 --budget 1.5 --target-ci 5 --allow-unfit-host --no-loop --cpu 0 --ct --count"
 
 # the pids of the processes that carry the marker (of the command whose
 # pid is $1, or of any)
