@@ -510,7 +510,7 @@ static void sessions_planner(FILE *fp)
             "(the round's groups one after the other: a fraction of a second), so "
             "that one baseline window's noise does not land whole on a ratio and "
             "the instances of a round share their pair, "
-            "until it has its pairs and the guide's 100 calls, or its budget is "
+            "until it has its groups and the guide's 100 calls, or its budget is "
             "spent. The sessions of every size stay open while the stage passes "
             "over the sizes again and again, in an order drawn afresh for each "
             "pass, one round at each, so that every instance's pairs are spread "
