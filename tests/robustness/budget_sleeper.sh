@@ -17,7 +17,10 @@ BUILD=$1
 SRC=$2
 B=$BUILD/hashbench
 BUDGET=8
-SLACK=12
+# what is not the instance's: at load 5 to 6 from other tenants the
+# baselines' measure windows and their instruction counts under Valgrind
+# took 14 s (22 s in all, spent 8.0 s); on an idle machine 4 s (12 s in all)
+SLACK=18
 DIR=$(mktemp -d /tmp/hb-sleeper.XXXXXX)
 trap '[ -n "${HB_KEEP:-}" ] || rm -rf "$DIR"' EXIT
 A=$DIR/packages
