@@ -41,6 +41,13 @@ int probe_stack_run(probe_hash_fn fn, int digest_bits, const unsigned char *msg,
  * or -1 when it could not (under an emulator, which refuses filters). */
 int probe_no_new_code(void);
 
+/* The stop every role makes once before its load (probe_main.c). A probe
+ * stopped with nobody left to continue it (hashbench killed together with
+ * its watcher) would wait for ever: the hang-up of its input continues it
+ * (channel_open: SIGCONT as the input's I/O signal), and it then ends here
+ * (a session stopped between windows reads the end of its input and
+ * ends). */
+void probe_stop_self(void);
 /* The runner role (probe_runner.c): loads LIB and answers the requests of
  * runner/protocol.h read from IN on OUT until the end of IN. Returns the
  * process's exit status. */

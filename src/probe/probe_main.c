@@ -45,6 +45,7 @@
 #include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -110,6 +111,14 @@ static int is_hex(const char *s, size_t n)
     return strlen(s) == n && strspn(s, "0123456789abcdef") == n;
 }
 
+void probe_stop_self(void)
+{
+    raise(SIGSTOP);
+    struct pollfd p = {chan.in, POLLIN, 0};
+    if (poll(&p, 1, 0) == 1 && (p.revents & POLLHUP))
+        _exit(PROBE_USAGE); /* hashbench is gone: nobody to tell */
+}
+
 /* The configure line (probe_wire.h), the first from hashbench: kept
  * until it is parsed, then wiped, so that no library finds it in memory. */
 static char config_line[PROBE_WIRE_CONFIG_LINE];
@@ -147,6 +156,15 @@ static int channel_open(void)
     chan.out = dup3(out, 4, O_CLOEXEC);
     chan.region = region >= 0 ? dup3(region, 5, O_CLOEXEC) : -1;
     close_range(chan.region >= 0 ? 6 : 5, ~0U, 0);
+    /* its input's I/O signal is SIGCONT: when hashbench's end closes, a
+     * stopped probe runs again and finds the end (probe_stop_self); while
+     * it runs, the signal does nothing. Best effort (an emulator may not
+     * pass it on): hashbench's watcher ends the probe otherwise. */
+    int fl = fcntl(chan.in, F_GETFL);
+    if (fl >= 0 && fcntl(chan.in, F_SETOWN, getpid()) == 0 &&
+        fcntl(chan.in, F_SETSIG, SIGCONT) == 0 && fcntl(chan.in, F_SETFL, fl | O_ASYNC) != 0) {
+        /* left as it was */
+    }
     return chan.in == 3 && chan.out == 4 && (region < 0 || chan.region == 5) ? 0 : -1;
 }
 
@@ -490,7 +508,7 @@ static int setup(const probe_args *a, probe_ctx *c)
     /* every role stops here once, everything of its own in place and
      * nothing of the library's yet: what hashbench reads of its memory now
      * no library can have lowered or raised (probe_wire.h) */
-    raise(SIGSTOP);
+    probe_stop_self();
     /* the memory run's heap figure holds what the library keeps from its
      * loading on (a table its constructor builds, the loader's records of
      * it) and from the calls before the painted one (the checks': a table

@@ -125,7 +125,7 @@ int probe_runner(const char *lib, int bits, int in, int out)
         return 2;
     }
     /* the stop every role makes before its load (probe_main.c) */
-    raise(SIGSTOP);
+    probe_stop_self();
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
     if (h)
         probe_no_new_code(); /* as every role; hashbench counts the filters */

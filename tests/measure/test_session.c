@@ -15,9 +15,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <sys/personality.h>
 #include <cmocka.h>
 #include <openssl/evp.h>
@@ -29,6 +32,7 @@
 #include "measure/session.h"
 #include "measure_fixture.h"
 #include "probe/chain.h"
+#include "runner/start.h"
 #include "sandbox/sandbox.h"
 
 #include <sys/sysmacros.h>
@@ -416,6 +420,57 @@ static void test_region_dropped(void **state)
     }
 }
 
+/* A probe stopped before its load with nobody left to continue it (its
+ * hashbench killed together with the watcher) ends by itself once its
+ * input's other end closes: a runner and a one-process trial are started, left in
+ * their stop before the load, and their input closed; each ends within
+ * a few seconds, neither continued nor killed by the test. */
+static void test_orphan_ends(void **state)
+{
+    (void)state;
+    char trial[128];
+    snprintf(trial, sizeof trial, "role=trial bits=256 size=64 calls=8 warmup=1 counter=%s "
+             "memory=0", counter_kind_name(counter_arch_kind()));
+    const char *configs[] = {"role=runner bits=256", trial};
+    for (int k = 0; k < 2; k++) {
+        char lib[4200];
+        snprintf(lib, sizeof lib, "%s/libhb_baseline_sm3.so", build_dir);
+        probe_start_rq rq = {probe, lib, -1, -1, 0, "00112233445566778899aabbccddeeff",
+                             configs[k]};
+        hb_proc_child c;
+        hb_err err;
+        assert_int_equal(probe_start(&rq, &c, &err), 0);
+        long pid = -1;
+        int stopped = 0;
+        for (int i = 0; i < 400 && !stopped; i++) {
+            /* the probe, once the sandbox has started it */
+            pid = procview_host_pid(c.pid, hb_sandbox_enabled());
+            stopped = pid > 0 && state_of(pid) == 'T';
+            if (!stopped) {
+                struct timespec ts = {0, 10000000};
+                nanosleep(&ts, NULL);
+            }
+        }
+        assert_true(stopped);
+        close(c.to_child); /* what hashbench's end does */
+        c.to_child = -1;
+        int gone = 0;
+        for (int i = 0; i < 300 && !gone; i++) {
+            gone = kill((pid_t)pid, 0) != 0 || state_of(pid) == 'Z';
+            if (!gone) {
+                struct timespec ts = {0, 10000000};
+                nanosleep(&ts, NULL);
+            }
+        }
+        print_message("%s: %s\n", configs[k], gone ? "ended" : "still stopped");
+        hb_proc_result res;
+        if (!gone)
+            hb_proc_kill(&c, 0);
+        hb_proc_reap(&c, 2, &res);
+        assert_true(gone);
+    }
+}
+
 static void test_parse_file_rss(void **state)
 {
     (void)state;
@@ -560,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_data_made_code),
         cmocka_unit_test(test_filter_skipped),
         cmocka_unit_test(test_region_dropped),
+        cmocka_unit_test(test_orphan_ends),
         cmocka_unit_test(test_parse_file_rss),
         cmocka_unit_test(test_parse_stat),
         cmocka_unit_test(test_cycles_readings),
