@@ -124,28 +124,30 @@ int counter_measure_rate(counter_kind k, double seconds, double *rate_hz,
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b);
+
 int counter_steadiness(counter_kind k, int windows, double window_s,
                        double *mean_rate_hz, double *spread_percent,
                        hb_err *err)
 {
     if (windows < 2)
         return hb_fail(err, "counter steadiness needs at least 2 windows");
-    double lo = 0, hi = 0, sum = 0;
-    for (int i = 0; i < windows; i++) {
-        double r;
-        if (counter_measure_rate(k, window_s, &r, err) != 0)
+    double *r = malloc((size_t)windows * sizeof *r);
+    if (!r)
+        return hb_fail(err, "out of memory");
+    for (int i = 0; i < windows; i++)
+        if (counter_measure_rate(k, window_s, &r[i], err) != 0) {
+            free(r);
             return -1;
-        if (i == 0 || r < lo)
-            lo = r;
-        if (i == 0 || r > hi)
-            hi = r;
-        sum += r;
-    }
-    double mean = sum / windows;
+        }
+    qsort(r, (size_t)windows, sizeof *r, cmp_double);
+    double lo = r[0], hi = r[windows - 1];
+    double med = windows % 2 ? r[windows / 2] : (r[windows / 2 - 1] + r[windows / 2]) / 2;
+    free(r);
     if (mean_rate_hz)
-        *mean_rate_hz = mean;
+        *mean_rate_hz = med;
     if (spread_percent)
-        *spread_percent = mean > 0 ? (hi - lo) / mean * 100.0 : 0.0;
+        *spread_percent = med > 0 ? (hi - lo) / med * 100.0 : 0.0;
     return 0;
 }
 

@@ -64,8 +64,11 @@ int counter_measure_rate(counter_kind k, double seconds, double *rate_hz,
                          hb_err *err);
 
 /* Steadiness: WINDOWS rate measurements of WINDOW_S each; *mean_rate_hz gets
- * their mean and *spread_percent (max-min)/mean*100. Either output may be
- * NULL. Returns 0 or -1 (counter cannot be opened, WINDOWS < 2). */
+ * their median (a window in which the thread was preempted between a clock
+ * read and a counter read is off by the preemption: under an emulator on a
+ * loaded host, by 24 %; the median leaves such a window out) and
+ * *spread_percent (max-min)/median*100. Either output may be NULL. Returns
+ * 0 or -1 (counter cannot be opened, WINDOWS < 2). */
 int counter_steadiness(counter_kind k, int windows, double window_s,
                        double *mean_rate_hz, double *spread_percent,
                        hb_err *err);
