@@ -288,6 +288,26 @@ static void read_rss(const probe_session *s, session_figure *f)
     f->rss_preload_kb = s->pre_rss_kb;
 }
 
+/* Continues S's stopped probe and sends it MSG: the answer's line, with
+ * next_line's codes (its deadline S's timeout from START), or 2 when the
+ * probe could not be continued or told. */
+static int ask(probe_session *s, const char *msg, double start)
+{
+    return procview_continue(s->pid) == 0 && send_text(s, msg) == 0
+               ? next_line(s, start + s->timeout_s) : 2;
+}
+
+/* 0 once S's probe is stopped again; 1 with F failed by the rule that it
+ * must stop (AFTER: when) and S broken. */
+static int stop_again(probe_session *s, const char *after, session_figure *f)
+{
+    if (procview_stop(s->pid, SESSION_STOP_S) == 0)
+        return 0;
+    s->broken = 1;
+    rule_failure(f, GUARD_NOT_STOPPED, after);
+    return 1;
+}
+
 /* The probe stops itself once after its configure line, before it loads
  * the library (probe_wire.h): its resident memory, seccomp filters and
  * code then, which no library can have touched yet (runner/start.h). */
@@ -512,11 +532,8 @@ static int open_session(void *state, const session_open_rq *rq, session_figure *
     char name[64];
     snprintf(name, sizeof name, "hashbench-%ld-session-%ld", (long)getpid(), s->pid);
     hb_memcg_enter(&s->memcg, NULL, name, s->pid, SESSION_MEMORY_BYTES); /* best effort */
-    if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
-        s->broken = 1;
-        rule_failure(f, GUARD_NOT_STOPPED, "after it was ready");
+    if (stop_again(s, "after it was ready", f))
         return 1;
-    }
     s->last_cpu = procview_cpu_ns(s->pid);
     read_rss(s, f);
     if (s->own_code_only && s->own_code.n > 0) {
@@ -618,18 +635,14 @@ static int window(void *state, const session_window_rq *w, session_figure *f, hb
     char msg[64];
     snprintf(msg, sizeof msg, "window %llu\n", w->calls);
     double w0 = hb_mono_s();
-    int got = procview_continue(s->pid) == 0 && send_text(s, msg) == 0
-                  ? next_line(s, w0 + s->timeout_s) : 2;
+    int got = ask(s, msg, w0);
     double w1 = hb_mono_s();
     if (got != 0 || parse_done(s, f) != 0) {
         judge_line(s, got, "in a window", f);
         return 0;
     }
-    if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
-        s->broken = 1;
-        rule_failure(f, GUARD_NOT_STOPPED, "after its window");
+    if (stop_again(s, "after its window", f))
         return 0;
-    }
     long long c1 = procview_cpu_ns(s->pid);
     long long v1 = procview_voluntary_switches(s->pid);
     if (residency_drawn(s) && region_dropped(s, f))
@@ -681,17 +694,13 @@ static int touch(void *state, unsigned long long calls, session_figure *f, hb_er
     f->gained_ns = c0 - s->last_cpu;
     char msg[64];
     snprintf(msg, sizeof msg, "touch %llu\n", calls);
-    int got = procview_continue(s->pid) == 0 && send_text(s, msg) == 0
-                  ? next_line(s, hb_mono_s() + s->timeout_s) : 2;
+    int got = ask(s, msg, hb_mono_s());
     if (got != 0 || !ours(s, "touched")) {
         judge_line(s, got, "while it touched its region", f);
         return 0;
     }
-    if (procview_stop(s->pid, SESSION_STOP_S) != 0) {
-        s->broken = 1;
-        rule_failure(f, GUARD_NOT_STOPPED, "after it touched its region");
+    if (stop_again(s, "after it touched its region", f))
         return 0;
-    }
     s->last_cpu = procview_cpu_ns(s->pid);
     s->touched_calls = calls;
     return 0;
